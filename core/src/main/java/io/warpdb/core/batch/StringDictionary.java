@@ -1,0 +1,92 @@
+package io.warpdb.core.batch;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The values behind the int32 codes of a string column. Immutable, so batches, tables and
+ * operators may share one instance freely. Entries are distinct when built through
+ * {@link Builder}; a dictionary derived entry-wise (e.g. UPPER over each entry) may repeat
+ * values, which {@link #isUnique()} reports so that operators never compare codes of such a
+ * dictionary for equality.
+ */
+public final class StringDictionary {
+    public static final StringDictionary EMPTY = new StringDictionary(new String[0], true);
+
+    private final String[] values;
+    private final boolean unique;
+
+    private StringDictionary(String[] values, boolean unique) {
+        this.values = values;
+        this.unique = unique;
+    }
+
+    /** A dictionary over values that may repeat (codes then must not be compared directly). */
+    public static StringDictionary ofValues(String[] values) {
+        return new StringDictionary(values.clone(), false);
+    }
+
+    /** A dictionary over the given distinct values, in order (code i is values[i]). */
+    public static StringDictionary ofDistinct(List<String> values) {
+        return new StringDictionary(values.toArray(new String[0]), true);
+    }
+
+    public int size() {
+        return values.length;
+    }
+
+    public String get(int code) {
+        return values[code];
+    }
+
+    /** True when no two codes map to equal strings. */
+    public boolean isUnique() {
+        return unique;
+    }
+
+    /** Code of the value, or -1; linear, for tests and one-off lookups only. */
+    public int find(String value) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i].equals(value)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public String toString() {
+        return "StringDictionary" + Arrays.toString(values.length > 8 ? Arrays.copyOf(values, 8) : values);
+    }
+
+    /** Collects distinct strings and hands out their codes. */
+    public static final class Builder {
+        private final Map<String, Integer> codes = new HashMap<>();
+        private String[] values = new String[16];
+        private int size;
+
+        /** The code of the value, adding it when new. */
+        public int add(String value) {
+            Integer code = codes.get(value);
+            if (code != null) {
+                return code;
+            }
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size] = value;
+            codes.put(value, size);
+            return size++;
+        }
+
+        public int size() {
+            return size;
+        }
+
+        public StringDictionary build() {
+            return new StringDictionary(Arrays.copyOf(values, size), true);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.warpdb.core.batch;
+
+import io.warpdb.core.types.DataType;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.types.pojo.FieldType;
+
+/** Creating vectors for SQL types and moving single values in and out of them. */
+public final class Vectors {
+    private Vectors() {
+    }
+
+    /** A new, empty vector of the physical type of {@code type}, with room for {@code capacity} rows. */
+    public static FieldVector allocate(String name, DataType type, int capacity, BufferAllocator allocator) {
+        FieldType fieldType = new FieldType(true, type.arrowType(), null);
+        FieldVector v = fieldType.createNewSingleVector(name, allocator, null);
+        v.setInitialCapacity(Math.max(capacity, 1));
+        v.allocateNew();
+        return v;
+    }
+
+    /**
+     * The value at {@code row} as JDBC returns it: Boolean, Integer, Long, Double, BigDecimal
+     * (DECIMAL), java.sql.Date (DATE, from epoch days) or String (through the dictionary); null for NULL.
+     */
+    public static Object getObject(FieldVector v, DataType type, StringDictionary dict, int row) {
+        if (v.isNull(row)) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case BOOLEAN -> ((BitVector) v).get(row) != 0;
+            case INTEGER -> ((IntVector) v).get(row);
+            case BIGINT -> ((BigIntVector) v).get(row);
+            case DOUBLE -> ((Float8Vector) v).get(row);
+            case DECIMAL -> BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
+            case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(((DateDayVector) v).get(row)));
+            case VARCHAR, CHAR -> dict.get(((IntVector) v).get(row));
+        };
+    }
+
+    /**
+     * Sets row {@code row} from the normalized literal form used by {@link io.warpdb.core.expr.Literal}:
+     * Boolean, Long (INTEGER, BIGINT, DATE days, DECIMAL unscaled), Double, or for strings the Integer code.
+     */
+    public static void setNormalized(FieldVector v, DataType type, int row, Object value) {
+        if (value == null) {
+            v.setNull(row);
+            return;
+        }
+        switch (type.kind()) {
+            case BOOLEAN -> ((BitVector) v).setSafe(row, ((Boolean) value) ? 1 : 0);
+            case INTEGER -> ((IntVector) v).setSafe(row, ((Number) value).intValue());
+            case BIGINT, DECIMAL -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
+            case DOUBLE -> ((Float8Vector) v).setSafe(row, ((Number) value).doubleValue());
+            case DATE -> ((DateDayVector) v).setSafe(row, ((Number) value).intValue());
+            case VARCHAR, CHAR -> ((IntVector) v).setSafe(row, ((Number) value).intValue());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.warpdb.core.data;
+
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.types.Schema;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * What a scan reads: a table version as storage exposes it to executors, which know no
+ * storage classes. Implementations are snapshots: a scan sees the rows committed when the
+ * source was obtained, whatever is written afterwards.
+ */
+public interface TableSource {
+    /** Qualified table name, for plans and messages. */
+    String name();
+
+    Schema schema();
+
+    long rowCount();
+
+    /**
+     * Streams the given columns (positions in {@link #schema()}) in row order; the batches are
+     * allocated from {@code allocator} and owned by the caller.
+     */
+    BatchStream scan(List<Integer> columns, BufferAllocator allocator);
+}

@@ -1,0 +1,47 @@
+package io.warpdb.core.expr;
+
+/**
+ * Scalar operators of {@link Call}. The argument layout of each is given here; every executor
+ * implements them with SQL semantics (NULL in, NULL out, unless stated otherwise).
+ */
+public enum Op {
+    // arithmetic: (a, b) of the same kind family; DECIMAL results are rescaled to the call's scale
+    ADD, SUBTRACT, MULTIPLY,
+    /** Integer division truncates toward zero; division by zero raises SQLSTATE 22012. */
+    DIVIDE,
+    MOD,
+    NEGATE, ABS, FLOOR, CEIL,
+    /** (x, digits): digits an INTEGER literal. */
+    ROUND,
+    // comparison: (a, b); strings compare by value
+    EQ, NE, LT, LE, GT, GE,
+    /** NULL-safe: never NULL. */
+    IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM,
+    // boolean, three-valued
+    AND, OR, NOT,
+    IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE,
+    /** (when1, then1, when2, then2, ..., else): else always present (NULL literal when absent in SQL). */
+    CASE,
+    /** (a, b, ...): first non-NULL argument. */
+    COALESCE,
+    /** (x): converts x to the call's type; bad text gives 22P02, overflow 22003. */
+    CAST,
+    /** (x, v1, v2, ...): x equals one of the literals v_i. */
+    IN,
+    /** (string, pattern[, escape]): SQL LIKE with % and _. */
+    LIKE,
+    /** (a, b): string concatenation ||. */
+    CONCAT,
+    /** (string, start[, length]): 1-based, SQL semantics. */
+    SUBSTRING,
+    UPPER, LOWER,
+    /** (string): removes leading and trailing spaces. */
+    TRIM,
+    CHAR_LENGTH,
+    /** (date): calendar parts as BIGINT. */
+    EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY,
+    /** (date, days): date plus a number of days (negative to subtract). */
+    DATE_ADD_DAYS,
+    /** (date, months): date plus months, clamped to the end of the month. */
+    DATE_ADD_MONTHS
+}

@@ -1,0 +1,23 @@
+package io.warpdb.core.plan;
+
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.types.Schema;
+import java.util.List;
+
+/** Keeps the rows where {@code condition} is TRUE (not FALSE, not NULL). */
+public record FilterNode(PlanNode input, Expr condition) implements PlanNode {
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<PlanNode> inputs() {
+        return List.of(input);
+    }
+
+    @Override
+    public String describe() {
+        return "Filter(condition=" + condition + ")";
+    }
+}

@@ -1,0 +1,43 @@
+package io.warpdb.core.plan;
+
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.types.Schema;
+import java.util.List;
+
+/**
+ * Joins two inputs. Rows match when every {@code leftKeys[i] = rightKeys[i]} (SQL equality:
+ * NULL keys never match) and {@code residual} (over the left columns followed by the right
+ * ones; null when absent) is TRUE. With no keys it is a nested-loop join on the residual.
+ * Output: left columns then right columns (right columns only for kinds that output them;
+ * the unmatched side is NULL in outer joins).
+ */
+public record JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Integer> leftKeys, List<Integer> rightKeys,
+        Expr residual, Schema schema) implements PlanNode {
+    public JoinNode {
+        leftKeys = List.copyOf(leftKeys);
+        rightKeys = List.copyOf(rightKeys);
+        if (leftKeys.size() != rightKeys.size()) {
+            throw new IllegalArgumentException("join has " + leftKeys.size() + " left keys and " + rightKeys.size() + " right keys");
+        }
+    }
+
+    @Override
+    public List<PlanNode> inputs() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder sb = new StringBuilder("Join(kind=").append(kind);
+        if (!leftKeys.isEmpty()) {
+            sb.append(", keys=");
+            for (int i = 0; i < leftKeys.size(); i++) {
+                sb.append(i == 0 ? "" : " AND ").append("L$").append(leftKeys.get(i)).append("=R$").append(rightKeys.get(i));
+            }
+        }
+        if (residual != null) {
+            sb.append(", residual=").append(residual);
+        }
+        return sb.append(')').toString();
+    }
+}

@@ -1,0 +1,18 @@
+package io.warpdb.core.plan;
+
+import io.warpdb.core.types.Schema;
+import java.util.List;
+
+/**
+ * A node of the physical plan: an immutable description of an operator, its inputs and its
+ * output schema. Executors turn plans into {@link io.warpdb.core.batch.BatchStream}s.
+ */
+public sealed interface PlanNode
+        permits ScanNode, ValuesNode, FilterNode, ProjectNode, AggregateNode, JoinNode, SortNode {
+    Schema schema();
+
+    List<PlanNode> inputs();
+
+    /** One line for EXPLAIN: the operator and its arguments, without inputs. */
+    String describe();
+}

@@ -1,0 +1,58 @@
+package io.warpdb.sql;
+
+import io.warpdb.core.exec.ExecutorRegistry;
+import io.warpdb.storage.Catalog;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/**
+ * One database: its catalog, the executors it may use and the root of all its memory.
+ * Sessions are opened per connection. Closing frees all tables; every session's results must
+ * be closed before.
+ */
+public final class Database implements AutoCloseable {
+    private final String name;
+    private final BufferAllocator allocator;
+    private final Catalog catalog;
+    private final ExecutorRegistry executors;
+
+    private Database(String name, ExecutorRegistry executors) {
+        this.name = name;
+        this.allocator = new RootAllocator(Long.MAX_VALUE);
+        this.catalog = new Catalog(allocator);
+        this.executors = executors;
+    }
+
+    /** A database held in memory only, with the executors found on the class path. */
+    public static Database inMemory(String name) {
+        return new Database(name, ExecutorRegistry.load());
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public ExecutorRegistry executors() {
+        return executors;
+    }
+
+    /** The root allocator; queries allocate from children of it. */
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    /** A new session with the default executor {@code auto}. */
+    public Session newSession() {
+        return new Session(this);
+    }
+
+    @Override
+    public void close() {
+        catalog.close();
+        allocator.close();
+    }
+}

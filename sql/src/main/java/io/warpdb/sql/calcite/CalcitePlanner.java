@@ -1,0 +1,209 @@
+package io.warpdb.sql.calcite;
+
+import io.warpdb.storage.Catalog;
+import io.warpdb.storage.Table;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.Lex;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlDelegatingConformance;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.Util;
+
+/**
+ * Calcite as WarpDB uses it: parse, validate and rewrite into an optimized logical RelNode
+ * tree. It never executes anything. One instance plans one statement against a snapshot of
+ * the catalog taken at construction.
+ */
+public final class CalcitePlanner {
+    /** The one schema every table lives in. */
+    public static final String SCHEMA = "PUBLIC";
+
+    private static final SqlConformance CONFORMANCE = new SqlDelegatingConformance(SqlConformanceEnum.DEFAULT) {
+        @Override
+        public boolean isPercentRemainderAllowed() {
+            return true;
+        }
+
+        @Override
+        public boolean isGroupByAlias() {
+            return true;
+        }
+
+        @Override
+        public boolean isGroupByOrdinal() {
+            return true;
+        }
+
+        @Override
+        public boolean isHavingAlias() {
+            return true;
+        }
+    };
+
+    private static final HepProgram SUB_QUERIES_TO_CORRELATES = new HepProgramBuilder()
+            .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                    CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+            .build();
+
+    /** Pushes filters into joins and scans' neighbourhood and merges what the converter stacked up. */
+    private static final HepProgram LOGICAL_REWRITES = new HepProgramBuilder()
+            .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
+                    CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                    CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE))
+            .build();
+
+    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(WarpTypeSystem.INSTANCE);
+    private final Map<String, CalciteTable> tables = new HashMap<>();
+    private final CalciteCatalogReader catalogReader;
+    private final SqlValidator validator;
+    private final RelOptCluster cluster;
+
+    public CalcitePlanner(Catalog catalog) {
+        for (Table t : catalog.tables()) {
+            tables.put(t.name(), new CalciteTable(t.snapshot()));
+        }
+        CalciteSchema root = CalciteSchema.createRootSchema(false, false);
+        root.add(SCHEMA, new AbstractSchema() {
+            @Override
+            protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
+                return Map.copyOf(tables);
+            }
+        });
+        Properties props = new Properties();
+        props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        CalciteConnectionConfig config = new CalciteConnectionConfigImpl(props);
+        catalogReader = new CalciteCatalogReader(root, List.of(SCHEMA), typeFactory, config);
+        validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+                SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
+        VolcanoPlanner container = new VolcanoPlanner();
+        container.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        cluster = RelOptCluster.create(container, new RexBuilder(typeFactory));
+    }
+
+    public static SqlParser.Config parserConfig() {
+        return SqlParser.config().withLex(Lex.JAVA)
+                .withQuotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
+                .withUnquotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
+                .withCaseSensitive(false)
+                .withQuoting(org.apache.calcite.avatica.util.Quoting.DOUBLE_QUOTE)
+                .withConformance(CONFORMANCE);
+    }
+
+    /** Parses one statement; syntax errors become SQLSTATE 42601 with line and column. */
+    public SqlNode parse(String sql) {
+        try {
+            return SqlParser.create(sql, parserConfig()).parseStmt();
+        } catch (SqlParseException e) {
+            throw CalciteErrors.fromParse(e);
+        }
+    }
+
+    /** Validates in place and returns the validated tree; errors carry a SQLSTATE and position. */
+    public SqlNode validate(SqlNode node) {
+        try {
+            return validator.validate(node);
+        } catch (CalciteContextException e) {
+            throw CalciteErrors.fromValidation(e);
+        }
+    }
+
+    /** The types of the {@code ?} parameters of a validated statement. */
+    public RelDataType parameterRowType(SqlNode validated) {
+        return validator.getParameterRowType(validated);
+    }
+
+    /** Converts a validated statement to relational algebra. */
+    public RelRoot toRel(SqlNode validated) {
+        SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+                StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false));
+        try {
+            return converter.convertQuery(validated, false, true);
+        } catch (CalciteContextException e) {
+            throw CalciteErrors.fromValidation(e);
+        }
+    }
+
+    /**
+     * Logical rewrites: sub-queries become joins (decorrelated), filters move into joins,
+     * unused columns are trimmed so that scans read only what the query needs.
+     */
+    public RelNode optimize(RelNode rel) {
+        RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
+        RelNode r = hep(SUB_QUERIES_TO_CORRELATES, rel);
+        r = RelDecorrelator.decorrelateQuery(r, relBuilder);
+        r = hep(LOGICAL_REWRITES, r);
+        r = new RelFieldTrimmer(validator, relBuilder).trim(r);
+        r = hep(LOGICAL_REWRITES, r);
+        if (containsCorrelate(r)) {
+            throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.FEATURE_NOT_SUPPORTED,
+                    "this correlated sub-query cannot be decorrelated yet");
+        }
+        return r;
+    }
+
+    private static RelNode hep(HepProgram program, RelNode rel) {
+        HepPlanner hep = new HepPlanner(program);
+        hep.setRoot(rel);
+        return hep.findBestExp();
+    }
+
+    private static boolean containsCorrelate(RelNode rel) {
+        try {
+            new org.apache.calcite.rel.RelVisitor() {
+                @Override
+                public void visit(RelNode node, int ordinal, RelNode parent) {
+                    if (node instanceof Correlate) {
+                        throw Util.FoundOne.NULL;
+                    }
+                    super.visit(node, ordinal, parent);
+                }
+            }.go(rel);
+            return false;
+        } catch (Util.FoundOne e) {
+            return true;
+        }
+    }
+
+    public JavaTypeFactoryImpl typeFactory() {
+        return typeFactory;
+    }
+
+    public RexBuilder rexBuilder() {
+        return cluster.getRexBuilder();
+    }
+}

@@ -1,0 +1,300 @@
+package io.warpdb.sql.ddl;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A recursive-descent parser for CREATE TABLE and DROP TABLE. Errors carry SQLSTATE 42601 and
+ * the line and column of the offending token.
+ */
+public final class DdlParser {
+    private final String sql;
+    private int pos;
+    private Token token;
+
+    private record Token(String text, boolean quoted, int offset) {
+        boolean is(String keyword) {
+            return !quoted && text.equalsIgnoreCase(keyword);
+        }
+    }
+
+    private DdlParser(String sql) {
+        this.sql = sql;
+        advance();
+    }
+
+    /** The DDL statement in {@code sql}, or null when it is not CREATE TABLE / DROP TABLE. */
+    public static DdlStatement parse(String sql) {
+        DdlParser p = new DdlParser(sql);
+        if (p.token.is("CREATE")) {
+            p.advance();
+            if (p.token.is("TABLE")) {
+                p.advance();
+                return p.createTable();
+            }
+            return null;
+        }
+        if (p.token.is("DROP")) {
+            p.advance();
+            if (p.token.is("TABLE")) {
+                p.advance();
+                return p.dropTable();
+            }
+        }
+        return null;
+    }
+
+    private DdlStatement createTable() {
+        boolean ifNotExists = acceptAll("IF", "NOT", "EXISTS");
+        String name = tableName();
+        Schema schema = null;
+        List<String> columnNames = null;
+        if (accept("(")) {
+            List<Field> fields = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            do {
+                String column = identifier("column name");
+                names.add(column);
+                if (!token.is(",") && !token.is(")")) {
+                    fields.add(new Field(column, columnType()));
+                }
+            } while (accept(","));
+            expect(")");
+            if (fields.size() == names.size()) {
+                schema = new Schema(fields);
+            } else if (fields.isEmpty()) {
+                columnNames = names;
+            } else {
+                throw error("a type for every column");
+            }
+        }
+        if (token.is("AS")) {
+            int queryStart = token.offset() + 2;
+            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames);
+        }
+        if (schema == null) {
+            throw error(columnNames == null ? "'(' or AS" : "AS");
+        }
+        expectEnd();
+        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null);
+    }
+
+    private DdlStatement dropTable() {
+        boolean ifExists = acceptAll("IF", "EXISTS");
+        String name = tableName();
+        expectEnd();
+        return new DdlStatement.DropTable(name, ifExists);
+    }
+
+    private DataType columnType() {
+        String type = identifier("a type").toUpperCase(Locale.ROOT);
+        DataType t = switch (type) {
+            case "INTEGER", "INT", "SMALLINT", "TINYINT", "INT4" -> DataType.INTEGER;
+            case "BIGINT", "INT8" -> DataType.BIGINT;
+            case "DOUBLE" -> {
+                accept("PRECISION");
+                yield DataType.DOUBLE;
+            }
+            case "FLOAT", "REAL", "FLOAT8" -> DataType.DOUBLE;
+            case "BOOLEAN", "BOOL" -> DataType.BOOLEAN;
+            case "DATE" -> DataType.DATE;
+            case "DECIMAL", "NUMERIC", "DEC" -> decimalParameters();
+            case "VARCHAR", "TEXT", "STRING" -> DataType.varchar(optionalLength(0));
+            case "CHAR", "CHARACTER" -> token.is("VARYING") ? varying() : DataType.chars(optionalLength(1));
+            default -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "type " + type + " at " + position(token.offset())
+                    + " is not supported; use BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, CHAR(n) or VARCHAR(n)");
+        };
+        boolean nullable = true;
+        while (true) {
+            if (acceptAll("NOT", "NULL")) {
+                nullable = false;
+            } else if (accept("NULL")) {
+                nullable = true;
+            } else if (acceptAll("PRIMARY", "KEY")) {
+                nullable = false;
+            } else {
+                break;
+            }
+        }
+        return t.withNullable(nullable);
+    }
+
+    private DataType varying() {
+        advance();
+        return DataType.varchar(optionalLength(0));
+    }
+
+    private DataType decimalParameters() {
+        int precision = DataType.MAX_DECIMAL_PRECISION;
+        int scale = 0;
+        if (accept("(")) {
+            precision = integer();
+            if (accept(",")) {
+                scale = integer();
+            }
+            expect(")");
+        }
+        return DataType.decimal(precision, scale);
+    }
+
+    private int optionalLength(int absent) {
+        if (!accept("(")) {
+            return absent;
+        }
+        int n = integer();
+        expect(")");
+        return n;
+    }
+
+    private int integer() {
+        try {
+            int v = Integer.parseInt(token.text());
+            advance();
+            return v;
+        } catch (NumberFormatException e) {
+            throw error("an integer");
+        }
+    }
+
+    /** A table name, optionally qualified by the one schema. */
+    private String tableName() {
+        String name = identifier("a table name");
+        if (accept(".")) {
+            name = identifier("a table name");
+        }
+        return name;
+    }
+
+    private String identifier(String what) {
+        boolean word = token.quoted() || (!token.text().isEmpty() && Character.isLetter(token.text().charAt(0)));
+        if (!word) {
+            throw error(what);
+        }
+        String s = token.text();
+        advance();
+        return s;
+    }
+
+    private boolean accept(String text) {
+        if (token.is(text)) {
+            advance();
+            return true;
+        }
+        return false;
+    }
+
+    /** Accepts the whole keyword sequence, or nothing: IF must be followed by the rest. */
+    private boolean acceptAll(String... keywords) {
+        if (!token.is(keywords[0])) {
+            return false;
+        }
+        advance();
+        for (int i = 1; i < keywords.length; i++) {
+            expect(keywords[i]);
+        }
+        return true;
+    }
+
+    private void expect(String text) {
+        if (!accept(text)) {
+            throw error("'" + text + "'");
+        }
+    }
+
+    private void expectEnd() {
+        accept(";");
+        if (!token.text().isEmpty() || token.quoted()) {
+            throw error("end of statement");
+        }
+    }
+
+    private WarpException error(String expected) {
+        String found = token.text().isEmpty() && !token.quoted() ? "end of statement" : "'" + token.text() + "'";
+        return new WarpException(SqlState.SYNTAX_ERROR, "syntax error at " + position(token.offset()) + ": expected "
+                + expected + " but found " + found);
+    }
+
+    private String position(int offset) {
+        int line = 1;
+        int column = 1;
+        for (int i = 0; i < offset && i < sql.length(); i++) {
+            if (sql.charAt(i) == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
+        }
+        return "line " + line + ", column " + column;
+    }
+
+    /** The statement with everything before {@code offset} blanked, newlines kept. */
+    private String blankPrefix(int offset) {
+        StringBuilder sb = new StringBuilder(sql.length());
+        for (int i = 0; i < offset; i++) {
+            sb.append(sql.charAt(i) == '\n' ? '\n' : ' ');
+        }
+        return sb.append(sql, offset, sql.length()).toString();
+    }
+
+    private void advance() {
+        skipSpaceAndComments();
+        if (pos >= sql.length()) {
+            token = new Token("", false, pos);
+            return;
+        }
+        int start = pos;
+        char c = sql.charAt(pos);
+        if (c == '"') {
+            StringBuilder sb = new StringBuilder();
+            pos++;
+            while (true) {
+                if (pos >= sql.length()) {
+                    throw new WarpException(SqlState.SYNTAX_ERROR, "syntax error at " + position(start) + ": unterminated quoted identifier");
+                }
+                char q = sql.charAt(pos++);
+                if (q == '"') {
+                    if (pos < sql.length() && sql.charAt(pos) == '"') {
+                        sb.append('"');
+                        pos++;
+                        continue;
+                    }
+                    break;
+                }
+                sb.append(q);
+            }
+            token = new Token(sb.toString(), true, start);
+        } else if (Character.isLetterOrDigit(c) || c == '_') {
+            while (pos < sql.length() && (Character.isLetterOrDigit(sql.charAt(pos)) || sql.charAt(pos) == '_' || sql.charAt(pos) == '$')) {
+                pos++;
+            }
+            token = new Token(sql.substring(start, pos), false, start);
+        } else {
+            pos++;
+            token = new Token(String.valueOf(c), false, start);
+        }
+    }
+
+    private void skipSpaceAndComments() {
+        while (pos < sql.length()) {
+            char c = sql.charAt(pos);
+            if (Character.isWhitespace(c)) {
+                pos++;
+            } else if (sql.startsWith("--", pos)) {
+                int nl = sql.indexOf('\n', pos);
+                pos = nl < 0 ? sql.length() : nl + 1;
+            } else if (sql.startsWith("/*", pos)) {
+                int end = sql.indexOf("*/", pos + 2);
+                pos = end < 0 ? sql.length() : end + 2;
+            } else {
+                return;
+            }
+        }
+    }
+}

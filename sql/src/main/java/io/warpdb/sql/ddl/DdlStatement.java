@@ -1,0 +1,18 @@
+package io.warpdb.sql.ddl;
+
+import io.warpdb.core.types.Schema;
+
+/** The DDL statements WarpDB parses itself (Calcite's core parser has no DDL). */
+public sealed interface DdlStatement {
+    /**
+     * CREATE TABLE. Either {@code schema} is given (column list), or {@code query} is the text of
+     * the AS query, padded with spaces in place of the DDL prefix so that error positions still
+     * point into the original statement; {@code columnNames} then optionally renames its columns.
+     */
+    record CreateTable(String name, boolean ifNotExists, Schema schema, String query, java.util.List<String> columnNames)
+            implements DdlStatement {
+    }
+
+    record DropTable(String name, boolean ifExists) implements DdlStatement {
+    }
+}

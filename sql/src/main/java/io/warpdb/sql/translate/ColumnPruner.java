@@ -1,0 +1,154 @@
+package io.warpdb.sql.translate;
+
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SortKey;
+import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * Drops columns nobody reads, top-down, so that scans decode only the columns a query uses and
+ * operators carry no dead columns. Each rewrite returns the new node and where every old output
+ * column went (-1 if dropped).
+ */
+public final class ColumnPruner {
+    private ColumnPruner() {
+    }
+
+    private record Pruned(PlanNode node, int[] newIndex) {
+        Expr remap(Expr e) {
+            return Exprs.remap(e, i -> newIndex[i]);
+        }
+    }
+
+    /** The plan with the same output columns, reading only what it needs. */
+    public static PlanNode prune(PlanNode root) {
+        BitSet all = new BitSet();
+        all.set(0, root.schema().size());
+        return prune(root, all).node;
+    }
+
+    private static Pruned prune(PlanNode node, BitSet needed) {
+        if (node instanceof ScanNode scan) {
+            return scan(scan, needed);
+        }
+        if (node instanceof FilterNode filter) {
+            BitSet need = copy(needed);
+            Exprs.forEachColumn(filter.condition(), need::set);
+            Pruned in = prune(filter.input(), need);
+            return new Pruned(new FilterNode(in.node, in.remap(filter.condition())), in.newIndex);
+        }
+        if (node instanceof ProjectNode project) {
+            return project(project, needed);
+        }
+        if (node instanceof AggregateNode agg) {
+            return aggregate(agg);
+        }
+        if (node instanceof JoinNode join) {
+            return join(join, needed);
+        }
+        if (node instanceof SortNode sort) {
+            BitSet need = copy(needed);
+            sort.keys().forEach(k -> need.set(k.column()));
+            Pruned in = prune(sort.input(), need);
+            List<SortKey> keys = sort.keys().stream()
+                    .map(k -> new SortKey(in.newIndex[k.column()], k.descending(), k.nullsFirst())).toList();
+            return new Pruned(new SortNode(in.node, keys, sort.offset(), sort.limit()), in.newIndex);
+        }
+        if (node instanceof ValuesNode) {
+            return identity(node);
+        }
+        throw new IllegalStateException("no pruning rule for " + node.getClass().getSimpleName());
+    }
+
+    private static Pruned scan(ScanNode scan, BitSet needed) {
+        int[] newIndex = new int[scan.columns().size()];
+        Arrays.fill(newIndex, -1);
+        List<Integer> kept = new ArrayList<>();
+        for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
+            newIndex[c] = kept.size();
+            kept.add(scan.columns().get(c));
+        }
+        return new Pruned(ScanNode.of(scan.table(), kept), newIndex);
+    }
+
+    private static Pruned project(ProjectNode project, BitSet needed) {
+        BitSet need = new BitSet();
+        for (int i = needed.nextSetBit(0); i >= 0; i = needed.nextSetBit(i + 1)) {
+            Exprs.forEachColumn(project.exprs().get(i), need::set);
+        }
+        Pruned in = prune(project.input(), need);
+        int[] newIndex = new int[project.exprs().size()];
+        Arrays.fill(newIndex, -1);
+        List<Expr> exprs = new ArrayList<>();
+        List<Integer> keptFields = new ArrayList<>();
+        for (int i = needed.nextSetBit(0); i >= 0; i = needed.nextSetBit(i + 1)) {
+            newIndex[i] = exprs.size();
+            exprs.add(in.remap(project.exprs().get(i)));
+            keptFields.add(i);
+        }
+        return new Pruned(new ProjectNode(in.node, exprs, project.schema().select(keptFields)), newIndex);
+    }
+
+    /** Aggregates keep all their outputs; their input keeps the keys and arguments. */
+    private static Pruned aggregate(AggregateNode agg) {
+        BitSet need = new BitSet();
+        agg.groupKeys().forEach(need::set);
+        agg.aggregates().forEach(a -> a.args().forEach(need::set));
+        Pruned in = prune(agg.input(), need);
+        List<Integer> keys = agg.groupKeys().stream().map(k -> in.newIndex[k]).toList();
+        List<AggCall> calls = agg.aggregates().stream().map(a -> new AggCall(a.function(),
+                a.args().stream().map(x -> in.newIndex[x]).toList(), a.distinct(), a.type(), a.name())).toList();
+        return identity(new AggregateNode(in.node, keys, calls, agg.schema()));
+    }
+
+    private static Pruned join(JoinNode join, BitSet needed) {
+        int leftCount = join.left().schema().size();
+        BitSet all = copy(needed);
+        if (join.residual() != null) {
+            Exprs.forEachColumn(join.residual(), all::set);
+        }
+        BitSet leftNeed = all.get(0, leftCount);
+        BitSet rightNeed = all.get(leftCount, Math.max(leftCount, all.length()));
+        join.leftKeys().forEach(leftNeed::set);
+        join.rightKeys().forEach(rightNeed::set);
+        Pruned left = prune(join.left(), leftNeed);
+        Pruned right = prune(join.right(), rightNeed);
+        int newLeftCount = left.node.schema().size();
+        int outputs = join.kind().outputsRight() ? leftCount + join.right().schema().size() : leftCount;
+        int[] combined = new int[leftCount + join.right().schema().size()];
+        for (int i = 0; i < combined.length; i++) {
+            int mapped = i < leftCount ? left.newIndex[i] : right.newIndex[i - leftCount];
+            combined[i] = mapped < 0 ? -1 : (i < leftCount ? mapped : newLeftCount + mapped);
+        }
+        Expr residual = join.residual() == null ? null : Exprs.remap(join.residual(), i -> combined[i]);
+        Schema schema = join.kind().outputsRight()
+                ? left.node.schema().concat(right.node.schema()) : left.node.schema();
+        PlanNode rewritten = new JoinNode(left.node, right.node, join.kind(),
+                join.leftKeys().stream().map(k -> left.newIndex[k]).toList(),
+                join.rightKeys().stream().map(k -> right.newIndex[k]).toList(), residual, schema);
+        return new Pruned(rewritten, Arrays.copyOf(combined, outputs));
+    }
+
+    private static Pruned identity(PlanNode node) {
+        int[] same = new int[node.schema().size()];
+        Arrays.setAll(same, i -> i);
+        return new Pruned(node, same);
+    }
+
+    private static BitSet copy(BitSet b) {
+        return (BitSet) b.clone();
+    }
+}

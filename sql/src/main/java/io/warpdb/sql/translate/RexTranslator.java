@@ -1,0 +1,225 @@
+package io.warpdb.sql.translate;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.types.DataType;
+import io.warpdb.sql.calcite.TypeMapping;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Translates Calcite row expressions into WarpDB expressions. Dynamic parameters are replaced
+ * by the bound values; SEARCH (IN lists, BETWEEN) is expanded.
+ */
+public final class RexTranslator {
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
+    private final RexBuilder rexBuilder;
+    private final List<Object> parameters;
+
+    public RexTranslator(RexBuilder rexBuilder, List<Object> parameters) {
+        this.rexBuilder = rexBuilder;
+        this.parameters = parameters;
+    }
+
+    public Expr translate(RexNode node) {
+        if (node instanceof RexInputRef ref) {
+            return new ColumnRef(ref.getIndex(), TypeMapping.toDataType(ref.getType()));
+        }
+        if (node instanceof RexLiteral lit) {
+            return LiteralConverter.toLiteral(LiteralConverter.javaValue(lit), TypeMapping.toDataType(lit.getType()));
+        }
+        if (node instanceof RexDynamicParam param) {
+            return parameter(param);
+        }
+        if (node instanceof RexCall call) {
+            return call(call);
+        }
+        throw unsupported(node.toString());
+    }
+
+    private Literal parameter(RexDynamicParam param) {
+        int i = param.getIndex();
+        if (parameters == null || i >= parameters.size()) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "no value bound for parameter " + (i + 1));
+        }
+        return LiteralConverter.toLiteral(parameters.get(i), TypeMapping.toDataType(param.getType()));
+    }
+
+    private Expr call(RexCall call) {
+        DataType type = TypeMapping.toDataType(call.getType());
+        SqlKind kind = call.getKind();
+        switch (kind) {
+            case SEARCH:
+                return translate(RexUtil.expandSearch(rexBuilder, null, call));
+            case PLUS:
+            case MINUS:
+                if (SqlTypeName.DATETIME_TYPES.contains(call.getType().getSqlTypeName())) {
+                    return dateArithmetic(call, kind == SqlKind.MINUS);
+                }
+                return binary(kind == SqlKind.PLUS ? Op.ADD : Op.SUBTRACT, call, type);
+            case AND:
+            case OR:
+                return leftDeep(kind == SqlKind.AND ? Op.AND : Op.OR, call, type);
+            case LIKE:
+                Expr like = new Call(Op.LIKE, args(call), type);
+                return ((SqlLikeOperator) call.getOperator()).isNegated() ? Call.of(Op.NOT, type, like) : like;
+            case CASE:
+                return caseExpr(call, type);
+            case EXTRACT:
+                return extract(call, type);
+            case TRIM:
+                return trim(call, type);
+            case REINTERPRET:
+                return translate(call.getOperands().get(0));
+            default:
+                Op op = simpleOp(call);
+                return new Call(op, args(call), type);
+        }
+    }
+
+    /** Operators that map one to one, argument for argument. */
+    private static Op simpleOp(RexCall call) {
+        switch (call.getKind()) {
+            case TIMES: return Op.MULTIPLY;
+            case DIVIDE: return Op.DIVIDE;
+            case MOD: return Op.MOD;
+            case MINUS_PREFIX: return Op.NEGATE;
+            case EQUALS: return Op.EQ;
+            case NOT_EQUALS: return Op.NE;
+            case LESS_THAN: return Op.LT;
+            case LESS_THAN_OR_EQUAL: return Op.LE;
+            case GREATER_THAN: return Op.GT;
+            case GREATER_THAN_OR_EQUAL: return Op.GE;
+            case IS_DISTINCT_FROM: return Op.IS_DISTINCT_FROM;
+            case IS_NOT_DISTINCT_FROM: return Op.IS_NOT_DISTINCT_FROM;
+            case NOT: return Op.NOT;
+            case IS_NULL: return Op.IS_NULL;
+            case IS_NOT_NULL: return Op.IS_NOT_NULL;
+            case IS_TRUE: return Op.IS_TRUE;
+            case IS_NOT_TRUE: return Op.IS_NOT_TRUE;
+            case IS_FALSE: return Op.IS_FALSE;
+            case IS_NOT_FALSE: return Op.IS_NOT_FALSE;
+            case COALESCE: return Op.COALESCE;
+            case CAST: return Op.CAST;
+            case FLOOR: return Op.FLOOR;
+            case CEIL: return Op.CEIL;
+            default: break;
+        }
+        switch (call.getOperator().getName().toUpperCase(Locale.ROOT)) {
+            case "||": return Op.CONCAT;
+            case "SUBSTRING": return Op.SUBSTRING;
+            case "UPPER": return Op.UPPER;
+            case "LOWER": return Op.LOWER;
+            case "CHAR_LENGTH", "CHARACTER_LENGTH": return Op.CHAR_LENGTH;
+            case "ABS": return Op.ABS;
+            case "ROUND": return Op.ROUND;
+            case "MOD": return Op.MOD;
+            default: throw unsupported(call.getOperator().getName());
+        }
+    }
+
+    private List<Expr> args(RexCall call) {
+        List<Expr> out = new ArrayList<>(call.getOperands().size());
+        for (RexNode operand : call.getOperands()) {
+            out.add(translate(operand));
+        }
+        return out;
+    }
+
+    private Expr binary(Op op, RexCall call, DataType type) {
+        return new Call(op, args(call), type);
+    }
+
+    /** Calcite's AND/OR are n-ary; WarpDB's are binary. */
+    private Expr leftDeep(Op op, RexCall call, DataType type) {
+        List<Expr> args = args(call);
+        Expr acc = args.get(0);
+        for (int i = 1; i < args.size(); i++) {
+            acc = Call.of(op, type, acc, args.get(i));
+        }
+        return acc;
+    }
+
+    /** Calcite puts ELSE last and may omit it; WarpDB's CASE always has one. */
+    private Expr caseExpr(RexCall call, DataType type) {
+        List<Expr> args = args(call);
+        if (args.size() % 2 == 0) {
+            args.add(Literal.ofNull(type));
+        }
+        return new Call(Op.CASE, args, type);
+    }
+
+    /** DATE +/- INTERVAL: day-time intervals arrive in milliseconds, year-month ones in months. */
+    private Expr dateArithmetic(RexCall call, boolean subtract) {
+        RexNode date = call.getOperands().get(0);
+        RexNode interval = call.getOperands().get(1);
+        if (SqlTypeFamily.DATETIME_INTERVAL.contains(date.getType())) {
+            RexNode t = date;
+            date = interval;
+            interval = t;
+        }
+        if (date.getType().getSqlTypeName() != SqlTypeName.DATE) {
+            throw unsupported("arithmetic on " + date.getType());
+        }
+        if (!(interval instanceof RexLiteral lit)) {
+            throw unsupported("date arithmetic with a non-constant interval");
+        }
+        BigDecimal amount = lit.getValueAs(BigDecimal.class);
+        boolean months = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(lit.getType());
+        long n = months ? amount.longValueExact() : amount.longValueExact() / MILLIS_PER_DAY;
+        if (subtract) {
+            n = -n;
+        }
+        DataType type = TypeMapping.toDataType(call.getType());
+        return Call.of(months ? Op.DATE_ADD_MONTHS : Op.DATE_ADD_DAYS, type, translate(date),
+                Literal.ofLong(n, DataType.INTEGER));
+    }
+
+    private Expr extract(RexCall call, DataType type) {
+        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        Op op = switch (unit) {
+            case YEAR -> Op.EXTRACT_YEAR;
+            case QUARTER -> Op.EXTRACT_QUARTER;
+            case MONTH -> Op.EXTRACT_MONTH;
+            case DAY -> Op.EXTRACT_DAY;
+            case DOW -> Op.EXTRACT_DOW;
+            case DOY -> Op.EXTRACT_DOY;
+            default -> throw unsupported("EXTRACT(" + unit + ")");
+        };
+        return Call.of(op, type, translate(call.getOperands().get(1)));
+    }
+
+    private Expr trim(RexCall call, DataType type) {
+        SqlTrimFunction.Flag flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
+        String chars = ((RexLiteral) call.getOperands().get(1)).getValueAs(String.class);
+        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(chars)) {
+            throw unsupported("TRIM other than TRIM(BOTH ' ' FROM ...)");
+        }
+        return Call.of(Op.TRIM, type, translate(call.getOperands().get(2)));
+    }
+
+    private static WarpException unsupported(String what) {
+        return new WarpException(SqlState.FEATURE_NOT_SUPPORTED, what + " is not supported yet");
+    }
+}

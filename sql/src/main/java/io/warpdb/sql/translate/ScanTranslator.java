@@ -1,0 +1,17 @@
+package io.warpdb.sql.translate;
+
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.sql.calcite.CalciteTable;
+import java.util.stream.IntStream;
+import org.apache.calcite.rel.core.TableScan;
+
+/** A table scan reads every column; {@link ProjectTranslator} narrows it to the ones used. */
+final class ScanTranslator implements NodeTranslator<TableScan> {
+    @Override
+    public PlanNode translate(TableScan rel, PlanTranslator translator) {
+        CalciteTable table = rel.getTable().unwrap(CalciteTable.class);
+        int n = table.source().schema().size();
+        return ScanNode.of(table.source(), IntStream.range(0, n).boxed().toList());
+    }
+}
