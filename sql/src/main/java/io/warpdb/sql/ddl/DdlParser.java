@@ -56,23 +56,20 @@ public final class DdlParser {
         Schema schema = null;
         List<String> columnNames = null;
         if (accept("(")) {
-            List<Field> fields = new ArrayList<>();
-            List<String> names = new ArrayList<>();
-            do {
-                String column = identifier("column name");
-                names.add(column);
-                if (!token.is(",") && !token.is(")")) {
-                    fields.add(new Field(column, columnType()));
+            String first = identifier("a column name");
+            if (token.is(",") || token.is(")")) {
+                columnNames = new ArrayList<>(List.of(first));
+                while (accept(",")) {
+                    columnNames.add(identifier("a column name"));
                 }
-            } while (accept(","));
-            expect(")");
-            if (fields.size() == names.size()) {
-                schema = new Schema(fields);
-            } else if (fields.isEmpty()) {
-                columnNames = names;
             } else {
-                throw error("a type for every column");
+                List<Field> fields = new ArrayList<>(List.of(new Field(first, columnType())));
+                while (accept(",")) {
+                    fields.add(new Field(identifier("a column name"), columnType()));
+                }
+                schema = new Schema(fields);
             }
+            expect(")");
         }
         if (token.is("AS")) {
             int queryStart = token.offset() + 2;
@@ -93,7 +90,7 @@ public final class DdlParser {
     }
 
     private DataType columnType() {
-        String type = identifier("a type").toUpperCase(Locale.ROOT);
+        String type = identifier("a column type").toUpperCase(Locale.ROOT);
         DataType t = switch (type) {
             case "INTEGER", "INT", "SMALLINT", "TINYINT", "INT4" -> DataType.INTEGER;
             case "BIGINT", "INT8" -> DataType.BIGINT;

@@ -1,0 +1,67 @@
+package io.warpdb.sql.ddl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DdlParserTest {
+    @Test
+    void createTableWithEveryType() {
+        var t = (DdlStatement.CreateTable) DdlParser.parse("""
+                -- a comment
+                CREATE TABLE IF NOT EXISTS public."Mixed Case" (
+                  id INTEGER NOT NULL, big BIGINT, price DECIMAL(15,2), ratio DOUBLE PRECISION,
+                  day DATE, flag BOOLEAN, code CHAR(3), note VARCHAR(40), txt TEXT, f FLOAT NULL)""");
+        assertEquals("Mixed Case", t.name());
+        assertTrue(t.ifNotExists());
+        assertNull(t.query());
+        assertEquals(List.of(DataType.INTEGER.withNullable(false), DataType.BIGINT, DataType.decimal(15, 2), DataType.DOUBLE,
+                DataType.DATE, DataType.BOOLEAN, DataType.chars(3), DataType.varchar(40), DataType.VARCHAR, DataType.DOUBLE),
+                t.schema().fields().stream().map(f -> f.type()).toList());
+    }
+
+    @Test
+    void createTableAsKeepsQueryPositions() {
+        var t = (DdlStatement.CreateTable) DdlParser.parse("create table t2 (x, y) as\nselect a, b from t");
+        assertEquals(List.of("x", "y"), t.columnNames());
+        assertEquals("create table t2 (x, y) as\nselect a, b from t".length(), t.query().length());
+        assertTrue(t.query().endsWith("\nselect a, b from t"));
+        assertTrue(t.query().substring(0, 20).isBlank());
+    }
+
+    @Test
+    void dropTable() {
+        var d = (DdlStatement.DropTable) DdlParser.parse("DROP TABLE IF EXISTS t;");
+        assertEquals("t", d.name());
+        assertTrue(d.ifExists());
+        assertFalse(((DdlStatement.DropTable) DdlParser.parse("drop table t")).ifExists());
+    }
+
+    @Test
+    void otherStatementsAreNotDdl() {
+        assertNull(DdlParser.parse("select 1"));
+        assertNull(DdlParser.parse("insert into t values (1)"));
+    }
+
+    @Test
+    void errorsNameLineAndColumn() {
+        WarpException e = assertThrows(WarpException.class, () -> DdlParser.parse("CREATE TABLE t (\n  a INTEGER,\n  b )"));
+        assertEquals(SqlState.SYNTAX_ERROR, e.state());
+        assertTrue(e.getMessage().contains("line 3, column 5"), e.getMessage());
+        WarpException type = assertThrows(WarpException.class, () -> DdlParser.parse("create table t (a BLOB)"));
+        assertEquals(SqlState.FEATURE_NOT_SUPPORTED, type.state());
+        assertTrue(type.getMessage().contains("BLOB"), type.getMessage());
+        WarpException trailing = assertThrows(WarpException.class, () -> DdlParser.parse("drop table t extra"));
+        assertTrue(trailing.getMessage().contains("'extra'"), trailing.getMessage());
+        WarpException decimal = assertThrows(WarpException.class, () -> DdlParser.parse("create table t (a DECIMAL(30,2))"));
+        assertEquals(SqlState.FEATURE_NOT_SUPPORTED, decimal.state());
+    }
+}
