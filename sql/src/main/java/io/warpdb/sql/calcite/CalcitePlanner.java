@@ -9,11 +9,11 @@ import java.util.Properties;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
-import org.apache.calcite.config.Lex;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
@@ -81,9 +81,21 @@ public final class CalcitePlanner {
 
     /** Pushes filters into joins and scans' neighbourhood and merges what the converter stacked up. */
     private static final HepProgram LOGICAL_REWRITES = new HepProgramBuilder()
-            .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
+            .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS,
                     CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
                     CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE))
+            .build();
+
+    /**
+     * Join order: collapse each tree of inner joins into a MultiJoin, then let Calcite's
+     * LoptOptimizeJoinRule order it by row counts and selectivities, so that FROM-clause
+     * order never yields a cross product where an equi-join exists.
+     */
+    private static final HepProgram JOIN_ORDER = new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .addRuleCollection(List.of(CoreRules.PROJECT_MULTI_JOIN_MERGE, CoreRules.FILTER_MULTI_JOIN_MERGE))
+            .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
             .build();
 
     private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(WarpTypeSystem.INSTANCE);
@@ -115,7 +127,7 @@ public final class CalcitePlanner {
     }
 
     public static SqlParser.Config parserConfig() {
-        return SqlParser.config().withLex(Lex.JAVA)
+        return SqlParser.config()
                 .withQuotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
                 .withUnquotedCasing(org.apache.calcite.avatica.util.Casing.UNCHANGED)
                 .withCaseSensitive(false)
@@ -166,6 +178,8 @@ public final class CalcitePlanner {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
         RelNode r = hep(SUB_QUERIES_TO_CORRELATES, rel);
         r = RelDecorrelator.decorrelateQuery(r, relBuilder);
+        r = hep(LOGICAL_REWRITES, r);
+        r = hep(JOIN_ORDER, r);
         r = hep(LOGICAL_REWRITES, r);
         r = new RelFieldTrimmer(validator, relBuilder).trim(r);
         r = hep(LOGICAL_REWRITES, r);

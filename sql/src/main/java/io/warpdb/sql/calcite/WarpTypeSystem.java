@@ -9,7 +9,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * Calcite's type rules adjusted to what WarpDB stores: DECIMAL fits a scaled 64-bit integer
  * (precision 18); SUM widens integers to BIGINT and DECIMAL to the widest precision at the same
- * scale; AVG is DOUBLE, as in DuckDB.
+ * scale; AVG and the quotient of DECIMALs are DOUBLE, as in DuckDB.
  */
 public final class WarpTypeSystem extends RelDataTypeSystemImpl {
     public static final WarpTypeSystem INSTANCE = new WarpTypeSystem();
@@ -41,5 +41,14 @@ public final class WarpTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
+    }
+
+    @Override
+    public RelDataType deriveDecimalDivideType(RelDataTypeFactory typeFactory, RelDataType dividend, RelDataType divisor) {
+        if (!org.apache.calcite.sql.type.SqlTypeUtil.isDecimal(dividend) && !org.apache.calcite.sql.type.SqlTypeUtil.isDecimal(divisor)) {
+            return null;
+        }
+        return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),
+                dividend.isNullable() || divisor.isNullable());
     }
 }

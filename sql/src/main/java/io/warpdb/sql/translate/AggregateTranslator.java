@@ -12,16 +12,21 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.calcite.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.SqlKind;
 
 /**
- * GROUP BY with aggregates. Calcite's SUM0 (a SUM that is 0 instead of NULL on no rows) becomes
- * SUM followed by COALESCE(sum, 0).
+ * GROUP BY with aggregates. Two Calcite aggregates become a projection over the aggregate:
+ * SUM0 (a SUM that is 0 instead of NULL on no rows) is SUM then COALESCE(sum, 0), and
+ * LITERAL_AGG (a constant per group, which sub-query removal uses as a match marker) is the
+ * constant itself.
  */
 final class AggregateTranslator implements NodeTranslator<Aggregate> {
     @Override
@@ -32,36 +37,37 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
         PlanNode input = translator.translate(rel.getInput());
         Schema schema = PlanTranslator.schemaOf(rel);
         List<Integer> keys = rel.getGroupSet().asList();
+        List<Field> aggFields = new ArrayList<>(schema.fields().subList(0, keys.size()));
         List<AggCall> calls = new ArrayList<>();
-        List<Integer> sum0Columns = new ArrayList<>();
+        List<Expr> outputs = new ArrayList<>();
+        boolean needsProjection = false;
+        for (int k = 0; k < keys.size(); k++) {
+            outputs.add(new ColumnRef(k, schema.type(k)));
+        }
         for (AggregateCall call : rel.getAggCallList()) {
             if (call.filterArg >= 0) {
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "aggregate FILTER clauses are not supported yet");
             }
-            DataType type = TypeMapping.toDataType(call.getType());
-            AggFunction f = function(call);
-            if (call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.SUM0) {
-                sum0Columns.add(keys.size() + calls.size());
-                type = type.withNullable(true);
+            Field field = schema.field(outputs.size());
+            SqlKind kind = call.getAggregation().getKind();
+            if (kind == SqlKind.LITERAL_AGG) {
+                outputs.add(LiteralConverter.toLiteral(LiteralConverter.javaValue((RexLiteral) call.rexList.get(0)), field.type()));
+                needsProjection = true;
+                continue;
             }
-            calls.add(new AggCall(f, call.getArgList(), call.isDistinct(), type, schema.field(keys.size() + calls.size()).name()));
-        }
-        List<io.warpdb.core.types.Field> aggFields = new ArrayList<>(schema.fields());
-        for (int c : sum0Columns) {
-            aggFields.set(c, new io.warpdb.core.types.Field(schema.field(c).name(), schema.type(c).withNullable(true)));
+            DataType type = kind == SqlKind.SUM0 ? field.type().withNullable(true) : field.type();
+            Expr ref = new ColumnRef(aggFields.size(), type);
+            aggFields.add(new Field(field.name(), type));
+            calls.add(new AggCall(function(call), call.getArgList(), call.isDistinct(), type, field.name()));
+            if (kind == SqlKind.SUM0) {
+                outputs.add(Call.of(Op.COALESCE, field.type(), ref, LiteralConverter.toLiteral(0L, field.type())));
+                needsProjection = true;
+            } else {
+                outputs.add(ref);
+            }
         }
         AggregateNode agg = new AggregateNode(input, keys, calls, new Schema(aggFields));
-        if (sum0Columns.isEmpty()) {
-            return agg;
-        }
-        List<Expr> exprs = new ArrayList<>();
-        for (int c = 0; c < schema.size(); c++) {
-            Expr ref = new ColumnRef(c, aggFields.get(c).type());
-            exprs.add(sum0Columns.contains(c)
-                    ? Call.of(Op.COALESCE, schema.type(c), ref, LiteralConverter.toLiteral(0L, schema.type(c)))
-                    : ref);
-        }
-        return new ProjectNode(agg, exprs, schema);
+        return needsProjection ? new ProjectNode(agg, outputs, schema) : agg;
     }
 
     private static AggFunction function(AggregateCall call) {
