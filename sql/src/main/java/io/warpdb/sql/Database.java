@@ -15,6 +15,7 @@ public final class Database implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Catalog catalog;
     private final ExecutorRegistry executors;
+    private final ViewCatalog views = new ViewCatalog();
 
     private Database(String name, ExecutorRegistry executors) {
         this.name = name;
@@ -34,6 +35,10 @@ public final class Database implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    public ViewCatalog views() {
+        return views;
     }
 
     public ExecutorRegistry executors() {

@@ -60,7 +60,7 @@ final class StatementRunner {
             }
             return runDdl(ddl, parameters);
         }
-        CalcitePlanner planner = new CalcitePlanner(database.catalog());
+        CalcitePlanner planner = new CalcitePlanner(database.catalog(), database.views());
         SqlNode node = planner.parse(text);
         if (node.getKind() == SqlKind.SET_OPTION) {
             return set((SqlSetOption) node);
@@ -84,7 +84,7 @@ final class StatementRunner {
         if (DdlParser.parse(sql) != null) {
             return new PreparedInfo(sql, List.of(), null);
         }
-        CalcitePlanner planner = new CalcitePlanner(database.catalog());
+        CalcitePlanner planner = new CalcitePlanner(database.catalog(), database.views());
         SqlNode node = planner.parse(sql);
         if (node.getKind() == SqlKind.SET_OPTION) {
             return new PreparedInfo(sql, List.of(), null);
@@ -164,10 +164,23 @@ final class StatementRunner {
 
     private StatementResult runDdl(DdlStatement ddl, List<Object> parameters) {
         if (ddl instanceof DdlStatement.DropTable drop) {
+            if (database.views().view(drop.name()).isPresent()) {
+                throw new WarpException(SqlState.DATATYPE_MISMATCH, drop.name() + " is a view; use DROP VIEW");
+            }
             database.catalog().drop(drop.name(), drop.ifExists());
             return StatementResult.update(0);
         }
+        if (ddl instanceof DdlStatement.DropView drop) {
+            database.views().drop(drop.name(), drop.ifExists());
+            return StatementResult.update(0);
+        }
+        if (ddl instanceof DdlStatement.CreateView view) {
+            return createView(view);
+        }
         DdlStatement.CreateTable create = (DdlStatement.CreateTable) ddl;
+        if (database.views().view(create.name()).isPresent()) {
+            throw new WarpException(SqlState.DUPLICATE_TABLE, "a view named " + create.name() + " already exists");
+        }
         if (create.query() == null) {
             database.catalog().create(create.name(), create.schema(), create.ifNotExists());
             return StatementResult.update(0);
@@ -175,12 +188,23 @@ final class StatementRunner {
         return createTableAs(create, parameters);
     }
 
+    /** Checks the view's query now, so that a broken view is never stored. */
+    private StatementResult createView(DdlStatement.CreateView view) {
+        if (database.catalog().table(view.name()).isPresent()) {
+            throw new WarpException(SqlState.DUPLICATE_TABLE, "a table named " + view.name() + " already exists");
+        }
+        String query = view.query().strip();
+        new CalcitePlanner(database.catalog(), database.views()).viewRowType(query, view.columnNames());
+        database.views().create(new ViewCatalog.View(view.name(), query, view.columnNames()), view.orReplace());
+        return StatementResult.update(0);
+    }
+
     /** CREATE TABLE ... AS query: the table appears with all of the query's rows or not at all. */
     private StatementResult createTableAs(DdlStatement.CreateTable create, List<Object> parameters) {
         if (create.ifNotExists() && database.catalog().table(create.name()).isPresent()) {
             return StatementResult.update(0);
         }
-        CalcitePlanner planner = new CalcitePlanner(database.catalog());
+        CalcitePlanner planner = new CalcitePlanner(database.catalog(), database.views());
         Query query = planQuery(planner, planner.parse(create.query()), parameters);
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < query.schema.size(); i++) {

@@ -1,5 +1,6 @@
 package io.warpdb.sql.calcite;
 
+import io.warpdb.sql.ViewCatalog;
 import io.warpdb.storage.Catalog;
 import io.warpdb.storage.Table;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
@@ -48,7 +50,7 @@ import org.apache.calcite.util.Util;
  * tree. It never executes anything. One instance plans one statement against a snapshot of
  * the catalog taken at construction.
  */
-public final class CalcitePlanner {
+public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** The one schema every table lives in. */
     public static final String SCHEMA = "PUBLIC";
 
@@ -99,12 +101,15 @@ public final class CalcitePlanner {
             .build();
 
     private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(WarpTypeSystem.INSTANCE);
-    private final Map<String, CalciteTable> tables = new HashMap<>();
+    private final Map<String, org.apache.calcite.schema.Table> tables = new HashMap<>();
     private final CalciteCatalogReader catalogReader;
     private final SqlValidator validator;
     private final RelOptCluster cluster;
 
-    public CalcitePlanner(Catalog catalog) {
+    public CalcitePlanner(Catalog catalog, ViewCatalog views) {
+        for (ViewCatalog.View v : views.views()) {
+            tables.put(v.name(), new CalciteView(v, this));
+        }
         for (Table t : catalog.tables()) {
             tables.put(t.name(), new CalciteTable(t.snapshot()));
         }
@@ -119,8 +124,7 @@ public final class CalcitePlanner {
         props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(props);
         catalogReader = new CalciteCatalogReader(root, List.of(SCHEMA), typeFactory, config);
-        validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
-                SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
+        validator = newValidator();
         VolcanoPlanner container = new VolcanoPlanner();
         container.addRelTraitDef(ConventionTraitDef.INSTANCE);
         cluster = RelOptCluster.create(container, new RexBuilder(typeFactory));
@@ -160,7 +164,11 @@ public final class CalcitePlanner {
 
     /** Converts a validated statement to relational algebra. */
     public RelRoot toRel(SqlNode validated) {
-        SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+        return convert(validator, validated);
+    }
+
+    private RelRoot convert(SqlValidator usedValidator, SqlNode validated) {
+        SqlToRelConverter converter = new SqlToRelConverter(this, usedValidator, catalogReader, cluster,
                 StandardConvertletTable.INSTANCE,
                 SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false));
         try {
@@ -168,6 +176,42 @@ public final class CalcitePlanner {
         } catch (CalciteContextException e) {
             throw CalciteErrors.fromValidation(e);
         }
+    }
+
+    private SqlValidator newValidator() {
+        return SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+                SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
+    }
+
+    /** A view's query validated on its own: its row type, renamed to {@code columnNames} when given. */
+    public RelDataType viewRowType(String query, List<String> columnNames) {
+        SqlValidator own = newValidator();
+        RelDataType type;
+        try {
+            type = own.getValidatedNodeType(own.validate(parse(query)));
+        } catch (CalciteContextException e) {
+            throw CalciteErrors.fromValidation(e);
+        }
+        if (columnNames == null) {
+            return type;
+        }
+        if (columnNames.size() != type.getFieldCount()) {
+            throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.DATATYPE_MISMATCH, "view names "
+                    + columnNames.size() + " columns but its query returns " + type.getFieldCount());
+        }
+        return typeFactory.createStructType(type.getFieldList().stream().map(f -> f.getType()).toList(), columnNames);
+    }
+
+    @Override
+    public RelRoot expandView(RelDataType rowType, String queryString, List<String> schemaPath, List<String> viewPath) {
+        SqlValidator own = newValidator();
+        SqlNode validated;
+        try {
+            validated = own.validate(parse(queryString));
+        } catch (CalciteContextException e) {
+            throw CalciteErrors.fromValidation(e);
+        }
+        return convert(own, validated);
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A recursive-descent parser for CREATE TABLE and DROP TABLE. Errors carry SQLSTATE 42601 and
+ * A recursive-descent parser for CREATE/DROP TABLE and CREATE/DROP VIEW. Errors carry SQLSTATE 42601 and
  * the line and column of the offending token.
  */
 public final class DdlParser {
@@ -29,25 +29,50 @@ public final class DdlParser {
         advance();
     }
 
-    /** The DDL statement in {@code sql}, or null when it is not CREATE TABLE / DROP TABLE. */
+    /** The DDL statement in {@code sql}, or null when it is none of those this parser knows. */
     public static DdlStatement parse(String sql) {
         DdlParser p = new DdlParser(sql);
-        if (p.token.is("CREATE")) {
-            p.advance();
-            if (p.token.is("TABLE")) {
-                p.advance();
+        if (p.accept("CREATE")) {
+            boolean orReplace = p.acceptAll("OR", "REPLACE");
+            if (!orReplace && p.accept("TABLE")) {
                 return p.createTable();
+            }
+            if (p.accept("VIEW")) {
+                return p.createView(orReplace);
+            }
+            if (orReplace) {
+                throw p.error("VIEW");
             }
             return null;
         }
-        if (p.token.is("DROP")) {
-            p.advance();
-            if (p.token.is("TABLE")) {
-                p.advance();
+        if (p.accept("DROP")) {
+            if (p.accept("TABLE")) {
                 return p.dropTable();
+            }
+            if (p.accept("VIEW")) {
+                boolean ifExists = p.acceptAll("IF", "EXISTS");
+                String name = p.tableName();
+                p.expectEnd();
+                return new DdlStatement.DropView(name, ifExists);
             }
         }
         return null;
+    }
+
+    private DdlStatement createView(boolean orReplace) {
+        String name = tableName();
+        List<String> columnNames = null;
+        if (accept("(")) {
+            columnNames = new ArrayList<>();
+            do {
+                columnNames.add(identifier("a column name"));
+            } while (accept(","));
+            expect(")");
+        }
+        if (!token.is("AS")) {
+            throw error("AS");
+        }
+        return new DdlStatement.CreateView(name, orReplace, blankPrefix(token.offset() + 2), columnNames);
     }
 
     private DdlStatement createTable() {

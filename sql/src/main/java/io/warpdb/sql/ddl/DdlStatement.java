@@ -2,7 +2,7 @@ package io.warpdb.sql.ddl;
 
 import io.warpdb.core.types.Schema;
 
-/** The DDL statements WarpDB parses itself (Calcite's core parser has no DDL). */
+/** The DDL statements WarpDB parses itself (Calcite 1.42's core parser has no DDL). */
 public sealed interface DdlStatement {
     /**
      * CREATE TABLE. Either {@code schema} is given (column list), or {@code query} is the text of
@@ -14,5 +14,12 @@ public sealed interface DdlStatement {
     }
 
     record DropTable(String name, boolean ifExists) implements DdlStatement {
+    }
+
+    /** CREATE [OR REPLACE] VIEW; {@code query} is padded like {@link CreateTable#query()}. */
+    record CreateView(String name, boolean orReplace, String query, java.util.List<String> columnNames) implements DdlStatement {
+    }
+
+    record DropView(String name, boolean ifExists) implements DdlStatement {
     }
 }
