@@ -222,6 +222,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
         RelNode r = hep(SUB_QUERIES_TO_CORRELATES, rel);
         r = RelDecorrelator.decorrelateQuery(r, relBuilder);
+        r = r.accept(new FactorPuller(cluster.getRexBuilder()));
         r = hep(LOGICAL_REWRITES, r);
         r = hep(JOIN_ORDER, r);
         r = hep(LOGICAL_REWRITES, r);

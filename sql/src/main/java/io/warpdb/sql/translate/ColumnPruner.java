@@ -99,6 +99,9 @@ public final class ColumnPruner {
             exprs.add(in.remap(project.exprs().get(i)));
             keptFields.add(i);
         }
+        if (isIdentity(exprs, in.node.schema().size())) {
+            return new Pruned(in.node, newIndex);
+        }
         return new Pruned(new ProjectNode(in.node, exprs, project.schema().select(keptFields)), newIndex);
     }
 
@@ -140,6 +143,19 @@ public final class ColumnPruner {
                 join.leftKeys().stream().map(k -> left.newIndex[k]).toList(),
                 join.rightKeys().stream().map(k -> right.newIndex[k]).toList(), residual, schema);
         return new Pruned(rewritten, Arrays.copyOf(combined, outputs));
+    }
+
+    /** A projection that passes its input's columns through unchanged does no work worth a node. */
+    private static boolean isIdentity(List<Expr> exprs, int inputColumns) {
+        if (exprs.size() != inputColumns) {
+            return false;
+        }
+        for (int i = 0; i < exprs.size(); i++) {
+            if (!(exprs.get(i) instanceof io.warpdb.core.expr.ColumnRef ref) || ref.index() != i) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Pruned identity(PlanNode node) {
