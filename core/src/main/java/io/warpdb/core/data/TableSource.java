@@ -23,4 +23,12 @@ public interface TableSource {
      * allocated from {@code allocator} and owned by the caller.
      */
     BatchStream scan(List<Integer> columns, BufferAllocator allocator);
+
+    /**
+     * Like {@link #scan(List, BufferAllocator)}, skipping storage chunks that the predicates
+     * (all of which must hold) prove empty. Rows failing a predicate may still be returned.
+     */
+    default BatchStream scan(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
+        return scan(columns, allocator);
+    }
 }
