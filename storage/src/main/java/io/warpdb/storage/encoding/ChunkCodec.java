@@ -1,0 +1,129 @@
+package io.warpdb.storage.encoding;
+
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.types.DataType;
+import java.nio.ByteBuffer;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Encodes one column chunk (a row group's worth of one column) into self-describing bytes, and
+ * back into an Arrow vector. The wire format is described in {@code package-info.java}.
+ */
+public final class ChunkCodec {
+    /** Raised whenever the wire format changes incompatibly. */
+    static final byte FORMAT_VERSION = 1;
+
+    private ChunkCodec() {
+    }
+
+    /**
+     * Encodes rows [0, rowCount) of {@code vector}, choosing the smallest encoding for them.
+     *
+     * @param dictionaryOrNull for VARCHAR/CHAR the dictionary behind the codes (it may hold unused
+     *     or repeated entries; the chunk keeps only what it uses); ignored for other types
+     */
+    public static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount) {
+        return encode(vector, type, dictionaryOrNull, rowCount, null);
+    }
+
+    /** As above, with {@code forced} (when not null) used instead of the selector's choice; for tests. */
+    static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
+            ValueEncoding forced) {
+        if (!vector.getField().getType().equals(type.arrowType())) {
+            throw new IllegalArgumentException("a " + type + " column needs a vector of " + type.arrowType()
+                    + ", not " + vector.getField().getType());
+        }
+        if (rowCount < 0 || rowCount > vector.getValueCount()) {
+            throw new IllegalArgumentException("rowCount " + rowCount + " outside the vector's " + vector.getValueCount() + " rows");
+        }
+        PhysicalLayout layout = PhysicalLayout.of(type.kind());
+        ByteWriter out = new ByteWriter();
+        out.putByte(FORMAT_VERSION);
+        out.putByte(layout.wireId);
+        out.putInt(rowCount);
+        Validity.Kind validity = Validity.encode(vector, rowCount, out);
+        if (validity == Validity.Kind.ALL_NULL) {
+            return new EncodedChunk(out.toByteArray(), validity.description);
+        }
+        ColumnValues column = ColumnValues.read(vector, type, dictionaryOrNull, rowCount);
+        String description = forced != null ? writeValues(forced, column, out) : writeChosenValues(column, out);
+        return new EncodedChunk(out.toByteArray(), description + validity.description);
+    }
+
+    /**
+     * Writes the values the way {@link CascadeSelector} chooses, but falls back to plain should
+     * the result be larger after all (the choice rests on a sample), so a numeric chunk never
+     * costs more than its plain size and a few header bytes.
+     */
+    private static String writeChosenValues(ColumnValues column, ByteWriter out) {
+        int start = out.size();
+        String description = writeValues(CascadeSelector.choose(column), column, out);
+        boolean stringsMustStayDictionary = column.dictionary() != null;
+        if (!stringsMustStayDictionary && out.size() - start - 1 > Plain.analyze(column)) {
+            out.truncate(start);
+            description = writeValues(Plain.INSTANCE, column, out);
+        }
+        return description;
+    }
+
+    private static String writeValues(ValueEncoding encoding, ColumnValues column, ByteWriter out) {
+        out.putByte(encoding.wireId());
+        return encoding.encode(column, out);
+    }
+
+    /** Decodes a chunk into a new vector named "" owned by the caller. */
+    public static DecodedColumn decode(ByteBuffer encoded, DataType type, BufferAllocator allocator) {
+        return decode(encoded, type, "", allocator);
+    }
+
+    /**
+     * Decodes the chunk in the remaining bytes of {@code encoded} (whose position is left as it
+     * is) into a new vector, allocated from {@code allocator} and owned by the caller.
+     *
+     * @param type the type the chunk was encoded with (its physical layout is checked)
+     */
+    public static DecodedColumn decode(ByteBuffer encoded, DataType type, String name, BufferAllocator allocator) {
+        ByteReader in = new ByteReader(encoded);
+        int version = in.readByte();
+        if (version != FORMAT_VERSION) {
+            throw new IllegalArgumentException("encoded chunk has format version " + version + ", this build reads " + FORMAT_VERSION);
+        }
+        PhysicalLayout layout = PhysicalLayout.ofWireId(in.readByte());
+        if (layout != PhysicalLayout.of(type.kind())) {
+            throw new IllegalArgumentException("encoded chunk holds " + layout + " values, which a " + type + " column cannot");
+        }
+        int rowCount = in.readCount();
+        FieldVector vector = Vectors.allocate(name, type, rowCount, allocator);
+        try {
+            StringDictionary dictionary = type.kind().isString() ? StringDictionary.EMPTY : null;
+            if (Validity.decode(in, rowCount, vector.getValidityBuffer()) != Validity.Kind.ALL_NULL) {
+                StringDictionary decoded = decodeValues(in, type, layout, rowCount, vector.getDataBuffer());
+                if (decoded != null) {
+                    dictionary = decoded;
+                }
+            }
+            vector.setValueCount(rowCount);
+            return new DecodedColumn(vector, dictionary);
+        } catch (RuntimeException e) {
+            vector.close();
+            throw e;
+        }
+    }
+
+    /** Decodes the values body into {@code data}; returns the string dictionary for strings, else null. */
+    private static StringDictionary decodeValues(ByteReader in, DataType type, PhysicalLayout layout, int rowCount, ArrowBuf data) {
+        byte encoding = in.readByte();
+        switch (encoding) {
+            case Plain.WIRE_ID -> Plain.decode(in, layout, rowCount, data);
+            case Cascade.WIRE_ID -> Cascade.decode(in, layout, rowCount, data);
+            case Dictionary.WIRE_ID -> {
+                return Dictionary.decode(in, type.kind().isString(), layout, rowCount, data);
+            }
+            default -> throw new IllegalArgumentException("corrupt encoded chunk: unknown value encoding " + encoding);
+        }
+        return null;
+    }
+}

@@ -1,0 +1,54 @@
+package io.warpdb.storage.encoding;
+
+/**
+ * Delta: the first value, then each value minus its predecessor, which the rest of the cascade
+ * encodes. Sorted keys become small, often constant, differences. The subtraction and the prefix
+ * sum that undoes it both wrap, so every long round-trips exactly.
+ *
+ * <p>Wire: nothing for an empty stream, else {@code i64 first value, count-1 differences (rest of the cascade)}.
+ */
+final class Delta implements IntegerEncoding {
+    private final IntegerEncoding differencesEncoding;
+
+    Delta(IntegerEncoding differencesEncoding) {
+        this.differencesEncoding = differencesEncoding;
+    }
+
+    static long[] differences(long[] values) {
+        long[] differences = new long[Math.max(values.length - 1, 0)];
+        for (int i = 1; i < values.length; i++) {
+            differences[i - 1] = values[i] - values[i - 1];
+        }
+        return differences;
+    }
+
+    @Override
+    public long analyze(long[] values) {
+        if (values.length == 0) {
+            return 0;
+        }
+        return Long.BYTES + differencesEncoding.analyze(differences(values));
+    }
+
+    @Override
+    public int encode(long[] values, ByteWriter out) {
+        if (values.length == 0) {
+            return 0;
+        }
+        out.putLong(values[0]);
+        return differencesEncoding.encode(differences(values), out);
+    }
+
+    @Override
+    public void decode(ByteReader in, long[] target, int offset, int count) {
+        if (count == 0) {
+            return;
+        }
+        target[offset] = in.readLong();
+        // The differences land right behind the first value; a prefix sum in place turns them back.
+        differencesEncoding.decode(in, target, offset + 1, count - 1);
+        for (int i = offset + 1, end = offset + count; i < end; i++) {
+            target[i] += target[i - 1];
+        }
+    }
+}

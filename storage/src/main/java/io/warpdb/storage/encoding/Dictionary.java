@@ -1,0 +1,123 @@
+package io.warpdb.storage.encoding;
+
+import io.warpdb.core.batch.StringDictionary;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.arrow.memory.ArrowBuf;
+
+/**
+ * Each distinct value stored once, and per row a code into them, the codes going through an
+ * integer cascade. Always used for strings (the chunk's dictionary, as UTF-8); for numbers,
+ * doubles included, when there are few distinct values (the entries are then the distinct 64-bit
+ * values in ascending order, so for exact numbers and dates codes compare as the values do).
+ *
+ * <p>Wire, strings: {@code i32 entryCount, UTF-8 byte length per entry (cascaded stream), the
+ * UTF-8 bytes of all entries back to back, codes (cascaded stream)}.
+ * <br>Wire, numbers: {@code i32 entryCount, sorted entries (cascaded stream), codes (cascaded stream)}.
+ *
+ * @param codesCascade how the codes are stored
+ */
+record Dictionary(Cascade codesCascade) implements ValueEncoding {
+    static final byte WIRE_ID = 2;
+
+    /** Sorted distinct values step up by small positive gaps: delta then bitpack fits them. */
+    private static final Cascade SORTED_ENTRIES = Cascade.of(Cascade.Layer.DELTA);
+    /** String lengths have no order to exploit; equal lengths (CHAR) still pack into 0 bits. */
+    private static final Cascade ENTRY_LENGTHS = Cascade.BITPACK_ONLY;
+
+    @Override
+    public byte wireId() {
+        return WIRE_ID;
+    }
+
+    /** Each value's index in {@code sortedEntries}, which must contain it. */
+    static long[] codes(long[] values, long[] sortedEntries) {
+        long[] codes = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            codes[i] = Arrays.binarySearch(sortedEntries, values[i]);
+        }
+        return codes;
+    }
+
+    /** Exact size of the numeric entries part (entry count and entries), codes not included. */
+    static long analyzeEntries(long[] sortedEntries) {
+        return Integer.BYTES + SORTED_ENTRIES.analyze(sortedEntries);
+    }
+
+    @Override
+    public String encode(ColumnValues column, ByteWriter out) {
+        long[] codes;
+        if (column.dictionary() != null) {
+            writeStrings(column.dictionary(), out);
+            codes = column.values();
+        } else {
+            long[] entries = DistinctValues.sortedUpTo(column.values(), Integer.MAX_VALUE);
+            out.putInt(entries.length);
+            SORTED_ENTRIES.write(entries, out);
+            codes = codes(column.values(), entries);
+        }
+        return "dict+" + codesCascade.describe(codesCascade.write(codes, out));
+    }
+
+    /**
+     * Decodes a body written by {@link #encode} into an Arrow data buffer.
+     *
+     * @return the chunk's string dictionary, or null for numbers
+     */
+    static StringDictionary decode(ByteReader in, boolean strings, PhysicalLayout layout, int count, ArrowBuf data) {
+        int entryCount = in.readCount();
+        if (strings) {
+            StringDictionary dictionary = readStrings(in, entryCount);
+            Cascade.decode(in, layout, count, data);
+            return dictionary;
+        }
+        long[] entries = new long[entryCount];
+        Cascade.read(in, entries, entryCount);
+        long[] values = new long[count];
+        Cascade.read(in, values, count);
+        for (int i = 0; i < count; i++) {
+            values[i] = entries[(int) values[i]]; // codes to values, in place
+        }
+        layout.store(values, count, data);
+        return null;
+    }
+
+    private static void writeStrings(StringDictionary dictionary, ByteWriter out) {
+        byte[][] utf8 = new byte[dictionary.size()][];
+        long[] lengths = new long[utf8.length];
+        for (int code = 0; code < utf8.length; code++) {
+            utf8[code] = dictionary.get(code).getBytes(StandardCharsets.UTF_8);
+            lengths[code] = utf8[code].length;
+        }
+        out.putInt(utf8.length);
+        ENTRY_LENGTHS.write(lengths, out);
+        for (byte[] entry : utf8) {
+            out.putBytes(entry);
+        }
+    }
+
+    private static StringDictionary readStrings(ByteReader in, int entryCount) {
+        long[] lengths = new long[entryCount];
+        Cascade.read(in, lengths, entryCount);
+        long totalBytes = 0;
+        for (long length : lengths) {
+            if (length < 0) {
+                throw new IllegalArgumentException("corrupt encoded chunk: string length " + length);
+            }
+            totalBytes += length;
+        }
+        ByteBuffer bytes = in.readSlice(totalBytes);
+        String[] entries = new String[entryCount];
+        byte[] entry = new byte[0];
+        for (int code = 0; code < entryCount; code++) {
+            int length = (int) lengths[code];
+            if (entry.length < length) {
+                entry = new byte[length];
+            }
+            bytes.get(entry, 0, length);
+            entries[code] = new String(entry, 0, length, StandardCharsets.UTF_8);
+        }
+        return StringDictionary.ofDistinct(Arrays.asList(entries));
+    }
+}

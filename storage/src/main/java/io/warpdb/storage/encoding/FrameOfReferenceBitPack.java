@@ -1,0 +1,114 @@
+package io.warpdb.storage.encoding;
+
+import java.util.Arrays;
+
+/**
+ * The last layer of every cascade: the minimum is stored as the reference, and each value
+ * minus the reference is packed in the fewest bits that hold the largest one (0..64). The
+ * subtraction wraps and the offsets are read as unsigned, so any range up to
+ * Long.MIN_VALUE..Long.MAX_VALUE (64 bits) is exact. A constant stream packs into 0 bits.
+ *
+ * <p>Wire: nothing for an empty stream, else {@code i64 reference, u8 bitWidth,
+ * ceil(count * bitWidth / 64) little-endian words}; value i occupies bits [i*w, (i+1)*w) of the
+ * words, least significant bit first.
+ */
+final class FrameOfReferenceBitPack implements IntegerEncoding {
+    static final FrameOfReferenceBitPack INSTANCE = new FrameOfReferenceBitPack();
+
+    private static final int HEADER_BYTES = Long.BYTES + 1;
+
+    private FrameOfReferenceBitPack() {
+    }
+
+    @Override
+    public long analyze(long[] values) {
+        if (values.length == 0) {
+            return 0;
+        }
+        return HEADER_BYTES + (long) wordCount(values.length, bitWidth(min(values), max(values))) * Long.BYTES;
+    }
+
+    @Override
+    public int encode(long[] values, ByteWriter out) {
+        if (values.length == 0) {
+            return 0;
+        }
+        long reference = min(values);
+        int width = bitWidth(reference, max(values));
+        out.putLong(reference);
+        out.putByte(width);
+        if (width == 0) {
+            return 0;
+        }
+        int words = wordCount(values.length, width);
+        // One spare word, so that a value may always spill into word + 1 without a branch.
+        long[] packed = new long[words + 1];
+        long bit = 0;
+        for (long value : values) {
+            long offset = value - reference;
+            int word = (int) (bit >>> 6);
+            int shift = (int) bit & 63;
+            packed[word] |= offset << shift;
+            // The bits that did not fit: (x >>> 1) >>> (63 - shift) is x >>> (64 - shift), yet 0 when shift == 0.
+            packed[word + 1] |= (offset >>> 1) >>> (63 - shift);
+            bit += width;
+        }
+        out.putLongs(packed, words);
+        return width;
+    }
+
+    @Override
+    public void decode(ByteReader in, long[] target, int offset, int count) {
+        if (count == 0) {
+            return;
+        }
+        long reference = in.readLong();
+        int width = in.readByte();
+        if (width < 0 || width > 64) {
+            throw new IllegalArgumentException("corrupt encoded chunk: bit width " + width);
+        }
+        if (width == 0) {
+            Arrays.fill(target, offset, offset + count, reference);
+            return;
+        }
+        int words = wordCount(count, width);
+        long[] packed = new long[words + 1];
+        in.readLongs(packed, words);
+        long mask = width == 64 ? -1L : (1L << width) - 1;
+        long bit = 0;
+        for (int i = offset, end = offset + count; i < end; i++) {
+            int word = (int) (bit >>> 6);
+            int shift = (int) bit & 63;
+            long low = packed[word] >>> shift;
+            // Mirror of the spill in encode: (x << 1) << (63 - shift) is x << (64 - shift), yet 0 when shift == 0.
+            long high = (packed[word + 1] << 1) << (63 - shift);
+            target[i] = reference + ((low | high) & mask);
+            bit += width;
+        }
+    }
+
+    /** Bits needed for the unsigned offset max - min (which wraps for ranges wider than 2^63). */
+    static int bitWidth(long min, long max) {
+        return Long.SIZE - Long.numberOfLeadingZeros(max - min);
+    }
+
+    private static int wordCount(int count, int width) {
+        return Math.toIntExact(((long) count * width + 63) >>> 6);
+    }
+
+    private static long min(long[] values) {
+        long min = Long.MAX_VALUE;
+        for (long value : values) {
+            min = Math.min(min, value);
+        }
+        return min;
+    }
+
+    private static long max(long[] values) {
+        long max = Long.MIN_VALUE;
+        for (long value : values) {
+            max = Math.max(max, value);
+        }
+        return max;
+    }
+}

@@ -1,0 +1,21 @@
+package io.warpdb.storage.encoding;
+
+/**
+ * One layer of a {@link Cascade}: encodes a stream of 64-bit integers, handing what it derives
+ * (run values, differences) to the layer below it. The integer form is shared by every column
+ * type (see {@link PhysicalLayout}), so each layer is written once.
+ */
+interface IntegerEncoding {
+    /** Exactly the number of bytes {@link #encode} would write for {@code values}. */
+    long analyze(long[] values);
+
+    /**
+     * Writes {@code values}. Their count is not written: the reader always knows it.
+     *
+     * @return the bit width the values finally got packed in, for descriptions such as "bitpack(3)"
+     */
+    int encode(long[] values, ByteWriter out);
+
+    /** Reads {@code count} values written by {@link #encode} into {@code target[offset..offset+count)}. */
+    void decode(ByteReader in, long[] target, int offset, int count);
+}

@@ -1,0 +1,82 @@
+package io.warpdb.storage.encoding;
+
+import java.util.Arrays;
+
+/**
+ * RLE: each run of equal neighbours becomes one value and one run length. The run values go on
+ * to the rest of the cascade; the run lengths go straight to {@link FrameOfReferenceBitPack}
+ * (see {@link Cascade} for why).
+ *
+ * <p>Wire: {@code i32 runCount, run values (rest of the cascade), run lengths (FOR+bitpack)}.
+ */
+final class RunLength implements IntegerEncoding {
+    private final IntegerEncoding runValuesEncoding;
+
+    RunLength(IntegerEncoding runValuesEncoding) {
+        this.runValuesEncoding = runValuesEncoding;
+    }
+
+    /** The runs of a stream: {@code values[i]} repeated {@code lengths[i]} times. */
+    record Runs(long[] values, long[] lengths) {
+    }
+
+    static Runs split(long[] values) {
+        int runCount = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (i == 0 || values[i] != values[i - 1]) {
+                runCount++;
+            }
+        }
+        long[] runValues = new long[runCount];
+        long[] runLengths = new long[runCount];
+        int run = -1;
+        for (int i = 0; i < values.length; i++) {
+            if (i == 0 || values[i] != values[i - 1]) {
+                runValues[++run] = values[i];
+            }
+            runLengths[run]++;
+        }
+        return new Runs(runValues, runLengths);
+    }
+
+    @Override
+    public long analyze(long[] values) {
+        Runs runs = split(values);
+        return Integer.BYTES + runValuesEncoding.analyze(runs.values())
+                + FrameOfReferenceBitPack.INSTANCE.analyze(runs.lengths());
+    }
+
+    @Override
+    public int encode(long[] values, ByteWriter out) {
+        Runs runs = split(values);
+        out.putInt(runs.values().length);
+        int width = runValuesEncoding.encode(runs.values(), out);
+        FrameOfReferenceBitPack.INSTANCE.encode(runs.lengths(), out);
+        return width;
+    }
+
+    @Override
+    public void decode(ByteReader in, long[] target, int offset, int count) {
+        int runCount = in.readCount();
+        if (runCount > count) {
+            throw new IllegalArgumentException("corrupt encoded chunk: " + runCount + " runs for " + count + " values");
+        }
+        long[] runValues = new long[runCount];
+        long[] runLengths = new long[runCount];
+        runValuesEncoding.decode(in, runValues, 0, runCount);
+        FrameOfReferenceBitPack.INSTANCE.decode(in, runLengths, 0, runCount);
+        int position = offset;
+        int end = offset + count;
+        for (int run = 0; run < runCount; run++) {
+            long length = runLengths[run];
+            if (length <= 0 || length > end - position) {
+                throw new IllegalArgumentException("corrupt encoded chunk: run lengths do not add up to " + count);
+            }
+            Arrays.fill(target, position, position + (int) length, runValues[run]);
+            position += (int) length;
+        }
+        if (position != end) {
+            throw new IllegalArgumentException("corrupt encoded chunk: run lengths do not add up to " + count);
+        }
+    }
+}
