@@ -3,39 +3,84 @@ package io.warpdb.storage;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
-import java.util.ArrayList;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The tables of one database. Names are matched case-insensitively and kept as created.
- * Thread-safe. Closing frees every table's memory.
+ * The tables of one database, in memory ({@link #Catalog(BufferAllocator)}) or durable in a
+ * data directory ({@link #open}). Names are matched case-insensitively and kept as created.
+ * Every change (create, drop, append, delete, property) is one commit producing a new version;
+ * commits are serialized, reads never wait. Thread-safe. Closing frees all memory.
  */
 public final class Catalog implements AutoCloseable {
     private final BufferAllocator allocator;
-    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final StorageOptions options;
+    private final Store store;
+    /** Ids of tables, segments and delete vectors; persisted as the manifest's nextId. */
+    private final AtomicLong ids;
+    private final Set<CatalogSnapshot> snapshots = ConcurrentHashMap.newKeySet();
+    private final LongAdder segmentsRead = new LongAdder();
+    private final LongAdder segmentsSkipped = new LongAdder();
+    private final LongAdder chunksRead = new LongAdder();
+    private volatile Version current;
+    private volatile boolean closed;
 
-    /** A catalog whose tables allocate from a child of {@code parent}. */
+    /** An in-memory catalog whose tables allocate from a child of {@code parent}. */
     public Catalog(BufferAllocator parent) {
-        this.allocator = parent.newChildAllocator("storage", 0, Long.MAX_VALUE);
+        this(parent, StorageOptions.defaults());
     }
 
-    private static String key(String name) {
-        return name.toUpperCase(Locale.ROOT);
+    /** An in-memory catalog with the given options (the cache size does not apply). */
+    public Catalog(BufferAllocator parent, StorageOptions options) {
+        this(parent.newChildAllocator("storage", 0, Long.MAX_VALUE), options, new MemoryStore(), Version.of(Manifest.empty()));
+    }
+
+    private Catalog(BufferAllocator allocator, StorageOptions options, Store store, Version initial) {
+        this.allocator = allocator;
+        this.options = options;
+        this.store = store;
+        this.current = initial;
+        this.ids = new AtomicLong(initial.manifest().nextId());
+    }
+
+    /**
+     * Opens the durable database in {@code dir}, creating it when the directory is missing or
+     * empty. The directory stays locked until {@link #close()}: a second process (or a second
+     * open in this one) fails with SQLSTATE 08000. A damaged manifest or delete vector fails
+     * with a {@link CorruptDataException}.
+     */
+    public static Catalog open(Path dir, BufferAllocator parent, StorageOptions options) {
+        BufferAllocator allocator = parent.newChildAllocator("storage " + dir, 0, Long.MAX_VALUE);
+        DurableStore store = null;
+        try {
+            store = DurableStore.open(dir, allocator, options);
+            return new Catalog(allocator, options, store, Version.adopt(store.recover()));
+        } catch (RuntimeException e) {
+            if (store != null) {
+                store.close();
+            }
+            allocator.close();
+            throw e;
+        }
     }
 
     /** Creates a table; SQLSTATE 42P07 if one of that name exists (unless {@code ifNotExists}). */
     public synchronized Table create(String name, Schema schema, boolean ifNotExists) {
-        Table existing = tables.get(key(name));
-        if (existing != null) {
+        Optional<TableState> existing = manifest().table(name);
+        if (existing.isPresent()) {
             if (ifNotExists) {
-                return existing;
+                return new Table(this, existing.get());
             }
-            throw new WarpException(SqlState.DUPLICATE_TABLE, "table " + existing.name() + " already exists");
+            throw new WarpException(SqlState.DUPLICATE_TABLE, "table " + existing.get().name() + " already exists");
         }
         for (int i = 0; i < schema.size(); i++) {
             for (int j = 0; j < i; j++) {
@@ -45,38 +90,139 @@ public final class Catalog implements AutoCloseable {
                 }
             }
         }
-        Table t = new Table(name, schema, allocator);
-        tables.put(key(name), t);
-        return t;
+        TableState table = new TableState(nextId(), name, schema, List.of());
+        commit(m -> m.with(table));
+        return new Table(this, table);
     }
 
     /** Drops a table; SQLSTATE 42P01 if there is none of that name (unless {@code ifExists}). */
     public synchronized void drop(String name, boolean ifExists) {
-        Table t = tables.remove(key(name));
-        if (t == null) {
+        if (manifest().table(name).isEmpty()) {
             if (ifExists) {
                 return;
             }
             throw new WarpException(SqlState.UNDEFINED_TABLE, "table " + name + " does not exist");
         }
-        t.drop();
+        commit(m -> m.without(name));
     }
 
     public Optional<Table> table(String name) {
-        return Optional.ofNullable(tables.get(key(name)));
+        return manifest().table(name).map(t -> new Table(this, t));
     }
 
     /** All tables, sorted by name. */
     public List<Table> tables() {
-        List<Table> all = new ArrayList<>(tables.values());
-        all.sort((a, b) -> a.name().compareToIgnoreCase(b.name()));
-        return all;
+        return manifest().tables().values().stream()
+                .sorted(Comparator.comparing(TableState::name, String.CASE_INSENSITIVE_ORDER))
+                .map(t -> new Table(this, t))
+                .toList();
     }
 
+    /**
+     * The current version of all tables and properties, readable until the snapshot is closed
+     * whatever is committed meanwhile. Unclosed snapshots keep old files on disk.
+     */
+    public synchronized CatalogSnapshot snapshot() {
+        checkOpen();
+        current.retain();
+        CatalogSnapshot snapshot = new CatalogSnapshot(this, current);
+        snapshots.add(snapshot);
+        return snapshot;
+    }
+
+    /** The opaque properties of the current version (the SQL layer keeps view definitions here). */
+    public Map<String, String> properties() {
+        return manifest().properties();
+    }
+
+    /** Sets ({@code value} not null) or removes a property, as one commit. */
+    public void setProperty(String key, String value) {
+        commit(m -> m.withProperty(key, value));
+    }
+
+    /** The number of the current version; it grows by one with every commit. */
+    public long version() {
+        return manifest().version();
+    }
+
+    public CacheStats cacheStats() {
+        return store.cacheStats();
+    }
+
+    public ScanStats scanStats() {
+        return new ScanStats(segmentsRead.sum(), segmentsSkipped.sum(), chunksRead.sum());
+    }
+
+    Manifest manifest() {
+        checkOpen();
+        return current.manifest();
+    }
+
+    /**
+     * Makes {@code change(current manifest)} the next version: durable first, then visible.
+     * When the change or the store throws, nothing happens.
+     */
+    synchronized void commit(UnaryOperator<Manifest> change) {
+        Manifest base = manifest();
+        Manifest next = change.apply(base).succeeding(base, ids.get());
+        store.commit(next);
+        Version previous = current;
+        current = Version.of(next);
+        previous.release();
+    }
+
+    boolean contains(long tableId) {
+        return !closed && current.manifest().table(tableId).isPresent();
+    }
+
+    long nextId() {
+        return ids.getAndIncrement();
+    }
+
+    StorageOptions options() {
+        return options;
+    }
+
+    BufferAllocator allocator() {
+        return allocator;
+    }
+
+    Store store() {
+        return store;
+    }
+
+    void countReadSegment(int chunks) {
+        segmentsRead.increment();
+        chunksRead.add(chunks);
+    }
+
+    void countSkippedSegment() {
+        segmentsSkipped.increment();
+    }
+
+    void forget(CatalogSnapshot snapshot) {
+        snapshots.remove(snapshot);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new WarpException(SqlState.CONNECTION_EXCEPTION, "the catalog is closed");
+        }
+    }
+
+    /** Closes open snapshots, frees all memory and unlocks the directory; files stay as committed. */
     @Override
     public synchronized void close() {
-        tables.values().forEach(Table::drop);
-        tables.clear();
-        allocator.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            store.close(); // first, so that releasing the versions below deletes no files
+        } finally {
+            List.copyOf(snapshots).forEach(CatalogSnapshot::close);
+            current.release();
+            allocator.close();
+        }
     }
 }

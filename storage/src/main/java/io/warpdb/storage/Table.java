@@ -1,38 +1,47 @@
 package io.warpdb.storage;
 
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
-import io.warpdb.core.batch.StringDictionary;
-import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.data.TableSource;
-import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.util.TransferPair;
+import java.util.Objects;
+import java.util.Set;
 
 /**
- * A table: a name, a schema and the current committed {@link TableVersion}. Writers build new
- * chunks off to the side and publish them in one step, so readers see all of a write or none.
+ * A handle on a table of a {@link Catalog}: its identity, and the writes to it. Every write is
+ * one atomic commit: readers see all of it or none of it. Writers build new segments and delete
+ * vectors off to the side, outside the catalog's commit lock, and only publish them under it.
  */
 public final class Table {
+    /**
+     * Column position that scans accept for the row-id pseudo column: a BIGINT NOT NULL
+     * identifying a row within the scanned snapshot (segment id {@code << 32 |} row in segment),
+     * what {@link #delete} and {@link #replace} take.
+     */
+    public static final int ROW_ID = -1;
+
+    /** The field a scan reports for {@link #ROW_ID}. */
+    public static final Field ROW_ID_FIELD = new Field("_row_id", DataType.BIGINT.withNullable(false));
+
+    /** What a {@link #replace} did. */
+    public record Counts(long deleted, long inserted) {
+    }
+
+    private final Catalog catalog;
+    private final long id;
     private final String name;
     private final Schema schema;
-    private final BufferAllocator allocator;
-    private TableVersion current;
-    private boolean dropped;
 
-    Table(String name, Schema schema, BufferAllocator allocator) {
-        this.name = name;
-        this.schema = schema;
-        this.allocator = allocator;
-        this.current = new TableVersion(this, name, schema, List.of());
+    Table(Catalog catalog, TableState state) {
+        this.catalog = catalog;
+        this.id = state.id();
+        this.name = state.name();
+        this.schema = state.schema();
     }
 
     public String name() {
@@ -43,114 +52,94 @@ public final class Table {
         return schema;
     }
 
-    /** The committed state now; later writes do not change what it returns. */
-    public synchronized TableSource snapshot() {
-        return current;
+    long id() {
+        return id;
     }
 
-    public synchronized long rowCount() {
-        return current.rowCount();
+    Catalog catalog() {
+        return catalog;
     }
 
-    /** Bytes of column data held in memory. */
-    public synchronized long bytes() {
-        return current.chunks().stream().mapToLong(Chunk::bytes).sum();
+    /**
+     * The committed state now; later writes do not change what it returns. It is readable while
+     * the table exists and its rows are not removed by a later commit; prefer
+     * {@link Catalog#snapshot()}, which keeps a version readable until closed.
+     */
+    public TableSource snapshot() {
+        return new TableVersion(catalog, current(), null);
+    }
+
+    /** Rows not deleted, now. */
+    public long rowCount() {
+        return current().rowCount();
+    }
+
+    /** Stored bytes of all columns; see {@link ColumnSize#bytes()}. */
+    public long bytes() {
+        return columnSizes().stream().mapToLong(ColumnSize::bytes).sum();
+    }
+
+    /** How each column is stored now, in schema order. */
+    public List<ColumnSize> columnSizes() {
+        TableState state = current();
+        List<ColumnSize> sizes = new ArrayList<>(schema.size());
+        for (int c = 0; c < schema.size(); c++) {
+            long bytes = 0;
+            Set<String> encodings = new LinkedHashSet<>();
+            for (SegmentRef ref : state.segments()) {
+                bytes += ref.segment().bytes(c);
+                encodings.add(ref.segment().encoding(c));
+            }
+            sizes.add(new ColumnSize(schema.field(c).name(), bytes, new ArrayList<>(encodings)));
+        }
+        return sizes;
     }
 
     /**
      * Appends every row of {@code rows} (whose columns match the table's, in order) as one
-     * atomic commit: on any error, including a NOT NULL violation, nothing is added.
+     * atomic commit: on any error, including a NOT NULL violation, nothing is added. The caller
+     * keeps ownership of the stream; its batches are consumed.
      *
      * @return the number of rows appended
      */
     public long append(BatchStream rows) {
-        List<Chunk> built = new ArrayList<>();
-        try {
-            for (Batch b = rows.next(); b != null; b = rows.next()) {
-                try (Batch batch = b) {
-                    if (batch.rowCount() > 0) {
-                        built.add(encode(batch));
-                    }
-                }
-            }
-            synchronized (this) {
-                if (dropped) {
-                    throw new WarpException(SqlState.UNDEFINED_TABLE, "table " + name + " was dropped during the insert");
-                }
-                List<Chunk> chunks = new ArrayList<>(current.chunks());
-                chunks.addAll(built);
-                current = new TableVersion(this, name, schema, chunks);
-            }
-            long n = built.stream().mapToLong(Chunk::rowCount).sum();
-            built = List.of();
-            return n;
-        } finally {
-            built.forEach(Chunk::close);
+        return change(null, null, rows).inserted();
+    }
+
+    /**
+     * Deletes the rows whose ids (column 0 of {@code rowIds}, as a scan of {@link #ROW_ID} over
+     * {@code snapshot} returned them) are given, as one atomic commit.
+     *
+     * @return the number of rows deleted (ids given twice count once)
+     * @throws WarpException SQLSTATE XX000 "concurrent modification of table T; retry" when a
+     *                       commit since {@code snapshot} deleted rows of a segment this delete touches
+     */
+    public long delete(TableSource snapshot, BatchStream rowIds) {
+        return change(Objects.requireNonNull(snapshot, "snapshot"), rowIds, null).deleted();
+    }
+
+    /** UPDATE: {@link #delete} plus {@link #append} in one atomic commit. */
+    public Counts replace(TableSource snapshot, BatchStream rowIdsToDelete, BatchStream rowsToInsert) {
+        return change(Objects.requireNonNull(snapshot, "snapshot"), rowIdsToDelete, rowsToInsert);
+    }
+
+    private TableState current() {
+        return catalog.manifest().tableOrThrow(id, name);
+    }
+
+    /** The one write path: {@link TableWrite} builds the change, then commits it. */
+    private Counts change(TableSource snapshot, BatchStream rowIds, BatchStream inserts) {
+        TableState base = snapshot == null ? null : TableVersion.of(snapshot, this).state();
+        try (TableWrite write = new TableWrite(catalog, id, name, schema, base)) {
+            long deleted = rowIds == null ? 0 : write.delete(rowIds);
+            long inserted = inserts == null ? 0 : write.insert(inserts);
+            write.commit();
+            return new Counts(deleted, inserted);
         }
     }
 
-    private Chunk encode(Batch batch) {
-        if (batch.columnCount() != schema.size()) {
-            throw new WarpException(SqlState.DATATYPE_MISMATCH, "table " + name + " has " + schema.size()
-                    + " columns but " + batch.columnCount() + " values were given");
-        }
-        List<FieldVector> vectors = new ArrayList<>();
-        List<StringDictionary> dicts = new ArrayList<>();
-        try {
-            for (int c = 0; c < schema.size(); c++) {
-                Field field = schema.field(c);
-                FieldVector in = batch.vector(c);
-                if (!field.type().nullable() && in.getNullCount() > 0) {
-                    throw new WarpException(SqlState.NOT_NULL_VIOLATION, "column " + field.name() + " of table " + name
-                            + " is NOT NULL but a NULL value was given");
-                }
-                if (field.type().kind().isString()) {
-                    StringDictionary.Builder dict = new StringDictionary.Builder();
-                    vectors.add(recode((IntVector) in, batch.dictionary(c), field, batch.rowCount(), dict));
-                    dicts.add(dict.build());
-                } else {
-                    TransferPair pair = in.getTransferPair(allocator);
-                    pair.splitAndTransfer(0, batch.rowCount());
-                    vectors.add((FieldVector) pair.getTo());
-                    dicts.add(null);
-                }
-            }
-            return new Chunk(vectors, dicts, batch.rowCount());
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
-        }
-    }
-
-    /** Re-encodes string codes against a chunk-local dictionary holding only the values used. */
-    private IntVector recode(IntVector codes, StringDictionary source, Field field, int rows, StringDictionary.Builder dict) {
-        DataType type = field.type();
-        IntVector out = (IntVector) Vectors.allocate(field.name(), type, rows, allocator);
-        int[] remap = new int[source.size()];
-        java.util.Arrays.fill(remap, -1);
-        for (int r = 0; r < rows; r++) {
-            if (codes.isNull(r)) {
-                out.setNull(r);
-                continue;
-            }
-            int code = codes.get(r);
-            if (remap[code] < 0) {
-                remap[code] = dict.add(source.get(code));
-            }
-            out.set(r, remap[code]);
-        }
-        out.setValueCount(rows);
-        return out;
-    }
-
-    synchronized boolean isDropped() {
-        return dropped;
-    }
-
-    /** Frees the table's memory; running scans fail with a clear error, new ones cannot start. */
-    synchronized void drop() {
-        dropped = true;
-        current.chunks().forEach(Chunk::close);
-        current = new TableVersion(this, name, schema, List.of());
+    @Override
+    public String toString() {
+        return "Table[" + name + "]";
     }
 }

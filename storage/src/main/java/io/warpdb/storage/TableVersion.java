@@ -1,7 +1,7 @@
 package io.warpdb.storage;
 
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -9,74 +9,71 @@ import io.warpdb.core.types.Schema;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
-/** One committed state of a table: its chunks at the time of a commit. Immutable. */
+/**
+ * A table as one version of the catalog has it: what scans read and what DELETE and UPDATE
+ * start from. Pinned when it comes from a {@link CatalogSnapshot} (readable until that closes);
+ * from {@link Table#snapshot()} it is readable while the table exists and its segments are
+ * still in use.
+ */
 final class TableVersion implements TableSource {
-    private final String name;
-    private final Schema schema;
-    private final List<Chunk> chunks;
-    private final long rowCount;
-    private final Table owner;
+    private final Catalog catalog;
+    private final TableState state;
+    private final CatalogSnapshot pin;
 
-    TableVersion(Table owner, String name, Schema schema, List<Chunk> chunks) {
-        this.owner = owner;
-        this.name = name;
-        this.schema = schema;
-        this.chunks = List.copyOf(chunks);
-        this.rowCount = chunks.stream().mapToLong(Chunk::rowCount).sum();
+    TableVersion(Catalog catalog, TableState state, CatalogSnapshot pin) {
+        this.catalog = catalog;
+        this.state = state;
+        this.pin = pin;
     }
 
-    List<Chunk> chunks() {
-        return chunks;
+    TableState state() {
+        return state;
+    }
+
+    Catalog catalog() {
+        return catalog;
+    }
+
+    /** The version behind a source that must be a snapshot of {@code table}. */
+    static TableVersion of(TableSource source, Table table) {
+        if (source instanceof TableVersion v && v.catalog == table.catalog() && v.state.id() == table.id()) {
+            return v;
+        }
+        throw new WarpException(SqlState.INTERNAL_ERROR, source.name() + " is not a snapshot of table " + table.name());
     }
 
     @Override
     public String name() {
-        return name;
+        return state.name();
     }
 
     @Override
     public Schema schema() {
-        return schema;
+        return state.schema();
     }
 
     @Override
     public long rowCount() {
-        return rowCount;
+        return state.rowCount();
     }
 
     @Override
     public BatchStream scan(List<Integer> columns, BufferAllocator allocator) {
-        Schema out = schema.select(columns);
-        return new BatchStream() {
-            private int next;
+        return scan(columns, List.of(), allocator);
+    }
 
-            @Override
-            public Schema schema() {
-                return out;
-            }
+    /** Also accepts {@link Table#ROW_ID} among the columns. */
+    @Override
+    public BatchStream scan(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
+        return new TableScan(this, columns, predicates, allocator);
+    }
 
-            @Override
-            public Batch next() {
-                // Reading under the table's lock keeps DROP from freeing a chunk mid-read;
-                // the batch then holds its own references to the buffers.
-                synchronized (owner) {
-                    if (owner.isDropped()) {
-                        throw new WarpException(SqlState.UNDEFINED_TABLE, "table " + name + " was dropped while a query read it");
-                    }
-                    while (next < chunks.size()) {
-                        Chunk c = chunks.get(next++);
-                        if (c.rowCount() > 0) {
-                            return c.read(schema, columns, allocator);
-                        }
-                    }
-                    return null;
-                }
-            }
-
-            @Override
-            public void close() {
-                next = chunks.size();
-            }
-        };
+    /** Fails when this version can no longer be read safely: snapshot closed, table dropped. */
+    void checkReadable() {
+        if (pin != null) {
+            pin.checkOpen();
+        } else if (!catalog.contains(state.id())) {
+            throw new WarpException(SqlState.UNDEFINED_TABLE, "table " + state.name() + " was dropped while a query read it");
+        }
     }
 }

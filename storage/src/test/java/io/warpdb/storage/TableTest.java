@@ -135,6 +135,87 @@ class TableTest {
     }
 
     @Test
+    void rowIdsDeleteAndReplaceInMemory() {
+        Table t = catalog.create("t", SCHEMA, false);
+        try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
+            t.append(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1, 2, 3, 4}, new Integer[] {0, 1, 2, null}))));
+            TableSource before = t.snapshot();
+            List<Long> ids = DurableCatalogTest.rowIdsWhere(before, k -> k % 2 == 0, q);
+            assertEquals(2, t.delete(before, DurableCatalogTest.rowIdStream(ids, q)));
+            assertEquals(List.of(List.of(1, "zero"), List.of(3, "two")), rows(t.snapshot(), List.of(0, 1), q));
+            assertEquals(4, before.rowCount(), "a snapshot does not see later deletes");
+
+            TableSource now = t.snapshot();
+            Table.Counts counts = t.replace(now, DurableCatalogTest.rowIdStream(DurableCatalogTest.rowIdsWhere(now, k -> k == 3, q), q),
+                    Batches.of(SCHEMA, List.of(batch(q, new Integer[] {30}, new Integer[] {1}))));
+            assertEquals(new Table.Counts(1, 1), counts);
+            assertEquals(List.of(List.of(1, "zero"), List.of(30, "one")), rows(t.snapshot(), List.of(0, 1), q));
+        }
+    }
+
+    @Test
+    void catalogSnapshotsReadTheirVersionUntilClosed() {
+        Table t = catalog.create("t", SCHEMA, false);
+        try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
+            t.append(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1, 2}, new Integer[] {1, 2}))));
+            CatalogSnapshot snap = catalog.snapshot();
+            TableSource old = t.snapshot(); // not pinned
+            DurableCatalogTest.deleteWhere(t, k -> true, q); // the only segment is now unused by the current version
+            catalog.drop("t", false);
+            assertEquals(List.of(List.of(1, "one"), List.of(2, "two")), rows(snap.table("T").orElseThrow(), List.of(0, 1), q));
+            assertEquals(SqlState.UNDEFINED_TABLE, assertThrows(WarpException.class, () -> rows(old, List.of(0), q)).state());
+            snap.close(); // frees the segment: the leak check in tearDown proves it
+            WarpException closed = assertThrows(WarpException.class, () -> snap.table("t"));
+            assertTrue(closed.getMessage().contains("is closed"), closed.getMessage());
+        }
+    }
+
+    @Test
+    void closingTheCatalogClosesItsSnapshots() {
+        Table t = catalog.create("t", SCHEMA, false);
+        try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
+            t.append(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1}, new Integer[] {1}))));
+        }
+        CatalogSnapshot forgotten = catalog.snapshot();
+        catalog.drop("t", false);
+        catalog.close(); // tearDown's leak check proves the snapshot's segment was freed
+        assertThrows(WarpException.class, () -> forgotten.table("t"));
+        forgotten.close();
+    }
+
+    @Test
+    void anUnpinnedSnapshotWhoseRowsWereRemovedFailsClearly() {
+        Table t = catalog.create("t", SCHEMA, false);
+        try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
+            t.append(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1}, new Integer[] {1}))));
+            TableSource old = t.snapshot();
+            DurableCatalogTest.deleteWhere(t, k -> true, q);
+            WarpException e = assertThrows(WarpException.class, () -> rows(old, List.of(0), q));
+            assertTrue(e.getMessage().contains("was removed by a later commit"), e.getMessage());
+        }
+    }
+
+    @Test
+    void appendsAreCutIntoSegmentsAndScannedInBatches() {
+        try (Catalog small = new Catalog(root, StorageOptions.defaults().withSegmentRows(3).withScanBatchRows(2));
+                BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
+            Table t = small.create("t", SCHEMA, false);
+            t.append(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1, 2, 3, 4}, new Integer[] {0, 1, 2, 0}),
+                    batch(q, new Integer[] {5, 6, 7}, new Integer[] {1, 1, null}))));
+            List<Integer> batchSizes = new ArrayList<>();
+            try (BatchStream s = t.snapshot().scan(List.of(0), q)) {
+                for (Batch b = s.next(); b != null; b = s.next()) {
+                    batchSizes.add(b.rowCount());
+                    b.close();
+                }
+            }
+            assertEquals(List.of(2, 1, 2, 1, 1), batchSizes); // segments of 3, 3 and 1 rows
+            assertEquals(7, t.rowCount());
+            assertEquals(3, small.scanStats().segmentsRead());
+        }
+    }
+
+    @Test
     void namesAreCaseInsensitiveAndDuplicatesRejected() {
         catalog.create("Orders", SCHEMA, false);
         assertTrue(catalog.table("ORDERS").isPresent());

@@ -1,0 +1,113 @@
+package io.warpdb.storage;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.data.ColumnPredicate;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.Schema;
+import io.warpdb.storage.encoding.DecodedColumn;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * An immutable row group of one table: a column chunk per column plus its zone map. Versions
+ * hold references to the segments they contain; the last release frees the data (memory, or
+ * the file and its cached chunks).
+ */
+abstract class Segment extends RefCounted {
+    private final long id;
+    private final String table;
+    private final int rowCount;
+    private final List<ZoneMap> zoneMaps;
+
+    /**
+     * @param id    unique within the catalog and below 2^31, so that row ids
+     *              ({@code id << 32 | row}) stay positive
+     * @param table the owning table's name, for messages
+     */
+    Segment(long id, String table, int rowCount, List<ZoneMap> zoneMaps) {
+        this.id = id;
+        this.table = table;
+        this.rowCount = rowCount;
+        this.zoneMaps = List.copyOf(zoneMaps);
+    }
+
+    final long id() {
+        return id;
+    }
+
+    final String table() {
+        return table;
+    }
+
+    final int rowCount() {
+        return rowCount;
+    }
+
+    final List<ZoneMap> zoneMaps() {
+        return zoneMaps;
+    }
+
+    /** False when the zone maps prove that no row satisfies all of {@code predicates}. */
+    final boolean mayMatch(List<ColumnPredicate> predicates, Schema schema) {
+        for (ColumnPredicate p : predicates) {
+            if (p.column() >= 0 && p.column() < zoneMaps.size()
+                    && !zoneMaps.get(p.column()).mayMatch(p, schema.type(p.column()), rowCount)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * All rows of the given columns, charged to {@code allocator}. Buffers are shared with the
+     * segment (or the cache), not copied; Arrow's reference counts keep them valid for the
+     * caller whatever happens to the segment afterwards.
+     */
+    final Batch read(Schema tableSchema, List<Integer> columns, BufferAllocator allocator) {
+        if (!tryRetain()) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "segment " + id + " of table " + table
+                    + " was removed by a later commit while a query read it; read through Catalog.snapshot()");
+        }
+        List<FieldVector> vectors = new ArrayList<>(columns.size());
+        List<StringDictionary> dictionaries = new ArrayList<>(columns.size());
+        try {
+            for (int c : columns) {
+                DecodedColumn column = readColumn(c, allocator);
+                vectors.add(column.vector());
+                dictionaries.add(column.dictionary());
+            }
+            return new Batch(tableSchema.select(columns), vectors, dictionaries, rowCount);
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        } finally {
+            release();
+        }
+    }
+
+    /** Column {@code c}, shared into {@code allocator} (the caller owns the vector), with its dictionary. */
+    protected abstract DecodedColumn readColumn(int c, BufferAllocator allocator);
+
+    /** Stored size of a column chunk: Arrow buffer bytes in memory, encoded bytes in a file. */
+    abstract long bytes(int column);
+
+    /** How a column chunk is stored, e.g. "arrow" or the codec's scheme. */
+    abstract String encoding(int column);
+
+    /** Rows [from, from + count) of {@code v}, sharing its buffers, charged to {@code allocator}. */
+    static FieldVector slice(FieldVector v, int from, int count, BufferAllocator allocator) {
+        TransferPair pair = v.getTransferPair(allocator);
+        pair.splitAndTransfer(from, count);
+        return (FieldVector) pair.getTo();
+    }
+
+    @Override
+    public String toString() {
+        return "segment " + id + " of table " + table;
+    }
+}

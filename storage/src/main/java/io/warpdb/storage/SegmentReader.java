@@ -1,0 +1,42 @@
+package io.warpdb.storage;
+
+import io.warpdb.core.types.DataType;
+import io.warpdb.storage.encoding.ChunkCodec;
+import io.warpdb.storage.encoding.DecodedColumn;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import org.apache.arrow.memory.BufferAllocator;
+
+/** Reads one column chunk of a segment file, verifies its checksum and decodes it into Arrow. */
+final class SegmentReader {
+    private SegmentReader() {
+    }
+
+    /**
+     * @throws CorruptDataException when the file is missing, too short, fails the checksum or
+     *                              does not decode
+     */
+    static DecodedColumn read(DataDirectory dir, long segment, String table, ChunkLocation chunk, DataType type,
+            BufferAllocator allocator) {
+        Path file = dir.segmentFile(segment);
+        ByteBuffer bytes;
+        try {
+            bytes = dir.read(file, chunk.offset(), chunk.length());
+        } catch (IOException e) {
+            throw new CorruptDataException(file, CorruptDataException.ofTable(table), "cannot read the column chunk at offset "
+                    + chunk.offset() + ": " + e, e);
+        }
+        if (Checksums.crc32c(bytes) != chunk.crc32c()) {
+            throw new CorruptDataException(file, CorruptDataException.ofTable(table),
+                    "checksum mismatch in the column chunk at offset " + chunk.offset(), null);
+        }
+        try {
+            return ChunkCodec.decode(bytes, type, allocator);
+        } catch (RuntimeException e) {
+            // The bytes are the ones written, so this is a codec or format-version mismatch.
+            throw new CorruptDataException(file, CorruptDataException.ofTable(table), "cannot decode the column chunk at offset "
+                    + chunk.offset() + " as " + type + ": " + e.getMessage(), e);
+        }
+    }
+}

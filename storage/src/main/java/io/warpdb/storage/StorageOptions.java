@@ -1,0 +1,39 @@
+package io.warpdb.storage;
+
+/**
+ * Tuning knobs of a catalog.
+ *
+ * @param cacheBytes    capacity of the decoded-chunk cache of a durable catalog, in bytes of
+ *                      Arrow memory (0 disables caching)
+ * @param segmentRows   rows per segment (row group); appends are cut into segments of this size
+ * @param scanBatchRows largest batch a scan returns; a multiple of 8 keeps boolean vectors
+ *                      sliced without copying
+ */
+public record StorageOptions(long cacheBytes, int segmentRows, int scanBatchRows) {
+    public StorageOptions {
+        if (cacheBytes < 0 || segmentRows < 1 || scanBatchRows < 1) {
+            throw new IllegalArgumentException("invalid storage options: cacheBytes=" + cacheBytes
+                    + " segmentRows=" + segmentRows + " scanBatchRows=" + scanBatchRows);
+        }
+    }
+
+    /**
+     * A quarter of the maximum heap for the cache (decoded chunks live off-heap, but the JVM's
+     * default direct-memory limit equals the heap limit), million-row segments, 64Ki-row batches.
+     */
+    public static StorageOptions defaults() {
+        return new StorageOptions(Runtime.getRuntime().maxMemory() / 4, 1 << 20, 1 << 16);
+    }
+
+    public StorageOptions withCacheBytes(long bytes) {
+        return new StorageOptions(bytes, segmentRows, scanBatchRows);
+    }
+
+    public StorageOptions withSegmentRows(int rows) {
+        return new StorageOptions(cacheBytes, rows, scanBatchRows);
+    }
+
+    public StorageOptions withScanBatchRows(int rows) {
+        return new StorageOptions(cacheBytes, segmentRows, rows);
+    }
+}

@@ -1,0 +1,176 @@
+package io.warpdb.storage;
+
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.data.ColumnPredicate;
+import io.warpdb.core.data.ColumnPredicate.Comparison;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import java.math.BigDecimal;
+import java.util.function.IntToLongFunction;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+
+/**
+ * What a column chunk holds, in brief: its null count and the range of its non-null values,
+ * so that scans can skip chunks a predicate proves empty.
+ *
+ * @param nullCount NULLs in the chunk
+ * @param min       smallest non-null value in {@link Literal}'s normalized form (Boolean; Long
+ *                  for INTEGER, BIGINT, DATE days and unscaled DECIMAL; Double; String), or null
+ *                  when there is no range: the chunk is all NULL, or a DOUBLE chunk holds NaN
+ *                  (which orders differently in different places, so it disables pruning)
+ * @param max       largest non-null value, null exactly when {@code min} is
+ */
+record ZoneMap(long nullCount, Object min, Object max) {
+
+    /**
+     * The zone map of the first {@code rows} values. For strings the range is taken over
+     * {@code dict}, which should hold just the strings used (unused ones only widen the range).
+     */
+    static ZoneMap of(FieldVector v, DataType type, StringDictionary dict, int rows) {
+        long nulls = v.getNullCount();
+        if (nulls == rows) {
+            return new ZoneMap(nulls, null, null);
+        }
+        return switch (type.kind()) {
+            case BOOLEAN -> booleans((BitVector) v, rows, nulls);
+            case INTEGER -> longs(v, rows, nulls, ((IntVector) v)::get);
+            case DATE -> longs(v, rows, nulls, ((DateDayVector) v)::get);
+            case BIGINT, DECIMAL -> longs(v, rows, nulls, ((BigIntVector) v)::get);
+            case DOUBLE -> doubles((Float8Vector) v, rows, nulls);
+            case VARCHAR, CHAR -> strings(dict, nulls);
+        };
+    }
+
+    private static ZoneMap longs(FieldVector v, int rows, long nulls, IntToLongFunction values) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int r = 0; r < rows; r++) {
+            if (!v.isNull(r)) {
+                long x = values.applyAsLong(r);
+                min = Math.min(min, x);
+                max = Math.max(max, x);
+            }
+        }
+        return new ZoneMap(nulls, min, max);
+    }
+
+    private static ZoneMap booleans(BitVector v, int rows, long nulls) {
+        boolean seenFalse = false;
+        boolean seenTrue = false;
+        for (int r = 0; r < rows; r++) {
+            if (!v.isNull(r)) {
+                if (v.get(r) != 0) {
+                    seenTrue = true;
+                } else {
+                    seenFalse = true;
+                }
+            }
+        }
+        return new ZoneMap(nulls, !seenFalse, seenTrue);
+    }
+
+    private static ZoneMap doubles(Float8Vector v, int rows, long nulls) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int r = 0; r < rows; r++) {
+            if (!v.isNull(r)) {
+                double x = v.get(r);
+                if (Double.isNaN(x)) {
+                    return new ZoneMap(nulls, null, null);
+                }
+                // Plain comparisons, not Double.compare: -0.0 and 0.0 are equal in SQL.
+                min = x < min ? x : min;
+                max = x > max ? x : max;
+            }
+        }
+        return new ZoneMap(nulls, min, max);
+    }
+
+    private static ZoneMap strings(StringDictionary dict, long nulls) {
+        String min = null;
+        String max = null;
+        for (int i = 0; i < dict.size(); i++) {
+            String s = dict.get(i);
+            min = min == null || s.compareTo(min) < 0 ? s : min;
+            max = max == null || s.compareTo(max) > 0 ? s : max;
+        }
+        return new ZoneMap(nulls, min, max);
+    }
+
+    /** False only when no row of a chunk of {@code rows} rows of this column type can satisfy {@code p}. */
+    boolean mayMatch(ColumnPredicate p, DataType type, long rows) {
+        if (p.op() == Comparison.IS_NULL) {
+            return nullCount > 0;
+        }
+        if (p.op() == Comparison.IS_NOT_NULL) {
+            return nullCount < rows;
+        }
+        if (nullCount == rows) {
+            return false; // a comparison with NULL is never true
+        }
+        if (min == null || p.value() == null || p.value().isNull()) {
+            return true;
+        }
+        Integer lo = compare(min, type, p.value());
+        Integer hi = compare(max, type, p.value());
+        if (lo == null || hi == null) {
+            return true;
+        }
+        return switch (p.op()) {
+            case EQ -> lo <= 0 && hi >= 0;
+            case LT -> lo < 0;
+            case LE -> lo <= 0;
+            case GT -> hi > 0;
+            case GE -> hi >= 0;
+            case IS_NULL, IS_NOT_NULL -> throw new AssertionError(p);
+        };
+    }
+
+    /** Sign of (zone value - literal), or null when the two cannot be compared (other kinds, NaN). */
+    private static Integer compare(Object zoneValue, DataType type, Literal literal) {
+        TypeKind litKind = literal.type().kind();
+        if (type.kind().isString() && litKind.isString()) {
+            return Integer.signum(((String) zoneValue).compareTo((String) literal.value()));
+        }
+        if (type.kind() == TypeKind.BOOLEAN && litKind == TypeKind.BOOLEAN) {
+            return Boolean.compare((Boolean) zoneValue, (Boolean) literal.value());
+        }
+        if (type.kind() == TypeKind.DATE && litKind == TypeKind.DATE) {
+            return Long.compare((Long) zoneValue, (Long) literal.value());
+        }
+        if (type.kind().isNumeric() && litKind.isNumeric() && !(literal.value() instanceof Double d && Double.isNaN(d))) {
+            return compareNumbers(zoneValue, type, literal.value(), literal.type());
+        }
+        return null;
+    }
+
+    /** Exact comparison of two non-NaN numbers of any numeric types and scales. */
+    private static int compareNumbers(Object a, DataType aType, Object b, DataType bType) {
+        if (isInfinite(a) || isInfinite(b)) {
+            // The finite side, even rounded to a double, stays finite, so the order is right.
+            return Double.compare(asDouble(a, aType), asDouble(b, bType));
+        }
+        return exact(a, aType).compareTo(exact(b, bType));
+    }
+
+    private static boolean isInfinite(Object value) {
+        return value instanceof Double d && Double.isInfinite(d);
+    }
+
+    private static double asDouble(Object value, DataType type) {
+        return value instanceof Double d ? d : exact(value, type).doubleValue();
+    }
+
+    private static BigDecimal exact(Object value, DataType type) {
+        if (value instanceof Double d) {
+            return new BigDecimal(d);
+        }
+        return BigDecimal.valueOf((Long) value, type.kind() == TypeKind.DECIMAL ? type.scale() : 0);
+    }
+}
