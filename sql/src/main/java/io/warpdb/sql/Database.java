@@ -2,6 +2,9 @@ package io.warpdb.sql;
 
 import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.storage.Catalog;
+import io.warpdb.storage.StorageOptions;
+import java.nio.file.Path;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
@@ -15,18 +18,30 @@ public final class Database implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Catalog catalog;
     private final ExecutorRegistry executors;
-    private final ViewCatalog views = new ViewCatalog();
 
-    private Database(String name, ExecutorRegistry executors) {
+    private Database(String name, Function<BufferAllocator, Catalog> catalogFactory, ExecutorRegistry executors) {
         this.name = name;
         this.allocator = new RootAllocator(Long.MAX_VALUE);
-        this.catalog = new Catalog(allocator);
+        try {
+            this.catalog = catalogFactory.apply(allocator);
+        } catch (RuntimeException e) {
+            allocator.close();
+            throw e;
+        }
         this.executors = executors;
     }
 
     /** A database held in memory only, with the executors found on the class path. */
     public static Database inMemory(String name) {
-        return new Database(name, ExecutorRegistry.load());
+        return new Database(name, Catalog::new, ExecutorRegistry.load());
+    }
+
+    /**
+     * The durable database in {@code directory} (created when missing), with the executors found
+     * on the class path. Only one process may have a directory open at a time.
+     */
+    public static Database open(Path directory, StorageOptions options) {
+        return new Database(directory.toString(), a -> Catalog.open(directory, a, options), ExecutorRegistry.load());
     }
 
     public String name() {
@@ -35,10 +50,6 @@ public final class Database implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
-    }
-
-    public ViewCatalog views() {
-        return views;
     }
 
     public ExecutorRegistry executors() {

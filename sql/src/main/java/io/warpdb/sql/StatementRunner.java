@@ -2,11 +2,17 @@ package io.warpdb.sql;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -17,10 +23,12 @@ import io.warpdb.sql.ddl.DdlParser;
 import io.warpdb.sql.ddl.DdlStatement;
 import io.warpdb.sql.translate.ColumnPruner;
 import io.warpdb.sql.translate.PlanTranslator;
+import io.warpdb.storage.CatalogSnapshot;
 import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
@@ -28,14 +36,17 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
+import org.apache.calcite.sql.SqlUpdate;
 
 /**
- * Runs one statement of a session: EXPLAIN, DDL, SET, INSERT or a query. Planning goes through
- * Calcite; every row comes from a WarpDB executor.
+ * Runs one statement of a session: EXPLAIN, DDL, SET, INSERT, DELETE, UPDATE or a query.
+ * Planning goes through Calcite; every row comes from a WarpDB executor. Each statement reads
+ * one catalog snapshot, released when the statement (for a query: its result) is closed.
  */
 final class StatementRunner {
     /** EXPLAIN [PLAN FOR]; blanked rather than cut so that error positions stay right. */
@@ -56,83 +67,170 @@ final class StatementRunner {
         DdlStatement ddl = DdlParser.parse(text);
         if (ddl != null) {
             if (isExplain) {
-                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "EXPLAIN applies to queries and INSERT only");
+                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "EXPLAIN applies to queries and DML only");
             }
-            return runDdl(ddl, parameters);
+            return StatementResult.update(runDdl(ddl, parameters));
         }
-        CalcitePlanner planner = new CalcitePlanner(database.catalog(), database.views());
-        SqlNode node = planner.parse(text);
-        if (node.getKind() == SqlKind.SET_OPTION) {
-            return set((SqlSetOption) node);
+        CatalogSnapshot snapshot = database.catalog().snapshot();
+        try {
+            SqlNode node = new CalcitePlanner(snapshot, null).parse(text);
+            if (node.getKind() == SqlKind.SET_OPTION) {
+                return set((SqlSetOption) node);
+            }
+            Dml dml = switch (node.getKind()) {
+                case INSERT -> planInsert(snapshot, node, parameters);
+                case DELETE -> planDelete(snapshot, (SqlDelete) node, parameters);
+                case UPDATE -> planUpdate(snapshot, (SqlUpdate) node, parameters);
+                default -> null;
+            };
+            if (dml != null) {
+                return isExplain ? explain(dml.plan, snapshot) : StatementResult.update(dml.apply.apply(this));
+            }
+            if (!node.isA(SqlKind.QUERY)) {
+                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, node.getKind() + " statements are not supported yet");
+            }
+            Query query = planQuery(new CalcitePlanner(snapshot, null), node, parameters);
+            StatementResult result = isExplain ? explain(query.plan, snapshot) : execute(query, snapshot);
+            snapshot = null; // the result releases it
+            return result;
+        } finally {
+            if (snapshot != null) {
+                snapshot.close();
+            }
         }
-        if (node.getKind() == SqlKind.INSERT) {
-            Insert insert = planInsert(planner, node, parameters);
-            return isExplain ? explain(insert.plan) : StatementResult.update(insert(insert.table, insert.plan));
-        }
-        if (!node.isA(SqlKind.QUERY)) {
-            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, node.getKind() + " statements are not supported yet");
-        }
-        Query query = planQuery(planner, node, parameters);
-        return isExplain ? explain(query.plan) : execute(query);
     }
 
     PreparedInfo prepare(String sql) {
-        Matcher explain = EXPLAIN.matcher(sql);
-        if (explain.find()) {
+        if (EXPLAIN.matcher(sql).find()) {
             return new PreparedInfo(sql, List.of(), Schema.of(new Field("PLAN", DataType.VARCHAR)));
         }
         if (DdlParser.parse(sql) != null) {
             return new PreparedInfo(sql, List.of(), null);
         }
-        CalcitePlanner planner = new CalcitePlanner(database.catalog(), database.views());
-        SqlNode node = planner.parse(sql);
-        if (node.getKind() == SqlKind.SET_OPTION) {
-            return new PreparedInfo(sql, List.of(), null);
+        try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
+            CalcitePlanner planner = new CalcitePlanner(snapshot, null);
+            SqlNode node = planner.parse(sql);
+            if (node.getKind() == SqlKind.SET_OPTION) {
+                return new PreparedInfo(sql, List.of(), null);
+            }
+            if (node instanceof SqlDelete || node instanceof SqlUpdate) {
+                planner = new CalcitePlanner(snapshot, targetName(node));
+                node = planner.parse(sql);
+            }
+            SqlNode validated = planner.validate(node);
+            List<DataType> parameterTypes = new ArrayList<>();
+            for (var f : planner.parameterRowType(validated).getFieldList()) {
+                parameterTypes.add(TypeMapping.toDataType(f.getType()));
+            }
+            Schema result = validated.isA(SqlKind.QUERY) ? resultSchema(planner.toRel(validated)) : null;
+            return new PreparedInfo(sql, parameterTypes, result);
         }
-        SqlNode validated = planner.validate(node);
-        List<DataType> parameterTypes = new ArrayList<>();
-        for (var f : planner.parameterRowType(validated).getFieldList()) {
-            parameterTypes.add(TypeMapping.toDataType(f.getType()));
-        }
-        Schema result = validated.isA(SqlKind.QUERY) ? resultSchema(planner.toRel(validated)) : null;
-        return new PreparedInfo(sql, parameterTypes, result);
     }
 
     private record Query(PlanNode plan, Schema schema) {
     }
 
-    private record Insert(Table table, PlanNode plan) {
+    /** A planned INSERT, DELETE or UPDATE: the plan producing its rows and how to commit them. */
+    private record Dml(PlanNode plan, Function<StatementRunner, Long> apply) {
     }
 
     private static Schema resultSchema(RelRoot root) {
         return TypeMapping.toSchema(root.validatedRowType, root.validatedRowType.getFieldNames());
     }
 
+    private static PlanNode translate(CalcitePlanner planner, RelNode rel, List<Object> parameters) {
+        return ColumnPruner.prune(new PlanTranslator(planner.rexBuilder(), parameters).translate(planner.optimize(rel)));
+    }
+
     private Query planQuery(CalcitePlanner planner, SqlNode node, List<Object> parameters) {
         RelRoot root = planner.toRel(planner.validate(node));
-        RelNode rel = planner.optimize(root.project());
-        PlanNode plan = ColumnPruner.prune(new PlanTranslator(planner.rexBuilder(), parameters).translate(rel));
-        return new Query(plan, resultSchema(root));
+        return new Query(translate(planner, root.project(), parameters), resultSchema(root));
     }
 
-    private Insert planInsert(CalcitePlanner planner, SqlNode node, List<Object> parameters) {
-        RelRoot root = planner.toRel(planner.validate(node));
-        TableModify modify = (TableModify) root.rel;
-        List<String> name = modify.getTable().getQualifiedName();
-        Table table = database.catalog().table(name.get(name.size() - 1))
+    private Table table(String name) {
+        return database.catalog().table(name)
                 .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + name + " does not exist"));
-        RelNode rel = planner.optimize(modify.getInput());
-        return new Insert(table, ColumnPruner.prune(new PlanTranslator(planner.rexBuilder(), parameters).translate(rel)));
     }
 
-    private StatementResult execute(Query query) {
+    private static String targetName(SqlNode node) {
+        SqlNode target = node instanceof SqlDelete d ? d.getTargetTable() : ((SqlUpdate) node).getTargetTable();
+        List<String> names = ((SqlIdentifier) target).names;
+        return names.get(names.size() - 1);
+    }
+
+    private TableModify modify(CalcitePlanner planner, SqlNode node) {
+        return (TableModify) planner.toRel(planner.validate(node)).rel;
+    }
+
+    private Dml planInsert(CatalogSnapshot snapshot, SqlNode node, List<Object> parameters) {
+        CalcitePlanner planner = new CalcitePlanner(snapshot, null);
+        TableModify modify = modify(planner, node);
+        List<String> name = modify.getTable().getQualifiedName();
+        Table table = table(name.get(name.size() - 1));
+        PlanNode plan = translate(planner, modify.getInput(), parameters);
+        return new Dml(plan, r -> r.run(plan, table::append));
+    }
+
+    /** DELETE: the plan yields the rows to delete with their row id last; only the ids are kept. */
+    private Dml planDelete(CatalogSnapshot snapshot, SqlDelete node, List<Object> parameters) {
+        String name = targetName(node);
+        CalcitePlanner planner = new CalcitePlanner(snapshot, name);
+        TableModify modify = modify(planner, node);
+        PlanNode rows = translate(planner, modify.getInput(), parameters);
+        PlanNode ids = rowIds(rows, rows.schema().size() - 1);
+        Table table = table(name);
+        TableSource source = snapshot.table(name).orElseThrow();
+        return new Dml(ids, r -> r.run(ids, stream -> table.delete(source, stream)));
+    }
+
+    /**
+     * UPDATE: the plan yields each changed row's old columns, its row id, then one new value per
+     * SET column; one commit deletes the old rows and inserts the new ones.
+     */
+    private Dml planUpdate(CatalogSnapshot snapshot, SqlUpdate node, List<Object> parameters) {
+        String name = targetName(node);
+        CalcitePlanner planner = new CalcitePlanner(snapshot, name);
+        TableModify modify = modify(planner, node);
+        PlanNode rows = translate(planner, modify.getInput(), parameters);
+        Table table = table(name);
+        Schema schema = table.schema();
+        int rowId = schema.size();
+        List<Expr> newRow = new ArrayList<>();
+        for (int c = 0; c < schema.size(); c++) {
+            DataType type = schema.type(c);
+            int set = indexOfIgnoreCase(modify.getUpdateColumnList(), schema.field(c).name());
+            Expr value = new ColumnRef(set < 0 ? c : rowId + 1 + set, rows.schema().type(set < 0 ? c : rowId + 1 + set));
+            newRow.add(value.type().equals(type) ? value : Call.of(Op.CAST, type, value));
+        }
+        PlanNode ids = rowIds(rows, rowId);
+        PlanNode inserts = new ProjectNode(rows, newRow, schema);
+        TableSource source = snapshot.table(name).orElseThrow();
+        return new Dml(inserts, r -> r.run(ids, idStream -> r.run(inserts,
+                rowStream -> table.replace(source, idStream, rowStream).inserted())));
+    }
+
+    private static PlanNode rowIds(PlanNode rows, int column) {
+        return new ProjectNode(rows, List.of(new ColumnRef(column, rows.schema().type(column))),
+                Schema.of(Table.ROW_ID_FIELD));
+    }
+
+    private static int indexOfIgnoreCase(List<String> names, String name) {
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private StatementResult execute(Query query, CatalogSnapshot snapshot) {
         Placement placement = Placement.of(query.plan, session.executor(), database.executors());
         BufferAllocator allocator = database.allocator().newChildAllocator("query", 0, Long.MAX_VALUE);
         ExecContext context = new ExecContext(allocator);
         try {
             session.started(context);
             BatchStream stream = placement.executor().execute(query.plan, context);
-            return StatementResult.query(query.schema, new SessionTrackedStream(stream, context), allocator);
+            return StatementResult.query(query.schema, new StatementStream(stream, context, snapshot), allocator);
         } catch (RuntimeException e) {
             session.finished(context);
             allocator.close();
@@ -140,87 +238,87 @@ final class StatementRunner {
         }
     }
 
-    /** Runs the plan and appends its rows to the table in one atomic commit. */
-    private long insert(Table table, PlanNode plan) {
+    /** Runs a plan and hands its stream to {@code commit} (which consumes it), e.g. an append. */
+    private long run(PlanNode plan, Function<BatchStream, Long> commit) {
         Placement placement = Placement.of(plan, session.executor(), database.executors());
-        try (BufferAllocator allocator = database.allocator().newChildAllocator("insert", 0, Long.MAX_VALUE)) {
+        try (BufferAllocator allocator = database.allocator().newChildAllocator("dml", 0, Long.MAX_VALUE)) {
             ExecContext context = new ExecContext(allocator);
             session.started(context);
             try (BatchStream stream = placement.executor().execute(plan, context)) {
-                return table.append(stream);
+                return commit.apply(stream);
             } finally {
                 session.finished(context);
             }
         }
     }
 
-    private StatementResult explain(PlanNode plan) {
+    private StatementResult explain(PlanNode plan, CatalogSnapshot snapshot) {
         Placement placement = Placement.of(plan, session.executor(), database.executors());
         DataType text = DataType.VARCHAR.withNullable(false);
         List<List<Literal>> rows = placement.explain(plan).stream().map(line -> List.of(new Literal(line, text))).toList();
         Schema schema = Schema.of(new Field("PLAN", text));
-        return execute(new Query(new ValuesNode(schema, rows), schema));
+        return execute(new Query(new ValuesNode(schema, rows), schema), snapshot);
     }
 
-    private StatementResult runDdl(DdlStatement ddl, List<Object> parameters) {
+    private long runDdl(DdlStatement ddl, List<Object> parameters) {
         if (ddl instanceof DdlStatement.DropTable drop) {
-            if (database.views().view(drop.name()).isPresent()) {
+            if (ViewCatalog.exists(database.catalog(), drop.name())) {
                 throw new WarpException(SqlState.DATATYPE_MISMATCH, drop.name() + " is a view; use DROP VIEW");
             }
             database.catalog().drop(drop.name(), drop.ifExists());
-            return StatementResult.update(0);
-        }
-        if (ddl instanceof DdlStatement.DropView drop) {
-            database.views().drop(drop.name(), drop.ifExists());
-            return StatementResult.update(0);
-        }
-        if (ddl instanceof DdlStatement.CreateView view) {
-            return createView(view);
-        }
-        DdlStatement.CreateTable create = (DdlStatement.CreateTable) ddl;
-        if (database.views().view(create.name()).isPresent()) {
-            throw new WarpException(SqlState.DUPLICATE_TABLE, "a view named " + create.name() + " already exists");
-        }
-        if (create.query() == null) {
+        } else if (ddl instanceof DdlStatement.DropView drop) {
+            ViewCatalog.drop(database.catalog(), drop.name(), drop.ifExists());
+        } else if (ddl instanceof DdlStatement.CreateView view) {
+            createView(view);
+        } else {
+            DdlStatement.CreateTable create = (DdlStatement.CreateTable) ddl;
+            if (ViewCatalog.exists(database.catalog(), create.name())) {
+                throw new WarpException(SqlState.DUPLICATE_TABLE, "a view named " + create.name() + " already exists");
+            }
+            if (create.query() != null) {
+                return createTableAs(create, parameters);
+            }
             database.catalog().create(create.name(), create.schema(), create.ifNotExists());
-            return StatementResult.update(0);
         }
-        return createTableAs(create, parameters);
+        return 0;
     }
 
     /** Checks the view's query now, so that a broken view is never stored. */
-    private StatementResult createView(DdlStatement.CreateView view) {
+    private void createView(DdlStatement.CreateView view) {
         if (database.catalog().table(view.name()).isPresent()) {
             throw new WarpException(SqlState.DUPLICATE_TABLE, "a table named " + view.name() + " already exists");
         }
         String query = view.query().strip();
-        new CalcitePlanner(database.catalog(), database.views()).viewRowType(query, view.columnNames());
-        database.views().create(new ViewCatalog.View(view.name(), query, view.columnNames()), view.orReplace());
-        return StatementResult.update(0);
+        try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
+            new CalcitePlanner(snapshot, null).viewRowType(query, view.columnNames());
+        }
+        ViewCatalog.create(database.catalog(), new ViewCatalog.View(view.name(), query, view.columnNames()), view.orReplace());
     }
 
     /** CREATE TABLE ... AS query: the table appears with all of the query's rows or not at all. */
-    private StatementResult createTableAs(DdlStatement.CreateTable create, List<Object> parameters) {
+    private long createTableAs(DdlStatement.CreateTable create, List<Object> parameters) {
         if (create.ifNotExists() && database.catalog().table(create.name()).isPresent()) {
-            return StatementResult.update(0);
+            return 0;
         }
-        CalcitePlanner planner = new CalcitePlanner(database.catalog(), database.views());
-        Query query = planQuery(planner, planner.parse(create.query()), parameters);
-        List<Field> fields = new ArrayList<>();
-        for (int i = 0; i < query.schema.size(); i++) {
-            String name = create.columnNames() != null ? create.columnNames().get(i) : query.schema.field(i).name();
-            fields.add(new Field(name, query.schema.type(i).withNullable(true)));
-        }
-        if (create.columnNames() != null && create.columnNames().size() != query.schema.size()) {
-            throw new WarpException(SqlState.DATATYPE_MISMATCH, "CREATE TABLE names " + create.columnNames().size()
-                    + " columns but the query returns " + query.schema.size());
-        }
-        Table table = database.catalog().create(create.name(), new Schema(fields), false);
-        try {
-            return StatementResult.update(insert(table, query.plan));
-        } catch (RuntimeException e) {
-            database.catalog().drop(create.name(), true);
-            throw e;
+        try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
+            CalcitePlanner planner = new CalcitePlanner(snapshot, null);
+            Query query = planQuery(planner, planner.parse(create.query()), parameters);
+            if (create.columnNames() != null && create.columnNames().size() != query.schema.size()) {
+                throw new WarpException(SqlState.DATATYPE_MISMATCH, "CREATE TABLE names " + create.columnNames().size()
+                        + " columns but the query returns " + query.schema.size());
+            }
+            List<Field> fields = new ArrayList<>();
+            for (int i = 0; i < query.schema.size(); i++) {
+                String name = create.columnNames() != null ? create.columnNames().get(i) : query.schema.field(i).name();
+                fields.add(new Field(name, query.schema.type(i).withNullable(true)));
+            }
+            Table table = database.catalog().create(create.name(), new Schema(fields), false);
+            try {
+                return run(query.plan, table::append);
+            } catch (RuntimeException e) {
+                database.catalog().drop(create.name(), true);
+                throw e;
+            }
         }
     }
 
@@ -236,14 +334,19 @@ final class StatementRunner {
         return StatementResult.update(0);
     }
 
-    /** Tells the session when its statement's stream is done, so cancel() targets the right one. */
-    private final class SessionTrackedStream implements BatchStream {
+    /**
+     * A query's stream as the session sees it: cancellable, and on close it tells the session
+     * the statement is over and releases the catalog snapshot the query read.
+     */
+    private final class StatementStream implements BatchStream {
         private final BatchStream inner;
         private final ExecContext context;
+        private final CatalogSnapshot snapshot;
 
-        SessionTrackedStream(BatchStream inner, ExecContext context) {
+        StatementStream(BatchStream inner, ExecContext context, CatalogSnapshot snapshot) {
             this.inner = inner;
             this.context = context;
+            this.snapshot = snapshot;
         }
 
         @Override
@@ -263,6 +366,7 @@ final class StatementRunner {
                 inner.close();
             } finally {
                 session.finished(context);
+                snapshot.close();
             }
         }
     }

@@ -1,8 +1,8 @@
 package io.warpdb.sql.calcite;
 
+import io.warpdb.core.data.TableSource;
 import io.warpdb.sql.ViewCatalog;
-import io.warpdb.storage.Catalog;
-import io.warpdb.storage.Table;
+import io.warpdb.storage.CatalogSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,12 +106,17 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     private final SqlValidator validator;
     private final RelOptCluster cluster;
 
-    public CalcitePlanner(Catalog catalog, ViewCatalog views) {
-        for (ViewCatalog.View v : views.views()) {
+    /**
+     * A planner over one catalog version. {@code dmlTarget} names the table of a DELETE or
+     * UPDATE, which then shows a trailing row-id column that the statement uses to name the
+     * rows it changes; null otherwise.
+     */
+    public CalcitePlanner(CatalogSnapshot snapshot, String dmlTarget) {
+        for (ViewCatalog.View v : ViewCatalog.views(snapshot.properties())) {
             tables.put(v.name(), new CalciteView(v, this));
         }
-        for (Table t : catalog.tables()) {
-            tables.put(t.name(), new CalciteTable(t.snapshot()));
+        for (TableSource t : snapshot.tables()) {
+            tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget)));
         }
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
         root.add(SCHEMA, new AbstractSchema() {

@@ -77,11 +77,13 @@ public final class ColumnPruner {
         int[] newIndex = new int[scan.columns().size()];
         Arrays.fill(newIndex, -1);
         List<Integer> kept = new ArrayList<>();
+        List<Integer> keptFields = new ArrayList<>();
         for (int c = needed.nextSetBit(0); c >= 0; c = needed.nextSetBit(c + 1)) {
             newIndex[c] = kept.size();
             kept.add(scan.columns().get(c));
+            keptFields.add(c);
         }
-        return new Pruned(ScanNode.of(scan.table(), kept), newIndex);
+        return new Pruned(new ScanNode(scan.table(), kept, scan.schema().select(keptFields)), newIndex);
     }
 
     private static Pruned project(ProjectNode project, BitSet needed) {

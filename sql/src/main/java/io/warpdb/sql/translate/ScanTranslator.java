@@ -11,7 +11,7 @@ final class ScanTranslator implements NodeTranslator<TableScan> {
     @Override
     public PlanNode translate(TableScan rel, PlanTranslator translator) {
         CalciteTable table = rel.getTable().unwrap(CalciteTable.class);
-        int n = table.source().schema().size();
-        return ScanNode.of(table.source(), IntStream.range(0, n).boxed().toList());
+        int n = table.schema().size();
+        return new ScanNode(table.source(), IntStream.range(0, n).map(table::storageColumn).boxed().toList(), table.schema());
     }
 }
