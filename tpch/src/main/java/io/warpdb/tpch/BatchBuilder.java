@@ -1,0 +1,64 @@
+package io.warpdb.tpch;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+
+/** Turns the rows of a cursor into one batch of WarpDB's physical vectors. */
+final class BatchBuilder {
+    /** Vectors start this small and double as rows come, so small tables stay small in storage. */
+    private static final int INITIAL_CAPACITY = 1024;
+
+    private BatchBuilder() {
+    }
+
+    /** All remaining rows of {@code rows} as a batch allocated from {@code allocator}; strings get batch-local dictionaries. */
+    static Batch read(Schema schema, RowCursor rows, BufferAllocator allocator) {
+        int columns = schema.size();
+        List<FieldVector> vectors = new ArrayList<>(columns);
+        StringDictionary.Builder[] dictionaries = new StringDictionary.Builder[columns];
+        try {
+            for (int c = 0; c < columns; c++) {
+                vectors.add(Vectors.allocate(schema.field(c).name(), schema.type(c), INITIAL_CAPACITY, allocator));
+                if (schema.type(c).kind().isString()) {
+                    dictionaries[c] = new StringDictionary.Builder();
+                }
+            }
+            int row = 0;
+            while (rows.next()) {
+                for (int c = 0; c < columns; c++) {
+                    set(vectors.get(c), schema.type(c), dictionaries[c], rows, c, row);
+                }
+                row++;
+            }
+            List<StringDictionary> built = new ArrayList<>(columns);
+            for (int c = 0; c < columns; c++) {
+                vectors.get(c).setValueCount(row);
+                built.add(dictionaries[c] == null ? null : dictionaries[c].build());
+            }
+            return new Batch(schema, vectors, built, row);
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+    }
+
+    private static void set(FieldVector vector, DataType type, StringDictionary.Builder dictionary, RowCursor rows, int column, int row) {
+        switch (type.kind()) {
+            case INTEGER -> ((IntVector) vector).setSafe(row, Math.toIntExact(rows.getLong(column)));
+            case BIGINT, DECIMAL -> ((BigIntVector) vector).setSafe(row, rows.getLong(column));
+            case DATE -> ((DateDayVector) vector).setSafe(row, rows.getDate(column));
+            case CHAR, VARCHAR -> ((IntVector) vector).setSafe(row, dictionary.add(rows.getString(column)));
+            default -> throw new IllegalStateException("TPC-H has no " + type + " column");
+        }
+    }
+}

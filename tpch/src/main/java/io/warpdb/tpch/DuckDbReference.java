@@ -1,0 +1,145 @@
+package io.warpdb.tpch;
+
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.stream.Collectors;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+/**
+ * An in-memory DuckDB holding the same TPC-H rows as WarpDB: the answer oracle and the
+ * benchmark peer. It is a yardstick only (DESIGN.md): nothing in WarpDB runs on it.
+ * CHAR columns are VARCHAR here, so that DuckDB's padding rules play no part in comparisons;
+ * their values carry no padding in either database.
+ */
+public final class DuckDbReference implements QueryTarget, AutoCloseable {
+    private final DuckDBConnection connection;
+
+    private DuckDbReference(DuckDBConnection connection) {
+        this.connection = connection;
+    }
+
+    /** A new, empty in-memory DuckDB. */
+    public static DuckDbReference open() {
+        try {
+            return new DuckDbReference((DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:"));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot start DuckDB: " + e.getMessage(), e);
+        }
+    }
+
+    /** The connection, for ad-hoc queries in tests and tools. */
+    public Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public String name() {
+        return "DuckDB";
+    }
+
+    /** Creates and fills the TPC-H tables; parts are appended concurrently, one connection each. */
+    public LoadReport load(TpchData data, int threads) {
+        long start = System.nanoTime();
+        List<LoadReport.TableLoad> loaded = new ArrayList<>();
+        ExecutorService pool = OrderedParallel.pool(threads, "tpch-duckdb");
+        try (Statement statement = connection.createStatement()) {
+            for (TpchSchema.Table table : TpchSchema.tables()) {
+                long t0 = System.nanoTime();
+                statement.execute(createTable(table));
+                long rows = 0;
+                try (OrderedParallel<Long> parts = new OrderedParallel<>(pool, data.parts(table), 2 * threads,
+                        part -> append(table, data, part), count -> { })) {
+                    while (parts.hasNext()) {
+                        rows += parts.next();
+                    }
+                }
+                loaded.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
+        } finally {
+            pool.shutdownNow();
+        }
+        return new LoadReport(data.describe() + " -> DuckDB", loaded, System.nanoTime() - start);
+    }
+
+    static String createTable(TpchSchema.Table table) {
+        return table.schema().fields().stream().map(DuckDbReference::column)
+                .collect(Collectors.joining(", ", "CREATE TABLE " + table.name() + " (", ")"));
+    }
+
+    private static String column(Field field) {
+        DataType type = field.type();
+        String name = type.kind().isString() ? "VARCHAR" : type.sqlName();
+        return field.name() + " " + name + (type.nullable() ? "" : " NOT NULL");
+    }
+
+    private long append(TpchSchema.Table table, TpchData data, int part) {
+        List<Field> fields = table.schema().fields();
+        long rows = 0;
+        try (DuckDBConnection own = connection.duplicate();
+                DuckDBAppender appender = own.createAppender(DuckDBConnection.DEFAULT_SCHEMA, table.name());
+                RowCursor cursor = data.open(table, part)) {
+            while (cursor.next()) {
+                appender.beginRow();
+                for (int c = 0; c < fields.size(); c++) {
+                    switch (fields.get(c).type().kind()) {
+                        case INTEGER -> appender.append(Math.toIntExact(cursor.getLong(c)));
+                        case BIGINT -> appender.append(cursor.getLong(c));
+                        case DECIMAL -> appender.appendDecimal(cursor.getLong(c)); // unscaled, as DuckDB stores DECIMAL(15,2)
+                        case DATE -> appender.appendEpochDays(cursor.getDate(c));
+                        case CHAR, VARCHAR -> appender.append(cursor.getString(c));
+                        default -> throw new IllegalStateException("TPC-H has no " + fields.get(c) + " column");
+                    }
+                }
+                appender.endRow();
+                rows++;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB: appending to " + table.name() + ": " + e.getMessage(), e);
+        }
+        return rows;
+    }
+
+    @Override
+    public ResultTable query(String sql) {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+            ResultSetMetaData meta = rs.getMetaData();
+            List<String> columns = new ArrayList<>();
+            for (int c = 1; c <= meta.getColumnCount(); c++) {
+                columns.add(meta.getColumnLabel(c));
+            }
+            List<List<Object>> rows = new ArrayList<>();
+            while (rs.next()) {
+                Object[] row = new Object[columns.size()];
+                for (int c = 0; c < row.length; c++) {
+                    row[c] = rs.getObject(c + 1);
+                }
+                rows.add(Arrays.asList(row));
+            }
+            return new ResultTable(columns, rows);
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
+        }
+    }
+}

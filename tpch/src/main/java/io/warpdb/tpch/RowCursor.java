@@ -1,0 +1,23 @@
+package io.warpdb.tpch;
+
+/**
+ * A forward-only cursor over the rows of one part of a TPC-H table. Columns are positions in
+ * the table's {@link TpchSchema.Table#schema()}; each getter is called only for columns of its
+ * kind and reads the row of the last {@link #next()} that returned true.
+ */
+public interface RowCursor extends AutoCloseable {
+    /** Moves to the next row; false at the end. */
+    boolean next();
+
+    /** An INTEGER or BIGINT value, or a DECIMAL's unscaled value (cents for DECIMAL(15,2)). */
+    long getLong(int column);
+
+    /** A DATE as days since 1970-01-01. */
+    int getDate(int column);
+
+    /** A CHAR or VARCHAR value, as generated (CHAR values carry no padding). */
+    String getString(int column);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,69 @@
+package io.warpdb.tpch;
+
+import io.warpdb.sql.Database;
+
+/**
+ * An in-memory WarpDB database and a DuckDB reference, both loaded with the same TPC-H data:
+ * what {@code tpch run} and {@code tpch bench} work on. Closing frees both.
+ */
+public final class TpchSetup implements AutoCloseable {
+    private final Database database;
+    private final DuckDbReference reference;
+    private final LoadReport warpdbLoad;
+    private final LoadReport referenceLoad;
+
+    private TpchSetup(Database database, DuckDbReference reference, LoadReport warpdbLoad, LoadReport referenceLoad) {
+        this.database = database;
+        this.reference = reference;
+        this.warpdbLoad = warpdbLoad;
+        this.referenceLoad = referenceLoad;
+    }
+
+    /** Loads {@code data} into a new in-memory WarpDB database and a new DuckDB, each with {@code threads} threads. */
+    public static TpchSetup load(TpchData data, int threads) {
+        Database database = Database.inMemory("tpch");
+        DuckDbReference reference = null;
+        try {
+            LoadReport warpdbLoad = TpchLoader.load(database, data, threads);
+            reference = DuckDbReference.open();
+            LoadReport referenceLoad = reference.load(data, threads);
+            return new TpchSetup(database, reference, warpdbLoad, referenceLoad);
+        } catch (RuntimeException e) {
+            if (reference != null) {
+                reference.close();
+            }
+            database.close();
+            throw e;
+        }
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public DuckDbReference reference() {
+        return reference;
+    }
+
+    public LoadReport warpdbLoad() {
+        return warpdbLoad;
+    }
+
+    public LoadReport referenceLoad() {
+        return referenceLoad;
+    }
+
+    /** A new WarpDB query target on the executor setting {@code auto}, {@code cpu} or {@code gpu}; the caller closes it. */
+    public WarpDbTarget warpdb(String executor) {
+        return new WarpDbTarget(database, executor);
+    }
+
+    @Override
+    public void close() {
+        try {
+            reference.close();
+        } finally {
+            database.close();
+        }
+    }
+}
