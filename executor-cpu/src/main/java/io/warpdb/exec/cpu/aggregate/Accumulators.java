@@ -1,0 +1,59 @@
+package io.warpdb.exec.cpu.aggregate;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.cpu.value.Decimals;
+import java.util.Arrays;
+
+/** Creates the accumulator of an aggregate call, and the array growth the accumulators share. */
+public final class Accumulators {
+    private Accumulators() {
+    }
+
+    /**
+     * The accumulator for {@code call} over an argument of type {@code argType} (null for COUNT(*)).
+     */
+    public static Accumulator create(AggCall call, DataType argType) {
+        DataType type = call.type();
+        AggFunction function = call.function();
+        Accumulator plain = switch (function) {
+            case COUNT_STAR -> new CountAccumulator(true, type);
+            case COUNT -> new CountAccumulator(false, type);
+            case SUM, AVG -> {
+                boolean average = function == AggFunction.AVG;
+                if (argType.kind() == TypeKind.DOUBLE) {
+                    yield new DoubleSumAccumulator(average);
+                }
+                if (!argType.kind().isExactNumeric()) {
+                    throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + argType.sqlName());
+                }
+                yield new ExactSumAccumulator(average, Decimals.scaleOf(argType), type);
+            }
+            case MIN, MAX -> new MinMaxAccumulator(function == AggFunction.MAX, argType);
+        };
+        // MIN and MAX over the distinct values are MIN and MAX over all of them.
+        boolean needsDistinct = call.distinct() && (function == AggFunction.COUNT || function == AggFunction.SUM
+                || function == AggFunction.AVG);
+        return needsDistinct ? new DistinctAccumulator(plain, argType) : plain;
+    }
+
+    static long[] grow(long[] a, int size) {
+        return a.length >= size ? a : Arrays.copyOf(a, Math.max(size, a.length * 2));
+    }
+
+    static double[] grow(double[] a, int size) {
+        return a.length >= size ? a : Arrays.copyOf(a, Math.max(size, a.length * 2));
+    }
+
+    static boolean[] grow(boolean[] a, int size) {
+        return a.length >= size ? a : Arrays.copyOf(a, Math.max(size, a.length * 2));
+    }
+
+    static <T> T[] grow(T[] a, int size) {
+        return a.length >= size ? a : Arrays.copyOf(a, Math.max(size, a.length * 2));
+    }
+}

@@ -1,0 +1,104 @@
+package io.warpdb.exec.cpu.aggregate;
+
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.cpu.column.Column;
+
+/**
+ * MIN and MAX of any type: numbers and dates by value (one column has one scale, so unscaled
+ * longs compare correctly), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
+ * codes of different batches' dictionaries do not compare).
+ */
+final class MinMaxAccumulator implements Accumulator {
+    private final boolean max;
+    private final DataType type;
+    private final boolean isString;
+    private final boolean isDouble;
+    private boolean[] seen = new boolean[0];
+    private long[] bestLongs = new long[0];
+    private double[] bestDoubles = new double[0];
+    private String[] bestStrings = new String[0];
+
+    MinMaxAccumulator(boolean max, DataType type) {
+        this.max = max;
+        this.type = type;
+        this.isString = type.kind().isString();
+        this.isDouble = type.kind() == TypeKind.DOUBLE;
+    }
+
+    @Override
+    public DataType resultType() {
+        return type;
+    }
+
+    /** Whether a value comparing with the current best as {@code sign} replaces it. */
+    private boolean replaces(int sign) {
+        return max ? sign > 0 : sign < 0;
+    }
+
+    @Override
+    public void add(Column values, int[] groupIds, int groupCount) {
+        grow(groupCount);
+        for (int row = 0; row < groupIds.length; row++) {
+            if (values.isNull(row)) {
+                continue;
+            }
+            int g = groupIds[row];
+            if (isString) {
+                String v = values.string(row);
+                if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {
+                    bestStrings[g] = v;
+                }
+            } else if (isDouble) {
+                double v = values.doubles()[row];
+                if (!seen[g] || replaces(Double.compare(v, bestDoubles[g]))) {
+                    bestDoubles[g] = v;
+                }
+            } else {
+                long v = values.longs()[row];
+                if (!seen[g] || replaces(Long.compare(v, bestLongs[g]))) {
+                    bestLongs[g] = v;
+                }
+            }
+            seen[g] = true;
+        }
+    }
+
+    private void grow(int groups) {
+        seen = Accumulators.grow(seen, groups);
+        if (isString) {
+            bestStrings = Accumulators.grow(bestStrings, groups);
+        } else if (isDouble) {
+            bestDoubles = Accumulators.grow(bestDoubles, groups);
+        } else {
+            bestLongs = Accumulators.grow(bestLongs, groups);
+        }
+    }
+
+    @Override
+    public Column result(int from, int count) {
+        grow(from + count);
+        boolean[] nulls = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            nulls[i] = !seen[from + i];
+        }
+        if (isDouble) {
+            double[] out = new double[count];
+            System.arraycopy(bestDoubles, from, out, 0, count);
+            return Column.ofDoubles(type, out, nulls);
+        }
+        long[] out = new long[count];
+        if (!isString) {
+            System.arraycopy(bestLongs, from, out, 0, count);
+            return Column.ofLongs(type, out, nulls);
+        }
+        StringDictionary.Builder dictionary = new StringDictionary.Builder();
+        for (int i = 0; i < count; i++) {
+            if (!nulls[i]) {
+                out[i] = dictionary.add(bestStrings[from + i]);
+            }
+        }
+        return Column.ofCodes(type, out, nulls, dictionary.build());
+    }
+}

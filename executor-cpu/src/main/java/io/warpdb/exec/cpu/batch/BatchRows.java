@@ -1,0 +1,199 @@
+package io.warpdb.exec.cpu.batch;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.column.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * Row movements between Arrow batches: gathering rows by position, sharing or slicing vectors
+ * without copying, and concatenating batches. Results are new vectors from the given allocator;
+ * inputs are left untouched unless a method says it takes them over.
+ */
+public final class BatchRows {
+    private BatchRows() {
+    }
+
+    /** Rows {@code rows[i]} of {@code source}, in that order; a position of -1 gives NULL. */
+    public static FieldVector gather(FieldVector source, DataType type, int[] rows, BufferAllocator allocator) {
+        FieldVector out = Vectors.allocate(source.getName(), type, rows.length, allocator);
+        copyRows(source, rows, rows.length, out, 0, ValueLayout.of(type));
+        out.setValueCount(rows.length);
+        return out;
+    }
+
+    /**
+     * Copies rows {@code rows[i]} (or rows 0..count-1 when {@code rows} is null; -1 for NULL) of
+     * {@code source} into rows {@code at + i} of {@code target}, which has room for them. Works
+     * on the raw buffers, as all vectors here are fixed-width.
+     */
+    private static void copyRows(FieldVector source, int[] rows, int count, FieldVector target, int at, ValueLayout layout) {
+        ArrowBuf sourceValidity = source.getValidityBuffer();
+        ArrowBuf sourceData = source.getDataBuffer();
+        ArrowBuf targetValidity = target.getValidityBuffer();
+        ArrowBuf targetData = target.getDataBuffer();
+        long width = layout.byteWidth;
+        for (int i = 0; i < count; i++) {
+            int row = rows == null ? i : rows[i];
+            if (row < 0 || BitVectorHelper.get(sourceValidity, row) == 0) {
+                continue; // the target's validity bits start cleared: NULL
+            }
+            int to = at + i;
+            BitVectorHelper.setBit(targetValidity, to);
+            switch (layout) {
+                case BIT -> BitVectorHelper.setValidityBit(targetData, to, BitVectorHelper.get(sourceData, row));
+                case INT32 -> targetData.setInt(to * width, sourceData.getInt(row * width));
+                default -> targetData.setLong(to * width, sourceData.getLong(row * width));
+            }
+        }
+    }
+
+    /** The given rows of every column of {@code batch}, as a new batch with the same dictionaries. */
+    public static Batch gather(Batch batch, int[] rows, BufferAllocator allocator) {
+        List<FieldVector> vectors = new ArrayList<>(batch.columnCount());
+        try {
+            for (int c = 0; c < batch.columnCount(); c++) {
+                vectors.add(gather(batch.vector(c), batch.schema().type(c), rows, allocator));
+            }
+            return new Batch(batch.schema(), vectors, batch.dictionaries(), rows.length);
+        } catch (RuntimeException e) {
+            closeAll(vectors);
+            throw e;
+        }
+    }
+
+    /** A vector over the first {@code rowCount} rows of {@code source} sharing its buffers (reference-counted). */
+    public static FieldVector share(FieldVector source, int rowCount, BufferAllocator allocator) {
+        TransferPair pair = source.getTransferPair(allocator);
+        pair.splitAndTransfer(0, rowCount);
+        return (FieldVector) pair.getTo();
+    }
+
+    /** Rows [from, from + count) of {@code batch} as a new batch (zero-copy where Arrow can slice). */
+    public static Batch slice(Batch batch, int from, int count, BufferAllocator allocator) {
+        List<FieldVector> vectors = new ArrayList<>(batch.columnCount());
+        try {
+            for (FieldVector v : batch.vectors()) {
+                TransferPair pair = v.getTransferPair(allocator);
+                pair.splitAndTransfer(from, count);
+                vectors.add((FieldVector) pair.getTo());
+            }
+            return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
+        } catch (RuntimeException e) {
+            closeAll(vectors);
+            throw e;
+        }
+    }
+
+    /**
+     * One batch with the rows of all {@code batches}, in order; takes them over (closes them).
+     * A string column keeps its dictionary when all batches share it, else gets one merged,
+     * deduplicated dictionary.
+     */
+    public static Batch concat(Schema schema, List<Batch> batches, BufferAllocator allocator) {
+        if (batches.size() == 1) {
+            return batches.get(0);
+        }
+        List<FieldVector> vectors = new ArrayList<>(schema.size());
+        List<StringDictionary> dictionaries = new ArrayList<>(schema.size());
+        try {
+            int total = 0;
+            for (Batch b : batches) {
+                total += b.rowCount();
+            }
+            for (int c = 0; c < schema.size(); c++) {
+                FieldVector out = Vectors.allocate(schema.field(c).name(), schema.type(c), total, allocator);
+                vectors.add(out);
+                if (schema.type(c).kind().isString()) {
+                    dictionaries.add(concatCodes(batches, c, (IntVector) out));
+                } else {
+                    concatValues(batches, c, out, ValueLayout.of(schema.type(c)));
+                    dictionaries.add(null);
+                }
+                out.setValueCount(total);
+            }
+            return new Batch(schema, vectors, dictionaries, total);
+        } catch (RuntimeException e) {
+            closeAll(vectors);
+            throw e;
+        } finally {
+            batches.forEach(Batch::close);
+        }
+    }
+
+    private static void concatValues(List<Batch> batches, int column, FieldVector out, ValueLayout layout) {
+        int at = 0;
+        for (Batch b : batches) {
+            copyRows(b.vector(column), null, b.rowCount(), out, at, layout);
+            at += b.rowCount();
+        }
+    }
+
+    /** Copies the codes, remapped into one merged dictionary unless all batches share theirs; returns the dictionary. */
+    private static StringDictionary concatCodes(List<Batch> batches, int column, IntVector out) {
+        StringDictionary shared = batches.isEmpty() ? StringDictionary.EMPTY : batches.get(0).dictionary(column);
+        for (Batch b : batches) {
+            if (b.dictionary(column) != shared) {
+                shared = null;
+            }
+        }
+        StringDictionary.Builder merged = shared == null ? new StringDictionary.Builder() : null;
+        Map<StringDictionary, int[]> remaps = new IdentityHashMap<>();
+        int at = 0;
+        for (Batch b : batches) {
+            IntVector source = (IntVector) b.vector(column);
+            StringDictionary dictionary = b.dictionary(column);
+            int[] remap = merged == null ? null : remaps.computeIfAbsent(dictionary, d -> newRemap(d.size()));
+            for (int i = 0; i < b.rowCount(); i++, at++) {
+                if (source.isNull(i)) {
+                    continue;
+                }
+                int code = source.get(i);
+                if (remap != null) {
+                    if (remap[code] < 0) {
+                        remap[code] = merged.add(dictionary.get(code));
+                    }
+                    code = remap[code];
+                }
+                out.set(at, code);
+            }
+        }
+        return merged == null ? shared : merged.build();
+    }
+
+    private static int[] newRemap(int size) {
+        int[] remap = new int[size];
+        Arrays.fill(remap, -1);
+        return remap;
+    }
+
+    /** Closes every vector, even when one of them fails to close. */
+    public static void closeAll(List<? extends AutoCloseable> resources) {
+        RuntimeException failure = null;
+        for (AutoCloseable r : resources) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e instanceof RuntimeException re ? re : new RuntimeException(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package io.warpdb.exec.cpu.expr;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns expression trees into {@link Evaluator}s. Besides picking the evaluator of each
+ * operator it makes two decisions:
+ * <ul>
+ * <li>A call whose only non-constant argument is a string, and which maps each string on its
+ * own, runs once per dictionary entry instead of once per row: a non-string result (comparison
+ * with a constant, LIKE, IN, CHAR_LENGTH, CAST to a number) is looked up by code
+ * ({@link DictionaryLookupEvaluator}); a string result (UPPER, SUBSTRING, CONCAT with a constant,
+ * CAST between strings) keeps the codes over a mapped dictionary ({@link DictionaryMapEvaluator}).
+ * <li>Where an argument's type differs from what the operator computes on (a CASE branch of
+ * another type, a string compared with a date) a cast is inserted.
+ * </ul>
+ */
+public final class ExprCompiler {
+    /** Operators that map each string value independently and give NULL for NULL. */
+    private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
+            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.SUBSTRING, Op.CONCAT);
+
+    private ExprCompiler() {
+    }
+
+    public static Evaluator compile(Expr expr) {
+        if (expr instanceof ColumnRef ref) {
+            return new ColumnRefEvaluator(ref.index(), ref.type());
+        }
+        if (expr instanceof Literal literal) {
+            return new LiteralEvaluator(literal);
+        }
+        Call call = (Call) expr;
+        Expr soleString = soleStringArgument(call);
+        return soleString != null ? perDictionaryEntry(call, soleString) : compileCall(call);
+    }
+
+    /** Compiles {@code expr} and converts its values to {@code type} where the physical form differs. */
+    public static Evaluator compile(Expr expr, DataType type) {
+        return coerce(compile(expr), type);
+    }
+
+    /** The call's only non-constant argument if it is a string and the operator maps strings one by one; else null. */
+    private static Expr soleStringArgument(Call call) {
+        if (!PER_STRING_OPS.contains(call.op())) {
+            return null;
+        }
+        Expr found = null;
+        for (Expr arg : call.args()) {
+            if (!(arg instanceof Literal)) {
+                if (found != null) {
+                    return null;
+                }
+                found = arg;
+            }
+        }
+        return found != null && found.type().kind().isString() ? found : null;
+    }
+
+    private static Evaluator perDictionaryEntry(Call call, Expr input) {
+        ColumnRef entry = new ColumnRef(0, input.type());
+        List<Expr> args = call.args().stream().map(a -> a == input ? (Expr) entry : a).toList();
+        Call overEntries = new Call(call.op(), args, call.type());
+        Evaluator perEntry = compileCall(overEntries);
+        Evaluator strings = compile(input);
+        return call.type().kind().isString() ? new DictionaryMapEvaluator(strings, perEntry, call.type(), false)
+                : new DictionaryLookupEvaluator(strings, perEntry);
+    }
+
+    private static Evaluator compileCall(Call call) {
+        List<Expr> args = call.args();
+        DataType type = call.type();
+        Op op = call.op();
+        return switch (op) {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> arithmetic(call);
+            case NEGATE, ABS, FLOOR, CEIL, ROUND -> mathFunction(call);
+            case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM ->
+                    comparison(op, compile(args.get(0)), compile(args.get(1)), type);
+            case AND, OR -> new LogicalEvaluator(op == Op.AND, compile(args.get(0)), compile(args.get(1)), type);
+            case NOT, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE ->
+                    new TruthTableEvaluator(op, compile(args.get(0)), type);
+            case CASE -> caseWhen(args, type);
+            case COALESCE -> new CoalesceEvaluator(args.stream().map(a -> compile(a, type)).toList(), type);
+            case CAST -> cast(compile(args.get(0)), type);
+            case IN -> in(args, type);
+            case LIKE -> new LikeEvaluator(text(args.get(0)), text(args.get(1)),
+                    args.size() > 2 ? text(args.get(2)) : null, type);
+            case CONCAT -> new StringFunctionEvaluator(List.of(text(args.get(0)), text(args.get(1))),
+                    StringFunctions.CONCAT, type);
+            case SUBSTRING -> substring(args, type);
+            case UPPER -> new StringFunctionEvaluator(List.of(text(args.get(0))), StringFunctions.UPPER, type);
+            case LOWER -> new StringFunctionEvaluator(List.of(text(args.get(0))), StringFunctions.LOWER, type);
+            case TRIM -> new StringFunctionEvaluator(List.of(text(args.get(0))), StringFunctions.TRIM, type);
+            case CHAR_LENGTH -> new CharLengthEvaluator(text(args.get(0)), type);
+            case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY ->
+                    new DateFunctionEvaluator(op, compile(args.get(0), DataType.DATE), null, type);
+            case DATE_ADD_DAYS, DATE_ADD_MONTHS ->
+                    new DateFunctionEvaluator(op, compile(args.get(0), DataType.DATE),
+                            compile(args.get(1), DataType.BIGINT), type);
+        };
+    }
+
+    private static Evaluator arithmetic(Call call) {
+        Evaluator left = compile(call.arg(0));
+        Evaluator right = compile(call.arg(1));
+        requireNumeric(call, left, right);
+        DataType type = call.type();
+        boolean inDouble = type.kind() == TypeKind.DOUBLE || left.type().kind() == TypeKind.DOUBLE
+                || right.type().kind() == TypeKind.DOUBLE;
+        if (inDouble && type.kind() != TypeKind.DOUBLE) {
+            return cast(new ArithmeticEvaluator(call.op(), left, right, DataType.DOUBLE), type);
+        }
+        if (!type.kind().isNumeric()) {
+            throw mismatch(call);
+        }
+        return new ArithmeticEvaluator(call.op(), left, right, type);
+    }
+
+    private static Evaluator mathFunction(Call call) {
+        Evaluator arg = compile(call.arg(0));
+        requireNumeric(call, arg);
+        int digits = call.op() == Op.ROUND && call.args().size() > 1 ? constantInt(call.arg(1), "ROUND digits") : 0;
+        DataType type = call.type();
+        boolean argIsDouble = arg.type().kind() == TypeKind.DOUBLE;
+        if (argIsDouble != (type.kind() == TypeKind.DOUBLE)) {
+            // Compute in the argument's own form, then convert (e.g. FLOOR of a DOUBLE typed as BIGINT).
+            return cast(new MathFunctionEvaluator(call.op(), arg, digits, arg.type()), type);
+        }
+        return new MathFunctionEvaluator(call.op(), arg, digits, type);
+    }
+
+    private static Evaluator comparison(Op op, Evaluator left, Evaluator right, DataType type) {
+        boolean leftIsString = left.type().kind().isString();
+        boolean rightIsString = right.type().kind().isString();
+        if (leftIsString && !rightIsString) {
+            left = cast(left, right.type());
+        } else if (rightIsString && !leftIsString) {
+            right = cast(right, left.type());
+        }
+        return new ComparisonEvaluator(op, left, right, type);
+    }
+
+    /** CASE(when1, then1, ..., else). */
+    private static Evaluator caseWhen(List<Expr> args, DataType type) {
+        List<Evaluator> whens = new ArrayList<>();
+        List<Evaluator> thens = new ArrayList<>();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            whens.add(compile(args.get(i)));
+            thens.add(compile(args.get(i + 1), type));
+        }
+        return new CaseEvaluator(whens, thens, compile(args.get(args.size() - 1), type), type);
+    }
+
+    /** IN(x, v1, ...); values that are not constants turn it into x = v1 OR x = v2 ... */
+    private static Evaluator in(List<Expr> args, DataType type) {
+        Expr x = args.get(0);
+        List<Expr> values = args.subList(1, args.size());
+        if (values.stream().allMatch(v -> v instanceof Literal)) {
+            return new InEvaluator(compile(x), values.stream().map(v -> (Literal) v).toList(), type);
+        }
+        Expr anyEqual = null;
+        for (Expr v : values) {
+            Expr equal = Call.of(Op.EQ, type, x, v);
+            anyEqual = anyEqual == null ? equal : Call.of(Op.OR, type, anyEqual, equal);
+        }
+        return compile(anyEqual);
+    }
+
+    private static Evaluator substring(List<Expr> args, DataType type) {
+        List<Evaluator> compiled = new ArrayList<>();
+        compiled.add(text(args.get(0)));
+        for (Expr bound : args.subList(1, args.size())) {
+            compiled.add(compile(bound, DataType.BIGINT));
+        }
+        return new StringFunctionEvaluator(compiled, StringFunctions.substring(args.size() > 2), type);
+    }
+
+    /** A string argument; other types are cast to VARCHAR. */
+    private static Evaluator text(Expr expr) {
+        return compile(expr, DataType.VARCHAR);
+    }
+
+    /** {@code arg} converted to {@code to}; casts to and from strings go through the dictionary. */
+    static Evaluator cast(Evaluator arg, DataType to) {
+        DataType from = arg.type();
+        Evaluator entry = new ColumnRefEvaluator(0, from);
+        if (from.kind().isString() && to.kind().isString()) {
+            if (to.kind() == TypeKind.VARCHAR && to.precision() == 0) {
+                return arg; // any string is a valid unbounded VARCHAR
+            }
+            return new DictionaryMapEvaluator(arg,
+                    new StringFunctionEvaluator(List.of(entry), StringFunctions.castString(to), to), to, true);
+        }
+        if (from.kind().isString()) {
+            return new DictionaryLookupEvaluator(arg, new CastEvaluator(entry, to));
+        }
+        if (to.kind().isString()) {
+            return new StringFunctionEvaluator(List.of(arg), StringFunctions.format(from, to), to);
+        }
+        return new CastEvaluator(arg, to);
+    }
+
+    /** {@code e} unchanged when its values already have {@code type}'s physical form, else cast. */
+    private static Evaluator coerce(Evaluator e, DataType type) {
+        TypeKind from = e.type().kind();
+        TypeKind to = type.kind();
+        boolean sameForm = from.isString() && to.isString()
+                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale())
+                || from == TypeKind.INTEGER && to == TypeKind.BIGINT;
+        return sameForm ? e : cast(e, type);
+    }
+
+    private static int constantInt(Expr e, String what) {
+        if (e instanceof Literal literal && literal.value() instanceof Long value && (int) (long) value == value) {
+            return (int) (long) value;
+        }
+        throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, what + " must be an integer constant, not " + e);
+    }
+
+    private static void requireNumeric(Call call, Evaluator... args) {
+        for (Evaluator arg : args) {
+            if (!arg.type().kind().isNumeric()) {
+                throw mismatch(call);
+            }
+        }
+    }
+
+    private static WarpException mismatch(Call call) {
+        return new WarpException(SqlState.DATATYPE_MISMATCH, "operator does not apply to these types: " + call + " "
+                + call.args().stream().map(a -> a.type().sqlName()).toList());
+    }
+}

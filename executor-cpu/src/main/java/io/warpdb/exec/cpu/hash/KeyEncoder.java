@@ -1,0 +1,127 @@
+package io.warpdb.exec.cpu.hash;
+
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.cpu.column.Column;
+import io.warpdb.exec.cpu.value.Decimals;
+import java.util.Arrays;
+
+/**
+ * Turns the values of a key column into longs that are equal exactly when the SQL values are
+ * equal, so that hash tables work on longs only: exact numbers at a common scale, doubles as
+ * bits (with -0.0 folded into 0.0), strings as {@link StringIds} ids (never dictionary codes),
+ * DATE and BOOLEAN as they are.
+ */
+public final class KeyEncoder {
+    private enum Form { RAW, RESCALED, DOUBLE_BITS, STRING_ID }
+
+    private static final int UNRESOLVED = -2;
+
+    private final Form form;
+    /** RESCALED: digits to add to reach the scale shared with the other side of a join. */
+    private final int scaleUp;
+    private final StringIds strings;
+    /** Whether unseen strings get new ids (grouping, join build side) or are unmatchable (join probe side). */
+    private final boolean addStrings;
+    /** Code -> id for the last dictionary seen, resolved lazily. */
+    private StringDictionary cachedDictionary;
+    private int[] cachedIds;
+
+    private KeyEncoder(Form form, int scaleUp, StringIds strings, boolean addStrings) {
+        this.form = form;
+        this.scaleUp = scaleUp;
+        this.strings = strings;
+        this.addStrings = addStrings;
+    }
+
+    /** For a GROUP BY key or a DISTINCT argument: values of one type. */
+    public static KeyEncoder forGrouping(DataType type, StringIds strings) {
+        return forEquality(type, type, strings, true);
+    }
+
+    /**
+     * For one side of an equi-join key whose other side has type {@code other}; the build side
+     * adds strings to {@code strings} (shared by both sides), the probe side only looks them up.
+     */
+    public static KeyEncoder forJoin(DataType own, DataType other, StringIds strings, boolean buildSide) {
+        return forEquality(own, other, strings, buildSide);
+    }
+
+    private static KeyEncoder forEquality(DataType own, DataType other, StringIds strings, boolean addStrings) {
+        TypeKind a = own.kind();
+        TypeKind b = other.kind();
+        if (a.isString() && b.isString()) {
+            return new KeyEncoder(Form.STRING_ID, 0, strings, addStrings);
+        }
+        if (a.isNumeric() && b.isNumeric()) {
+            if (a == TypeKind.DOUBLE || b == TypeKind.DOUBLE) {
+                return new KeyEncoder(Form.DOUBLE_BITS, 0, null, false);
+            }
+            int scaleUp = Math.max(Decimals.scaleOf(own), Decimals.scaleOf(other)) - Decimals.scaleOf(own);
+            return new KeyEncoder(scaleUp == 0 ? Form.RAW : Form.RESCALED, scaleUp, null, false);
+        }
+        if (a == b) {
+            return new KeyEncoder(Form.RAW, 0, null, false);
+        }
+        throw new WarpException(SqlState.DATATYPE_MISMATCH, "cannot match " + own.sqlName() + " with " + other.sqlName());
+    }
+
+    /**
+     * Writes the key of each non-NULL row into {@code out}. Rows whose value cannot equal any
+     * value of the other side (a string the build side never had, a number too large for the
+     * shared scale) are flagged in {@code unmatchable}, which may be null when that cannot happen.
+     */
+    public void encode(Column c, long[] out, boolean[] unmatchable) {
+        int rows = c.size();
+        switch (form) {
+            case RAW -> System.arraycopy(c.longs(), 0, out, 0, rows);
+            case RESCALED -> {
+                long factor = Decimals.pow10(scaleUp);
+                long[] values = c.longs();
+                for (int i = 0; i < rows; i++) {
+                    long hi = Math.multiplyHigh(values[i], factor);
+                    out[i] = values[i] * factor;
+                    if (hi != (out[i] >> 63)) {
+                        unmatchable[i] = true;
+                    }
+                }
+            }
+            case DOUBLE_BITS -> {
+                double[] values = c.toDoubles();
+                for (int i = 0; i < rows; i++) {
+                    out[i] = values[i] == 0 ? 0 : Double.doubleToLongBits(values[i]);
+                }
+            }
+            case STRING_ID -> {
+                int[] ids = idsFor(c.dictionary());
+                long[] codes = c.longs();
+                for (int i = 0; i < rows; i++) {
+                    if (c.isNull(i)) {
+                        continue;
+                    }
+                    int code = (int) codes[i];
+                    if (ids[code] == UNRESOLVED) {
+                        String value = c.dictionary().get(code);
+                        ids[code] = addStrings ? strings.add(value) : strings.find(value);
+                    }
+                    out[i] = ids[code];
+                    if (ids[code] < 0) {
+                        unmatchable[i] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    private int[] idsFor(StringDictionary dictionary) {
+        if (dictionary != cachedDictionary) {
+            cachedDictionary = dictionary;
+            cachedIds = new int[dictionary.size()];
+            Arrays.fill(cachedIds, UNRESOLVED);
+        }
+        return cachedIds;
+    }
+}

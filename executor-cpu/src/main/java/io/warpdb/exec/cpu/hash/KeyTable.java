@@ -1,0 +1,157 @@
+package io.warpdb.exec.cpu.hash;
+
+import java.util.Arrays;
+
+/**
+ * A hash table giving dense ids (0, 1, 2, ... in order of first appearance) to distinct tuples of
+ * encoded keys (see {@link KeyEncoder}), each key with a NULL flag, so that NULL is a value of its
+ * own (GROUP BY puts NULLs in one group; joins skip rows with NULL keys before they get here).
+ * With no keys at all every row gets id 0. Open addressing with linear probing over the ids;
+ * the tuples are stored column-wise by id.
+ */
+public final class KeyTable {
+    private static final long NULL_HASH = 0x5bd1e9955bd1e995L;
+
+    private final int keyCount;
+    /** keys[k][id], nullKeys[k][id]: the stored tuples. */
+    private long[][] keys;
+    private boolean[][] nullKeys;
+    private int[] hashes;
+    private int size;
+    /** id + 1 per slot, 0 for empty; the length is a power of two kept at most half full. */
+    private int[] slots = new int[16];
+
+    public KeyTable(int keyCount) {
+        this.keyCount = keyCount;
+        this.keys = new long[keyCount][16];
+        this.nullKeys = new boolean[keyCount][16];
+        this.hashes = new int[16];
+    }
+
+    /** Number of distinct tuples. */
+    public int size() {
+        return size;
+    }
+
+    public long key(int k, int id) {
+        return keys[k][id];
+    }
+
+    public boolean isNull(int k, int id) {
+        return nullKeys[k][id];
+    }
+
+    /**
+     * Writes into {@code ids} the id of each row's tuple, adding tuples not seen before ({@code isNew}
+     * flags the rows that added one; may be null). {@code rowKeys[k]} holds key k for every row and
+     * {@code rowNulls[k]} its NULL flags (null: no NULLs); rows flagged in {@code skip} (may be null) get -1.
+     */
+    public void add(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids, boolean[] isNew) {
+        for (int row = 0; row < ids.length; row++) {
+            if (skip != null && skip[row]) {
+                ids[row] = -1;
+                continue;
+            }
+            int hash = hash(rowKeys, rowNulls, row);
+            int slot = findSlot(rowKeys, rowNulls, row, hash);
+            boolean added = slots[slot] == 0;
+            if (added) {
+                ids[row] = insert(rowKeys, rowNulls, row, hash);
+                slots[slot] = ids[row] + 1;
+                if (size * 2 > slots.length) {
+                    rehash();
+                }
+            } else {
+                ids[row] = slots[slot] - 1;
+            }
+            if (isNew != null) {
+                isNew[row] = added;
+            }
+        }
+    }
+
+    /** Like {@link #add} without adding: rows whose tuple is not in the table get -1. */
+    public void find(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids) {
+        for (int row = 0; row < ids.length; row++) {
+            if (skip != null && skip[row]) {
+                ids[row] = -1;
+                continue;
+            }
+            int slot = findSlot(rowKeys, rowNulls, row, hash(rowKeys, rowNulls, row));
+            ids[row] = slots[slot] - 1;
+        }
+    }
+
+    /** The slot holding the row's tuple, or the empty slot where it would go. */
+    private int findSlot(long[][] rowKeys, boolean[][] rowNulls, int row, int hash) {
+        int mask = slots.length - 1;
+        int slot = hash & mask;
+        while (slots[slot] != 0) {
+            int id = slots[slot] - 1;
+            if (hashes[id] == hash && equalsStored(rowKeys, rowNulls, row, id)) {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+        return slot;
+    }
+
+    private boolean equalsStored(long[][] rowKeys, boolean[][] rowNulls, int row, int id) {
+        for (int k = 0; k < keyCount; k++) {
+            boolean rowIsNull = rowNulls[k] != null && rowNulls[k][row];
+            if (rowIsNull != nullKeys[k][id] || !rowIsNull && rowKeys[k][row] != keys[k][id]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int insert(long[][] rowKeys, boolean[][] rowNulls, int row, int hash) {
+        if (size == hashes.length) {
+            int capacity = size * 2;
+            hashes = Arrays.copyOf(hashes, capacity);
+            for (int k = 0; k < keyCount; k++) {
+                keys[k] = Arrays.copyOf(keys[k], capacity);
+                nullKeys[k] = Arrays.copyOf(nullKeys[k], capacity);
+            }
+        }
+        for (int k = 0; k < keyCount; k++) {
+            boolean isNull = rowNulls[k] != null && rowNulls[k][row];
+            nullKeys[k][size] = isNull;
+            keys[k][size] = isNull ? 0 : rowKeys[k][row];
+        }
+        hashes[size] = hash;
+        return size++;
+    }
+
+    private void rehash() {
+        slots = new int[slots.length * 2];
+        int mask = slots.length - 1;
+        for (int id = 0; id < size; id++) {
+            int slot = hashes[id] & mask;
+            while (slots[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = id + 1;
+        }
+    }
+
+    private int hash(long[][] rowKeys, boolean[][] rowNulls, int row) {
+        long h = 0;
+        for (int k = 0; k < keyCount; k++) {
+            boolean isNull = rowNulls[k] != null && rowNulls[k][row];
+            h = mix(h * 31 + (isNull ? NULL_HASH : rowKeys[k][row]));
+        }
+        return (int) (h ^ (h >>> 32));
+    }
+
+    /** The 64-bit finalizer of MurmurHash3: spreads every input bit over the whole word. */
+    private static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb34fe5355a53L;
+        h ^= h >>> 33;
+        return h;
+    }
+}

@@ -1,0 +1,348 @@
+package io.warpdb.exec.cpu.operator;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.plan.JoinKind;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.batch.BatchRows;
+import io.warpdb.exec.cpu.column.ArrowColumns;
+import io.warpdb.exec.cpu.column.Column;
+import io.warpdb.exec.cpu.expr.BatchInput;
+import io.warpdb.exec.cpu.expr.EvalInput;
+import io.warpdb.exec.cpu.expr.Evaluator;
+import io.warpdb.exec.cpu.expr.ExprCompiler;
+import io.warpdb.exec.cpu.expr.JoinedInput;
+import io.warpdb.exec.cpu.expr.SubsetInput;
+import io.warpdb.exec.cpu.hash.KeyEncoder;
+import io.warpdb.exec.cpu.hash.KeyTable;
+import io.warpdb.exec.cpu.hash.StringIds;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * All six join kinds by hashing. The right input is read whole into one batch (the build side)
+ * and its rows are grouped by key in a {@link KeyTable}; rows with a NULL key join nothing. Each
+ * left batch (the probe side) is then matched row by row against the rows of its key, producing
+ * candidate pairs in chunks of up to {@link #MAX_BATCH_ROWS}; the residual condition, if any, is
+ * evaluated over a chunk at once and keeps the pairs where it is TRUE. With no keys every pair
+ * is a candidate, which makes this a nested-loop join.
+ *
+ * <p>INNER/LEFT/RIGHT/FULL emit the kept pairs; after a probe batch, LEFT/FULL emit its rows that
+ * matched nothing (right side NULL), SEMI/ANTI its rows that matched something / nothing; after
+ * the last probe batch RIGHT/FULL emit the build rows that matched nothing (left side NULL).
+ */
+final class HashJoinOperator extends Operator {
+    private final JoinKind kind;
+    private final Schema leftSchema;
+    private final Schema rightSchema;
+    private final List<Integer> leftKeys;
+    private final List<Integer> rightKeys;
+    private final List<KeyEncoder> probeEncoders = new ArrayList<>();
+    private final List<KeyEncoder> buildEncoders = new ArrayList<>();
+    /** The residual condition over left ++ right columns; null when there is none. */
+    private final Evaluator residual;
+
+    private Batch build;
+    private EvalInput buildInput;
+    private KeyTable buildKeys;
+    /** Build rows grouped by key id: those of key k are rowsByKey[keyStart[k] .. keyStart[k + 1]). */
+    private int[] keyStart;
+    private int[] rowsByKey;
+    /** For RIGHT/FULL: build rows that joined something. */
+    private boolean[] buildMatched;
+    private boolean leftExhausted;
+    private int nextUnmatchedBuildRow;
+
+    /** The probe batch being joined, its rows' key ids (-1: none) and which of its rows joined something. */
+    private Batch probe;
+    private EvalInput probeInput;
+    private int[] probeKeyIds;
+    private boolean[] probeMatched;
+    /** Where the next chunk of candidate pairs starts: a probe row and a position among its key's build rows. */
+    private int cursorRow;
+    private int cursorMatch;
+    /** Scratch space for a chunk of candidate pairs. */
+    private final int[] pairLeft = new int[MAX_BATCH_ROWS];
+    private final int[] pairRight = new int[MAX_BATCH_ROWS];
+
+    HashJoinOperator(JoinNode node, BatchStream left, BatchStream right, ExecContext context) {
+        super(context, node.schema(), left, right);
+        this.kind = node.kind();
+        this.leftSchema = node.left().schema();
+        this.rightSchema = node.right().schema();
+        this.leftKeys = node.leftKeys();
+        this.rightKeys = node.rightKeys();
+        StringIds strings = new StringIds();
+        for (int k = 0; k < leftKeys.size(); k++) {
+            DataType leftType = leftSchema.type(leftKeys.get(k));
+            DataType rightType = rightSchema.type(rightKeys.get(k));
+            probeEncoders.add(KeyEncoder.forJoin(leftType, rightType, strings, false));
+            buildEncoders.add(KeyEncoder.forJoin(rightType, leftType, strings, true));
+        }
+        this.residual = node.residual() == null ? null : ExprCompiler.compile(node.residual());
+    }
+
+    @Override
+    public Batch next() {
+        if (build == null) {
+            buildSide();
+        }
+        while (true) {
+            if (probe == null) {
+                if (leftExhausted || !nextProbeBatch()) {
+                    leftExhausted = true;
+                    return unmatchedBuildRows();
+                }
+            }
+            Batch out = advanceProbe();
+            if (out != null) {
+                if (out.rowCount() > 0) {
+                    return out;
+                }
+                out.close();
+            }
+        }
+    }
+
+    private void buildSide() {
+        List<Batch> batches = new ArrayList<>();
+        try {
+            Batch batch;
+            while ((batch = pullNonEmpty(input(1))) != null) {
+                batches.add(batch);
+            }
+        } catch (RuntimeException e) {
+            BatchRows.closeAll(batches);
+            throw e;
+        }
+        build = BatchRows.concat(rightSchema, batches, allocator());
+        buildInput = new BatchInput(build);
+        int rows = build.rowCount();
+        EncodedKeys keys = encodeKeys(buildInput, rightKeys, buildEncoders);
+        int[] keyIds = new int[rows];
+        buildKeys = new KeyTable(rightKeys.size());
+        buildKeys.add(keys.values(), new boolean[rightKeys.size()][], keys.unmatchable(), keyIds, null);
+        groupRowsByKey(keyIds);
+        buildMatched = new boolean[rows];
+        // With nothing to build on, INNER, SEMI and RIGHT get no row out of the left side.
+        leftExhausted = rows == 0 && (kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT);
+    }
+
+    /** Fills keyStart/rowsByKey: a counting sort of the build rows by key id, keeping their order within a key. */
+    private void groupRowsByKey(int[] keyIds) {
+        int keyCount = buildKeys.size();
+        keyStart = new int[keyCount + 1];
+        for (int id : keyIds) {
+            if (id >= 0) {
+                keyStart[id + 1]++;
+            }
+        }
+        for (int k = 0; k < keyCount; k++) {
+            keyStart[k + 1] += keyStart[k];
+        }
+        rowsByKey = new int[keyStart[keyCount]];
+        int[] next = keyStart.clone();
+        for (int row = 0; row < keyIds.length; row++) {
+            if (keyIds[row] >= 0) {
+                rowsByKey[next[keyIds[row]]++] = row;
+            }
+        }
+    }
+
+    /** Every row's encoded keys, and the rows that can match nothing (a NULL key, or a value the other side cannot hold). */
+    private record EncodedKeys(long[][] values, boolean[] unmatchable) {
+    }
+
+    private static EncodedKeys encodeKeys(EvalInput input, List<Integer> columns, List<KeyEncoder> encoders) {
+        int rows = input.rowCount();
+        long[][] values = new long[columns.size()][rows];
+        boolean[] unmatchable = new boolean[rows];
+        for (int k = 0; k < columns.size(); k++) {
+            Column column = input.column(columns.get(k));
+            encoders.get(k).encode(column, values[k], unmatchable);
+            for (int i = 0; i < rows; i++) {
+                unmatchable[i] |= column.isNull(i);
+            }
+        }
+        return new EncodedKeys(values, unmatchable);
+    }
+
+    /** Pulls the next non-empty left batch and looks its keys up; false at the end of the left input. */
+    private boolean nextProbeBatch() {
+        probe = pullNonEmpty(input(0));
+        if (probe == null) {
+            return false;
+        }
+        probeInput = new BatchInput(probe);
+        int rows = probe.rowCount();
+        EncodedKeys keys = encodeKeys(probeInput, leftKeys, probeEncoders);
+        probeKeyIds = new int[rows];
+        buildKeys.find(keys.values(), new boolean[leftKeys.size()][], keys.unmatchable(), probeKeyIds);
+        probeMatched = new boolean[rows];
+        cursorRow = 0;
+        cursorMatch = 0;
+        if (residual == null && !kind.outputsRight()) {
+            // SEMI/ANTI without a residual: a row matches exactly when its key is on the build side.
+            for (int row = 0; row < rows; row++) {
+                probeMatched[row] = probeKeyIds[row] >= 0;
+            }
+            cursorRow = rows;
+        }
+        return true;
+    }
+
+    /**
+     * Joins the next chunk of candidate pairs of the probe batch and returns the rows to emit
+     * (may be null or empty); once all pairs are done, returns the probe rows LEFT/FULL/SEMI/ANTI
+     * emit on their own and releases the probe batch.
+     */
+    private Batch advanceProbe() {
+        if (cursorRow < probe.rowCount()) {
+            int[][] pairs = nextCandidatePairs();
+            int[] leftRows = pairs[0];
+            int[] rightRows = pairs[1];
+            if (residual != null) {
+                Column condition = residual.evaluate(new JoinedInput(new SubsetInput(probeInput, leftRows), leftSchema.size(),
+                        new SubsetInput(buildInput, rightRows)));
+                int[] kept = condition.trueRows();
+                leftRows = select(leftRows, kept);
+                rightRows = select(rightRows, kept);
+            }
+            for (int i = 0; i < leftRows.length; i++) {
+                probeMatched[leftRows[i]] = true;
+                buildMatched[rightRows[i]] = true;
+            }
+            return kind.outputsRight() ? joinedBatch(leftRows, rightRows, leftRows.length) : null;
+        }
+        try {
+            return probeRowsOnTheirOwn();
+        } finally {
+            probe.close();
+            probe = null;
+            probeInput = null;
+        }
+    }
+
+    /** Up to {@link #MAX_BATCH_ROWS} (probe row, build row) pairs with equal keys, from the cursor on. */
+    private int[][] nextCandidatePairs() {
+        int count = 0;
+        int rows = probe.rowCount();
+        while (cursorRow < rows && count < MAX_BATCH_ROWS) {
+            int key = probeKeyIds[cursorRow];
+            // SEMI/ANTI need one match per row: skip the rest of a row's candidates once it has one.
+            if (key < 0 || !kind.outputsRight() && probeMatched[cursorRow]) {
+                cursorRow++;
+                cursorMatch = 0;
+                continue;
+            }
+            int start = keyStart[key] + cursorMatch;
+            int take = Math.min(keyStart[key + 1] - start, MAX_BATCH_ROWS - count);
+            for (int t = 0; t < take; t++, count++) {
+                pairLeft[count] = cursorRow;
+                pairRight[count] = rowsByKey[start + t];
+            }
+            cursorMatch += take;
+            if (start + take == keyStart[key + 1]) {
+                cursorRow++;
+                cursorMatch = 0;
+            }
+        }
+        return new int[][] {Arrays.copyOf(pairLeft, count), Arrays.copyOf(pairRight, count)};
+    }
+
+    /** After all pairs of a probe batch: its unmatched rows for LEFT/FULL and ANTI, its matched rows for SEMI. */
+    private Batch probeRowsOnTheirOwn() {
+        if (kind == JoinKind.INNER || kind == JoinKind.RIGHT) {
+            return null;
+        }
+        boolean wantMatched = kind == JoinKind.SEMI;
+        int count = 0;
+        for (boolean matched : probeMatched) {
+            count += matched == wantMatched ? 1 : 0;
+        }
+        int[] rows = new int[count];
+        for (int row = 0, at = 0; row < probeMatched.length; row++) {
+            if (probeMatched[row] == wantMatched) {
+                rows[at++] = row;
+            }
+        }
+        return count == 0 ? null : joinedBatch(rows, null, count);
+    }
+
+    /** After the last probe batch: the next build rows that joined nothing, for RIGHT/FULL; null when done. */
+    private Batch unmatchedBuildRows() {
+        if (kind != JoinKind.RIGHT && kind != JoinKind.FULL) {
+            return null;
+        }
+        int[] rows = new int[MAX_BATCH_ROWS];
+        int count = 0;
+        while (nextUnmatchedBuildRow < build.rowCount() && count < MAX_BATCH_ROWS) {
+            int row = nextUnmatchedBuildRow++;
+            if (!buildMatched[row]) {
+                rows[count++] = row;
+            }
+        }
+        return count == 0 ? null : joinedBatch(null, Arrays.copyOf(rows, count), count);
+    }
+
+    /**
+     * Output rows pairing probe row leftRows[i] with build row rightRows[i]; a null array makes that
+     * side NULL. SEMI and ANTI output the left side only.
+     */
+    private Batch joinedBatch(int[] leftRows, int[] rightRows, int count) {
+        List<FieldVector> vectors = new ArrayList<>(schema().size());
+        List<StringDictionary> dictionaries = new ArrayList<>(schema().size());
+        try {
+            addSide(vectors, dictionaries, probe, leftSchema, leftRows, count);
+            if (kind.outputsRight()) {
+                addSide(vectors, dictionaries, build, rightSchema, rightRows, count);
+            }
+            return new Batch(schema(), vectors, dictionaries, count);
+        } catch (RuntimeException e) {
+            BatchRows.closeAll(vectors);
+            throw e;
+        }
+    }
+
+    private void addSide(List<FieldVector> vectors, List<StringDictionary> dictionaries, Batch source, Schema side,
+            int[] rows, int count) {
+        for (int c = 0; c < side.size(); c++) {
+            DataType type = side.type(c);
+            String name = schema().field(vectors.size()).name();
+            if (rows == null) {
+                vectors.add(ArrowColumns.nullVector(type, name, count, allocator()));
+                dictionaries.add(type.kind().isString() ? StringDictionary.EMPTY : null);
+            } else {
+                vectors.add(BatchRows.gather(source.vector(c), type, rows, allocator()));
+                dictionaries.add(source.dictionary(c));
+            }
+        }
+    }
+
+    private static int[] select(int[] values, int[] positions) {
+        int[] out = new int[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            out[i] = values[positions[i]];
+        }
+        return out;
+    }
+
+    @Override
+    protected void releaseState() {
+        try {
+            if (probe != null) {
+                probe.close();
+            }
+        } finally {
+            if (build != null) {
+                build.close();
+            }
+        }
+    }
+}

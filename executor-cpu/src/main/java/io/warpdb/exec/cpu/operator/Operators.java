@@ -1,0 +1,61 @@
+package io.warpdb.exec.cpu.operator;
+
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.exec.cpu.batch.BatchRows;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the operator tree of a plan, one operator per plan node. */
+public final class Operators {
+    private Operators() {
+    }
+
+    /** The root operator of {@code plan}; if building fails, what was already built is closed. */
+    public static BatchStream create(PlanNode plan, ExecContext context) {
+        if (plan instanceof ScanNode scan) {
+            return new ScanOperator(scan, context);
+        }
+        if (plan instanceof ValuesNode values) {
+            return new ValuesOperator(values, context);
+        }
+        List<BatchStream> inputs = new ArrayList<>();
+        try {
+            for (PlanNode input : plan.inputs()) {
+                inputs.add(create(input, context));
+            }
+            return withInputs(plan, inputs, context);
+        } catch (RuntimeException e) {
+            BatchRows.closeAll(inputs);
+            throw e;
+        }
+    }
+
+    private static BatchStream withInputs(PlanNode plan, List<BatchStream> inputs, ExecContext context) {
+        if (plan instanceof FilterNode filter) {
+            return new FilterOperator(filter, inputs.get(0), context);
+        }
+        if (plan instanceof ProjectNode project) {
+            return new ProjectOperator(project, inputs.get(0), context);
+        }
+        if (plan instanceof AggregateNode aggregate) {
+            return new HashAggregateOperator(aggregate, inputs.get(0), context);
+        }
+        if (plan instanceof JoinNode join) {
+            return new HashJoinOperator(join, inputs.get(0), inputs.get(1), context);
+        }
+        if (plan instanceof SortNode sort) {
+            return sort.keys().isEmpty() ? new LimitOperator(sort, inputs.get(0), context)
+                    : new SortOperator(sort, inputs.get(0), context);
+        }
+        throw new IllegalArgumentException("unknown plan node " + plan.describe());
+    }
+}

@@ -1,0 +1,259 @@
+package io.warpdb.exec.cpu.value;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+
+/**
+ * Exact arithmetic on scaled 64-bit integers (INTEGER and BIGINT are scale 0, DECIMAL holds
+ * value * 10^scale). Every operation either returns the exact (or correctly rounded) result or
+ * throws SQLSTATE 22003; nothing wraps around. The common paths stay on primitive longs;
+ * BigInteger/BigDecimal appear only when an intermediate product does not fit 64 bits.
+ */
+public final class Decimals {
+    private static final long[] POW10 = new long[19];
+    private static final double[] POW10_DOUBLE = new double[19];
+    private static final double TWO_POW_63 = 0x1p63;
+
+    static {
+        long p = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = p;
+            POW10_DOUBLE[i] = p;
+            p *= 10;
+        }
+    }
+
+    private Decimals() {
+    }
+
+    /** 10^n for n in 0..18. */
+    public static long pow10(int n) {
+        return POW10[n];
+    }
+
+    /** The scale of an exact type: DECIMAL's scale, 0 for INTEGER and BIGINT. */
+    public static int scaleOf(DataType type) {
+        return type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
+    }
+
+    /** Changes the scale of an unscaled value, rounding HALF_UP when digits are dropped. */
+    public static long rescale(long v, int fromScale, int toScale) {
+        if (toScale >= fromScale) {
+            return scaleUp(v, toScale - fromScale);
+        }
+        int drop = fromScale - toScale;
+        if (drop > 18) {
+            return unscaledExact(BigDecimal.valueOf(v, fromScale).setScale(toScale, RoundingMode.HALF_UP));
+        }
+        return divide(v, POW10[drop], RoundingMode.HALF_UP);
+    }
+
+    /** v * 10^digits, or 22003. */
+    public static long scaleUp(long v, int digits) {
+        if (digits == 0 || v == 0) {
+            return v;
+        }
+        if (digits > 18) {
+            throw outOfRange();
+        }
+        return multiply(v, POW10[digits]);
+    }
+
+    /** a * b, or 22003. */
+    public static long multiply(long a, long b) {
+        long hi = Math.multiplyHigh(a, b);
+        long lo = a * b;
+        if (hi != (lo >> 63)) {
+            throw outOfRange();
+        }
+        return lo;
+    }
+
+    public static long add(long a, long b) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            throw outOfRange();
+        }
+        return r;
+    }
+
+    public static long subtract(long a, long b) {
+        long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0) {
+            throw outOfRange();
+        }
+        return r;
+    }
+
+    public static long negate(long v) {
+        if (v == Long.MIN_VALUE) {
+            throw outOfRange();
+        }
+        return -v;
+    }
+
+    /**
+     * a * b, whose exact scale is {@code productScale} (the sum of the factors' scales), rounded
+     * HALF_UP to {@code toScale}. Falls back to BigInteger when the exact product overflows 64 bits,
+     * since rounding to a smaller scale may bring it back into range.
+     */
+    public static long multiplyRescaled(long a, long b, int productScale, int toScale) {
+        long hi = Math.multiplyHigh(a, b);
+        long lo = a * b;
+        if (hi == (lo >> 63)) {
+            return rescale(lo, productScale, toScale);
+        }
+        BigDecimal product = new BigDecimal(BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)), productScale);
+        return unscaledExact(product.setScale(toScale, RoundingMode.HALF_UP));
+    }
+
+    /**
+     * (a / 10^aScale) / (b / 10^bScale) as an unscaled value of scale {@code toScale}, rounded with
+     * {@code mode} (HALF_UP for DECIMAL results, DOWN to truncate integer division). 22012 when b is 0.
+     */
+    public static long divideScaled(long a, int aScale, long b, int bScale, int toScale, RoundingMode mode) {
+        if (b == 0) {
+            throw divisionByZero();
+        }
+        int shift = toScale + bScale - aScale;
+        long num = a;
+        long den = b;
+        if (shift > 0) {
+            num = shift > 18 ? 0 : a * POW10[shift];
+            if (shift > 18 || Math.multiplyHigh(a, POW10[shift]) != (num >> 63)) {
+                return divideSlow(a, aScale, b, bScale, toScale, mode);
+            }
+        } else if (shift < 0) {
+            den = -shift > 18 ? 0 : b * POW10[-shift];
+            if (-shift > 18 || Math.multiplyHigh(b, POW10[-shift]) != (den >> 63)) {
+                return divideSlow(a, aScale, b, bScale, toScale, mode);
+            }
+        }
+        return divide(num, den, mode);
+    }
+
+    private static long divideSlow(long a, int aScale, long b, int bScale, int toScale, RoundingMode mode) {
+        return unscaledExact(BigDecimal.valueOf(a, aScale).divide(BigDecimal.valueOf(b, bScale), toScale, mode));
+    }
+
+    /** num / den rounded with {@code mode} (HALF_UP, DOWN, FLOOR or CEILING). */
+    public static long divide(long num, long den, RoundingMode mode) {
+        if (den == 0) {
+            throw divisionByZero();
+        }
+        if (den == Long.MIN_VALUE || num == Long.MIN_VALUE) {
+            // The only cases where abs() or the quotient itself overflows.
+            return unscaledExact(new BigDecimal(num).divide(new BigDecimal(den), 0, mode));
+        }
+        long q = num / den;
+        long r = num % den;
+        if (r == 0) {
+            return q;
+        }
+        boolean negative = (num ^ den) < 0;
+        return switch (mode) {
+            case DOWN -> q;
+            case HALF_UP -> Math.abs(r) >= Math.abs(den) - Math.abs(r) ? (negative ? q - 1 : q + 1) : q;
+            case FLOOR -> negative ? q - 1 : q;
+            case CEILING -> negative ? q : q + 1;
+            default -> throw new IllegalArgumentException("unsupported rounding " + mode);
+        };
+    }
+
+    /** Compares a (scale aScale) with b (scale bScale) exactly. */
+    public static int compare(long a, int aScale, long b, int bScale) {
+        if (aScale == bScale) {
+            return Long.compare(a, b);
+        }
+        if (aScale < bScale) {
+            return -compare(b, bScale, a, aScale);
+        }
+        // b has the smaller scale: bring it up; if that overflows, b's magnitude exceeds any long.
+        int shift = aScale - bScale;
+        long hi = Math.multiplyHigh(b, POW10[shift]);
+        long lo = b * POW10[shift];
+        if (hi != (lo >> 63)) {
+            return b > 0 ? -1 : 1;
+        }
+        return Long.compare(a, lo);
+    }
+
+    public static double toDouble(long unscaled, int scale) {
+        return scale == 0 ? unscaled : unscaled / POW10_DOUBLE[scale];
+    }
+
+    /** A double as an unscaled value of {@code scale}, rounded HALF_UP (away from zero on ties); 22003 when out of range. */
+    public static long fromDouble(double v, int scale) {
+        double scaled = v * POW10_DOUBLE[scale];
+        if (!(Math.abs(scaled) < TWO_POW_63)) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + v + " is out of range");
+        }
+        double floor = Math.floor(scaled);
+        double fraction = scaled - floor;
+        if (Math.abs(fraction - 0.5) < 1e-6) {
+            // Near a tie the binary product may have drifted (0.285 * 100 = 28.499999...):
+            // decide on the shortest decimal form of the double, as a person reads it.
+            return unscaledExact(BigDecimal.valueOf(v).setScale(scale, RoundingMode.HALF_UP));
+        }
+        return (long) floor + (fraction > 0.5 ? 1 : 0);
+    }
+
+    /** ROUND(v, digits) on a double: half away from zero, ties judged on the shortest decimal form like {@link #fromDouble}. */
+    public static double round(double v, int digits) {
+        double factor = Math.pow(10, digits);
+        double scaled = v * factor;
+        if (!Double.isFinite(scaled) || Math.abs(scaled) >= 0x1p52) {
+            return v; // no fractional digits left to round at this magnitude
+        }
+        double magnitude = Math.abs(scaled);
+        if (Math.abs(magnitude - Math.floor(magnitude) - 0.5) < 1e-6) {
+            return BigDecimal.valueOf(v).setScale(digits, RoundingMode.HALF_UP).doubleValue();
+        }
+        return roundHalfAwayFromZero(scaled) / factor;
+    }
+
+    private static double roundHalfAwayFromZero(double v) {
+        double magnitude = Math.abs(v);
+        double floor = Math.floor(magnitude);
+        return Math.copySign(magnitude - floor >= 0.5 ? floor + 1 : floor, v);
+    }
+
+    /** The unscaled value of a BigDecimal, or 22003 when it does not fit 64 bits. */
+    public static long unscaledExact(BigDecimal d) {
+        BigInteger unscaled = d.unscaledValue();
+        if (unscaled.bitLength() > 63) {
+            throw outOfRange();
+        }
+        return unscaled.longValue();
+    }
+
+    /** Checks that a value fits the physical range of an exact result type (INTEGER: 32 bits). */
+    public static long checkFits(long v, DataType type) {
+        if (type.kind() == TypeKind.INTEGER && (int) v != v) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range: " + v);
+        }
+        return v;
+    }
+
+    /** Checks a CAST result against the declared type: INTEGER range, or DECIMAL precision. */
+    public static long checkDeclared(long v, DataType type) {
+        if (type.kind() == TypeKind.DECIMAL && (v >= POW10[type.precision()] || v <= -POW10[type.precision()])) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "value " + BigDecimal.valueOf(v, type.scale()).toPlainString() + " is out of range for " + type.sqlName());
+        }
+        return checkFits(v, type);
+    }
+
+    public static WarpException outOfRange() {
+        return new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric value out of range");
+    }
+
+    public static WarpException divisionByZero() {
+        return new WarpException(SqlState.DIVISION_BY_ZERO, "division by zero");
+    }
+}

@@ -1,0 +1,171 @@
+package io.warpdb.exec.cpu.value;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Text forms of values for CAST: parsing strings into normalized values (22P02 for text that
+ * does not parse, 22003 for numbers out of range) and formatting values as strings.
+ */
+public final class TextValues {
+    private static final Pattern DOUBLE_TEXT = Pattern.compile("[+-]?((\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?|Infinity|NaN)");
+    private static final Pattern INTEGER_TEXT = Pattern.compile("[+-]?\\d+");
+
+    private TextValues() {
+    }
+
+    /** Parses INTEGER, BIGINT, DECIMAL, DATE (days) or BOOLEAN (0/1) text into the type's long form. */
+    public static long parseLong(String text, DataType type) {
+        String s = trimSpaces(text);
+        return switch (type.kind()) {
+            case INTEGER, BIGINT -> Decimals.checkFits(parseInteger(s, text, type), type);
+            case DECIMAL -> Decimals.checkDeclared(parseDecimal(s, text, type), type);
+            case DATE -> parseDate(s, text, type);
+            case BOOLEAN -> parseBoolean(s, text, type) ? 1 : 0;
+            default -> throw new IllegalArgumentException("not a long-valued type: " + type);
+        };
+    }
+
+    public static double parseDouble(String text, DataType type) {
+        String s = trimSpaces(text);
+        // Checked first because Double.parseDouble also accepts Java forms such as "1d" and "0x1p3".
+        if (!DOUBLE_TEXT.matcher(s).matches()) {
+            throw invalid(text, type);
+        }
+        return Double.parseDouble(s);
+    }
+
+    private static long parseInteger(String s, String text, DataType type) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            if (INTEGER_TEXT.matcher(s).matches()) {
+                throw outOfRange(text, type);
+            }
+            throw invalid(text, type);
+        }
+    }
+
+    private static long parseDecimal(String s, String text, DataType type) {
+        BigDecimal value;
+        try {
+            value = new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw invalid(text, type);
+        }
+        BigDecimal scaled = value.setScale(type.scale(), RoundingMode.HALF_UP);
+        if (scaled.unscaledValue().bitLength() > 63) {
+            throw outOfRange(text, type);
+        }
+        return scaled.unscaledValue().longValue();
+    }
+
+    private static long parseDate(String s, String text, DataType type) {
+        try {
+            return Dates.checkDate(LocalDate.parse(s).toEpochDay());
+        } catch (DateTimeParseException e) {
+            throw invalid(text, type);
+        }
+    }
+
+    private static boolean parseBoolean(String s, String text, DataType type) {
+        switch (s.toLowerCase(Locale.ROOT)) {
+            case "true", "t", "1":
+                return true;
+            case "false", "f", "0":
+                return false;
+            default:
+                throw invalid(text, type);
+        }
+    }
+
+    /** Formats a value given in its normalized long form (see {@link #parseLong}). */
+    public static String formatLong(long v, DataType type) {
+        return switch (type.kind()) {
+            case INTEGER, BIGINT -> Long.toString(v);
+            case DECIMAL -> BigDecimal.valueOf(v, type.scale()).toPlainString();
+            case DATE -> formatDate(v);
+            case BOOLEAN -> v != 0 ? "TRUE" : "FALSE";
+            default -> throw new IllegalArgumentException("not a long-valued type: " + type);
+        };
+    }
+
+    public static String formatDouble(double v) {
+        return Double.toString(v);
+    }
+
+    /** YYYY-MM-DD for years 0..9999; other years as ISO-8601 writes them. */
+    public static String formatDate(long epochDay) {
+        long civil = Dates.civil(epochDay);
+        long year = Dates.year(civil);
+        if (year < 0 || year > 9999) {
+            return LocalDate.ofEpochDay(epochDay).toString();
+        }
+        char[] c = new char[10];
+        writeDigits(c, 0, year, 4);
+        c[4] = '-';
+        writeDigits(c, 5, Dates.month(civil), 2);
+        c[7] = '-';
+        writeDigits(c, 8, Dates.day(civil), 2);
+        return new String(c);
+    }
+
+    private static void writeDigits(char[] out, int at, long value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            out[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
+    }
+
+    /** Removes leading and trailing spaces (only U+0020, as SQL TRIM does). */
+    public static String trimSpaces(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && s.charAt(start) == ' ') {
+            start++;
+        }
+        while (end > start && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(start, end);
+    }
+
+    /** Removes trailing spaces: CHAR values never carry them. */
+    public static String trimTrailingSpaces(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    /** Number of characters (code points), as CHAR_LENGTH and length limits count them. */
+    public static int length(String s) {
+        return s.codePointCount(0, s.length());
+    }
+
+    /** Checks a CAST result against VARCHAR(n)/CHAR(n), n > 0: 22001 when longer. */
+    public static String checkLength(String s, DataType type) {
+        if (type.precision() > 0 && length(s) > type.precision()) {
+            throw new WarpException(SqlState.STRING_DATA_RIGHT_TRUNCATION,
+                    "value too long for type " + type.sqlName() + ": '" + s + "'");
+        }
+        return s;
+    }
+
+    private static WarpException outOfRange(String text, DataType type) {
+        return new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value '" + text + "' is out of range for " + type.sqlName());
+    }
+
+    private static WarpException invalid(String text, DataType type) {
+        return new WarpException(SqlState.INVALID_TEXT_REPRESENTATION,
+                "invalid input syntax for type " + type.sqlName() + ": '" + text + "'");
+    }
+}

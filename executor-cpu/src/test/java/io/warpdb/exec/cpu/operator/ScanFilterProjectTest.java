@@ -1,0 +1,98 @@
+package io.warpdb.exec.cpu.operator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.ExecTestBase;
+import io.warpdb.exec.cpu.TestTable;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ScanFilterProjectTest extends ExecTestBase {
+    private final TestTable items = TestTable.of("items", "id", INT, "name", VARCHAR, "price", dec(15, 2), "day", DATE, "ok", BOOL)
+            .batch(row(1, "bolt", bd("0.10"), date("1995-01-01"), true), row(2, "nut", bd("0.05"), date("1995-06-30"), false))
+            .batch()
+            .batch(row(3, null, bd("12.00"), null, null))
+            .batch(row(4, "bolt", null, date("1996-01-01"), true), row(5, "gear", bd("7.25"), date("1994-12-31"), true),
+                    row(6, "nut", bd("0.05"), date("1995-03-01"), false));
+
+    @Test
+    void scanReadsSelectedColumnsOfEveryBatchAndSkipsEmptyOnes() {
+        ScanNode scan = ScanNode.of(items, List.of(2, 0));
+        assertEquals(List.of(row(bd("0.10"), 1), row(bd("0.05"), 2), row(bd("12.00"), 3), row(null, 4), row(bd("7.25"), 5),
+                row(bd("0.05"), 6)), run(scan));
+        assertEquals(List.of(2, 1, 3), batchSizes);
+    }
+
+    @Test
+    void filterKeepsOnlyTrueRows() {
+        // ok is NULL for id 3: not kept, and neither by NOT ok.
+        assertEquals(List.of(row(1), row(4), row(5)), ids(new FilterNode(scan(items), col(4, BOOL))));
+        assertEquals(List.of(row(2), row(6)), ids(new FilterNode(scan(items), call(Op.NOT, BOOL, col(4, BOOL)))));
+        Expr cheapBolt = call(Op.AND, BOOL, call(Op.EQ, BOOL, col(1, VARCHAR), str("bolt")),
+                call(Op.LT, BOOL, col(2, dec(15, 2)), dec("1")));
+        assertEquals(List.of(row(1)), ids(new FilterNode(scan(items), cheapBolt)));
+        Expr in1995 = call(Op.AND, BOOL, call(Op.GE, BOOL, col(3, DATE), dateLit("1995-01-01")),
+                call(Op.LT, BOOL, col(3, DATE), dateLit("1996-01-01")));
+        assertEquals(List.of(row(1), row(2), row(6)), ids(new FilterNode(scan(items), in1995)));
+        assertEquals(List.of(), ids(new FilterNode(scan(items), bool(false))));
+    }
+
+    private List<List<Object>> ids(io.warpdb.core.plan.PlanNode plan) {
+        return run(project(plan, col(0, INT)));
+    }
+
+    @Test
+    void projectComputesAndPassesColumnsThrough() {
+        Expr total = call(Op.MULTIPLY, dec(18, 2), col(2, dec(15, 2)), col(0, INT));
+        List<List<Object>> rows = run(project(scan(items), col(1, VARCHAR), total, col(0, INT), col(1, VARCHAR)));
+        assertEquals(List.of(row("bolt", bd("0.10"), 1, "bolt"), row("nut", bd("0.10"), 2, "nut"), row(null, bd("36.00"), 3, null),
+                row("bolt", null, 4, "bolt"), row("gear", bd("36.25"), 5, "gear"), row("nut", bd("0.30"), 6, "nut")), rows);
+    }
+
+    @Test
+    void projectOverFilterOverProjectWithManyRowsInSeveralBatches() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 150_000; i++) {
+            rows.add(row(i, i % 7 == 0 ? null : "v" + (i % 100)));
+        }
+        TestTable big = TestTable.of("big", "i", INT, "s", VARCHAR).batches(rows, 70_000, 0, 1, 79_999);
+        Expr even = call(Op.EQ, BOOL, call(Op.MOD, INT, col(0, INT), lit(2)), lit(0));
+        Expr label = call(Op.CONCAT, VARCHAR, col(1, VARCHAR), str("!"));
+        List<List<Object>> out = run(project(new FilterNode(scan(big), even), col(0, INT), label));
+        assertEquals(75_000, out.size());
+        assertEquals(row(0, null), out.get(0));
+        assertEquals(row(2, "v2!"), out.get(1));
+        assertEquals(row(149_998, "v98!"), out.get(74_999));
+    }
+
+    @Test
+    void valuesProducesItsRowsWithDictionaries() {
+        Schema schema = new Schema(List.of(new Field("n", INT), new Field("s", VARCHAR), new Field("d", dec(5, 1))));
+        ValuesNode values = new ValuesNode(schema, List.of(
+                List.of(lit(1), str("a"), dec("1.5")),
+                List.of(Literal.ofNull(INT), str("b"), Literal.ofNull(dec(5, 1))),
+                List.of(lit(3), str("a"), dec("-0.5"))));
+        assertEquals(List.of(row(1, "a", bd("1.5")), row(null, "b", null), row(3, "a", bd("-0.5"))), run(values));
+        assertEquals(List.of(row("A"), row("B"), row("A")), run(project(values, call(Op.UPPER, VARCHAR, col(1, VARCHAR)))));
+    }
+
+    @Test
+    void valuesSplitsLargeInputIntoBatches() {
+        List<List<Literal>> rows = new ArrayList<>();
+        for (int i = 0; i < 70_000; i++) {
+            rows.add(List.of(lit(i)));
+        }
+        List<List<Object>> out = run(new ValuesNode(new Schema(List.of(new Field("n", INT))), rows));
+        assertEquals(70_000, out.size());
+        assertEquals(List.of(65_536, 4_464), batchSizes);
+    }
+}
