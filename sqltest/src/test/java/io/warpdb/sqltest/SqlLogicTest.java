@@ -1,0 +1,71 @@
+package io.warpdb.sqltest;
+
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The SQL corpus: one dynamic test per {@code .test} file per target. Switches (system
+ * properties, also given to Maven as -D...): {@code sqltest.targets} (default {@code cpu,gpu};
+ * {@code duckdb} cross-checks the expectations on DuckDB), {@code sqltest.filter} (comma-separated
+ * substrings of file names), {@code sqltest.pending=true} (also run sql/pending/**),
+ * {@code sqltest.timeout} (seconds per file, default 300).
+ */
+class SqlLogicTest {
+
+    private static String property(String name, String fallback) {
+        String v = System.getProperty(name);
+        return v == null || v.isBlank() || v.startsWith("${") ? fallback : v.strip();
+    }
+
+    @TestFactory
+    Stream<DynamicNode> corpus() {
+        List<Target> targets = Arrays.stream(property("sqltest.targets", "cpu,gpu").split(","))
+                .map(String::strip).filter(s -> !s.isEmpty()).map(Target::new).toList();
+        List<Corpus.TestFile> files = Corpus.files(property("sqltest.filter", ""));
+        boolean runPending = Boolean.parseBoolean(property("sqltest.pending", "false"));
+        int timeout = Integer.parseInt(property("sqltest.timeout", "300"));
+        if (files.isEmpty()) {
+            fail("no .test file matches sqltest.filter=" + property("sqltest.filter", ""));
+        }
+        return targets.stream().map(t -> DynamicContainer.dynamicContainer(t.name(),
+                files.stream().map(f -> DynamicTest.dynamicTest(t.name() + ": " + f.name(), f.path().toUri(),
+                        () -> runFile(t, f, runPending, timeout)))));
+    }
+
+    private static void runFile(Target target, Corpus.TestFile file, boolean runPending, int timeout) {
+        if (file.pending() && !runPending) {
+            String reason = "pending (known engine bug, skipped; run with -Dsqltest.pending=true): " + file.name()
+                    + " - " + file.headerComment();
+            System.out.println("[sqltest] SKIPPED " + target.name() + " " + reason);
+            Assumptions.abort(reason);
+        }
+        String unavailable = target.unavailableReason();
+        if (unavailable != null) {
+            System.out.println("[sqltest] SKIPPED " + target.name() + " " + file.name() + ": " + unavailable);
+            Assumptions.abort(unavailable);
+        }
+        SltScript script = file.parse();
+        long start = System.nanoTime();
+        SltRunner.Report report = assertTimeoutPreemptively(Duration.ofSeconds(timeout), () -> {
+            try (Connection c = target.open(file.name())) {
+                return SltRunner.run(script, c, target.options(timeout));
+            }
+        }, () -> target.name() + " " + file.name() + " did not finish within " + timeout + " s (sqltest.timeout)");
+        System.out.println("[sqltest] " + report.summary() + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
+        String failures = report.failureMessage();
+        if (failures != null) {
+            fail(failures);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.warpdb.sqltest;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where a script runs: a WarpDB executor ({@code cpu}, {@code gpu}, {@code auto}) through the
+ * embedded driver, each script on a fresh in-memory database, or {@code duckdb}, the oracle
+ * used to cross-check expected answers (types and error states are not checked there).
+ */
+public final class Target {
+    /** SQLSTATE of "executor not available" / "unknown executor". */
+    public static final String NOT_AVAILABLE_STATE = "22023";
+
+    private static final AtomicLong DATABASES = new AtomicLong();
+
+    private final String name;
+    private volatile String unavailableReason;
+    private volatile boolean probed;
+
+    public Target(String name) {
+        this.name = name.strip().toLowerCase(Locale.ROOT);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public boolean isOracle() {
+        return name.equals("duckdb");
+    }
+
+    public SltRunner.Options options(int queryTimeoutSeconds) {
+        return new SltRunner.Options(name, !isOracle(), !isOracle(), queryTimeoutSeconds);
+    }
+
+    /** A new connection to a new, empty database; {@code hint} becomes part of its name. */
+    public Connection open(String hint) throws SQLException {
+        if (isOracle()) {
+            return DriverManager.getConnection("jdbc:duckdb:");
+        }
+        String db = "sqltest_" + name + "_" + DATABASES.incrementAndGet() + "_" + hint.replaceAll("[^A-Za-z0-9]+", "_");
+        Properties p = new Properties();
+        p.setProperty("executor", name);
+        return DriverManager.getConnection("jdbc:warpdb:mem:" + db, p);
+    }
+
+    /**
+     * Why this target cannot run here, or null when it can. Probed once: a connection (and a
+     * trivial query) with this executor failing with SQLSTATE 22023 means "not available";
+     * any other failure is left for the tests to report.
+     */
+    public synchronized String unavailableReason() {
+        if (!probed) {
+            probed = true;
+            if (!isOracle() && !name.equals("cpu")) {
+                try (Connection c = open("probe"); Statement st = c.createStatement()) {
+                    st.execute("SELECT 1");
+                } catch (SQLException e) {
+                    if (NOT_AVAILABLE_STATE.equals(SltRunner.sqlState(e))) {
+                        unavailableReason = "executor '" + name + "' is not available: " + e.getMessage();
+                    }
+                }
+            }
+        }
+        return unavailableReason;
+    }
+}
