@@ -28,6 +28,7 @@ import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,6 +39,7 @@ import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
@@ -164,6 +166,11 @@ final class StatementRunner {
 
     private Dml planInsert(CatalogSnapshot snapshot, SqlNode node, List<Object> parameters) {
         CalcitePlanner planner = new CalcitePlanner(snapshot, null);
+        List<String> target = ((SqlIdentifier) ((SqlInsert) node).getTargetTable()).names;
+        Optional<Table> named = database.catalog().table(target.get(target.size() - 1));
+        if (named.isPresent()) {
+            InsertChecks.checkStringLengths((SqlInsert) node, named.get().schema());
+        }
         TableModify modify = modify(planner, node);
         List<String> name = modify.getTable().getQualifiedName();
         Table table = table(name.get(name.size() - 1));

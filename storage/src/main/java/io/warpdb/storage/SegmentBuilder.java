@@ -128,7 +128,9 @@ final class SegmentBuilder implements AutoCloseable {
         }
     }
 
+    /** Re-encodes a string column over one dictionary; CHAR values are kept without trailing spaces. */
     private StringDictionary copyStrings(int column, IntVector out) {
+        boolean isChar = schema.type(column).kind() == io.warpdb.core.types.TypeKind.CHAR;
         StringDictionary.Builder dict = new StringDictionary.Builder();
         int at = 0;
         for (Batch b : pending) {
@@ -142,7 +144,8 @@ final class SegmentBuilder implements AutoCloseable {
                 } else {
                     int code = codes.get(r);
                     if (remap[code] < 0) {
-                        remap[code] = dict.add(source.get(code));
+                        String value = source.get(code);
+                        remap[code] = dict.add(isChar ? value.stripTrailing() : value);
                     }
                     out.set(at, remap[code]);
                 }

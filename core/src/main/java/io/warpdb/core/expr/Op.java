@@ -35,8 +35,12 @@ public enum Op {
     /** (string, start[, length]): 1-based, SQL semantics. */
     SUBSTRING,
     UPPER, LOWER,
-    /** (string): removes leading and trailing spaces. */
+    /** (string, characters): removes leading and trailing characters found in {@code characters}. */
     TRIM,
+    /** (string, characters): removes leading characters found in {@code characters}. */
+    LTRIM,
+    /** (string, characters): removes trailing characters found in {@code characters}. */
+    RTRIM,
     CHAR_LENGTH,
     /** (date): calendar parts as BIGINT. */
     EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY,

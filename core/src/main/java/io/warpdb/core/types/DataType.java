@@ -57,7 +57,11 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
         };
     }
 
-    /** The {@link java.sql.Types} code reported to JDBC clients. */
+    /**
+     * The {@link java.sql.Types} code reported to JDBC clients. CHAR(n) is reported as VARCHAR
+     * (its type name stays CHAR(n)): WarpDB keeps CHAR values without trailing pad spaces, and
+     * JDBC clients such as Avatica's pad values of Types.CHAR columns to their length.
+     */
     public int jdbcType() {
         return switch (kind) {
             case BOOLEAN -> Types.BOOLEAN;
@@ -66,8 +70,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DOUBLE -> Types.DOUBLE;
             case DECIMAL -> Types.DECIMAL;
             case DATE -> Types.DATE;
-            case VARCHAR -> Types.VARCHAR;
-            case CHAR -> Types.CHAR;
+            case VARCHAR, CHAR -> Types.VARCHAR;
         };
     }
 

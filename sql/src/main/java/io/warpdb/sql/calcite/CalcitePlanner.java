@@ -51,12 +51,24 @@ import org.apache.calcite.util.Util;
  * the catalog taken at construction.
  */
 public final class CalcitePlanner implements RelOptTable.ViewExpander {
+    static {
+        // Calcite reads these once, when its classes load; ISO-8859-1 would reject non-Latin text.
+        System.setProperty("calcite.default.charset", "UTF-8");
+        System.setProperty("calcite.default.nationalcharset", "UTF-8");
+        System.setProperty("calcite.default.collation.name", "UTF-8$en_US");
+    }
+
     /** The one schema every table lives in. */
     public static final String SCHEMA = "PUBLIC";
 
     private static final SqlConformance CONFORMANCE = new SqlDelegatingConformance(SqlConformanceEnum.DEFAULT) {
         @Override
         public boolean isPercentRemainderAllowed() {
+            return true;
+        }
+
+        @Override
+        public boolean isBangEqualAllowed() {
             return true;
         }
 
@@ -75,6 +87,12 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
             return true;
         }
     };
+
+    /** DISTINCT set operations become aggregates over UNION ALL, the one set operation executors run. */
+    private static final HepProgram SET_OPS = new HepProgramBuilder()
+            .addRuleCollection(List.of(CoreRules.UNION_TO_DISTINCT, CoreRules.INTERSECT_TO_DISTINCT,
+                    CoreRules.MINUS_TO_DISTINCT, CoreRules.UNION_MERGE))
+            .build();
 
     private static final HepProgram SUB_QUERIES_TO_CORRELATES = new HepProgramBuilder()
             .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
@@ -226,6 +244,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     public RelNode optimize(RelNode rel) {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
         RelNode r = hep(SUB_QUERIES_TO_CORRELATES, rel);
+        r = hep(SET_OPS, r);
         r = RelDecorrelator.decorrelateQuery(r, relBuilder);
         r = r.accept(new FactorPuller(cluster.getRexBuilder()));
         r = hep(LOGICAL_REWRITES, r);

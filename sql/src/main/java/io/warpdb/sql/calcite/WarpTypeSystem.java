@@ -27,6 +27,12 @@ public final class WarpTypeSystem extends RelDataTypeSystemImpl {
         return typeName == SqlTypeName.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : super.getMaxScale(typeName);
     }
 
+    /** CASE 'a' ... ELSE 'longer' is VARCHAR(6), not a blank-padded CHAR(6). */
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
+    }
+
     @Override
     public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         RelDataType sum = switch (argumentType.getSqlTypeName()) {

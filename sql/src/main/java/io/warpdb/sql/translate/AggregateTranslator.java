@@ -23,7 +23,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlKind;
 
 /**
- * GROUP BY with aggregates. Two Calcite aggregates become a projection over the aggregate:
+ * GROUP BY with aggregates; {@code FILTER (WHERE ...)} clauses become CASE columns below it. Two Calcite aggregates become a projection over the aggregate:
  * SUM0 (a SUM that is 0 instead of NULL on no rows) is SUM then COALESCE(sum, 0), and
  * LITERAL_AGG (a constant per group, which sub-query removal uses as a match marker) is the
  * constant itself.
@@ -36,6 +36,7 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
         }
         PlanNode input = translator.translate(rel.getInput());
         Schema schema = PlanTranslator.schemaOf(rel);
+        List<Expr> filteredArgs = new ArrayList<>();
         List<Integer> keys = rel.getGroupSet().asList();
         List<Field> aggFields = new ArrayList<>(schema.fields().subList(0, keys.size()));
         List<AggCall> calls = new ArrayList<>();
@@ -45,9 +46,6 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
             outputs.add(new ColumnRef(k, schema.type(k)));
         }
         for (AggregateCall call : rel.getAggCallList()) {
-            if (call.filterArg >= 0) {
-                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "aggregate FILTER clauses are not supported yet");
-            }
             Field field = schema.field(outputs.size());
             SqlKind kind = call.getAggregation().getKind();
             if (kind == SqlKind.LITERAL_AGG) {
@@ -58,7 +56,19 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
             DataType type = kind == SqlKind.SUM0 ? field.type().withNullable(true) : field.type();
             Expr ref = new ColumnRef(aggFields.size(), type);
             aggFields.add(new Field(field.name(), type));
-            calls.add(new AggCall(function(call), call.getArgList(), call.isDistinct(), type, field.name()));
+            AggFunction function = function(call);
+            List<Integer> args = call.getArgList();
+            if (call.filterArg >= 0) {
+                // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the CASE is computed below the aggregate.
+                Expr value = args.isEmpty() ? LiteralConverter.toLiteral(1L, DataType.INTEGER)
+                        : new ColumnRef(args.get(0), input.schema().type(args.get(0)));
+                Expr condition = new ColumnRef(call.filterArg, input.schema().type(call.filterArg));
+                DataType valueType = value.type().withNullable(true);
+                filteredArgs.add(Call.of(Op.CASE, valueType, condition, value, io.warpdb.core.expr.Literal.ofNull(valueType)));
+                args = List.of(input.schema().size() + filteredArgs.size() - 1);
+                function = function == AggFunction.COUNT_STAR ? AggFunction.COUNT : function;
+            }
+            calls.add(new AggCall(function, args, call.isDistinct(), type, field.name()));
             if (kind == SqlKind.SUM0) {
                 outputs.add(Call.of(Op.COALESCE, field.type(), ref, LiteralConverter.toLiteral(0L, field.type())));
                 needsProjection = true;
@@ -66,8 +76,25 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
                 outputs.add(ref);
             }
         }
-        AggregateNode agg = new AggregateNode(input, keys, calls, new Schema(aggFields));
+        AggregateNode agg = new AggregateNode(withColumns(input, filteredArgs), keys, calls, new Schema(aggFields));
         return needsProjection ? new ProjectNode(agg, outputs, schema) : agg;
+    }
+
+    /** The input with extra computed columns after its own. */
+    private static PlanNode withColumns(PlanNode input, List<Expr> extra) {
+        if (extra.isEmpty()) {
+            return input;
+        }
+        List<Expr> exprs = new ArrayList<>();
+        List<Field> fields = new ArrayList<>(input.schema().fields());
+        for (int c = 0; c < input.schema().size(); c++) {
+            exprs.add(new ColumnRef(c, input.schema().type(c)));
+        }
+        for (Expr e : extra) {
+            exprs.add(e);
+            fields.add(new Field("$filtered" + fields.size(), e.type()));
+        }
+        return new ProjectNode(input, exprs, new Schema(fields));
     }
 
     private static AggFunction function(AggregateCall call) {

@@ -1,5 +1,6 @@
 package io.warpdb.sql.translate;
 
+import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.AggCall;
@@ -11,6 +12,7 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortKey;
 import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
@@ -70,6 +72,9 @@ public final class ColumnPruner {
         if (node instanceof ValuesNode) {
             return identity(node);
         }
+        if (node instanceof UnionNode union) {
+            return union(union, needed);
+        }
         throw new IllegalStateException("no pruning rule for " + node.getClass().getSimpleName());
     }
 
@@ -119,6 +124,24 @@ public final class ColumnPruner {
         return identity(new AggregateNode(in.node, keys, calls, agg.schema()));
     }
 
+    /** Every input keeps exactly the needed columns, in the same positions. */
+    private static Pruned union(UnionNode union, BitSet needed) {
+        List<Integer> kept = needed.stream().boxed().toList();
+        List<PlanNode> inputs = new ArrayList<>();
+        for (PlanNode input : union.inputs()) {
+            Pruned in = prune(input, needed);
+            List<Expr> exprs = kept.stream().map(c -> (Expr) new ColumnRef(in.newIndex[c], input.schema().type(c))).toList();
+            inputs.add(isIdentity(exprs, in.node.schema().size()) ? in.node
+                    : new ProjectNode(in.node, exprs, input.schema().select(kept)));
+        }
+        int[] newIndex = new int[union.schema().size()];
+        Arrays.fill(newIndex, -1);
+        for (int i = 0; i < kept.size(); i++) {
+            newIndex[kept.get(i)] = i;
+        }
+        return new Pruned(new UnionNode(inputs, union.schema().select(kept)), newIndex);
+    }
+
     private static Pruned join(JoinNode join, BitSet needed) {
         int leftCount = join.left().schema().size();
         BitSet all = copy(needed);
@@ -153,7 +176,7 @@ public final class ColumnPruner {
             return false;
         }
         for (int i = 0; i < exprs.size(); i++) {
-            if (!(exprs.get(i) instanceof io.warpdb.core.expr.ColumnRef ref) || ref.index() != i) {
+            if (!(exprs.get(i) instanceof ColumnRef ref) || ref.index() != i) {
                 return false;
             }
         }

@@ -21,6 +21,9 @@ public final class LiteralConverter {
 
     /** The Java value of a Calcite literal: BigDecimal, Double, String, Boolean, LocalDate or null. */
     public static Object javaValue(RexLiteral lit) {
+        if (lit.isNull()) {
+            return null;
+        }
         return switch (lit.getType().getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL -> lit.getValueAs(BigDecimal.class);
             case FLOAT, REAL, DOUBLE -> lit.getValueAs(Double.class);

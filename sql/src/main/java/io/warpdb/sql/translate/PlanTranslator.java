@@ -11,6 +11,7 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
@@ -28,6 +29,7 @@ public final class PlanTranslator {
     private static final AggregateTranslator AGGREGATE = new AggregateTranslator();
     private static final JoinTranslator JOIN = new JoinTranslator();
     private static final SortTranslator SORT = new SortTranslator();
+    private static final UnionTranslator SET_OP = new UnionTranslator();
 
     private final RexTranslator rex;
 
@@ -60,6 +62,9 @@ public final class PlanTranslator {
         }
         if (rel instanceof Sort sort) {
             return SORT.translate(sort, this);
+        }
+        if (rel instanceof SetOp setOp) {
+            return SET_OP.translate(setOp, this);
         }
         throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, rel.getRelTypeName().replace("Logical", "")
                 + " is not supported yet");

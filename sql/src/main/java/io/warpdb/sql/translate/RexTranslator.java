@@ -8,6 +8,7 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.sql.calcite.TypeMapping;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -47,7 +48,11 @@ public final class RexTranslator {
             return new ColumnRef(ref.getIndex(), TypeMapping.toDataType(ref.getType()));
         }
         if (node instanceof RexLiteral lit) {
-            return LiteralConverter.toLiteral(LiteralConverter.javaValue(lit), TypeMapping.toDataType(lit.getType()));
+            DataType type = TypeMapping.toDataType(lit.getType());
+            Object value = LiteralConverter.javaValue(lit);
+            // String literals keep their spaces; only comparisons with CHAR values drop them (see charComparison).
+            return type.kind().isString() && value != null ? new Literal(value, type.withNullable(false))
+                    : LiteralConverter.toLiteral(value, type);
         }
         if (node instanceof RexDynamicParam param) {
             return parameter(param);
@@ -92,6 +97,17 @@ public final class RexTranslator {
                 return trim(call, type);
             case REINTERPRET:
                 return translate(call.getOperands().get(0));
+            case CAST:
+                return cast(call, type);
+            case EQUALS:
+            case NOT_EQUALS:
+            case LESS_THAN:
+            case LESS_THAN_OR_EQUAL:
+            case GREATER_THAN:
+            case GREATER_THAN_OR_EQUAL:
+            case IS_DISTINCT_FROM:
+            case IS_NOT_DISTINCT_FROM:
+                return new Call(simpleOp(call), charComparison(args(call)), type);
             default:
                 Op op = simpleOp(call);
                 return new Call(op, args(call), type);
@@ -151,6 +167,37 @@ public final class RexTranslator {
         return new Call(op, args(call), type);
     }
 
+    /**
+     * Trailing spaces do not count when CHAR values are compared. Stored CHAR values carry none;
+     * other CHAR operands (literals, which Calcite pads to the column's length, and computed
+     * values) are compared without theirs.
+     */
+    private static List<Expr> charComparison(List<Expr> args) {
+        List<Expr> operands = args.stream().map(RexTranslator::uncastChar).toList();
+        boolean anyChar = operands.stream().anyMatch(a -> a.type().kind() == TypeKind.CHAR);
+        boolean allCharOrLiteral = operands.stream().allMatch(a -> a.type().kind() == TypeKind.CHAR || a instanceof Literal);
+        if (!anyChar || !allCharOrLiteral) {
+            return args;
+        }
+        List<Expr> out = new ArrayList<>(operands.size());
+        for (Expr a : operands) {
+            if (a instanceof Literal lit && lit.value() instanceof String s) {
+                out.add(new Literal(s.stripTrailing(), lit.type()));
+            } else if (a instanceof ColumnRef) {
+                out.add(a);
+            } else {
+                out.add(Call.of(Op.RTRIM, a.type(), a, Literal.ofString(" ")));
+            }
+        }
+        return out;
+    }
+
+    /** A CHAR value that Calcite cast to VARCHAR only to compare it with a string of another length. */
+    private static Expr uncastChar(Expr e) {
+        return e instanceof Call call && call.op() == Op.CAST && call.type().kind() == TypeKind.VARCHAR
+                && call.arg(0).type().kind() == TypeKind.CHAR ? call.arg(0) : e;
+    }
+
     /** Calcite's AND/OR are n-ary; WarpDB's are binary. */
     private Expr leftDeep(Op op, RexCall call, DataType type) {
         List<Expr> args = args(call);
@@ -196,6 +243,16 @@ public final class RexTranslator {
                 Literal.ofLong(n, DataType.INTEGER));
     }
 
+    /** Numbers and dates do not convert into each other (Calcite's implicit coercion would allow it). */
+    private Expr cast(RexCall call, DataType type) {
+        Expr arg = translate(call.getOperands().get(0));
+        TypeKind from = arg.type().kind();
+        if ((from == TypeKind.DATE && type.kind().isNumeric()) || (from.isNumeric() && type.kind() == TypeKind.DATE)) {
+            throw new WarpException(SqlState.DATATYPE_MISMATCH, "cannot convert " + arg.type().sqlName() + " to " + type.sqlName());
+        }
+        return Call.of(Op.CAST, type, arg);
+    }
+
     private Expr extract(RexCall call, DataType type) {
         TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
         Op op = switch (unit) {
@@ -210,13 +267,15 @@ public final class RexTranslator {
         return Call.of(op, type, translate(call.getOperands().get(1)));
     }
 
+    /** TRIM([BOTH|LEADING|TRAILING] [characters] FROM s): Calcite passes the flag, the characters, then s. */
     private Expr trim(RexCall call, DataType type) {
         SqlTrimFunction.Flag flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(SqlTrimFunction.Flag.class);
-        String chars = ((RexLiteral) call.getOperands().get(1)).getValueAs(String.class);
-        if (flag != SqlTrimFunction.Flag.BOTH || !" ".equals(chars)) {
-            throw unsupported("TRIM other than TRIM(BOTH ' ' FROM ...)");
-        }
-        return Call.of(Op.TRIM, type, translate(call.getOperands().get(2)));
+        Op op = switch (flag) {
+            case BOTH -> Op.TRIM;
+            case LEADING -> Op.LTRIM;
+            case TRAILING -> Op.RTRIM;
+        };
+        return Call.of(op, type, translate(call.getOperands().get(2)), translate(call.getOperands().get(1)));
     }
 
     private static WarpException unsupported(String what) {

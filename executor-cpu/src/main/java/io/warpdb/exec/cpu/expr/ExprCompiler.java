@@ -30,7 +30,7 @@ import java.util.Set;
 public final class ExprCompiler {
     /** Operators that map each string value independently and give NULL for NULL. */
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
-            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.SUBSTRING, Op.CONCAT);
+            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT);
 
     private ExprCompiler() {
     }
@@ -102,7 +102,9 @@ public final class ExprCompiler {
             case SUBSTRING -> substring(args, type);
             case UPPER -> new StringFunctionEvaluator(List.of(text(args.get(0))), StringFunctions.UPPER, type);
             case LOWER -> new StringFunctionEvaluator(List.of(text(args.get(0))), StringFunctions.LOWER, type);
-            case TRIM -> new StringFunctionEvaluator(List.of(text(args.get(0))), StringFunctions.TRIM, type);
+            case TRIM -> trim(args, StringFunctions.TRIM, type);
+            case LTRIM -> trim(args, StringFunctions.LTRIM, type);
+            case RTRIM -> trim(args, StringFunctions.RTRIM, type);
             case CHAR_LENGTH -> new CharLengthEvaluator(text(args.get(0)), type);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY ->
                     new DateFunctionEvaluator(op, compile(args.get(0), DataType.DATE), null, type);
@@ -110,6 +112,10 @@ public final class ExprCompiler {
                     new DateFunctionEvaluator(op, compile(args.get(0), DataType.DATE),
                             compile(args.get(1), DataType.BIGINT), type);
         };
+    }
+
+    private static Evaluator trim(List<Expr> args, StringFunctionEvaluator.RowFunction function, DataType type) {
+        return new StringFunctionEvaluator(List.of(text(args.get(0)), text(args.get(1))), function, type);
     }
 
     private static Evaluator arithmetic(Call call) {

@@ -8,14 +8,16 @@ import io.warpdb.exec.cpu.expr.StringFunctionEvaluator.RowFunction;
 import io.warpdb.exec.cpu.value.TextValues;
 import java.util.Locale;
 
-/** The per-row string functions: UPPER, LOWER, TRIM, SUBSTRING, CONCAT and the casts that produce strings. */
+/** The per-row string functions: UPPER, LOWER, TRIM/LTRIM/RTRIM, SUBSTRING, CONCAT and the casts that produce strings. */
 final class StringFunctions {
     private StringFunctions() {
     }
 
     static final RowFunction UPPER = (args, row) -> args[0].string(row).toUpperCase(Locale.ROOT);
     static final RowFunction LOWER = (args, row) -> args[0].string(row).toLowerCase(Locale.ROOT);
-    static final RowFunction TRIM = (args, row) -> TextValues.trimSpaces(args[0].string(row));
+    static final RowFunction TRIM = (args, row) -> TextValues.trim(args[0].string(row), args[1].string(row), true, true);
+    static final RowFunction LTRIM = (args, row) -> TextValues.trim(args[0].string(row), args[1].string(row), true, false);
+    static final RowFunction RTRIM = (args, row) -> TextValues.trim(args[0].string(row), args[1].string(row), false, true);
     static final RowFunction CONCAT = (args, row) -> args[0].string(row).concat(args[1].string(row));
 
     /** SUBSTRING(s, start[, length]): start and length are BIGINT columns. */

@@ -9,6 +9,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.exec.cpu.batch.BatchRows;
 import java.util.ArrayList;
@@ -55,6 +56,9 @@ public final class Operators {
         if (plan instanceof SortNode sort) {
             return sort.keys().isEmpty() ? new LimitOperator(sort, inputs.get(0), context)
                     : new SortOperator(sort, inputs.get(0), context);
+        }
+        if (plan instanceof UnionNode union) {
+            return new UnionAllOperator(union, inputs, context);
         }
         throw new IllegalArgumentException("unknown plan node " + plan.describe());
     }

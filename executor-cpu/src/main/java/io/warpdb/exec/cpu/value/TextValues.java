@@ -126,24 +126,25 @@ public final class TextValues {
 
     /** Removes leading and trailing spaces (only U+0020, as SQL TRIM does). */
     public static String trimSpaces(String s) {
+        return trim(s, " ", true, true);
+    }
+
+    /** The string without trailing spaces, as CHAR values are kept. */
+    public static String trimTrailingSpaces(String s) {
+        return trim(s, " ", false, true);
+    }
+
+    /** SQL TRIM: drops the characters in {@code chars} from the start and/or the end. */
+    public static String trim(String s, String chars, boolean leading, boolean trailing) {
         int start = 0;
         int end = s.length();
-        while (start < end && s.charAt(start) == ' ') {
+        while (leading && start < end && chars.indexOf(s.charAt(start)) >= 0) {
             start++;
         }
-        while (end > start && s.charAt(end - 1) == ' ') {
+        while (trailing && end > start && chars.indexOf(s.charAt(end - 1)) >= 0) {
             end--;
         }
         return s.substring(start, end);
-    }
-
-    /** Removes trailing spaces: CHAR values never carry them. */
-    public static String trimTrailingSpaces(String s) {
-        int end = s.length();
-        while (end > 0 && s.charAt(end - 1) == ' ') {
-            end--;
-        }
-        return s.substring(0, end);
     }
 
     /** Number of characters (code points), as CHAR_LENGTH and length limits count them. */

@@ -51,7 +51,7 @@ class StringFunctionTest extends ExecTestBase {
         assertEquals(Arrays.asList(false, true, false, null, false, false), eval(t, call(Op.LIKE, BOOL, S, str("_an%a"))));
         assertEquals(Arrays.asList(false, false, false, null, true, false), eval(t, call(Op.LIKE, BOOL, S, str("%y p%"))));
         assertEquals(Arrays.asList(true, false, true, null, false, true),
-                eval(t, call(Op.NOT, BOOL, call(Op.NOT, BOOL, call(Op.LIKE, BOOL, call(Op.TRIM, VARCHAR, S), str("_pple"))))));
+                eval(t, call(Op.NOT, BOOL, call(Op.NOT, BOOL, call(Op.LIKE, BOOL, call(Op.TRIM, VARCHAR, S, str(" ")), str("_pple"))))));
         assertEquals(Arrays.asList(true, true, false, null, false, false), eval(t, call(Op.IN, BOOL, S, str("Apple"), str("banana"))));
         assertEquals(Arrays.asList(true, null, null, null, null, null), eval(t, call(Op.IN, BOOL, S, str("Apple"), nul(VARCHAR))));
     }
@@ -62,13 +62,15 @@ class StringFunctionTest extends ExecTestBase {
         TestTable t = names(nonUnique);
         assertEquals(Arrays.asList("APPLE", "BANANA", " APPLE ", null, "CHERRY PIE", "APPLE"), eval(t, call(Op.UPPER, VARCHAR, S)));
         assertEquals(Arrays.asList("apple", "banana", " apple ", null, "cherry pie", "apple"), eval(t, call(Op.LOWER, VARCHAR, S)));
-        assertEquals(Arrays.asList("Apple", "banana", "apple", null, "Cherry pie", "apple"), eval(t, call(Op.TRIM, VARCHAR, S)));
+        assertEquals(Arrays.asList("Apple", "banana", "apple", null, "Cherry pie", "apple"), eval(t, call(Op.TRIM, VARCHAR, S, str(" "))));
+        assertEquals(Arrays.asList("Apple", "banana", "apple ", null, "Cherry pie", "apple"), eval(t, call(Op.LTRIM, VARCHAR, S, str(" "))));
+        assertEquals(Arrays.asList("Apple", "banan", " apple", null, "Cherry pie", "apple"), eval(t, call(Op.RTRIM, VARCHAR, S, str(" a"))));
         assertEquals(Arrays.asList(5, 6, 7, null, 10, 5), eval(t, call(Op.CHAR_LENGTH, INT, S)));
         assertEquals(Arrays.asList("pp", "an", "ap", null, "he", "pp"), eval(t, call(Op.SUBSTRING, VARCHAR, S, lit(2), lit(2))));
         assertEquals(Arrays.asList("Apple!", "banana!", " apple !", null, "Cherry pie!", "apple!"),
                 eval(t, call(Op.CONCAT, VARCHAR, S, str("!"))));
         // The mapped dictionary repeats values ("apple" from "Apple" and "apple"): predicates on it still compare values.
-        Expr lowerIsApple = call(Op.EQ, BOOL, call(Op.LOWER, VARCHAR, call(Op.TRIM, VARCHAR, S)), str("apple"));
+        Expr lowerIsApple = call(Op.EQ, BOOL, call(Op.LOWER, VARCHAR, call(Op.TRIM, VARCHAR, S, str(" "))), str("apple"));
         assertEquals(Arrays.asList(true, false, true, null, false, true), eval(t, lowerIsApple));
     }
 

@@ -1,0 +1,19 @@
+package io.warpdb.core.plan;
+
+import io.warpdb.core.types.Schema;
+import java.util.List;
+
+/**
+ * UNION ALL: every row of every input, input after input. Inputs have the schema's column
+ * types (nullability aside). DISTINCT set operations are planned as aggregates over this.
+ */
+public record UnionNode(List<PlanNode> inputs, Schema schema) implements PlanNode {
+    public UnionNode {
+        inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public String describe() {
+        return "UnionAll(inputs=" + inputs.size() + ")";
+    }
+}
