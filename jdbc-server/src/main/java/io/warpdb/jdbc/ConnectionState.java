@@ -1,0 +1,137 @@
+package io.warpdb.jdbc;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.sql.PreparedInfo;
+import io.warpdb.sql.Session;
+import java.sql.Connection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.apache.calcite.avatica.ConnectionPropertiesImpl;
+import org.apache.calcite.avatica.Meta;
+
+/**
+ * One client connection: its session on a database, its statements and its JDBC connection
+ * properties. A session runs one statement at a time, so all work on the session is
+ * serialized here; closing a statement or the connection cancels the work running now, which
+ * is how a client interrupts a long query (Avatica's protocol has no cancel request).
+ */
+final class ConnectionState implements AutoCloseable {
+    final String id;
+    private final MemoryDatabases.Lease database;
+    private final Session session;
+    private final Meta.ConnectionProperties properties;
+    private final Map<Integer, StatementState> statements = new ConcurrentHashMap<>();
+    private final AtomicInteger nextStatementId = new AtomicInteger(1);
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile StatementState running;
+    private boolean closed;
+
+    /** Opens a session on the leased database, taking it over; {@code executor} may be null for the default. */
+    ConnectionState(String id, MemoryDatabases.Lease database, String executor) {
+        this.id = id;
+        this.database = database;
+        try {
+            this.session = database.database().newSession();
+            if (executor != null) {
+                session.setExecutor(executor);
+            }
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        this.properties = new ConnectionPropertiesImpl(true, false, Connection.TRANSACTION_NONE,
+                database.database().name(), CatalogMetadata.SCHEMA);
+    }
+
+    Session session() {
+        return session;
+    }
+
+    CatalogMetadata metadata() {
+        return new CatalogMetadata(database.database(), session);
+    }
+
+    /**
+     * The connection's JDBC properties. WarpDB can change none of them: auto-commit is on
+     * because there are no transactions, there is one catalog and one schema, and nothing is
+     * read-only. Avatica gives a server no way to refuse a change, so the reply to one states
+     * what holds, and that is what the client reports from then on.
+     */
+    Meta.ConnectionProperties properties() {
+        return properties;
+    }
+
+    StatementState newStatement(PreparedInfo prepared) {
+        StatementState statement = new StatementState(nextStatementId.getAndIncrement(), prepared);
+        statements.put(statement.id, statement);
+        return statement;
+    }
+
+    /** The statement with this id, or null. */
+    StatementState statement(int statementId) {
+        return statements.get(statementId);
+    }
+
+    /**
+     * Runs {@code work} for {@code statement} (null for connection-level work) while no other
+     * work of this session runs. A statement or connection closed while the work waited for
+     * its turn fails it, so that no result is opened where nobody will close it.
+     */
+    <T> T exclusive(StatementState statement, Supplier<T> work) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new WarpException(SqlState.CONNECTION_EXCEPTION, "connection " + id + " is closed");
+            }
+            if (statement != null && statements.get(statement.id) != statement) {
+                throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "statement " + statement.id + " is closed");
+            }
+            running = statement;
+            return work.get();
+        } finally {
+            running = null;
+            lock.unlock();
+        }
+    }
+
+    void closeStatement(int statementId) {
+        StatementState statement = statements.remove(statementId);
+        if (statement == null) {
+            return;
+        }
+        if (running == statement) {
+            session.cancel();
+        }
+        lock.lock();
+        try {
+            statement.closeResult();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Cancels what runs now, closes every statement's result and the session, and releases the database. */
+    @Override
+    public void close() {
+        if (running != null) {
+            session.cancel();
+        }
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            statements.values().forEach(StatementState::closeResult);
+            statements.clear();
+            session.close();
+        } finally {
+            lock.unlock();
+        }
+        database.close();
+    }
+}

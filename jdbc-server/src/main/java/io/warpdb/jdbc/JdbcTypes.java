@@ -1,0 +1,70 @@
+package io.warpdb.jdbc;
+
+import io.warpdb.core.types.DataType;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSetMetaData;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.SqlType;
+
+/**
+ * How WarpDB's SQL types appear through JDBC: names, sizes, nullability and the value
+ * representation on the Avatica wire. Type names are bare ({@code DECIMAL}, not
+ * {@code DECIMAL(15,2)}): precision and scale travel in their own metadata fields and tools
+ * append them themselves.
+ */
+final class JdbcTypes {
+    private JdbcTypes() {
+    }
+
+    static String typeName(DataType type) {
+        return type.kind().name();
+    }
+
+    /** JDBC precision: decimal digits for numbers, characters for strings and dates. */
+    static int precision(DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> 1;
+            case INTEGER -> 10;
+            case BIGINT -> 19;
+            case DOUBLE -> 17;
+            case DECIMAL -> type.precision();
+            case DATE, VARCHAR, CHAR -> type.displaySize();
+        };
+    }
+
+    /** Radix of {@link #precision} for numbers; null for the others. */
+    static Integer radix(DataType type) {
+        return type.kind().isNumeric() ? 10 : null;
+    }
+
+    static boolean signed(DataType type) {
+        return type.kind().isNumeric();
+    }
+
+    static boolean caseSensitive(DataType type) {
+        return type.kind().isString();
+    }
+
+    /** {@link ResultSetMetaData} and {@link DatabaseMetaData} share these nullability codes. */
+    static int nullability(DataType type) {
+        return type.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls;
+    }
+
+    /**
+     * The Avatica type of a column. The representation is the one Avatica's own JDBC server
+     * uses for each SQL type, so that stock remote clients decode values as they expect
+     * (DATE, for example, travels as an int count of days).
+     */
+    static ColumnMetaData.AvaticaType avaticaType(DataType type) {
+        ColumnMetaData.Rep rep = ColumnMetaData.Rep.of(SqlType.valueOf(type.jdbcType()).internal);
+        return ColumnMetaData.scalar(type.jdbcType(), typeName(type), rep);
+    }
+
+    /** A value as {@link io.warpdb.core.batch.Batch#getObject} returns it, in its wire form. */
+    static Object toWire(Object value) {
+        if (value instanceof java.sql.Date date) {
+            return Math.toIntExact(date.toLocalDate().toEpochDay());
+        }
+        return value;
+    }
+}

@@ -1,0 +1,73 @@
+package io.warpdb.jdbc;
+
+import io.warpdb.core.error.SqlState;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.ConnectStringParser;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Helper;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.UnregisteredDriver;
+
+/**
+ * The embedded JDBC driver: {@code jdbc:warpdb:mem:<name>[;property=value...]} runs WarpDB in
+ * this JVM. Connections that name the same database share it; it lives until the last of
+ * them closes. Properties: {@code executor=auto|cpu|gpu}.
+ */
+public final class WarpDriver extends UnregisteredDriver {
+    public static final String PREFIX = "jdbc:warpdb:";
+    private static final String MEMORY = "mem:";
+
+    /** The driver and product version, from the build. */
+    public static final DriverVersion VERSION = DriverVersion.load(WarpDriver.class, "io-warpdb-jdbc.properties",
+            "WarpDB JDBC Driver", "unknown", "WarpDB", "unknown");
+
+    static {
+        new WarpDriver().register();
+    }
+
+    @Override
+    protected String getConnectStringPrefix() {
+        return PREFIX;
+    }
+
+    @Override
+    protected DriverVersion createDriverVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public Meta createMeta(AvaticaConnection connection) {
+        return WarpMeta.embedded(connection);
+    }
+
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            return null;
+        }
+        String rest = url.substring(PREFIX.length());
+        if (!rest.startsWith(MEMORY)) {
+            throw new SQLException("only in-memory databases are supported yet: use jdbc:warpdb:mem:<name>, not " + url,
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        int options = rest.indexOf(';');
+        String name = rest.substring(MEMORY.length(), options < 0 ? rest.length() : options);
+        if (name.isBlank()) {
+            throw new SQLException("the URL names no database: use jdbc:warpdb:mem:<name>", SqlState.CONNECTION_EXCEPTION.code());
+        }
+        Properties properties = ConnectStringParser.parse(options < 0 ? "" : rest.substring(options + 1), info);
+        properties.setProperty(WarpMeta.DATABASE, name);
+        AvaticaConnection connection = factory.newConnection(this, factory, url, properties);
+        try {
+            // Avatica leaves opening to the driver; this is where the session starts.
+            connection.openConnection();
+        } catch (RuntimeException e) {
+            throw Helper.INSTANCE.createException("cannot connect to " + url + ": " + e.getMessage(), e);
+        }
+        handler.onConnectionInit(connection);
+        return connection;
+    }
+}

@@ -1,0 +1,77 @@
+package io.warpdb.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class WarpCliTest {
+    /** Runs {@code warpdb} in this JVM and returns its exit status and output. */
+    private static String[] run(String... arguments) {
+        StringWriter out = new StringWriter();
+        int status = WarpCli.commandLine().setOut(new PrintWriter(out, true)).execute(arguments);
+        return new String[] {String.valueOf(status), out.toString()};
+    }
+
+    @Test
+    void versionIsTheBuilds() {
+        String[] result = run("--version");
+        assertEquals("0", result[0]);
+        assertTrue(result[1].matches("warpdb \\d+\\.\\d+.*\\s*"), result[1]);
+    }
+
+    @Test
+    void demoLoadsDataAndPrintsQueryResults() {
+        String[] result = run("demo", "--url", "jdbc:warpdb:mem:demo-" + UUID.randomUUID());
+        assertEquals("0", result[0], result[1]);
+        String out = result[1];
+        assertTrue(out.contains("Loaded 5 regions, 8 products, 200 customers and 20000 sales."), out);
+        assertTrue(out.contains("-- Revenue by region"), out);
+        assertTrue(out.contains("| region  |"), out);
+        assertTrue(out.contains("5 rows in"), out);
+    }
+
+    @Test
+    void serverServesRemoteClientsUntilTerminated() throws Exception {
+        String name = "cli-" + UUID.randomUUID();
+        try (CliProcess server = new CliProcess("server", "--port", "0", "--name", name)) {
+            String banner = server.readLine();
+            assertTrue(banner != null && banner.startsWith("WarpDB server: database '" + name + "' at jdbc:avatica:remote:"), banner);
+            String url = banner.substring(banner.indexOf("jdbc:"));
+            try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE t (x INTEGER)");
+                s.executeUpdate("INSERT INTO t VALUES (1), (2), (3)");
+                try (ResultSet rs = s.executeQuery("SELECT SUM(x) FROM t")) {
+                    assertTrue(rs.next());
+                    assertEquals(6, rs.getInt(1));
+                }
+                assertEquals(name, c.getCatalog());
+            }
+            server.terminate();
+            assertEquals(143, server.waitFor(), "SIGTERM ends the JVM after the shutdown hook ran");
+            assertTrue(server.readRest().contains("WarpDB server stopped."));
+            int port = Integer.parseInt(url.replaceAll(".*:(\\d+);.*", "$1"));
+            assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close(), "the port is closed");
+        }
+    }
+
+    @Test
+    void sqlShellRunsStatements() throws Exception {
+        try (CliProcess sql = new CliProcess("sql", "--outputformat=csv", "-e", "SELECT 40 + 2 AS answer")) {
+            assertEquals(0, sql.waitFor());
+            String out = sql.readRest();
+            assertTrue(out.contains("'ANSWER'") || out.contains("'answer'"), out);
+            assertTrue(out.contains("'42'"), out);
+        }
+    }
+}
