@@ -21,7 +21,7 @@ import org.apache.calcite.avatica.Meta;
  */
 final class ConnectionState implements AutoCloseable {
     final String id;
-    private final MemoryDatabases.Lease database;
+    private final Databases.Lease database;
     private final Session session;
     private final Meta.ConnectionProperties properties;
     private final Map<Integer, StatementState> statements = new ConcurrentHashMap<>();
@@ -31,7 +31,7 @@ final class ConnectionState implements AutoCloseable {
     private boolean closed;
 
     /** Opens a session on the leased database, taking it over; {@code executor} may be null for the default. */
-    ConnectionState(String id, MemoryDatabases.Lease database, String executor) {
+    ConnectionState(String id, Databases.Lease database, String executor) {
         this.id = id;
         this.database = database;
         try {

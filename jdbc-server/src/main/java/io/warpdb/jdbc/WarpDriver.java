@@ -12,13 +12,13 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.UnregisteredDriver;
 
 /**
- * The embedded JDBC driver: {@code jdbc:warpdb:mem:<name>[;property=value...]} runs WarpDB in
- * this JVM. Connections that name the same database share it; it lives until the last of
- * them closes. Properties: {@code executor=auto|cpu|gpu}.
+ * The embedded JDBC driver: {@code jdbc:warpdb:mem:<name>[;property=value...]} (in memory) or
+ * {@code jdbc:warpdb:/path/to/dir[;...]} (durable, created when missing) runs WarpDB in this JVM.
+ * Connections that name the same database share it; it stays open until the last of them
+ * closes. Properties: {@code executor=auto|cpu|gpu}.
  */
 public final class WarpDriver extends UnregisteredDriver {
     public static final String PREFIX = "jdbc:warpdb:";
-    private static final String MEMORY = "mem:";
 
     /** The driver and product version, from the build. */
     public static final DriverVersion VERSION = DriverVersion.load(WarpDriver.class, "io-warpdb-jdbc.properties",
@@ -49,17 +49,15 @@ public final class WarpDriver extends UnregisteredDriver {
             return null;
         }
         String rest = url.substring(PREFIX.length());
-        if (!rest.startsWith(MEMORY)) {
-            throw new SQLException("only in-memory databases are supported yet: use jdbc:warpdb:mem:<name>, not " + url,
-                    SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
         int options = rest.indexOf(';');
-        String name = rest.substring(MEMORY.length(), options < 0 ? rest.length() : options);
-        if (name.isBlank()) {
-            throw new SQLException("the URL names no database: use jdbc:warpdb:mem:<name>", SqlState.CONNECTION_EXCEPTION.code());
+        String target = rest.substring(0, options < 0 ? rest.length() : options);
+        boolean memory = target.startsWith(Databases.MEMORY);
+        if ((memory ? target.substring(Databases.MEMORY.length()) : target).isBlank()) {
+            throw new SQLException("the URL names no database: use jdbc:warpdb:mem:<name> or jdbc:warpdb:/path/to/dir",
+                    SqlState.CONNECTION_EXCEPTION.code());
         }
         Properties properties = ConnectStringParser.parse(options < 0 ? "" : rest.substring(options + 1), info);
-        properties.setProperty(WarpMeta.DATABASE, name);
+        properties.setProperty(WarpMeta.DATABASE, memory ? target : Databases.directory(target));
         AvaticaConnection connection = factory.newConnection(this, factory, url, properties);
         try {
             // Avatica leaves opening to the driver; this is where the session starts.

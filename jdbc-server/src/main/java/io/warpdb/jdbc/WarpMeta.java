@@ -39,11 +39,11 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     /** Connection property naming an embedded connection's database (set from the URL). */
     static final String DATABASE = "database";
 
-    private final Function<Map<String, String>, MemoryDatabases.Lease> databases;
+    private final Function<Map<String, String>, Databases.Lease> databases;
     private final ErrorReporting errors;
     private final Map<String, ConnectionState> connections = new ConcurrentHashMap<>();
 
-    private WarpMeta(AvaticaConnection connection, Function<Map<String, String>, MemoryDatabases.Lease> databases,
+    private WarpMeta(AvaticaConnection connection, Function<Map<String, String>, Databases.Lease> databases,
             ErrorReporting errors) {
         super(connection);
         this.databases = databases;
@@ -52,12 +52,12 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
 
     /** The Meta of one embedded connection, whose database the {@link #DATABASE} property names. */
     static WarpMeta embedded(AvaticaConnection connection) {
-        return new WarpMeta(connection, info -> MemoryDatabases.shared().acquire(info.get(DATABASE)), ErrorReporting.EMBEDDED);
+        return new WarpMeta(connection, info -> Databases.shared().acquire(info.get(DATABASE)), ErrorReporting.EMBEDDED);
     }
 
     /** The Meta behind a server: all its clients work on the one database named. */
     static WarpMeta server(String database) {
-        return new WarpMeta(null, info -> MemoryDatabases.shared().acquire(database), ErrorReporting.SERVER);
+        return new WarpMeta(null, info -> Databases.shared().acquire(database), ErrorReporting.SERVER);
     }
 
     // ---- connections

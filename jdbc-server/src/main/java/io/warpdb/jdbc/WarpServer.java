@@ -21,17 +21,17 @@ public final class WarpServer implements AutoCloseable {
      * interface only; pass {@code 0.0.0.0} to serve other hosts.
      */
     public static final String DEFAULT_HOST = "127.0.0.1";
-    public static final String DEFAULT_DATABASE = "warpdb";
+    public static final String DEFAULT_DATABASE = Databases.MEMORY + "warpdb";
 
     private final String host;
-    private final MemoryDatabases.Lease lease;
+    private final Databases.Lease lease;
     private final WarpMeta meta;
     private final HttpServer http;
     private boolean closed;
 
     private WarpServer(String host, int port, String database) {
         this.host = host;
-        this.lease = MemoryDatabases.shared().acquire(database);
+        this.lease = Databases.shared().acquire(database);
         this.meta = WarpMeta.server(database);
         // Avatica's builder knows only ports; its one connector gets the address here, before it starts.
         ServerCustomizer<Server> bind = server -> ((ServerConnector) server.getConnectors()[0]).setHost(host);
@@ -42,7 +42,10 @@ public final class WarpServer implements AutoCloseable {
                 .build();
     }
 
-    /** Starts serving {@code database} on {@code host:port}; port 0 picks a free port. */
+    /**
+     * Starts serving the database at {@code database} ({@code mem:<name>} or a directory, see
+     * {@link Databases#acquire}) on {@code host:port}; port 0 picks a free port.
+     */
     public static WarpServer start(String host, int port, String database) {
         WarpServer server = new WarpServer(host, port, database);
         try {

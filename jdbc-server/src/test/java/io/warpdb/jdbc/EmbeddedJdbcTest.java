@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
@@ -70,10 +71,20 @@ class EmbeddedJdbcTest extends JdbcContractTest {
     }
 
     @Test
-    void persistentDatabasesAreRejectedClearly() {
-        SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection("jdbc:warpdb:/tmp/data"));
-        assertEquals("0A000", e.getSQLState());
-        assertTrue(e.getMessage().contains("jdbc:warpdb:mem:"), e.getMessage());
+    void durableDatabasesKeepTheirDataAcrossConnections(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws SQLException {
+        String url = "jdbc:warpdb:" + dir.resolve("db");
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE kept (id INTEGER, name VARCHAR(10))");
+            s.execute("INSERT INTO kept VALUES (1, 'one'), (2, NULL)");
+        }
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT id, name FROM kept ORDER BY id")) {
+            assertTrue(r.next());
+            assertEquals(1, r.getInt(1));
+            assertEquals("one", r.getString(2));
+            assertTrue(r.next());
+            assertEquals(null, r.getString(2));
+        }
         assertEquals("08000", assertThrows(SQLException.class, () -> DriverManager.getConnection("jdbc:warpdb:mem:")).getSQLState());
     }
 

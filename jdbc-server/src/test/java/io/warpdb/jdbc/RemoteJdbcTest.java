@@ -12,7 +12,7 @@ class RemoteJdbcTest extends JdbcContractTest {
 
     @Override
     void openDatabase() {
-        server = WarpServer.start("127.0.0.1", 0, "test-" + UUID.randomUUID());
+        server = WarpServer.start("127.0.0.1", 0, Databases.MEMORY + "test-" + UUID.randomUUID());
     }
 
     @Override

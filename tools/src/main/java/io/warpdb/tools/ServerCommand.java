@@ -1,5 +1,6 @@
 package io.warpdb.tools;
 
+import io.warpdb.jdbc.Databases;
 import io.warpdb.jdbc.WarpServer;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -8,9 +9,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code warpdb server}: serves an in-memory database until the process is stopped. */
+/** {@code warpdb server}: serves an in-memory or durable database until the process is stopped. */
 @Command(name = "server", mixinStandardHelpOptions = true,
-        description = "Serve an in-memory database to JDBC clients over HTTP (Avatica protobuf protocol) until stopped.")
+        description = "Serve a database to JDBC clients over HTTP (Avatica protobuf protocol) until stopped.")
 final class ServerCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port = WarpServer.DEFAULT_PORT;
@@ -19,8 +20,12 @@ final class ServerCommand implements Callable<Integer> {
             + "but note there is no authentication yet (default: ${DEFAULT-VALUE}).")
     String host = WarpServer.DEFAULT_HOST;
 
-    @Option(names = "--name", description = "Name of the database served (default: ${DEFAULT-VALUE}).")
-    String name = WarpServer.DEFAULT_DATABASE;
+    @Option(names = "--name", description = "Name of the in-memory database served (default: warpdb).")
+    String name = "warpdb";
+
+    @Option(names = "--data", description = "Serve the durable database in this directory (created when missing) "
+            + "instead of an in-memory one.")
+    String data;
 
     @Spec
     CommandSpec spec;
@@ -28,14 +33,15 @@ final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        WarpServer server = WarpServer.start(host, port, name);
+        String database = data != null ? Databases.directory(data) : Databases.MEMORY + name;
+        WarpServer server = WarpServer.start(host, port, database);
         // SIGTERM and Ctrl-C run shutdown hooks: stop serving and free the database before the JVM goes.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             out.println("WarpDB server stopped.");
             out.flush();
         }, "warpdb-server-stop"));
-        out.println("WarpDB server: database '" + name + "' at " + server.jdbcUrl());
+        out.println("WarpDB server: database '" + database + "' at " + server.jdbcUrl());
         out.flush();
         server.join();
         return 0;

@@ -19,6 +19,16 @@ public final class TpchLoader {
     private TpchLoader() {
     }
 
+    /** Whether the database holds every TPC-H table (each is committed whole, so present means loaded). */
+    public static boolean isLoaded(Database database) {
+        return TpchSchema.tables().stream().allMatch(t -> database.catalog().table(t.name()).isPresent());
+    }
+
+    /** Drops whatever TPC-H tables the database holds, e.g. those of a load that was interrupted. */
+    public static void drop(Database database) {
+        TpchSchema.tables().forEach(t -> database.catalog().drop(t.name(), true));
+    }
+
     /** Creates and fills the TPC-H tables (which must not exist yet) from {@code data}. */
     public static LoadReport load(Database database, TpchData data, int threads) {
         long start = System.nanoTime();

@@ -3,8 +3,8 @@ package io.warpdb.tpch;
 import io.warpdb.sql.Database;
 
 /**
- * An in-memory WarpDB database and a DuckDB reference, both loaded with the same TPC-H data:
- * what {@code tpch run} and {@code tpch bench} work on. Closing frees both.
+ * A WarpDB database and a DuckDB reference, both holding the same TPC-H data: what
+ * {@code tpch run} and {@code tpch bench} work on. Closing frees both.
  */
 public final class TpchSetup implements AutoCloseable {
     private final Database database;
@@ -21,10 +21,21 @@ public final class TpchSetup implements AutoCloseable {
 
     /** Loads {@code data} into a new in-memory WarpDB database and a new DuckDB, each with {@code threads} threads. */
     public static TpchSetup load(TpchData data, int threads) {
-        Database database = Database.inMemory("tpch");
+        return open(Database.inMemory("tpch"), data, threads);
+    }
+
+    /**
+     * Takes over {@code database}, loading {@code data} into it unless it already holds all the
+     * TPC-H tables (a durable database loaded by an earlier run), and loads a new DuckDB.
+     */
+    public static TpchSetup open(Database database, TpchData data, int threads) {
         DuckDbReference reference = null;
         try {
-            LoadReport warpdbLoad = TpchLoader.load(database, data, threads);
+            LoadReport warpdbLoad = null;
+            if (!TpchLoader.isLoaded(database)) {
+                TpchLoader.drop(database);
+                warpdbLoad = TpchLoader.load(database, data, threads);
+            }
             reference = DuckDbReference.open();
             LoadReport referenceLoad = reference.load(data, threads);
             return new TpchSetup(database, reference, warpdbLoad, referenceLoad);
@@ -45,6 +56,7 @@ public final class TpchSetup implements AutoCloseable {
         return reference;
     }
 
+    /** The WarpDB load, or null when the database was loaded already. */
     public LoadReport warpdbLoad() {
         return warpdbLoad;
     }
