@@ -7,6 +7,8 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import java.util.List;
+import java.util.Optional;
+import io.warpdb.core.data.ColumnStatistics;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -55,6 +57,28 @@ final class TableVersion implements TableSource {
     @Override
     public long rowCount() {
         return state.rowCount();
+    }
+
+    /** The column's zone maps folded over every segment of this version. */
+    @Override
+    public Optional<ColumnStatistics> statistics(int column) {
+        long nulls = 0;
+        Object min = null;
+        Object max = null;
+        for (SegmentRef ref : state.segments()) {
+            ZoneMap zone = ref.segment().zoneMaps().get(column);
+            nulls += zone.nullCount();
+            if (zone.min() != null) {
+                min = min == null || compare(zone.min(), min) < 0 ? zone.min() : min;
+                max = max == null || compare(zone.max(), max) > 0 ? zone.max() : max;
+            }
+        }
+        return Optional.of(new ColumnStatistics(nulls, min, max));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int compare(Object a, Object b) {
+        return ((Comparable<Object>) a).compareTo(b);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.warpdb.core.data;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -30,5 +31,10 @@ public interface TableSource {
      */
     default BatchStream scan(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
         return scan(columns, allocator);
+    }
+
+    /** Statistics of a column (position in {@link #schema()}), when the source keeps any. */
+    default Optional<ColumnStatistics> statistics(int column) {
+        return Optional.empty();
     }
 }

@@ -151,6 +151,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         VolcanoPlanner container = new VolcanoPlanner();
         container.addRelTraitDef(ConventionTraitDef.INSTANCE);
         cluster = RelOptCluster.create(container, new RexBuilder(typeFactory));
+        cluster.setMetadataProvider(JoinSelectivity.PROVIDER);
     }
 
     public static SqlParser.Config parserConfig() {

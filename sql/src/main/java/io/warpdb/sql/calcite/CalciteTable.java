@@ -1,10 +1,16 @@
 package io.warpdb.sql.calcite;
 
+import io.warpdb.core.data.ColumnStatistics;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.types.Schema;
 import io.warpdb.storage.Table;
 import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
@@ -15,7 +21,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * only plans over it; scans are executed by WarpDB from {@link #source()}. The target of a
  * DELETE or UPDATE also shows storage's row-id column last.
  */
-public final class CalciteTable extends AbstractTable {
+public final class CalciteTable extends AbstractTable implements BuiltInMetadata.DistinctRowCount.Handler {
     private final TableSource source;
     private final boolean withRowId;
 
@@ -46,5 +52,34 @@ public final class CalciteTable extends AbstractTable {
     @Override
     public Statistic getStatistic() {
         return Statistics.of(source.rowCount(), List.of());
+    }
+
+    /**
+     * Distinct values of a set of columns, for join-order estimates: per column the size of its
+     * range where storage knows one (an INTEGER key from 1 to 25 has at most 25 values), else
+     * the row count; the product over the columns, capped by the row count.
+     */
+    @Override
+    public Double getDistinctRowCount(RelNode rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate) {
+        double rows = Math.max(1, source.rowCount());
+        double product = 1;
+        for (int column : groupKey) {
+            product *= column < source.schema().size() ? distinctValues(column, rows) : rows;
+        }
+        return Math.min(rows, product);
+    }
+
+    private double distinctValues(int column, double rows) {
+        ColumnStatistics stats = source.statistics(column).orElse(null);
+        if (stats == null || stats.min() == null) {
+            return stats != null && stats.min() == null ? 1 : rows;
+        }
+        if (stats.min() instanceof Boolean) {
+            return stats.min().equals(stats.max()) ? 1 : 2;
+        }
+        if (stats.min() instanceof Long min && stats.max() instanceof Long max) {
+            return Math.min(rows, (double) max - min + 1);
+        }
+        return rows;
     }
 }

@@ -2,17 +2,27 @@ package io.warpdb.sql.translate;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rex.RexNode;
 
 /**
  * Splits the join condition into equality keys (strict SQL equality, which hash joins can use)
- * and a residual condition over the concatenated left and right columns.
+ * and a residual condition over the concatenated left and right columns. Executors build
+ * their hash table on the right input, so an inner join whose right side is estimated larger
+ * is turned around (and its columns put back in order by a projection).
  */
 final class JoinTranslator implements NodeTranslator<Join> {
     @Override
@@ -31,6 +41,33 @@ final class JoinTranslator implements NodeTranslator<Join> {
         JoinInfo info = JoinInfo.createWithStrictEquality(rel.getLeft(), rel.getRight(), rel.getCondition());
         RexNode remaining = info.getRemaining(rel.getCluster().getRexBuilder());
         Expr residual = remaining.isAlwaysTrue() ? null : translator.rex().translate(remaining);
-        return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, PlanTranslator.schemaOf(rel));
+        Schema schema = PlanTranslator.schemaOf(rel);
+        if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && rightIsLarger(rel)) {
+            return swapped(left, right, info, residual, schema);
+        }
+        return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema);
+    }
+
+    private static boolean rightIsLarger(Join rel) {
+        RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
+        Double left = mq.getRowCount(rel.getLeft());
+        Double right = mq.getRowCount(rel.getRight());
+        return left != null && right != null && right > left;
+    }
+
+    /** right JOIN left, then the columns back in left, right order. */
+    private static PlanNode swapped(PlanNode left, PlanNode right, JoinInfo info, Expr residual, Schema schema) {
+        int leftCount = left.schema().size();
+        int rightCount = right.schema().size();
+        // Old position i (left columns first) is at i + rightCount when left, i - leftCount when right.
+        IntUnaryOperator moved = i -> i < leftCount ? i + rightCount : i - leftCount;
+        Expr swappedResidual = residual == null ? null : Exprs.remap(residual, moved);
+        JoinNode join = new JoinNode(right, left, JoinKind.INNER, info.rightKeys, info.leftKeys, swappedResidual,
+                right.schema().concat(left.schema()));
+        List<Expr> reorder = new ArrayList<>();
+        for (int i = 0; i < leftCount + rightCount; i++) {
+            reorder.add(new ColumnRef(moved.applyAsInt(i), schema.type(i)));
+        }
+        return new ProjectNode(join, reorder, schema);
     }
 }
