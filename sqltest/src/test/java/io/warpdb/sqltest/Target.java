@@ -4,20 +4,24 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where a script runs: a WarpDB executor ({@code cpu}, {@code gpu}, {@code auto}) through the
- * embedded driver, each script on a fresh in-memory database, or {@code duckdb}, the oracle
- * used to cross-check expected answers (types and error states are not checked there).
+ * embedded driver, each script on a fresh in-memory database, or with the suffix
+ * {@code -durable} (e.g. {@code cpu-durable}) on a fresh durable database directory under
+ * {@code target/sqltest-durable}; or {@code duckdb}, the oracle used to cross-check expected
+ * answers (types and error states are not checked there).
  */
 public final class Target {
     /** SQLSTATE of "executor not available" / "unknown executor". */
     public static final String NOT_AVAILABLE_STATE = "22023";
 
     private static final AtomicLong DATABASES = new AtomicLong();
+    private static final String DURABLE = "-durable";
 
     private final String name;
     private volatile String unavailableReason;
@@ -29,6 +33,11 @@ public final class Target {
 
     public String name() {
         return name;
+    }
+
+    /** The executor this target runs on. */
+    private String executor() {
+        return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
     }
 
     public boolean isOracle() {
@@ -46,7 +55,11 @@ public final class Target {
         }
         String db = "sqltest_" + name + "_" + DATABASES.incrementAndGet() + "_" + hint.replaceAll("[^A-Za-z0-9]+", "_");
         Properties p = new Properties();
-        p.setProperty("executor", name);
+        p.setProperty("executor", executor());
+        if (name.endsWith(DURABLE)) {
+            Path dir = Path.of("target", "sqltest-durable", ProcessHandle.current().pid() + "", db).toAbsolutePath();
+            return DriverManager.getConnection("jdbc:warpdb:" + dir, p);
+        }
         return DriverManager.getConnection("jdbc:warpdb:mem:" + db, p);
     }
 
@@ -58,7 +71,7 @@ public final class Target {
     public synchronized String unavailableReason() {
         if (!probed) {
             probed = true;
-            if (!isOracle() && !name.equals("cpu")) {
+            if (!isOracle() && !executor().equals("cpu")) {
                 try (Connection c = open("probe"); Statement st = c.createStatement()) {
                     st.execute("SELECT 1");
                 } catch (SQLException e) {

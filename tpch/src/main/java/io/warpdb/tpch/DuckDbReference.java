@@ -31,8 +31,17 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
 
     /** A new, empty in-memory DuckDB. */
     public static DuckDbReference open() {
+        return open("jdbc:duckdb:");
+    }
+
+    /** A DuckDB database in {@code file} (created when missing), e.g. to measure its size on disk. */
+    public static DuckDbReference open(java.nio.file.Path file) {
+        return open("jdbc:duckdb:" + file.toAbsolutePath());
+    }
+
+    private static DuckDbReference open(String url) {
         try {
-            return new DuckDbReference((DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:"));
+            return new DuckDbReference((DuckDBConnection) DriverManager.getConnection(url));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot start DuckDB: " + e.getMessage(), e);
         }
