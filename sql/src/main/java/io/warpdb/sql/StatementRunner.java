@@ -22,6 +22,7 @@ import io.warpdb.sql.calcite.TypeMapping;
 import io.warpdb.sql.ddl.DdlParser;
 import io.warpdb.sql.ddl.DdlStatement;
 import io.warpdb.sql.translate.ColumnPruner;
+import io.warpdb.sql.system.CounterTable;
 import io.warpdb.sql.translate.PlanTranslator;
 import io.warpdb.storage.CatalogSnapshot;
 import io.warpdb.storage.Table;
@@ -91,7 +92,7 @@ final class StatementRunner {
             if (!node.isA(SqlKind.QUERY)) {
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, node.getKind() + " statements are not supported yet");
             }
-            Query query = planQuery(new CalcitePlanner(snapshot, null), node, parameters);
+            Query query = planQuery(new CalcitePlanner(snapshot, null, CounterTable.of(database.catalog())), node, parameters);
             StatementResult result = isExplain ? explain(query.plan, snapshot) : execute(query, snapshot);
             snapshot = null; // the result releases it
             return result;
@@ -110,7 +111,7 @@ final class StatementRunner {
             return new PreparedInfo(sql, List.of(), null);
         }
         try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
-            CalcitePlanner planner = new CalcitePlanner(snapshot, null);
+            CalcitePlanner planner = new CalcitePlanner(snapshot, null, CounterTable.of(database.catalog()));
             SqlNode node = planner.parse(sql);
             if (node.getKind() == SqlKind.SET_OPTION) {
                 return new PreparedInfo(sql, List.of(), null);

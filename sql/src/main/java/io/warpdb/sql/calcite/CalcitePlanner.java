@@ -130,6 +130,14 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
      * rows it changes; null otherwise.
      */
     public CalcitePlanner(CatalogSnapshot snapshot, String dmlTarget) {
+        this(snapshot, dmlTarget, List.of());
+    }
+
+    /** Also shows {@code systemTables}, under names no table or view of the snapshot uses. */
+    public CalcitePlanner(CatalogSnapshot snapshot, String dmlTarget, List<TableSource> systemTables) {
+        for (TableSource t : systemTables) {
+            tables.put(t.name(), new CalciteTable(t, false));
+        }
         for (ViewCatalog.View v : ViewCatalog.views(snapshot.properties())) {
             tables.put(v.name(), new CalciteView(v, this));
         }

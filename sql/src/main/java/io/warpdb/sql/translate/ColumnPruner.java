@@ -88,7 +88,7 @@ public final class ColumnPruner {
             kept.add(scan.columns().get(c));
             keptFields.add(c);
         }
-        return new Pruned(new ScanNode(scan.table(), kept, scan.schema().select(keptFields)), newIndex);
+        return new Pruned(new ScanNode(scan.table(), kept, scan.schema().select(keptFields), scan.predicates()), newIndex);
     }
 
     private static Pruned project(ProjectNode project, BitSet needed) {

@@ -7,7 +7,7 @@ import io.warpdb.core.plan.ScanNode;
 /** Reads a table through its {@link io.warpdb.core.data.TableSource}, dropping empty batches. */
 final class ScanOperator extends Operator {
     ScanOperator(ScanNode node, ExecContext context) {
-        super(context, node.schema(), node.table().scan(node.columns(), context.allocator()));
+        super(context, node.schema(), node.table().scan(node.columns(), node.predicates(), context.allocator()));
     }
 
     @Override
