@@ -113,6 +113,8 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
                 return AggFunction.MIN;
             case MAX:
                 return AggFunction.MAX;
+            case SINGLE_VALUE:
+                return AggFunction.SINGLE_VALUE;
             default:
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
                         "aggregate " + call.getAggregation().getName() + " is not supported yet");

@@ -34,6 +34,7 @@ public final class Accumulators {
                 yield new ExactSumAccumulator(average, Decimals.scaleOf(argType), type);
             }
             case MIN, MAX -> new MinMaxAccumulator(function == AggFunction.MAX, argType);
+            case SINGLE_VALUE -> new SingleValueAccumulator(argType);
         };
         // MIN and MAX over the distinct values are MIN and MAX over all of them.
         boolean needsDistinct = call.distinct() && (function == AggFunction.COUNT || function == AggFunction.SUM
