@@ -41,7 +41,7 @@ final class ServerCommand implements Callable<Integer> {
             out.println("WarpDB server stopped.");
             out.flush();
         }, "warpdb-server-stop"));
-        out.println("WarpDB server: database '" + database + "' at " + server.jdbcUrl());
+        out.println("WarpDB server: database '" + (data != null ? database : name) + "' at " + server.jdbcUrl());
         out.flush();
         server.join();
         return 0;
