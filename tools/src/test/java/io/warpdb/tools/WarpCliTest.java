@@ -23,6 +23,24 @@ class WarpCliTest {
         return new String[] {String.valueOf(status), out.toString()};
     }
 
+    /** The README's main command, on a fresh directory: it loads SF 0.01, then every answer matches DuckDB's. */
+    @Test
+    void tpchRunLoadsAndAnswersEveryQuery(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.out;
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        String[] result;
+        try {
+            result = run("tpch", "run", "--sf", "0.01", "--data", dir.resolve("tpch").toString());
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("0", result[0], out);
+        assertTrue(out.contains("22 of 22 OK, 0 FAIL"), out);
+        assertTrue(out.contains("lineitem         60,175 rows"), out);
+    }
+
     @Test
     void versionIsTheBuilds() {
         String[] result = run("--version");
