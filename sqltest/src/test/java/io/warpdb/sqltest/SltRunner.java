@@ -24,7 +24,22 @@ public final class SltRunner {
      * types. {@code checkErrors}: a statement error's SQLSTATE and message must match (off for an
      * oracle such as DuckDB, whose states differ; an error is still required).
      */
-    public record Options(String target, boolean checkTypes, boolean checkErrors, int queryTimeoutSeconds) {
+    /**
+     * How to run: {@code restartBeforeQueries} closes the connection and opens a new one (through
+     * the runner's {@link Database}) before every query, so that a durable database is closed
+     * and reopened from disk between loading and querying.
+     */
+    public record Options(String target, boolean checkTypes, boolean checkErrors, int queryTimeoutSeconds,
+            boolean restartBeforeQueries) {
+        public Options(String target, boolean checkTypes, boolean checkErrors, int queryTimeoutSeconds) {
+            this(target, checkTypes, checkErrors, queryTimeoutSeconds, false);
+        }
+    }
+
+    /** Opens connections to one database. */
+    @FunctionalInterface
+    public interface Database {
+        Connection connect() throws SQLException;
     }
 
     /** One failing record. */
@@ -62,19 +77,40 @@ public final class SltRunner {
     }
 
     private final SltScript script;
-    private final Connection connection;
+    private final Database database;
+    private Connection connection;
     private final Options options;
     private final List<Failure> failures = new ArrayList<>();
     private final Map<String, List<List<String>>> labels = new HashMap<>();
 
-    private SltRunner(SltScript script, Connection connection, Options options) {
+    private SltRunner(SltScript script, Database database, Connection connection, Options options) {
         this.script = script;
+        this.database = database;
         this.connection = connection;
         this.options = options;
     }
 
     public static Report run(SltScript script, Connection connection, Options options) {
-        return new SltRunner(script, connection, options).runAll();
+        return new SltRunner(script, null, connection, options).runAll();
+    }
+
+    /** Runs on connections to {@code database}; the last one is closed at the end. */
+    public static Report run(SltScript script, Database database, Options options) throws SQLException {
+        SltRunner runner = new SltRunner(script, database, database.connect(), options);
+        try {
+            return runner.runAll();
+        } finally {
+            runner.connection.close();
+        }
+    }
+
+    private void restart() {
+        try {
+            connection.close();
+            connection = database.connect();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reopen the database: " + e.getMessage(), e);
+        }
     }
 
     private Report runAll() {
@@ -95,6 +131,9 @@ public final class SltRunner {
                 if (r instanceof SltRecord.Statement s) {
                     runStatement(s);
                 } else if (r instanceof SltRecord.Query q) {
+                    if (options.restartBeforeQueries() && database != null) {
+                        restart();
+                    }
                     runQuery(q);
                 }
             } catch (RuntimeException | Error e) {

@@ -58,9 +58,7 @@ class SqlLogicTest {
         SltScript script = file.parse();
         long start = System.nanoTime();
         SltRunner.Report report = assertTimeoutPreemptively(Duration.ofSeconds(timeout), () -> {
-            try (Connection c = target.open(file.name())) {
-                return SltRunner.run(script, c, target.options(timeout));
-            }
+            return SltRunner.run(script, target.database(file.name()), target.options(timeout));
         }, () -> target.name() + " " + file.name() + " did not finish within " + timeout + " s (sqltest.timeout)");
         System.out.println("[sqltest] " + report.summary() + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
         String failures = report.failureMessage();

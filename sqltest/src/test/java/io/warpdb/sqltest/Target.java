@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Where a script runs: a WarpDB executor ({@code cpu}, {@code gpu}, {@code auto}) through the
  * embedded driver, each script on a fresh in-memory database, or with the suffix
  * {@code -durable} (e.g. {@code cpu-durable}) on a fresh durable database directory under
- * {@code target/sqltest-durable}; or {@code duckdb}, the oracle used to cross-check expected
+ * {@code target/sqltest-durable}, closed and reopened from disk before every query; or {@code duckdb}, the oracle used to cross-check expected
  * answers (types and error states are not checked there).
  */
 public final class Target {
@@ -45,22 +45,26 @@ public final class Target {
     }
 
     public SltRunner.Options options(int queryTimeoutSeconds) {
-        return new SltRunner.Options(name, !isOracle(), !isOracle(), queryTimeoutSeconds);
+        return new SltRunner.Options(name, !isOracle(), !isOracle(), queryTimeoutSeconds, name.endsWith(DURABLE));
     }
 
     /** A new connection to a new, empty database; {@code hint} becomes part of its name. */
     public Connection open(String hint) throws SQLException {
+        return database(hint).connect();
+    }
+
+    /** A new, empty database to connect to (again: a durable one keeps its data between connections). */
+    public SltRunner.Database database(String hint) {
         if (isOracle()) {
-            return DriverManager.getConnection("jdbc:duckdb:");
+            return () -> DriverManager.getConnection("jdbc:duckdb:");
         }
         String db = "sqltest_" + name + "_" + DATABASES.incrementAndGet() + "_" + hint.replaceAll("[^A-Za-z0-9]+", "_");
         Properties p = new Properties();
         p.setProperty("executor", executor());
-        if (name.endsWith(DURABLE)) {
-            Path dir = Path.of("target", "sqltest-durable", ProcessHandle.current().pid() + "", db).toAbsolutePath();
-            return DriverManager.getConnection("jdbc:warpdb:" + dir, p);
-        }
-        return DriverManager.getConnection("jdbc:warpdb:mem:" + db, p);
+        String url = name.endsWith(DURABLE)
+                ? "jdbc:warpdb:" + Path.of("target", "sqltest-durable", ProcessHandle.current().pid() + "", db).toAbsolutePath()
+                : "jdbc:warpdb:mem:" + db;
+        return () -> DriverManager.getConnection(url, p);
     }
 
     /**

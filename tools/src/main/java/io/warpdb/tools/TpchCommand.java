@@ -147,7 +147,7 @@ public final class TpchCommand implements Runnable {
                         .run(title, TpchQueries.all(), System.out);
                 if (chart != null) {
                     BenchChart.write(report, chart);
-                    System.out.println("chart written to " + chart);
+                    System.err.println("chart written to " + chart);
                 }
                 return report.timings().stream().allMatch(TpchBench.Timing::counts) ? 0 : 1;
             }
