@@ -80,7 +80,7 @@ class CrashTest {
             } finally {
                 worker.destroyForcibly(); // SIGKILL
                 worker.waitFor(30, TimeUnit.SECONDS);
-                reader.join(10_000);
+                reader.join(30_000);
             }
             for (String line : lines) {
                 if (line.startsWith("committed ")) {
