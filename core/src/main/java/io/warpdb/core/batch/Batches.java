@@ -33,9 +33,4 @@ public final class Batches {
             }
         };
     }
-
-    /** An empty stream. */
-    public static BatchStream empty(Schema schema) {
-        return of(schema, List.of());
-    }
 }

@@ -46,16 +46,6 @@ public final class StringDictionary {
         return unique;
     }
 
-    /** Code of the value, or -1; linear, for tests and one-off lookups only. */
-    public int find(String value) {
-        for (int i = 0; i < values.length; i++) {
-            if (values[i].equals(value)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     @Override
     public String toString() {
         return "StringDictionary" + Arrays.toString(values.length > 8 ? Arrays.copyOf(values, 8) : values);

@@ -5,7 +5,6 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
@@ -70,12 +69,5 @@ public final class TypeMapping {
             b.add(field.name(), toRelType(field.type(), f));
         }
         return b.build();
-    }
-
-    /** True when values of these types can be compared without a cast in the executor. */
-    public static boolean sameFamily(DataType a, DataType b) {
-        return a.kind() == b.kind() || (a.kind().isExactNumeric() && b.kind().isExactNumeric())
-                || (a.kind().isString() && b.kind().isString()) || (a.kind() == TypeKind.DOUBLE && b.kind().isNumeric())
-                || (b.kind() == TypeKind.DOUBLE && a.kind().isNumeric());
     }
 }
