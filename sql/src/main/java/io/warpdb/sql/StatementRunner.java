@@ -2,6 +2,7 @@ package io.warpdb.sql;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -118,7 +119,6 @@ final class StatementRunner {
             }
             if (node instanceof SqlDelete || node instanceof SqlUpdate) {
                 planner = new CalcitePlanner(snapshot, targetName(node));
-                node = planner.parse(sql);
             }
             SqlNode validated = planner.validate(node);
             List<DataType> parameterTypes = new ArrayList<>();
@@ -210,11 +210,30 @@ final class StatementRunner {
             Expr value = new ColumnRef(set < 0 ? c : rowId + 1 + set, rows.schema().type(set < 0 ? c : rowId + 1 + set));
             newRow.add(value.type().equals(type) ? value : Call.of(Op.CAST, type, value));
         }
-        PlanNode ids = rowIds(rows, rowId);
-        PlanNode inserts = new ProjectNode(rows, newRow, schema);
+        newRow.add(new ColumnRef(rowId, rows.schema().type(rowId)));
+        // One pass yields each new row with the id of the row it replaces, split into two streams.
+        PlanNode changes = new ProjectNode(rows, newRow, schema.concat(Schema.of(Table.ROW_ID_FIELD)));
         TableSource source = snapshot.table(name).orElseThrow();
-        return new Dml(inserts, r -> r.run(ids, idStream -> r.run(inserts,
-                rowStream -> table.replace(source, idStream, rowStream).inserted())));
+        return new Dml(changes, r -> r.run(changes, stream -> replace(table, source, stream, rowId)));
+    }
+
+    /** Feeds the updated rows (columns before {@code rowId}) and the ids they replace to one commit. */
+    private long replace(Table table, TableSource source, BatchStream changes, int rowId) {
+        List<Batch> batches = new ArrayList<>();
+        try {
+            for (Batch b = changes.next(); b != null; b = changes.next()) {
+                batches.add(b);
+            }
+            List<Integer> rowColumns = java.util.stream.IntStream.range(0, rowId).boxed().toList();
+            List<Batch> ids = batches.stream().map(b -> b.project(List.of(rowId), b.vector(rowId).getAllocator())).toList();
+            List<Batch> rows = batches.stream().map(b -> b.project(rowColumns, b.vector(rowId).getAllocator())).toList();
+            try (BatchStream idStream = Batches.of(Schema.of(Table.ROW_ID_FIELD), ids);
+                    BatchStream rowStream = Batches.of(table.schema(), rows)) {
+                return table.replace(source, idStream, rowStream).inserted();
+            }
+        } finally {
+            batches.forEach(Batch::close);
+        }
     }
 
     private static PlanNode rowIds(PlanNode rows, int column) {

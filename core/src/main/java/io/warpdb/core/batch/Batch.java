@@ -3,7 +3,9 @@ package io.warpdb.core.batch;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * A set of equally long Arrow vectors, one per schema field. The batch owns its vectors and
@@ -64,6 +66,22 @@ public final class Batch implements AutoCloseable {
     /** The value at (column,row) as the Java object JDBC returns; see {@link Vectors#getObject}. */
     public Object getObject(int column, int row) {
         return Vectors.getObject(vectors.get(column), schema.type(column), dictionaries.get(column), row);
+    }
+
+    /**
+     * The given columns as a new batch allocated to {@code allocator}, sharing this batch's
+     * buffers (Arrow reference counts keep them alive after this batch is closed).
+     */
+    public Batch project(List<Integer> columns, BufferAllocator allocator) {
+        List<FieldVector> out = new ArrayList<>(columns.size());
+        List<StringDictionary> dicts = new ArrayList<>(columns.size());
+        for (int c : columns) {
+            TransferPair pair = vectors.get(c).getTransferPair(allocator);
+            pair.splitAndTransfer(0, rowCount);
+            out.add((FieldVector) pair.getTo());
+            dicts.add(dictionaries.get(c));
+        }
+        return new Batch(schema.select(columns), out, dicts, rowCount);
     }
 
     @Override

@@ -71,6 +71,12 @@ public final class StringDictionary {
             return size++;
         }
 
+        /** The code of the value, or -1 when it was never added. */
+        public int find(String value) {
+            Integer code = codes.get(value);
+            return code == null ? -1 : code;
+        }
+
         public int size() {
             return size;
         }

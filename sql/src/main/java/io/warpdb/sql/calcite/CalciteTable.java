@@ -4,7 +4,9 @@ import io.warpdb.core.data.ColumnStatistics;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.types.Schema;
 import io.warpdb.storage.Table;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -24,6 +26,8 @@ import org.apache.calcite.schema.impl.AbstractTable;
 public final class CalciteTable extends AbstractTable implements BuiltInMetadata.DistinctRowCount.Handler {
     private final TableSource source;
     private final boolean withRowId;
+    /** Distinct-value estimates by column: the join-order search asks for them many times. */
+    private final Map<Integer, Double> distinctValues = new HashMap<>();
 
     public CalciteTable(TableSource source, boolean withRowId) {
         this.source = source;
@@ -64,7 +68,8 @@ public final class CalciteTable extends AbstractTable implements BuiltInMetadata
         double rows = Math.max(1, source.rowCount());
         double product = 1;
         for (int column : groupKey) {
-            product *= column < source.schema().size() ? distinctValues(column, rows) : rows;
+            product *= column < source.schema().size()
+                    ? distinctValues.computeIfAbsent(column, c -> distinctValues(c, rows)) : rows;
         }
         return Math.min(rows, product);
     }

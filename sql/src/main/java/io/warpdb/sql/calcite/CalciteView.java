@@ -14,6 +14,8 @@ import org.apache.calcite.schema.impl.AbstractTable;
 final class CalciteView extends AbstractTable implements TranslatableTable {
     private final ViewCatalog.View view;
     private final CalcitePlanner planner;
+    /** Validating the view's query is not cheap, and Calcite asks for the row type many times. */
+    private RelDataType rowType;
 
     CalciteView(ViewCatalog.View view, CalcitePlanner planner) {
         this.view = view;
@@ -22,7 +24,10 @@ final class CalciteView extends AbstractTable implements TranslatableTable {
 
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
-        return planner.viewRowType(view.query(), view.columnNames());
+        if (rowType == null) {
+            rowType = planner.viewRowType(view.query(), view.columnNames());
+        }
+        return rowType;
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.warpdb.exec.cpu.aggregate;
 
+import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.DataType;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
-import io.warpdb.exec.cpu.hash.StringIds;
 
 /**
  * COUNT/SUM/AVG(DISTINCT x): passes on to the wrapped accumulator only the first occurrence of
@@ -17,7 +17,7 @@ final class DistinctAccumulator implements Accumulator {
 
     DistinctAccumulator(Accumulator inner, DataType argType) {
         this.inner = inner;
-        this.encoder = KeyEncoder.forGrouping(argType, new StringIds());
+        this.encoder = KeyEncoder.forGrouping(argType, new StringDictionary.Builder());
     }
 
     @Override

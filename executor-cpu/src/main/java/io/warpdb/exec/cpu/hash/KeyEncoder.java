@@ -12,7 +12,7 @@ import java.util.Arrays;
 /**
  * Turns the values of a key column into longs that are equal exactly when the SQL values are
  * equal, so that hash tables work on longs only: exact numbers at a common scale, doubles as
- * bits (with -0.0 folded into 0.0), strings as {@link StringIds} ids (never dictionary codes),
+ * bits (with -0.0 folded into 0.0), strings as {@link StringDictionary.Builder} codes (never dictionary codes),
  * DATE and BOOLEAN as they are.
  */
 public final class KeyEncoder {
@@ -23,14 +23,14 @@ public final class KeyEncoder {
     private final Form form;
     /** RESCALED: digits to add to reach the scale shared with the other side of a join. */
     private final int scaleUp;
-    private final StringIds strings;
+    private final StringDictionary.Builder strings;
     /** Whether unseen strings get new ids (grouping, join build side) or are unmatchable (join probe side). */
     private final boolean addStrings;
     /** Code -> id for the last dictionary seen, resolved lazily. */
     private StringDictionary cachedDictionary;
     private int[] cachedIds;
 
-    private KeyEncoder(Form form, int scaleUp, StringIds strings, boolean addStrings) {
+    private KeyEncoder(Form form, int scaleUp, StringDictionary.Builder strings, boolean addStrings) {
         this.form = form;
         this.scaleUp = scaleUp;
         this.strings = strings;
@@ -38,7 +38,7 @@ public final class KeyEncoder {
     }
 
     /** For a GROUP BY key or a DISTINCT argument: values of one type. */
-    public static KeyEncoder forGrouping(DataType type, StringIds strings) {
+    public static KeyEncoder forGrouping(DataType type, StringDictionary.Builder strings) {
         return forEquality(type, type, strings, true);
     }
 
@@ -46,11 +46,11 @@ public final class KeyEncoder {
      * For one side of an equi-join key whose other side has type {@code other}; the build side
      * adds strings to {@code strings} (shared by both sides), the probe side only looks them up.
      */
-    public static KeyEncoder forJoin(DataType own, DataType other, StringIds strings, boolean buildSide) {
+    public static KeyEncoder forJoin(DataType own, DataType other, StringDictionary.Builder strings, boolean buildSide) {
         return forEquality(own, other, strings, buildSide);
     }
 
-    private static KeyEncoder forEquality(DataType own, DataType other, StringIds strings, boolean addStrings) {
+    private static KeyEncoder forEquality(DataType own, DataType other, StringDictionary.Builder strings, boolean addStrings) {
         TypeKind a = own.kind();
         TypeKind b = other.kind();
         if (a.isString() && b.isString()) {

@@ -21,7 +21,6 @@ import io.warpdb.exec.cpu.expr.Evaluator;
 import io.warpdb.exec.cpu.expr.ExprCompiler;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
-import io.warpdb.exec.cpu.hash.StringIds;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
@@ -39,7 +38,7 @@ final class HashAggregateOperator extends Operator {
     private final Schema inputSchema;
     private final List<KeyEncoder> keyEncoders = new ArrayList<>();
     /** Per string group key: the ids its values were encoded as (null for other keys). */
-    private final List<StringIds> keyStrings = new ArrayList<>();
+    private final List<StringDictionary.Builder> keyStrings = new ArrayList<>();
     private final KeyTable groups;
     private final List<Accumulator> accumulators = new ArrayList<>();
     /** Per aggregate: converts the accumulator's results to the aggregate's declared type. */
@@ -54,7 +53,7 @@ final class HashAggregateOperator extends Operator {
         this.inputSchema = node.input().schema();
         for (int key : groupKeys) {
             DataType type = inputSchema.type(key);
-            StringIds strings = type.kind().isString() ? new StringIds() : null;
+            StringDictionary.Builder strings = type.kind().isString() ? new StringDictionary.Builder() : null;
             keyStrings.add(strings);
             keyEncoders.add(KeyEncoder.forGrouping(type, strings));
         }
@@ -147,7 +146,7 @@ final class HashAggregateOperator extends Operator {
             return Column.ofDoubles(type, values, nulls);
         }
         if (type.kind().isString()) {
-            return Column.ofCodes(type, keys, nulls, keyStrings.get(k).dictionary());
+            return Column.ofCodes(type, keys, nulls, keyStrings.get(k).build());
         }
         return Column.ofLongs(type, keys, nulls);
     }

@@ -19,7 +19,6 @@ import io.warpdb.exec.cpu.expr.JoinedInput;
 import io.warpdb.exec.cpu.expr.SubsetInput;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
-import io.warpdb.exec.cpu.hash.StringIds;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -78,7 +77,7 @@ final class HashJoinOperator extends Operator {
         this.rightSchema = node.right().schema();
         this.leftKeys = node.leftKeys();
         this.rightKeys = node.rightKeys();
-        StringIds strings = new StringIds();
+        StringDictionary.Builder strings = new StringDictionary.Builder();
         for (int k = 0; k < leftKeys.size(); k++) {
             DataType leftType = leftSchema.type(leftKeys.get(k));
             DataType rightType = rightSchema.type(rightKeys.get(k));
