@@ -1,0 +1,88 @@
+// Block-level building blocks shared by the M-BSP kernels: the per-CTA prefix sum over the
+// selection flags of a tile and the decoupled look-back that turns tile counts into global
+// output offsets in the same pass.
+#pragma once
+#include <stdint.h>
+
+namespace warp {
+
+constexpr int BLOCK = 256;
+constexpr int WARPS = BLOCK / 32;
+constexpr int ITEMS = 8;             // rows per thread per tile
+constexpr int TILE = BLOCK * ITEMS;  // rows per tile
+
+// Tile status words of the look-back: flag in the top two bits, a count in the rest.
+constexpr unsigned long long STATUS_AGGREGATE = 1ull << 62;
+constexpr unsigned long long STATUS_PREFIX = 2ull << 62;
+constexpr unsigned long long STATUS_VALUE = (1ull << 62) - 1;
+
+__device__ __forceinline__ unsigned laneMaskLt() {
+    unsigned m;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+
+// Exclusive positions of the selected rows of a tile, in row order. Rows are laid out item-major
+// (row = item * BLOCK + thread) so that every load is coalesced; `counts` is shared scratch of
+// ITEMS * WARPS ints. Returns the tile's selected count to every thread.
+__device__ __forceinline__ int tilePositions(const bool (&keep)[ITEMS], int (&pos)[ITEMS], int* counts) {
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    unsigned ballots[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        ballots[k] = __ballot_sync(0xffffffffu, keep[k]);
+        if (lane == 0) counts[k * WARPS + warpId] = __popc(ballots[k]);
+    }
+    __syncthreads();
+    // One warp scans the ITEMS * WARPS counts (k-major, the row order), two per lane.
+    if (warpId == 0) {
+        static_assert(ITEMS * WARPS == 64, "scan assumes 64 counts");
+        int a = counts[2 * lane], b = counts[2 * lane + 1];
+        int sum = a + b, inclusive = sum;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            int t = __shfl_up_sync(0xffffffffu, inclusive, o);
+            if (lane >= o) inclusive += t;
+        }
+        int exclusive = inclusive - sum;
+        counts[2 * lane] = exclusive;
+        counts[2 * lane + 1] = exclusive + a;
+        if (lane == 31) counts[64] = inclusive;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        pos[k] = counts[k * WARPS + warpId] + __popc(ballots[k] & laneMaskLt());
+    }
+    int total = counts[64];
+    __syncthreads();
+    return total;
+}
+
+// Decoupled look-back (single thread): publishes this tile's count, sums the counts of the tiles
+// before it until one that knows its inclusive prefix, publishes its own and returns the
+// exclusive prefix. Tiles are numbered in the order blocks started (an atomic ticket), so every
+// predecessor is running or done and the wait always ends.
+__device__ __forceinline__ unsigned long long lookBack(unsigned long long* status, int tile, int count) {
+    volatile unsigned long long* s = status;
+    if (tile == 0) {
+        __threadfence();
+        s[0] = STATUS_PREFIX | (unsigned long long)count;
+        return 0;
+    }
+    __threadfence();
+    s[tile] = STATUS_AGGREGATE | (unsigned long long)count;
+    unsigned long long exclusive = 0;
+    for (int i = tile - 1; i >= 0;) {
+        unsigned long long w = s[i];
+        if (w == 0) continue;  // predecessor has not published yet
+        exclusive += w & STATUS_VALUE;
+        if (w & STATUS_PREFIX) break;
+        i--;
+    }
+    __threadfence();
+    s[tile] = STATUS_PREFIX | (exclusive + count);
+    return exclusive;
+}
+
+}  // namespace warp

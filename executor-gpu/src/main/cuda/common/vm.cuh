@@ -1,0 +1,343 @@
+// The expression interpreter: every GPU operator that evaluates SQL expressions runs programs
+// compiled on the host (io.warpdb.exec.gpu.expr.ProgramCompiler) by this register machine, one
+// row at a time. There is no runtime compiler on the target hosts (no NVRTC), so expression
+// trees cannot become specialised kernels; a warp executes the same instruction for 32 rows, so
+// the dispatch switch never diverges.
+#pragma once
+#include <stdint.h>
+
+namespace warp {
+
+// Keep in step with io.warpdb.exec.gpu.expr.Opcode.
+enum Opcode : int {
+    OP_COL_I32 = 1, OP_COL_I64, OP_COL_F64, OP_COL_U8, OP_CONST, OP_NULL,
+    OP_ADD_I, OP_SUB_I, OP_MUL_I, OP_NEG_I, OP_MOD_I,
+    OP_ADD_F, OP_SUB_F, OP_MUL_F, OP_DIV_F, OP_MOD_F, OP_NEG_F,
+    OP_SCALE_UP, OP_RESCALE, OP_MUL_RESCALE, OP_DIV_SCALED,
+    OP_CHECK_INT32, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
+    OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_SELECT, OP_COALESCE,
+    OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
+    OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F, OP_CHECK_DATE
+};
+
+// Errors reported through the kernel's error word; the host raises the SQLSTATE.
+enum ErrorCode : int { ERR_NONE = 0, ERR_OVERFLOW = 1, ERR_DIVISION_BY_ZERO = 2 };
+
+struct Instr {
+    int op, dst, a, b, c, imm;
+};
+
+// Everything one program evaluation reads.
+struct VmInput {
+    const Instr* code;
+    const long long* consts;
+    const int* tables;
+    const unsigned long long* colValues;  // device addresses of the input columns
+    const unsigned long long* colValid;   // validity byte arrays, 0 where the column has no NULLs
+    int* error;
+};
+
+#define VM_SLOTS 24
+
+__device__ __forceinline__ long long pow10ll(int n) {
+    long long p = 1;
+    for (int i = 0; i < n; i++) p *= 10;
+    return p;
+}
+
+__device__ __forceinline__ void fail(int* error, int code) {
+    atomicCAS(error, 0, code);
+}
+
+__device__ __forceinline__ bool fits64(__int128 v) {
+    return v >= (__int128)INT64_MIN && v <= (__int128)INT64_MAX;
+}
+
+// num / den rounded HALF_UP (away from zero on ties) or DOWN (toward zero); den != 0.
+__device__ __forceinline__ __int128 divRound(__int128 num, __int128 den, bool halfUp) {
+    __int128 q = num / den;
+    __int128 r = num % den;
+    if (halfUp && r != 0) {
+        __int128 ar = r < 0 ? -r : r;
+        __int128 ad = den < 0 ? -den : den;
+        if (2 * ar >= ad) q += ((num < 0) != (den < 0)) ? -1 : 1;
+    }
+    return q;
+}
+
+__device__ __forceinline__ double asDouble(long long bits) { return __longlong_as_double(bits); }
+__device__ __forceinline__ long long asBits(double v) { return __double_as_longlong(v); }
+
+// Howard Hinnant's civil_from_days, as the CPU executor's Dates.civil.
+__device__ __forceinline__ void civil(long long z, long long& y, int& m, int& d) {
+    z += 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+}
+
+__device__ __forceinline__ long long daysFromCivil(long long y, int m, int d) {
+    y -= m <= 2;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    long long yoe = y - era * 400;
+    long long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+__device__ __forceinline__ bool leap(long long y) { return (y & 3) == 0 && (y % 100 != 0 || y % 400 == 0); }
+
+__device__ __forceinline__ int monthLength(long long y, int m) {
+    return m == 2 ? (leap(y) ? 29 : 28) : (m == 4 || m == 6 || m == 9 || m == 11) ? 30 : 31;
+}
+
+__device__ __forceinline__ long long floorDiv(long long a, long long b) {
+    long long q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+__device__ __forceinline__ int compareResult(int cmp, int c) {
+    // cmp: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE; c: sign of (a - b)
+    switch (cmp) {
+        case 0: return c == 0;
+        case 1: return c != 0;
+        case 2: return c < 0;
+        case 3: return c <= 0;
+        case 4: return c > 0;
+        default: return c >= 0;
+    }
+}
+
+// Runs instructions [start, start+len) for one row; returns the value of slot `result` and
+// whether it is NULL through `isNull`.
+__device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
+    long long v[VM_SLOTS];
+    bool n[VM_SLOTS];
+    for (int pc = start; pc < start + len; pc++) {
+        const Instr I = in.code[pc];
+        const int d = I.dst;
+        switch (I.op) {
+            case OP_COL_I32:
+            case OP_COL_I64:
+            case OP_COL_F64:
+            case OP_COL_U8: {
+                const unsigned long long valid = in.colValid[I.a];
+                n[d] = valid != 0 && ((const unsigned char*)valid)[row] == 0;
+                const unsigned long long base = in.colValues[I.a];
+                if (I.op == OP_COL_I32) v[d] = ((const int*)base)[row];
+                else if (I.op == OP_COL_U8) v[d] = ((const unsigned char*)base)[row];
+                else v[d] = ((const long long*)base)[row];
+                break;
+            }
+            case OP_CONST: v[d] = in.consts[I.a]; n[d] = false; break;
+            case OP_NULL: v[d] = 0; n[d] = true; break;
+            case OP_ADD_I: case OP_SUB_I: case OP_MUL_I: case OP_MOD_I: {
+                n[d] = n[I.a] || n[I.b];
+                if (n[d]) { v[d] = 0; break; }
+                __int128 x = v[I.a], y = v[I.b], r;
+                if (I.op == OP_ADD_I) r = x + y;
+                else if (I.op == OP_SUB_I) r = x - y;
+                else if (I.op == OP_MUL_I) r = x * y;
+                else {
+                    if (y == 0) { fail(in.error, ERR_DIVISION_BY_ZERO); r = 0; }
+                    else r = x % y;
+                }
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                v[d] = (long long)r;
+                break;
+            }
+            case OP_NEG_I:
+                n[d] = n[I.a];
+                if (!n[d] && v[I.a] == INT64_MIN) fail(in.error, ERR_OVERFLOW);
+                v[d] = n[d] ? 0 : -v[I.a];
+                break;
+            case OP_ADD_F: case OP_SUB_F: case OP_MUL_F: case OP_DIV_F: case OP_MOD_F: {
+                n[d] = n[I.a] || n[I.b];
+                if (n[d]) { v[d] = 0; break; }
+                double x = asDouble(v[I.a]), y = asDouble(v[I.b]), r;
+                if (I.op == OP_ADD_F) r = x + y;
+                else if (I.op == OP_SUB_F) r = x - y;
+                else if (I.op == OP_MUL_F) r = x * y;
+                else if (y == 0) { fail(in.error, ERR_DIVISION_BY_ZERO); r = 0; }
+                else r = I.op == OP_DIV_F ? x / y : fmod(x, y);
+                v[d] = asBits(r);
+                break;
+            }
+            case OP_NEG_F: n[d] = n[I.a]; v[d] = asBits(-asDouble(v[I.a])); break;
+            case OP_SCALE_UP: {  // a * 10^imm
+                n[d] = n[I.a];
+                if (n[d]) { v[d] = 0; break; }
+                __int128 r = (__int128)v[I.a] * pow10ll(I.imm);
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                v[d] = (long long)r;
+                break;
+            }
+            case OP_RESCALE:  // a / 10^imm, HALF_UP
+                n[d] = n[I.a];
+                v[d] = n[d] ? 0 : (long long)divRound(v[I.a], pow10ll(I.imm), true);
+                break;
+            case OP_MUL_RESCALE: {  // (a * b) / 10^imm, HALF_UP, exact in 128 bits
+                n[d] = n[I.a] || n[I.b];
+                if (n[d]) { v[d] = 0; break; }
+                __int128 r = divRound((__int128)v[I.a] * v[I.b], pow10ll(I.imm), true);
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                v[d] = (long long)r;
+                break;
+            }
+            case OP_DIV_SCALED: {  // (a * 10^imm) / b (imm < 0: a / (b * 10^-imm)); c = 1 for HALF_UP
+                n[d] = n[I.a] || n[I.b];
+                if (n[d]) { v[d] = 0; break; }
+                if (v[I.b] == 0) { fail(in.error, ERR_DIVISION_BY_ZERO); v[d] = 0; break; }
+                __int128 num = v[I.a], den = v[I.b];
+                if (I.imm > 0) num *= pow10ll(I.imm);
+                else if (I.imm < 0) den *= pow10ll(-I.imm);
+                __int128 r = divRound(num, den, I.c != 0);
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                v[d] = (long long)r;
+                break;
+            }
+            case OP_CHECK_INT32:
+                n[d] = n[I.a]; v[d] = v[I.a];
+                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW);
+                break;
+            case OP_CHECK_PRECISION: {
+                n[d] = n[I.a]; v[d] = v[I.a];
+                long long limit = pow10ll(I.imm);
+                if (!n[d] && (v[d] >= limit || v[d] <= -limit)) fail(in.error, ERR_OVERFLOW);
+                break;
+            }
+            case OP_CHECK_DATE:
+                n[d] = n[I.a]; v[d] = v[I.a];
+                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW);
+                break;
+            case OP_I2F:  // exact (scale imm) to double
+                n[d] = n[I.a];
+                v[d] = asBits(I.imm == 0 ? (double)v[I.a] : (double)v[I.a] / (double)pow10ll(I.imm));
+                break;
+            case OP_F2DEC: {  // double to exact of scale imm, HALF_UP (away from zero on ties)
+                n[d] = n[I.a];
+                if (n[d]) { v[d] = 0; break; }
+                double s = asDouble(v[I.a]) * (double)pow10ll(I.imm);
+                if (!(fabs(s) < 9.223372036854775807e18)) { fail(in.error, ERR_OVERFLOW); v[d] = 0; break; }
+                double f = floor(s);
+                double frac = s - f;
+                // Ties round away from zero, as the CPU executor's Decimals.fromDouble.
+                bool tie = fabs(frac - 0.5) < 1e-6;
+                v[d] = (long long)f + ((tie ? s > 0 : frac > 0.5) ? 1 : 0);
+                break;
+            }
+            case OP_CMP_I: case OP_CMP_F: {
+                n[d] = n[I.a] || n[I.b];
+                int c;
+                if (I.op == OP_CMP_I) c = v[I.a] < v[I.b] ? -1 : v[I.a] > v[I.b] ? 1 : 0;
+                else {
+                    double x = asDouble(v[I.a]), y = asDouble(v[I.b]);
+                    c = x < y ? -1 : x > y ? 1 : 0;
+                }
+                v[d] = n[d] ? 0 : compareResult(I.imm, c);
+                break;
+            }
+            case OP_AND: {  // FALSE wins over NULL
+                bool fa = !n[I.a] && v[I.a] == 0, fb = !n[I.b] && v[I.b] == 0;
+                if (fa || fb) { n[d] = false; v[d] = 0; }
+                else { n[d] = n[I.a] || n[I.b]; v[d] = n[d] ? 0 : 1; }
+                break;
+            }
+            case OP_OR: {  // TRUE wins over NULL
+                bool ta = !n[I.a] && v[I.a] != 0, tb = !n[I.b] && v[I.b] != 0;
+                if (ta || tb) { n[d] = false; v[d] = 1; }
+                else { n[d] = n[I.a] || n[I.b]; v[d] = 0; }
+                break;
+            }
+            case OP_NOT: n[d] = n[I.a]; v[d] = n[d] ? 0 : !v[I.a]; break;
+            case OP_TRUTH: {  // imm: 0 IS NULL, 1 IS NOT NULL, 2 IS TRUE, 3 IS NOT TRUE, 4 IS FALSE, 5 IS NOT FALSE
+                bool isN = n[I.a], t = !isN && v[I.a] != 0, f = !isN && v[I.a] == 0;
+                bool r = I.imm == 0 ? isN : I.imm == 1 ? !isN : I.imm == 2 ? t : I.imm == 3 ? !t : I.imm == 4 ? f : !f;
+                n[d] = false; v[d] = r;
+                break;
+            }
+            case OP_SELECT: {  // a TRUE ? b : c
+                bool t = !n[I.a] && v[I.a] != 0;
+                int s = t ? I.b : I.c;
+                n[d] = n[s]; v[d] = v[s];
+                break;
+            }
+            case OP_COALESCE: {
+                int s = n[I.a] ? I.b : I.a;
+                n[d] = n[s]; v[d] = v[s];
+                break;
+            }
+            case OP_LOOKUP_BOOL: {  // tables[imm + code]: 0 FALSE, 1 TRUE, 2 NULL
+                if (n[I.a]) { n[d] = true; v[d] = 0; break; }
+                int t = in.tables[I.imm + (int)v[I.a]];
+                n[d] = t == 2; v[d] = t == 1;
+                break;
+            }
+            case OP_MAP_CODE: {  // tables[imm + code]: new code, -1 for NULL
+                if (n[I.a]) { n[d] = true; v[d] = 0; break; }
+                int t = in.tables[I.imm + (int)v[I.a]];
+                n[d] = t < 0; v[d] = t < 0 ? 0 : t;
+                break;
+            }
+            case OP_LOOKUP_I64: {  // consts[imm + code]; tables[c + code] != 0 marks NULL
+                if (n[I.a]) { n[d] = true; v[d] = 0; break; }
+                int code = (int)v[I.a];
+                n[d] = in.tables[I.c + code] != 0; v[d] = in.consts[I.imm + code];
+                break;
+            }
+            case OP_EXTRACT: {  // imm: 0 YEAR, 1 QUARTER, 2 MONTH, 3 DAY, 4 DOW (0 = Sunday), 5 DOY
+                n[d] = n[I.a];
+                if (n[d]) { v[d] = 0; break; }
+                long long y; int m, dd;
+                civil(v[I.a], y, m, dd);
+                switch (I.imm) {
+                    case 0: v[d] = y; break;
+                    case 1: v[d] = (m - 1) / 3 + 1; break;
+                    case 2: v[d] = m; break;
+                    case 3: v[d] = dd; break;
+                    case 4: { long long w = (v[I.a] + 4) % 7; v[d] = w < 0 ? w + 7 : w; break; }
+                    default: v[d] = v[I.a] - daysFromCivil(y, 1, 1) + 1; break;
+                }
+                break;
+            }
+            case OP_ADD_DAYS: {
+                n[d] = n[I.a] || n[I.b];
+                __int128 r = (__int128)v[I.a] + v[I.b];
+                if (!n[d] && (r < INT32_MIN || r > INT32_MAX)) fail(in.error, ERR_OVERFLOW);
+                v[d] = n[d] ? 0 : (long long)r;
+                break;
+            }
+            case OP_ADD_MONTHS: {
+                n[d] = n[I.a] || n[I.b];
+                if (n[d]) { v[d] = 0; break; }
+                long long y; int m, dd;
+                civil(v[I.a], y, m, dd);
+                long long index = y * 12 + (m - 1) + v[I.b];
+                long long ny = floorDiv(index, 12);
+                int nm = (int)(index - ny * 12) + 1;
+                int len = monthLength(ny, nm);
+                long long r = daysFromCivil(ny, nm, dd < len ? dd : len);
+                if ((long long)(int)r != r) fail(in.error, ERR_OVERFLOW);
+                v[d] = r;
+                break;
+            }
+            case OP_DISTINCT_I: case OP_DISTINCT_F: {  // imm 0: IS DISTINCT FROM, 1: IS NOT DISTINCT FROM
+                bool distinct;
+                if (n[I.a] || n[I.b]) distinct = n[I.a] != n[I.b];
+                else if (I.op == OP_DISTINCT_I) distinct = v[I.a] != v[I.b];
+                else distinct = asDouble(v[I.a]) != asDouble(v[I.b]);
+                n[d] = false; v[d] = I.imm == 0 ? distinct : !distinct;
+                break;
+            }
+        }
+    }
+    isNull = n[result];
+    return v[result];
+}
+
+}  // namespace warp

@@ -1,0 +1,85 @@
+package io.warpdb.exec.gpu.column;
+
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.types.DataType;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One column in device memory: {@code rows} values of the type's device width (BOOLEAN one byte,
+ * INTEGER/DATE/string codes four, BIGINT/DECIMAL/DOUBLE eight) and, when the column has NULLs,
+ * one validity byte per row (1 = valid). Several tables may share a column (a projection that
+ * passes it through, the column cache); it is reference counted and freed by the last close.
+ */
+public final class DeviceColumn implements AutoCloseable {
+    private final DataType type;
+    private final int rows;
+    private final DeviceBuffer values;
+    private final DeviceBuffer validity;
+    private final StringDictionary dictionary;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    public DeviceColumn(DataType type, int rows, DeviceBuffer values, DeviceBuffer validity, StringDictionary dictionary) {
+        if (type.kind().isString() && dictionary == null) {
+            throw new IllegalArgumentException("string column without dictionary");
+        }
+        this.type = type;
+        this.rows = rows;
+        this.values = values;
+        this.validity = validity;
+        this.dictionary = dictionary;
+    }
+
+    /** Bytes per value on the device. */
+    public static int width(DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> 1;
+            case INTEGER, DATE, VARCHAR, CHAR -> 4;
+            case BIGINT, DECIMAL, DOUBLE -> 8;
+        };
+    }
+
+    public DataType type() {
+        return type;
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    public DeviceBuffer values() {
+        return values;
+    }
+
+    /** One byte per row, 1 where the value is not NULL; null when no row is NULL. */
+    public DeviceBuffer validity() {
+        return validity;
+    }
+
+    public StringDictionary dictionary() {
+        return dictionary;
+    }
+
+    /** Device bytes held. */
+    public long bytes() {
+        return values.bytes() + (validity == null ? 0 : validity.bytes());
+    }
+
+    /** Another reference to this column; each reference is closed once. */
+    public DeviceColumn share() {
+        if (references.getAndIncrement() <= 0) {
+            throw new IllegalStateException("column already freed");
+        }
+        return this;
+    }
+
+    @Override
+    public void close() {
+        if (references.decrementAndGet() == 0) {
+            values.close();
+            if (validity != null) {
+                validity.close();
+            }
+        }
+    }
+}

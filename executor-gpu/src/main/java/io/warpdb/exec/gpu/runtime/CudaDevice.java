@@ -1,0 +1,195 @@
+package io.warpdb.exec.gpu.runtime;
+
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
+
+import io.warpdb.core.exec.Support;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * The one CUDA device the GPU executor uses (device 0), its primary context, its properties, the
+ * kernels and the memory pool. Created once per JVM on first use; if the driver, a device or the
+ * kernels are missing, {@link #availability()} says which.
+ */
+public final class CudaDevice {
+    /** Bytes of device memory the pool may take: {@code warpdb.gpu.memory} (e.g. {@code 8g}), else 80% of free memory. */
+    public static final String MEMORY_PROPERTY = "warpdb.gpu.memory";
+
+    private static final Object LOCK = new Object();
+    private static volatile CudaDevice instance;
+    private static volatile Support availability;
+
+    private final CUcontext context;
+    private final String name;
+    private final int smCount;
+    private final int l2Bytes;
+    private final int maxSharedBytesPerBlock;
+    private final int computeCapability;
+    private final long totalMemory;
+    private final KernelLibrary kernels;
+    private final DevicePool pool;
+    private PinnedStaging staging;
+
+    private CudaDevice(CUdevice device, CUcontext context) {
+        this.context = context;
+        byte[] nameBytes = new byte[256];
+        JCudaDriver.cuDeviceGetName(nameBytes, nameBytes.length, device);
+        int end = 0;
+        while (end < nameBytes.length && nameBytes[end] != 0) {
+            end++;
+        }
+        this.name = new String(nameBytes, 0, end, StandardCharsets.US_ASCII);
+        this.smCount = attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        this.l2Bytes = attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+        this.maxSharedBytesPerBlock = attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+        this.computeCapability = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10
+                + attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+        long[] free = new long[1];
+        long[] total = new long[1];
+        JCudaDriver.cuMemGetInfo(free, total);
+        this.totalMemory = total[0];
+        this.kernels = new KernelLibrary(this);
+        this.pool = new DevicePool(this, poolCapacity(free[0]));
+    }
+
+    /** Whether a CUDA device, its driver and the compiled kernels are present; the reason when not. */
+    public static Support availability() {
+        if (availability == null) {
+            synchronized (LOCK) {
+                if (availability == null) {
+                    availability = probe();
+                }
+            }
+        }
+        return availability;
+    }
+
+    /** The device; call only when {@link #availability()} is supported. */
+    public static CudaDevice get() {
+        Support s = availability();
+        if (!s.supported()) {
+            throw new IllegalStateException("no usable CUDA device: " + s.reason());
+        }
+        return instance;
+    }
+
+    private static Support probe() {
+        String missingKernels = readUnavailableMarker();
+        if (missingKernels != null) {
+            return Support.no(missingKernels);
+        }
+        if (CudaDevice.class.getResource(KernelLibrary.RESOURCE_ROOT + "select/filter_project.fatbin") == null) {
+            return Support.no("the kernels were not built into this jar (executor-gpu was compiled without nvcc)");
+        }
+        try {
+            JCudaDriver.setExceptionsEnabled(true);
+            JCudaDriver.cuInit(0);
+            int[] count = new int[1];
+            JCudaDriver.cuDeviceGetCount(count);
+            if (count[0] == 0) {
+                return Support.no("no CUDA device found");
+            }
+            CUdevice device = new CUdevice();
+            JCudaDriver.cuDeviceGet(device, 0);
+            CUcontext context = new CUcontext();
+            JCudaDriver.cuDevicePrimaryCtxRetain(context, device);
+            JCudaDriver.cuCtxSetCurrent(context);
+            instance = new CudaDevice(device, context);
+            return Support.YES;
+        } catch (Throwable e) {
+            // UnsatisfiedLinkError without libcuda, CudaException without a device or driver.
+            return Support.no("CUDA driver not usable: " + e);
+        }
+    }
+
+    private static String readUnavailableMarker() {
+        try (InputStream in = CudaDevice.class.getResourceAsStream(KernelLibrary.RESOURCE_ROOT + "UNAVAILABLE")) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private static int attribute(CUdevice device, int attribute) {
+        int[] value = new int[1];
+        JCudaDriver.cuDeviceGetAttribute(value, attribute, device);
+        return value[0];
+    }
+
+    private static long poolCapacity(long freeBytes) {
+        String configured = System.getProperty(MEMORY_PROPERTY);
+        long fallback = freeBytes / 10 * 8;
+        return configured == null ? fallback : Math.min(parseBytes(configured), freeBytes);
+    }
+
+    /** "512m", "8g", "1048576" as bytes. */
+    static long parseBytes(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        long unit = switch (t.charAt(t.length() - 1)) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1;
+        };
+        return Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1)) * unit;
+    }
+
+    /** Makes the device's context current on the calling thread (every entry point does this). */
+    public void bind() {
+        JCudaDriver.cuCtxSetCurrent(context);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int smCount() {
+        return smCount;
+    }
+
+    public int l2Bytes() {
+        return l2Bytes;
+    }
+
+    public int maxSharedBytesPerBlock() {
+        return maxSharedBytesPerBlock;
+    }
+
+    public int computeCapability() {
+        return computeCapability;
+    }
+
+    public long totalMemory() {
+        return totalMemory;
+    }
+
+    public KernelLibrary kernels() {
+        return kernels;
+    }
+
+    public DevicePool pool() {
+        return pool;
+    }
+
+    /** The pinned buffers all transfers go through (lock it for the length of a transfer). */
+    public synchronized PinnedStaging staging() {
+        if (staging == null) {
+            staging = new PinnedStaging(this);
+        }
+        return staging;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (sm_" + computeCapability + ", " + smCount + " SMs, L2 " + (l2Bytes >> 20) + " MiB, "
+                + (totalMemory >> 20) + " MiB)";
+    }
+}

@@ -1,0 +1,116 @@
+package io.warpdb.exec.gpu.runtime;
+
+import jcuda.Pointer;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * What GPU operators use while running one plan node: the device, one stream, and the bytes moved
+ * between host and device so far (EXPLAIN ANALYZE reports them). Small host arrays (programs,
+ * address tables, counts) are copied directly; column data goes through {@link PinnedStaging}.
+ */
+public final class DeviceWork implements AutoCloseable {
+    private final CudaDevice device;
+    private final GpuStream stream;
+    private long bytesToDevice;
+    private long bytesToHost;
+
+    public DeviceWork(CudaDevice device) {
+        this.device = device;
+        device.bind();
+        this.stream = new GpuStream(device);
+    }
+
+    public CudaDevice device() {
+        return device;
+    }
+
+    public GpuStream stream() {
+        return stream;
+    }
+
+    public Kernel kernel(String module, String function) {
+        return device.kernels().kernel(module, function);
+    }
+
+    public DeviceBuffer allocate(long bytes, String owner) {
+        return device.pool().allocate(bytes, owner);
+    }
+
+    /** A zeroed block. */
+    public DeviceBuffer allocateZeroed(long bytes, String owner) {
+        DeviceBuffer b = allocate(bytes, owner);
+        b.fill((byte) 0, bytes, stream);
+        return b;
+    }
+
+    public DeviceBuffer upload(int[] values, String owner) {
+        return upload(Pointer.to(values), (long) values.length * Integer.BYTES, owner);
+    }
+
+    public DeviceBuffer upload(long[] values, String owner) {
+        return upload(Pointer.to(values), (long) values.length * Long.BYTES, owner);
+    }
+
+    private DeviceBuffer upload(Pointer host, long bytes, String owner) {
+        DeviceBuffer b = allocate(Math.max(bytes, 8), owner);
+        // Synchronous: the Java array must not move or change while the copy runs.
+        stream.synchronize();
+        JCudaDriver.cuMemcpyHtoD(b.pointer(), host, bytes);
+        bytesToDevice += bytes;
+        return b;
+    }
+
+    public long[] downloadLongs(DeviceBuffer source, int count) {
+        long[] out = new long[count];
+        stream.synchronize();
+        JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), (long) count * Long.BYTES);
+        bytesToHost += (long) count * Long.BYTES;
+        return out;
+    }
+
+    public int[] downloadInts(DeviceBuffer source, int count) {
+        int[] out = new int[count];
+        stream.synchronize();
+        JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), (long) count * Integer.BYTES);
+        bytesToHost += (long) count * Integer.BYTES;
+        return out;
+    }
+
+    public byte[] downloadBytes(DeviceBuffer source, int count) {
+        byte[] out = new byte[count];
+        stream.synchronize();
+        JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), count);
+        bytesToHost += count;
+        return out;
+    }
+
+    public void countToDevice(long bytes) {
+        bytesToDevice += bytes;
+    }
+
+    public void countToHost(long bytes) {
+        bytesToHost += bytes;
+    }
+
+    public long bytesToDevice() {
+        return bytesToDevice;
+    }
+
+    public long bytesToHost() {
+        return bytesToHost;
+    }
+
+    /** Waits for queued work; kernel time so far is then in {@link #kernelNanos()}. */
+    public void synchronize() {
+        stream.synchronize();
+    }
+
+    public long kernelNanos() {
+        return stream.kernelNanos();
+    }
+
+    @Override
+    public void close() {
+        stream.close();
+    }
+}

@@ -1,0 +1,61 @@
+package io.warpdb.exec.gpu.runtime;
+
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUfunction;
+import jcuda.driver.JCudaDriver;
+
+/** One loaded kernel; {@link #launch} passes Java values as kernel parameters. */
+public final class Kernel {
+    private final String name;
+    private final CUfunction function;
+
+    Kernel(String name, CUfunction function) {
+        this.name = name;
+        this.function = function;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Launches a 1-D grid on {@code stream}, timed by the stream's events. Parameters:
+     * {@link DeviceBuffer} or CUdeviceptr (an address; null passes 0), Integer, Long, Double.
+     */
+    public void launch(GpuStream stream, int grid, int block, int sharedBytes, Object... args) {
+        if (grid <= 0) {
+            return;
+        }
+        Pointer[] params = new Pointer[args.length];
+        for (int i = 0; i < args.length; i++) {
+            params[i] = parameter(args[i]);
+        }
+        stream.beginKernel();
+        JCudaDriver.cuLaunchKernel(function, grid, 1, 1, block, 1, 1, sharedBytes, stream.handle(), Pointer.to(params), null);
+        stream.endKernel();
+    }
+
+    private Pointer parameter(Object arg) {
+        if (arg == null) {
+            return Pointer.to(new long[] {0});
+        } else if (arg instanceof DeviceBuffer b) {
+            return Pointer.to(new long[] {b.address()});
+        } else if (arg instanceof CUdeviceptr p) {
+            return Pointer.to(p);
+        } else if (arg instanceof Integer v) {
+            return Pointer.to(new int[] {v});
+        } else if (arg instanceof Long v) {
+            return Pointer.to(new long[] {v});
+        } else if (arg instanceof Double v) {
+            return Pointer.to(new double[] {v});
+        }
+        throw new IllegalArgumentException("kernel " + name + ": unsupported parameter " + arg.getClass());
+    }
+
+    /** Raises the dynamic shared memory limit of this kernel (needed above 48 KiB). */
+    public void allowSharedBytes(int bytes) {
+        JCudaDriver.cuFuncSetAttribute(function,
+                jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+    }
+}
