@@ -44,6 +44,12 @@ final class TableVersion implements TableSource {
         throw new WarpException(SqlState.INTERNAL_ERROR, source.name() + " is not a snapshot of table " + table.name());
     }
 
+    /** A version's state is immutable; the catalog tells apart tables of different databases. */
+    @Override
+    public Object dataVersion() {
+        return java.util.List.of(catalog, state);
+    }
+
     @Override
     public String name() {
         return state.name();

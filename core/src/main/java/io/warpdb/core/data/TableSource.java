@@ -33,6 +33,15 @@ public interface TableSource {
         return scan(columns, allocator);
     }
 
+    /**
+     * An identity of the data this source reads: equal for two sources exactly when they read the
+     * same rows (an immutable table version), so executors may cache what they derive from it
+     * (the GPU keeps columns in device memory). Null when the source cannot promise that.
+     */
+    default Object dataVersion() {
+        return null;
+    }
+
     /** Statistics of a column (position in {@link #schema()}), when the source keeps any. */
     default Optional<ColumnStatistics> statistics(int column) {
         return Optional.empty();

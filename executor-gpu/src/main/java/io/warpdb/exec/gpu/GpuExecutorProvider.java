@@ -1,32 +1,142 @@
 package io.warpdb.exec.gpu;
 
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
-import io.warpdb.core.error.SqlState;
-import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorProvider;
 import io.warpdb.core.exec.Support;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.aggregate.GpuAggregate;
+import io.warpdb.exec.gpu.column.DeviceColumnCache;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.expr.ProgramCompiler;
+import io.warpdb.exec.gpu.expr.Unsupported;
+import io.warpdb.exec.gpu.plan.GpuPlanRunner;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.sort.GpuSort;
+import java.util.List;
 
-/** The GPU executor: M-BSP operators as CUDA kernels launched through the JCuda driver API. */
+/**
+ * The GPU executor: M-BSP operators as CUDA kernels launched through the JCuda driver API (see
+ * {@link GpuPlanRunner}). Available when the jar holds the compiled kernels and a CUDA device
+ * and driver are present; EXPLAIN shows the reason otherwise, and per node why it stays on the CPU.
+ */
 public final class GpuExecutorProvider implements ExecutorProvider {
+    private static final String JOINS_LATER = "joins, unions and constant rows run on the CPU until the GPU join and set"
+            + " operators land";
+    private static volatile DeviceColumnCache cache;
+
     @Override
     public String name() {
-        return "gpu";
+        return GpuPlanRunner.NAME;
     }
 
     @Override
     public Support availability() {
-        return Support.no("the GPU executor is not built yet");
+        return CudaDevice.availability();
     }
 
     @Override
     public Support supports(PlanNode node) {
-        return availability();
+        Support available = availability();
+        if (!available.supported()) {
+            return available;
+        }
+        try {
+            if (node instanceof ScanNode) {
+                return Support.YES;
+            } else if (node instanceof FilterNode filter) {
+                ProgramCompiler.check(types(filter.input().schema()), List.of(filter.condition()));
+                return Support.YES;
+            } else if (node instanceof ProjectNode project) {
+                ProgramCompiler.check(types(project.input().schema()), project.exprs());
+                return Support.YES;
+            } else if (node instanceof AggregateNode aggregate) {
+                return GpuAggregate.supports(aggregate);
+            } else if (node instanceof SortNode sort) {
+                return GpuSort.supports(sort);
+            }
+            return Support.no(JOINS_LATER);
+        } catch (Unsupported e) {
+            return Support.no(e.getMessage());
+        }
     }
 
     @Override
     public BatchStream execute(PlanNode plan, ExecContext context) {
-        throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "the GPU executor is not built yet");
+        CudaDevice device = CudaDevice.get();
+        device.bind();
+        DeviceTable result = new GpuPlanRunner(context, device, cache(device)).evaluate(plan);
+        return new Download(result, plan, context, device);
+    }
+
+    private static List<io.warpdb.core.types.DataType> types(Schema schema) {
+        return schema.fields().stream().map(io.warpdb.core.types.Field::type).toList();
+    }
+
+    /** The columns cached in device memory across queries (one per JVM, like the device). */
+    public static DeviceColumnCache cache(CudaDevice device) {
+        if (cache == null) {
+            synchronized (GpuExecutorProvider.class) {
+                if (cache == null) {
+                    cache = new DeviceColumnCache(device.pool());
+                }
+            }
+        }
+        return cache;
+    }
+
+    /** Streams a device result to the host in batches of {@link DeviceToHost#BATCH_ROWS} rows. */
+    private static final class Download implements BatchStream {
+        private final DeviceTable table;
+        private final PlanNode plan;
+        private final ExecContext context;
+        private final CudaDevice device;
+        private int next;
+        private boolean closed;
+
+        Download(DeviceTable table, PlanNode plan, ExecContext context, CudaDevice device) {
+            this.table = table;
+            this.plan = plan;
+            this.context = context;
+            this.device = device;
+        }
+
+        @Override
+        public Schema schema() {
+            return table.schema();
+        }
+
+        @Override
+        public Batch next() {
+            if (closed || next >= table.rows()) {
+                return null;
+            }
+            context.checkCancelled();
+            device.bind();
+            int count = Math.min(DeviceToHost.BATCH_ROWS, table.rows() - next);
+            try (DeviceWork work = new DeviceWork(device)) {
+                Batch b = DeviceToHost.download(table, next, count, context.allocator(), work);
+                context.stats(plan).addBytesToHost(work.bytesToHost());
+                next += count;
+                return b;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                table.close();
+            }
+        }
     }
 }

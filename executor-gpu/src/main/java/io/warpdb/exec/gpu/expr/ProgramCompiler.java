@@ -1,0 +1,576 @@
+package io.warpdb.exec.gpu.expr;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * Compiles expression trees into {@link Program}s for the GPU interpreter with the CPU
+ * executor's semantics: exact arithmetic on scaled longs rounded HALF_UP (integer division
+ * truncates) with overflow errors, doubles where an operand is DOUBLE, three-valued logic.
+ * A call whose only non-constant argument is a string (comparison with a constant, LIKE, IN,
+ * SUBSTRING, CAST from a string, ...) is evaluated once per dictionary entry through the
+ * {@link EntryEvaluator} and becomes a lookup by code. Without an entry evaluator the compiler
+ * only checks support (for placement). Anything else throws {@link Unsupported}.
+ */
+public final class ProgramCompiler {
+    /** The CPU executor's per-string operators (see its ExprCompiler), plus CAST from strings. */
+    private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
+            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.CAST);
+    private static final int MAX_SLOTS = 24;
+
+    private final List<DataType> inputTypes;
+    private final List<StringDictionary> inputDictionaries;
+    private final List<Boolean> inputNullable;
+    private final EntryEvaluator entries;
+    private final List<int[]> code = new ArrayList<>();
+    private final List<Long> consts = new ArrayList<>();
+    private final List<Integer> tables = new ArrayList<>();
+    private final List<Program.Output> outputs = new ArrayList<>();
+    private int nextSlot;
+
+    /** A value in a slot: its type, whether it can be NULL, its dictionary when a string. */
+    private record Operand(int slot, DataType type, boolean nullable, StringDictionary dictionary) {
+        int scale() {
+            return type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
+        }
+
+        boolean isDouble() {
+            return type.kind() == TypeKind.DOUBLE;
+        }
+    }
+
+    /**
+     * @param inputTypes column types of the input
+     * @param inputDictionaries dictionaries of string columns (null entries elsewhere; null when only checking)
+     * @param inputNullable whether each column holds NULLs
+     * @param entries evaluates string calls per dictionary entry; null to check support only
+     */
+    public ProgramCompiler(List<DataType> inputTypes, List<StringDictionary> inputDictionaries, List<Boolean> inputNullable,
+            EntryEvaluator entries) {
+        this.inputTypes = inputTypes;
+        this.inputDictionaries = inputDictionaries;
+        this.inputNullable = inputNullable;
+        this.entries = entries;
+    }
+
+    /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
+    public static void check(List<DataType> inputTypes, List<Expr> exprs) {
+        List<Boolean> nullable = inputTypes.stream().map(t -> true).toList();
+        ProgramCompiler c = new ProgramCompiler(inputTypes, null, nullable, null);
+        exprs.forEach(c::add);
+    }
+
+    /** Adds an expression whose result is converted to {@code type}'s physical form. */
+    public Program.Output add(Expr expr, DataType type) {
+        return finish(coerce(compile(expr), type));
+    }
+
+    public Program.Output add(Expr expr) {
+        return finish(compile(expr));
+    }
+
+    private Program.Output finish(Operand result) {
+        int start = outputs.isEmpty() ? 0 : end(outputs.get(outputs.size() - 1));
+        Program.Output out = new Program.Output(start, code.size() - start, result.slot(), result.type(), result.nullable(),
+                result.dictionary());
+        outputs.add(out);
+        nextSlot = 0;
+        return out;
+    }
+
+    private static int end(Program.Output o) {
+        return o.start() + o.length();
+    }
+
+    public Program build() {
+        int[] flat = new int[code.size() * Program.INSTRUCTION_INTS];
+        for (int i = 0; i < code.size(); i++) {
+            System.arraycopy(code.get(i), 0, flat, i * Program.INSTRUCTION_INTS, Program.INSTRUCTION_INTS);
+        }
+        return new Program(flat, consts.stream().mapToLong(Long::longValue).toArray(),
+                tables.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(outputs));
+    }
+
+    // ---- expressions ----
+
+    private Operand compile(Expr expr) {
+        if (expr instanceof ColumnRef ref) {
+            return column(ref);
+        }
+        if (expr instanceof Literal literal) {
+            return literal(literal);
+        }
+        Call call = (Call) expr;
+        Expr soleString = soleStringArgument(call);
+        if (soleString != null) {
+            return perDictionaryEntry(call, soleString);
+        }
+        return switch (call.op()) {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> arithmetic(call);
+            case NEGATE -> negate(call);
+            case EQ, NE, LT, LE, GT, GE -> compare(call, Opcode.CMP_I, Opcode.CMP_F, comparisonCode(call.op()));
+            case IS_DISTINCT_FROM -> compare(call, Opcode.DISTINCT_I, Opcode.DISTINCT_F, 0);
+            case IS_NOT_DISTINCT_FROM -> compare(call, Opcode.DISTINCT_I, Opcode.DISTINCT_F, 1);
+            case AND, OR -> logical(call);
+            case NOT -> unary(Opcode.NOT, 0, compile(call.arg(0)), call.type(), null);
+            case IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE -> truth(call);
+            case CASE -> caseWhen(call);
+            case COALESCE -> coalesce(call);
+            case CAST -> cast(compile(call.arg(0)), call.type());
+            case IN -> in(call);
+            case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY -> extract(call);
+            case DATE_ADD_DAYS, DATE_ADD_MONTHS -> dateAdd(call);
+            default -> throw new Unsupported(call.op() + " runs on the CPU");
+        };
+    }
+
+    private Operand column(ColumnRef ref) {
+        DataType type = inputTypes.get(ref.index());
+        Opcode load = switch (type.kind()) {
+            case BOOLEAN -> Opcode.COL_U8;
+            case INTEGER, DATE, VARCHAR, CHAR -> Opcode.COL_I32;
+            case BIGINT, DECIMAL -> Opcode.COL_I64;
+            case DOUBLE -> Opcode.COL_F64;
+        };
+        int slot = newSlot();
+        emit(load, slot, ref.index(), 0, 0, 0);
+        StringDictionary dict = inputDictionaries == null ? null : inputDictionaries.get(ref.index());
+        return new Operand(slot, type, inputNullable.get(ref.index()), type.kind().isString() ? dictOrEmpty(dict) : null);
+    }
+
+    private Operand literal(Literal literal) {
+        int slot = newSlot();
+        Object v = literal.value();
+        if (v == null) {
+            emit(Opcode.NULL, slot, 0, 0, 0, 0);
+            return new Operand(slot, literal.type(), true,
+                    literal.type().kind().isString() ? StringDictionary.EMPTY : null);
+        }
+        long bits;
+        StringDictionary dict = null;
+        if (v instanceof Boolean b) {
+            bits = b ? 1 : 0;
+        } else if (v instanceof Long l) {
+            bits = l;
+        } else if (v instanceof Double d) {
+            bits = Double.doubleToRawLongBits(d);
+        } else {
+            bits = 0;
+            dict = StringDictionary.ofDistinct(List.of((String) v));
+        }
+        emit(Opcode.CONST, slot, constant(bits), 0, 0, 0);
+        return new Operand(slot, literal.type(), false, dict);
+    }
+
+    /** As the CPU: the call's only non-constant argument if it is a string and the operator maps strings one by one. */
+    private static Expr soleStringArgument(Call call) {
+        if (!PER_STRING_OPS.contains(call.op())) {
+            return null;
+        }
+        Expr found = null;
+        for (Expr arg : call.args()) {
+            if (!(arg instanceof Literal)) {
+                if (found != null) {
+                    return null;
+                }
+                found = arg;
+            }
+        }
+        return found != null && found.type().kind().isString() ? found : null;
+    }
+
+    /** Evaluates the call once per entry of its string argument's dictionary; the rows look the result up by code. */
+    private Operand perDictionaryEntry(Call call, Expr stringArg) {
+        Operand codes = compile(stringArg);
+        DataType type = call.type();
+        if (type.kind().isString() && call.op() == Op.CAST && type.kind() == TypeKind.VARCHAR && type.precision() == 0) {
+            return new Operand(codes.slot(), type, codes.nullable(), codes.dictionary());
+        }
+        if (entries == null || codes.dictionary().size() == 0) {
+            // Checking support only, or no row has a value: every code is NULL, so no table is read.
+            return new Operand(codes.slot(), type, true, type.kind().isString() ? StringDictionary.EMPTY : null);
+        }
+        ColumnRef entry = new ColumnRef(0, stringArg.type());
+        List<Expr> args = call.args().stream().map(a -> a == stringArg ? (Expr) entry : a).toList();
+        StringDictionary dict = codes.dictionary();
+        try (Batch perEntry = entries.evaluate(new Call(call.op(), args, type), stringArg.type(), dict)) {
+            FieldVector v = perEntry.vector(0);
+            int n = dict.size();
+            int tableStart = tables.size();
+            boolean anyNull = false;
+            if (type.kind() == TypeKind.BOOLEAN) {
+                for (int i = 0; i < n; i++) {
+                    anyNull |= v.isNull(i);
+                    tables.add(v.isNull(i) ? 2 : ((org.apache.arrow.vector.BitVector) v).get(i));
+                }
+                emit(Opcode.LOOKUP_BOOL, codes.slot(), codes.slot(), 0, 0, tableStart);
+                return new Operand(codes.slot(), type, anyNull || codes.nullable(), null);
+            }
+            if (type.kind().isString()) {
+                for (int i = 0; i < n; i++) {
+                    anyNull |= v.isNull(i);
+                    tables.add(v.isNull(i) ? -1 : v.getDataBuffer().getInt((long) i * 4));
+                }
+                emit(Opcode.MAP_CODE, codes.slot(), codes.slot(), 0, 0, tableStart);
+                return new Operand(codes.slot(), type, anyNull || codes.nullable(), perEntry.dictionary(0));
+            }
+            int constStart = consts.size();
+            boolean intValues = type.kind() == TypeKind.INTEGER || type.kind() == TypeKind.DATE;
+            for (int i = 0; i < n; i++) {
+                anyNull |= v.isNull(i);
+                tables.add(v.isNull(i) ? 1 : 0);
+                // DOUBLE results travel as their raw bits, which the interpreter keeps in a long.
+                consts.add(intValues ? (long) v.getDataBuffer().getInt((long) i * 4) : v.getDataBuffer().getLong((long) i * 8));
+            }
+            emit(Opcode.LOOKUP_I64, codes.slot(), codes.slot(), 0, tableStart, constStart);
+            return new Operand(codes.slot(), type, anyNull || codes.nullable(), null);
+        }
+    }
+
+    private Operand arithmetic(Call call) {
+        Operand a = compile(call.arg(0));
+        Operand b = compile(call.arg(1));
+        requireNumeric(call, a, b);
+        DataType type = call.type();
+        Op op = call.op();
+        if (type.kind() == TypeKind.DOUBLE || a.isDouble() || b.isDouble()) {
+            Operand x = toDouble(a);
+            Operand y = toDouble(b);
+            Opcode f = switch (op) {
+                case ADD -> Opcode.ADD_F;
+                case SUBTRACT -> Opcode.SUB_F;
+                case MULTIPLY -> Opcode.MUL_F;
+                case DIVIDE -> Opcode.DIV_F;
+                default -> Opcode.MOD_F;
+            };
+            Operand r = binary(f, x, y, DataType.DOUBLE);
+            return type.kind() == TypeKind.DOUBLE ? r : cast(r, type);
+        }
+        if (!type.kind().isExactNumeric()) {
+            throw new Unsupported(call + " of type " + type + " runs on the CPU");
+        }
+        int resultScale = scaleOf(type);
+        Operand r;
+        switch (op) {
+            case ADD, SUBTRACT, MOD -> {
+                int common = Math.max(a.scale(), b.scale());
+                Operand x = scaleUp(a, common - a.scale());
+                Operand y = scaleUp(b, common - b.scale());
+                Opcode i = op == Op.ADD ? Opcode.ADD_I : op == Op.SUBTRACT ? Opcode.SUB_I : Opcode.MOD_I;
+                r = rescale(binary(i, x, y, withScale(type, common)), resultScale);
+            }
+            case MULTIPLY -> {
+                int productScale = a.scale() + b.scale();
+                if (resultScale >= productScale) {
+                    r = scaleUp(binary(Opcode.MUL_I, a, b, withScale(type, productScale)), resultScale - productScale);
+                } else {
+                    r = binaryImm(Opcode.MUL_RESCALE, a, b, 0, productScale - resultScale, type);
+                }
+            }
+            default -> {
+                int shift = resultScale + b.scale() - a.scale();
+                int halfUp = type.kind() == TypeKind.DECIMAL ? 1 : 0;
+                r = binaryImm(Opcode.DIV_SCALED, a, b, halfUp, shift, type);
+            }
+        }
+        return checkFits(new Operand(r.slot(), type, r.nullable(), null));
+    }
+
+    private Operand negate(Call call) {
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        if (a.isDouble()) {
+            Operand r = unary(Opcode.NEG_F, 0, a, DataType.DOUBLE, null);
+            return call.type().kind() == TypeKind.DOUBLE ? r : cast(r, call.type());
+        }
+        Operand r = unary(Opcode.NEG_I, 0, a, a.type(), null);
+        return coerce(checkFits(r), call.type());
+    }
+
+    private Operand compare(Call call, Opcode exact, Opcode inexact, int imm) {
+        Operand a = compile(call.arg(0));
+        Operand b = compile(call.arg(1));
+        boolean aString = a.type().kind().isString();
+        boolean bString = b.type().kind().isString();
+        if (aString || bString) {
+            throw new Unsupported("comparing two string columns runs on the CPU: " + call);
+        }
+        if (a.isDouble() || b.isDouble()) {
+            return binaryImm(inexact, toDouble(a), toDouble(b), 0, imm, call.type());
+        }
+        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric()) {
+            int common = Math.max(a.scale(), b.scale());
+            a = scaleUp(a, common - a.scale());
+            b = scaleUp(b, common - b.scale());
+        } else if (a.type().kind() != b.type().kind()) {
+            throw new Unsupported("comparing " + a.type() + " with " + b.type() + " runs on the CPU");
+        }
+        return binaryImm(exact, a, b, 0, imm, call.type());
+    }
+
+    private static int comparisonCode(Op op) {
+        return switch (op) {
+            case EQ -> 0;
+            case NE -> 1;
+            case LT -> 2;
+            case LE -> 3;
+            case GT -> 4;
+            default -> 5;
+        };
+    }
+
+    private Operand logical(Call call) {
+        Opcode code = call.op() == Op.AND ? Opcode.AND : Opcode.OR;
+        Operand acc = compile(call.arg(0));
+        for (int i = 1; i < call.args().size(); i++) {
+            acc = binary(code, acc, compile(call.arg(i)), call.type());
+        }
+        return acc;
+    }
+
+    private Operand truth(Call call) {
+        int imm = switch (call.op()) {
+            case IS_NULL -> 0;
+            case IS_NOT_NULL -> 1;
+            case IS_TRUE -> 2;
+            case IS_NOT_TRUE -> 3;
+            case IS_FALSE -> 4;
+            default -> 5;
+        };
+        Operand a = compile(call.arg(0));
+        emit(Opcode.TRUTH, a.slot(), a.slot(), 0, 0, imm);
+        return new Operand(a.slot(), call.type(), false, null);
+    }
+
+    /** CASE(w1, t1, ..., else), folded from the end: result = SELECT(w_i, t_i, result). */
+    private Operand caseWhen(Call call) {
+        DataType type = call.type();
+        requireNotString(call, type);
+        List<Expr> args = call.args();
+        Operand result = coerce(compile(args.get(args.size() - 1)), type);
+        boolean nullable = result.nullable();
+        for (int i = args.size() - 3; i >= 0; i -= 2) {
+            Operand when = compile(args.get(i));
+            Operand then = coerce(compile(args.get(i + 1)), type);
+            emit(Opcode.SELECT, result.slot(), when.slot(), then.slot(), result.slot(), 0);
+            nullable |= then.nullable();
+            release(result.slot());
+        }
+        return new Operand(result.slot(), type, nullable, null);
+    }
+
+    private Operand coalesce(Call call) {
+        DataType type = call.type();
+        requireNotString(call, type);
+        List<Expr> args = call.args();
+        Operand result = coerce(compile(args.get(args.size() - 1)), type);
+        boolean nullable = result.nullable();
+        for (int i = args.size() - 2; i >= 0; i--) {
+            Operand a = coerce(compile(args.get(i)), type);
+            emit(Opcode.COALESCE, result.slot(), a.slot(), result.slot(), 0, 0);
+            nullable &= a.nullable();
+            release(result.slot());
+        }
+        return new Operand(result.slot(), type, nullable, null);
+    }
+
+    /** IN over a non-string value: x = v1 OR x = v2 ..., which has IN's NULL semantics. */
+    private Operand in(Call call) {
+        Expr x = call.arg(0);
+        Expr any = null;
+        for (Expr v : call.args().subList(1, call.args().size())) {
+            Expr eq = Call.of(Op.EQ, call.type(), x, v);
+            any = any == null ? eq : Call.of(Op.OR, call.type(), any, eq);
+        }
+        return compile(any);
+    }
+
+    private Operand extract(Call call) {
+        Operand date = compile(call.arg(0));
+        if (date.type().kind() != TypeKind.DATE) {
+            throw new Unsupported(call.op() + " of " + date.type() + " runs on the CPU");
+        }
+        int field = switch (call.op()) {
+            case EXTRACT_YEAR -> 0;
+            case EXTRACT_QUARTER -> 1;
+            case EXTRACT_MONTH -> 2;
+            case EXTRACT_DAY -> 3;
+            case EXTRACT_DOW -> 4;
+            default -> 5;
+        };
+        return coerce(unary(Opcode.EXTRACT, field, date, DataType.BIGINT, null), call.type());
+    }
+
+    private Operand dateAdd(Call call) {
+        Operand date = compile(call.arg(0));
+        Operand amount = compile(call.arg(1));
+        if (date.type().kind() != TypeKind.DATE || !(amount.type().kind() == TypeKind.INTEGER
+                || amount.type().kind() == TypeKind.BIGINT)) {
+            throw new Unsupported(call + " runs on the CPU");
+        }
+        return binary(call.op() == Op.DATE_ADD_DAYS ? Opcode.ADD_DAYS : Opcode.ADD_MONTHS, date, amount, call.type());
+    }
+
+    // ---- conversions ----
+
+    /** {@code a} unchanged when it already has {@code type}'s physical form, else cast (as the CPU's coerce). */
+    private Operand coerce(Operand a, DataType type) {
+        TypeKind from = a.type().kind();
+        TypeKind to = type.kind();
+        boolean sameForm = from.isString() && to.isString()
+                || from == to && (to != TypeKind.DECIMAL || a.type().scale() == type.scale())
+                || from == TypeKind.INTEGER && to == TypeKind.BIGINT;
+        return sameForm ? new Operand(a.slot(), type, a.nullable(), a.dictionary()) : cast(a, type);
+    }
+
+    private Operand cast(Operand a, DataType to) {
+        TypeKind from = a.type().kind();
+        if (from.isString() || to.kind().isString()) {
+            throw new Unsupported("CAST between " + a.type() + " and " + to + " runs on the CPU");
+        }
+        if (to.kind() == TypeKind.DOUBLE) {
+            return toDouble(a);
+        }
+        if (from == TypeKind.DOUBLE && to.kind().isExactNumeric()) {
+            return checkDeclared(unary(Opcode.F2DEC, scaleOf(to), a, to, null));
+        }
+        if (from.isExactNumeric() && to.kind().isExactNumeric()) {
+            Operand r = rescale(new Operand(a.slot(), withScale(to, a.scale()), a.nullable(), null), scaleOf(to));
+            return checkDeclared(new Operand(r.slot(), to, r.nullable(), null));
+        }
+        if (from == to.kind()) {
+            return new Operand(a.slot(), to, a.nullable(), null);
+        }
+        throw new Unsupported("CAST from " + a.type() + " to " + to + " runs on the CPU");
+    }
+
+    private Operand toDouble(Operand a) {
+        if (a.isDouble()) {
+            return a;
+        }
+        if (!a.type().kind().isExactNumeric()) {
+            throw new Unsupported(a.type() + " as DOUBLE runs on the CPU");
+        }
+        return unary(Opcode.I2F, a.scale(), a, DataType.DOUBLE, null);
+    }
+
+    private Operand scaleUp(Operand a, int digits) {
+        if (digits == 0) {
+            return a;
+        }
+        return unary(Opcode.SCALE_UP, digits, a, withScale(a.type(), a.scale() + digits), null);
+    }
+
+    /** Changes the scale, rounding HALF_UP when digits are dropped. */
+    private Operand rescale(Operand a, int toScale) {
+        int from = a.scale();
+        if (toScale >= from) {
+            return scaleUp(a, toScale - from);
+        }
+        if (from - toScale > 18) {
+            throw new Unsupported("rescaling by more than 18 digits runs on the CPU");
+        }
+        return unary(Opcode.RESCALE, from - toScale, a, withScale(a.type(), toScale), null);
+    }
+
+    /** As the CPU's Decimals.checkFits: INTEGER results must fit 32 bits. */
+    private Operand checkFits(Operand a) {
+        if (a.type().kind() == TypeKind.INTEGER) {
+            emit(Opcode.CHECK_INT32, a.slot(), a.slot(), 0, 0, 0);
+        }
+        return a;
+    }
+
+    /** As the CPU's Decimals.checkDeclared: DECIMAL precision, INTEGER range. */
+    private Operand checkDeclared(Operand a) {
+        if (a.type().kind() == TypeKind.DECIMAL) {
+            emit(Opcode.CHECK_PRECISION, a.slot(), a.slot(), 0, 0, a.type().precision());
+        }
+        return checkFits(a);
+    }
+
+    private static int scaleOf(DataType type) {
+        return type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
+    }
+
+    /** The exact type to track an intermediate of {@code scale} in (DECIMAL when scaled). */
+    private static DataType withScale(DataType type, int scale) {
+        if (scale == 0 && type.kind() != TypeKind.DECIMAL) {
+            return type.kind().isExactNumeric() ? type : DataType.BIGINT;
+        }
+        return DataType.decimal(DataType.MAX_DECIMAL_PRECISION, scale);
+    }
+
+    // ---- emission ----
+
+    private Operand unary(Opcode op, int imm, Operand a, DataType type, StringDictionary dict) {
+        emit(op, a.slot(), a.slot(), 0, 0, imm);
+        return new Operand(a.slot(), type, a.nullable(), dict);
+    }
+
+    private Operand binary(Opcode op, Operand a, Operand b, DataType type) {
+        return binaryImm(op, a, b, 0, 0, type);
+    }
+
+    /** Result in a's slot (the interpreter reads operands before writing); b's slot is freed. */
+    private Operand binaryImm(Opcode op, Operand a, Operand b, int c, int imm, DataType type) {
+        emit(op, a.slot(), a.slot(), b.slot(), c, imm);
+        release(a.slot());
+        boolean nullable = switch (op) {
+            case DISTINCT_I, DISTINCT_F -> false;
+            default -> a.nullable() || b.nullable();
+        };
+        return new Operand(a.slot(), type, nullable, null);
+    }
+
+    private void emit(Opcode op, int dst, int a, int b, int c, int imm) {
+        code.add(new int[] {op.code(), dst, a, b, c, imm});
+    }
+
+    private int constant(long bits) {
+        consts.add(bits);
+        return consts.size() - 1;
+    }
+
+    private int newSlot() {
+        if (nextSlot == MAX_SLOTS) {
+            throw new Unsupported("expression too deep for the GPU interpreter (" + MAX_SLOTS + " registers)");
+        }
+        return nextSlot++;
+    }
+
+    /** Frees every slot above {@code slot}: operands are evaluated in slot order, so they form a stack. */
+    private void release(int slot) {
+        nextSlot = slot + 1;
+    }
+
+    private static StringDictionary dictOrEmpty(StringDictionary d) {
+        return d == null ? StringDictionary.EMPTY : d;
+    }
+
+    private static void requireNumeric(Call call, Operand... args) {
+        for (Operand a : args) {
+            if (!a.type().kind().isNumeric()) {
+                throw new Unsupported(call.op() + " of " + a.type() + " runs on the CPU");
+            }
+        }
+    }
+
+    private static void requireNotString(Call call, DataType type) {
+        if (type.kind().isString()) {
+            throw new Unsupported(call.op() + " with a string result runs on the CPU");
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package io.warpdb.exec.gpu.plan;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.data.TableSource;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.NodeStats;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.aggregate.GpuAggregate;
+import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.column.DeviceColumnCache;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
+import io.warpdb.exec.gpu.select.FilterProject;
+import io.warpdb.exec.gpu.sort.GpuSort;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs the GPU part of a plan operator by operator, keeping every intermediate result in device
+ * memory. Inputs placed on another executor arrive as batches and are copied in; table columns
+ * come from the {@link DeviceColumnCache} when a previous query left them there. A node that runs
+ * out of device memory is rerun on the CPU and its result copied in, and its statistics say so.
+ * A projection over a filter runs as one fused pass (the filter's statistics note that).
+ */
+public final class GpuPlanRunner {
+    public static final String NAME = "gpu";
+
+    private final ExecContext context;
+    private final CudaDevice device;
+    private final DeviceColumnCache cache;
+    private final CpuEntryEvaluator entries;
+
+    public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache) {
+        this.context = context;
+        this.device = device;
+        this.cache = cache;
+        this.entries = new CpuEntryEvaluator(context);
+    }
+
+    /** The result of {@code node} in device memory; the caller closes it. */
+    public DeviceTable evaluate(PlanNode node) {
+        context.checkCancelled();
+        String placed = context.executorFor(node);
+        if (placed != null && !placed.equals(NAME)) {
+            return copyIn(node, context.run(node));
+        }
+        long start = System.nanoTime();
+        NodeStats stats = context.stats(node);
+        try {
+            DeviceTable result = evaluateHere(node, stats);
+            stats.setExecutor(NAME);
+            stats.addRows(result.rows());
+            stats.addWallNanos(System.nanoTime() - start);
+            return result;
+        } catch (GpuOutOfMemoryException e) {
+            stats.note("gpu out of memory (" + e.getMessage() + "): reran on cpu");
+            return copyIn(node, context.runOn("cpu", node));
+        }
+    }
+
+    private DeviceTable evaluateHere(PlanNode node, NodeStats stats) {
+        DeviceTable input = null;
+        try (DeviceWork work = new DeviceWork(device)) {
+            try {
+                DeviceTable result;
+                if (node instanceof ScanNode scan) {
+                    result = scan(scan, work);
+                } else if (node instanceof FilterNode filter) {
+                    input = evaluate(filter.input());
+                    result = FilterProject.run(input, filter.condition(), identity(filter.schema()), filter.schema(), entries, work);
+                } else if (node instanceof ProjectNode project) {
+                    result = project(project, work);
+                } else if (node instanceof AggregateNode aggregate) {
+                    input = evaluate(aggregate.input());
+                    result = GpuAggregate.run(aggregate, input, work);
+                } else if (node instanceof SortNode sort) {
+                    input = evaluate(sort.input());
+                    result = GpuSort.run(sort, input, work);
+                } else {
+                    throw new IllegalStateException("the GPU executor was given " + node.describe());
+                }
+                return result;
+            } finally {
+                work.synchronize();
+                stats.addKernelNanos(work.kernelNanos());
+                stats.addBytesToDevice(work.bytesToDevice());
+                stats.addBytesToHost(work.bytesToHost());
+                if (input != null) {
+                    input.close();
+                }
+            }
+        }
+    }
+
+    /** A projection of a GPU filter runs fused: one pass evaluates the predicate and the expressions. */
+    private DeviceTable project(ProjectNode project, DeviceWork work) {
+        if (project.input() instanceof FilterNode filter && NAME.equals(placementOf(filter))) {
+            long start = System.nanoTime();
+            try (DeviceTable input = evaluate(filter.input())) {
+                DeviceTable result = FilterProject.run(input, filter.condition(), project.exprs(), project.schema(), entries, work);
+                NodeStats fs = context.stats(filter);
+                fs.setExecutor(NAME);
+                fs.addRows(result.rows());
+                fs.addWallNanos(System.nanoTime() - start);
+                fs.note("fused into the projection above");
+                return result;
+            }
+        }
+        try (DeviceTable input = evaluate(project.input())) {
+            return FilterProject.run(input, null, project.exprs(), project.schema(), entries, work);
+        }
+    }
+
+    private String placementOf(PlanNode node) {
+        String placed = context.executorFor(node);
+        return placed == null ? NAME : placed;
+    }
+
+    /** Table columns from the cache, the missing ones read from storage and copied in (and cached). */
+    private DeviceTable scan(ScanNode scan, DeviceWork work) {
+        TableSource table = scan.table();
+        Object version = table.dataVersion();
+        int n = scan.columns().size();
+        DeviceColumn[] columns = new DeviceColumn[n];
+        List<Integer> missing = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                columns[i] = version == null ? null : cache.get(new DeviceColumnCache.Key(version, scan.columns().get(i)));
+                if (columns[i] == null) {
+                    missing.add(i);
+                }
+            }
+            if (!missing.isEmpty()) {
+                List<Integer> tableColumns = missing.stream().map(scan.columns()::get).toList();
+                // Cached columns are whole columns, so zone-map pruning applies only when nothing is cached.
+                List<Batch> batches = readAll(version == null
+                        ? table.scan(tableColumns, scan.predicates(), context.allocator())
+                        : table.scan(tableColumns, context.allocator()));
+                try {
+                    int rows = batches.stream().mapToInt(Batch::rowCount).sum();
+                    for (int m = 0; m < missing.size(); m++) {
+                        int i = missing.get(m);
+                        DeviceColumn c = HostToDevice.uploadColumn(scan.schema().type(i), batches, m, rows, work);
+                        columns[i] = version == null ? c : cache.put(new DeviceColumnCache.Key(version, tableColumns.get(m)), c);
+                    }
+                } finally {
+                    batches.forEach(Batch::close);
+                }
+            }
+            int rows = n == 0 ? (int) table.rowCount() : columns[0].rows();
+            return new DeviceTable(scan.schema(), rows, List.of(columns));
+        } catch (RuntimeException e) {
+            for (DeviceColumn c : columns) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** Copies another executor's result into device memory. */
+    private DeviceTable copyIn(PlanNode node, BatchStream stream) {
+        List<Batch> batches;
+        try (stream) {
+            batches = readAll(stream);
+        }
+        try (DeviceWork work = new DeviceWork(device)) {
+            DeviceTable table = HostToDevice.upload(node.schema(), batches, work);
+            context.stats(node).addBytesToDevice(work.bytesToDevice());
+            return table;
+        } finally {
+            batches.forEach(Batch::close);
+        }
+    }
+
+    private List<Batch> readAll(BatchStream stream) {
+        List<Batch> batches = new ArrayList<>();
+        try (stream) {
+            for (Batch b = stream.next(); b != null; b = stream.next()) {
+                batches.add(b);
+                context.checkCancelled();
+            }
+            return batches;
+        } catch (RuntimeException e) {
+            batches.forEach(Batch::close);
+            throw e;
+        }
+    }
+
+    private static List<Expr> identity(Schema schema) {
+        List<Expr> refs = new ArrayList<>(schema.size());
+        for (int i = 0; i < schema.size(); i++) {
+            refs.add(new ColumnRef(i, schema.type(i)));
+        }
+        return refs;
+    }
+}

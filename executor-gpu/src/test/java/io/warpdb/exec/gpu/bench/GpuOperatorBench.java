@@ -1,0 +1,143 @@
+package io.warpdb.exec.gpu.bench;
+
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.PinnedStaging;
+import io.warpdb.exec.gpu.select.FilterProject;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.SplittableRandom;
+import jcuda.driver.CUevent;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * SELECT and PROJECT throughput with the data already in device memory, as a share of the
+ * device's copy bandwidth measured in the same run:
+ * {@code run.sh main io.warpdb.exec.gpu.bench.GpuOperatorBench [log2 rows, default 28]}.
+ * Bytes counted per operator: every input byte read once plus every output byte written.
+ */
+public final class GpuOperatorBench {
+    private static final int RUNS = 5;
+    private static final long VALUE_RANGE = 1_000_000_000L;
+
+    public static void main(String[] args) {
+        int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 28;
+        int rows = 1 << log2;
+        CudaDevice device = CudaDevice.get();
+        System.out.println("device: " + device + ", rows: 2^" + log2);
+        try (DeviceWork work = new DeviceWork(device);
+                DeviceColumn a = randomColumn(rows, DataType.BIGINT, 1, work);
+                DeviceColumn b = randomColumn(rows, DataType.BIGINT, 2, work);
+                DeviceColumn price = randomColumn(rows, DataType.decimal(12, 2), 3, work);
+                DeviceColumn discount = randomColumn(rows, DataType.decimal(12, 2), 4, work)) {
+            double copy = copyBandwidth(a, work);
+            System.out.printf("copy (cuMemcpyDtoD, read+write): %.1f GB/s%n", copy / 1e9);
+            System.out.println("| operator | rows out | kernel ms | GB/s | % of copy |");
+            System.out.println("|---|---|---|---|---|");
+            Schema one = Schema.of(new Field("a", DataType.BIGINT));
+            try (DeviceTable t = new DeviceTable(one, rows, List.of(a.share()))) {
+                ColumnRef ref = new ColumnRef(0, DataType.BIGINT);
+                for (double selectivity : new double[] {0.01, 0.10, 0.50}) {
+                    Expr predicate = Call.of(Op.LT, DataType.BOOLEAN, ref,
+                            Literal.ofLong((long) (selectivity * VALUE_RANGE), DataType.BIGINT));
+                    measure("SELECT a WHERE a < x (" + (int) (selectivity * 100) + "%)", t, predicate, List.of(ref), one,
+                            8L, 8L, copy);
+                }
+            }
+            Schema two = Schema.of(new Field("a", DataType.BIGINT), new Field("b", DataType.BIGINT));
+            try (DeviceTable t = new DeviceTable(two, rows, List.of(a.share(), b.share()))) {
+                Expr sum = Call.of(Op.ADD, DataType.BIGINT, new ColumnRef(0, DataType.BIGINT), new ColumnRef(1, DataType.BIGINT));
+                measure("PROJECT a + b", t, null, List.of(sum), Schema.of(new Field("s", DataType.BIGINT)), 16L, 8L, copy);
+            }
+            DataType money = DataType.decimal(12, 2);
+            Schema prices = Schema.of(new Field("price", money), new Field("discount", money));
+            try (DeviceTable t = new DeviceTable(prices, rows, List.of(price.share(), discount.share()))) {
+                DataType product = DataType.decimal(18, 4);
+                Expr unit = Literal.ofLong(100, money);
+                Expr revenue = Call.of(Op.MULTIPLY, product, new ColumnRef(0, money),
+                        Call.of(Op.SUBTRACT, money, unit, new ColumnRef(1, money)));
+                measure("PROJECT price * (1 - discount) (DECIMAL)", t, null, List.of(revenue),
+                        Schema.of(new Field("r", product)), 16L, 8L, copy);
+            }
+        }
+    }
+
+    private static void measure(String name, DeviceTable input, Expr predicate, List<Expr> exprs, Schema schema,
+            long inBytesPerRow, long outBytesPerRow, double copy) {
+        CudaDevice device = CudaDevice.get();
+        long best = Long.MAX_VALUE;
+        int outRows = 0;
+        for (int run = 0; run <= RUNS; run++) {
+            try (DeviceWork work = new DeviceWork(device);
+                    DeviceTable out = FilterProject.run(input, predicate, exprs, schema, null, work)) {
+                work.synchronize();
+                outRows = out.rows();
+                if (run > 0) {
+                    best = Math.min(best, work.kernelNanos());
+                }
+            }
+        }
+        double bytes = (double) input.rows() * inBytesPerRow + (double) outRows * outBytesPerRow;
+        double rate = bytes / (best / 1e9);
+        System.out.printf("| %s | %d | %.2f | %.0f | %.0f%% |%n", name, outRows, best / 1e6, rate / 1e9, 100 * rate / copy);
+    }
+
+    /** Read+write bytes per second of a device-to-device copy of the column's values. */
+    private static double copyBandwidth(DeviceColumn column, DeviceWork work) {
+        long bytes = column.values().bytes();
+        try (DeviceBuffer target = work.allocate(bytes, "copy target")) {
+            CUevent start = new CUevent();
+            CUevent end = new CUevent();
+            JCudaDriver.cuEventCreate(start, 0);
+            JCudaDriver.cuEventCreate(end, 0);
+            float best = Float.MAX_VALUE;
+            for (int run = 0; run <= RUNS; run++) {
+                JCudaDriver.cuEventRecord(start, work.stream().handle());
+                JCudaDriver.cuMemcpyDtoDAsync(target.pointer(), column.values().pointer(), bytes, work.stream().handle());
+                JCudaDriver.cuEventRecord(end, work.stream().handle());
+                JCudaDriver.cuEventSynchronize(end);
+                float[] ms = new float[1];
+                JCudaDriver.cuEventElapsedTime(ms, start, end);
+                if (run > 0) {
+                    best = Math.min(best, ms[0]);
+                }
+            }
+            return 2.0 * bytes / (best / 1e3);
+        }
+    }
+
+    /** Uniform values in [0, 10^9) (DECIMAL: unscaled hundredths below 1.00 for the discount-like column). */
+    private static DeviceColumn randomColumn(int rows, DataType type, long seed, DeviceWork work) {
+        DeviceBuffer values = work.allocate((long) rows * 8, "bench column");
+        SplittableRandom random = new SplittableRandom(seed);
+        boolean fraction = type.kind() == io.warpdb.core.types.TypeKind.DECIMAL && seed == 4;
+        ByteBuffer chunk = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);
+        PinnedStaging staging = work.device().staging();
+        synchronized (staging) {
+            PinnedStaging.Upload upload = staging.upload(values, work.stream());
+            for (int done = 0; done < rows; ) {
+                chunk.clear();
+                while (chunk.hasRemaining() && done < rows) {
+                    chunk.putLong(fraction ? random.nextLong(11) : random.nextLong(VALUE_RANGE));
+                    done++;
+                }
+                chunk.flip();
+                upload.put(chunk);
+            }
+            upload.finish();
+        }
+        return new DeviceColumn(type, rows, values, null, null);
+    }
+}
