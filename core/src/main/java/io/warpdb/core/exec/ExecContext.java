@@ -1,25 +1,99 @@
 package io.warpdb.core.exec;
 
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.types.Schema;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The state one query execution needs: the allocator every batch of the query comes from (the
- * query owns it and closes it after the last batch) and the cancellation flag that operators
- * poll between batches.
+ * query owns it and closes it after the last batch), the cancellation flag that operators
+ * poll between batches, the executor each plan node is placed on, and each node's statistics.
+ *
+ * <p>Plan nodes are records, so two equal subtrees are still different nodes: placement and
+ * statistics are keyed by identity.
  */
 public final class ExecContext {
     private final BufferAllocator allocator;
+    private final ExecutorRegistry registry;
+    private final Map<PlanNode, String> placement;
+    private final Map<PlanNode, NodeStats> stats = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicBoolean cancelled = new AtomicBoolean();
 
+    /** A context without placement: the executor given the plan runs all of it. */
     public ExecContext(BufferAllocator allocator) {
+        this(allocator, new ExecutorRegistry(List.of()), Map.of());
+    }
+
+    /**
+     * A context whose {@code placement} maps plan nodes (by identity) to executor names; nodes
+     * absent from it run on the executor that reached them.
+     */
+    public ExecContext(BufferAllocator allocator, ExecutorRegistry registry, Map<PlanNode, String> placement) {
         this.allocator = allocator;
+        this.registry = registry;
+        IdentityHashMap<PlanNode, String> copy = new IdentityHashMap<>();
+        copy.putAll(placement);
+        this.placement = Collections.unmodifiableMap(copy);
     }
 
     public BufferAllocator allocator() {
         return allocator;
+    }
+
+    /** The executor placed for {@code node}, or null when this context has no placement for it. */
+    public String executorFor(PlanNode node) {
+        return placement.get(node);
+    }
+
+    /**
+     * Runs {@code node} on its placed executor; see {@link #runOn}.
+     *
+     * @throws IllegalStateException when the node has no placement
+     */
+    public BatchStream run(PlanNode node) {
+        String executor = executorFor(node);
+        if (executor == null) {
+            throw new IllegalStateException("no executor is placed for " + node.describe());
+        }
+        return runOn(executor, node);
+    }
+
+    /**
+     * Runs {@code node} on the named executor whatever its placement (its inputs still follow
+     * the placement), e.g. to retry on the CPU a node the GPU ran out of memory for.
+     *
+     * <p>Statistics: providers record rows, wall time and executor for the nodes they run (see
+     * {@link ExecutorProvider}). For one that does not, this measures the stream itself and, when
+     * the stream is closed, fills in rows and wall time if the node's rows and wall time are
+     * both still zero, and the executor if none was recorded; so nothing is counted twice.
+     */
+    public BatchStream runOn(String executor, PlanNode node) {
+        ExecutorProvider provider = registry.require(executor);
+        NodeStats measured = new NodeStats();
+        return new FallbackMetering(new MeteredStream(provider.execute(node, this), measured), node, measured, provider.name());
+    }
+
+    /** The statistics of {@code node}, created on first use. */
+    public NodeStats stats(PlanNode node) {
+        return stats.computeIfAbsent(node, n -> new NodeStats());
+    }
+
+    /** A snapshot of the nodes that have statistics (an identity map). */
+    public Map<PlanNode, NodeStats> allStats() {
+        synchronized (stats) {
+            IdentityHashMap<PlanNode, NodeStats> copy = new IdentityHashMap<>();
+            copy.putAll(stats);
+            return Collections.unmodifiableMap(copy);
+        }
     }
 
     public void cancel() {
@@ -30,6 +104,47 @@ public final class ExecContext {
     public void checkCancelled() {
         if (cancelled.get()) {
             throw new WarpException(SqlState.QUERY_CANCELED, "query cancelled");
+        }
+    }
+
+    /** A stream run by {@link #runOn}: keeps its own measurement for a node its provider left unrecorded. */
+    private final class FallbackMetering implements BatchStream {
+        private final BatchStream metered;
+        private final PlanNode node;
+        private final NodeStats measured;
+        private final String executor;
+
+        FallbackMetering(BatchStream metered, PlanNode node, NodeStats measured, String executor) {
+            this.metered = metered;
+            this.node = node;
+            this.measured = measured;
+            this.executor = executor;
+        }
+
+        @Override
+        public Schema schema() {
+            return metered.schema();
+        }
+
+        @Override
+        public Batch next() {
+            return metered.next();
+        }
+
+        @Override
+        public void close() {
+            try {
+                metered.close();
+            } finally {
+                NodeStats recorded = stats(node);
+                if (recorded.rows() == 0 && recorded.wallNanos() == 0) {
+                    recorded.addRows(measured.rows());
+                    recorded.addWallNanos(measured.wallNanos());
+                }
+                if (recorded.executor() == null) {
+                    recorded.setExecutor(executor);
+                }
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /** The executor providers on the class path, in ServiceLoader order. */
@@ -27,16 +28,17 @@ public final class ExecutorRegistry {
 
     /** The provider with this name; SQLSTATE 22023 if none is registered or it cannot run here. */
     public ExecutorProvider require(String name) {
-        for (ExecutorProvider p : providers) {
-            if (p.name().equalsIgnoreCase(name)) {
-                Support s = p.availability();
-                if (!s.supported()) {
-                    throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "executor '" + name + "' is not available: " + s.reason());
-                }
-                return p;
-            }
+        ExecutorProvider p = find(name).orElseThrow(() -> new WarpException(SqlState.INVALID_PARAMETER_VALUE,
+                "unknown executor '" + name + "'; registered: " + providers.stream().map(ExecutorProvider::name).toList()));
+        Support s = p.availability();
+        if (!s.supported()) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "executor '" + name + "' is not available: " + s.reason());
         }
-        throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "unknown executor '" + name + "'; registered: "
-                + providers.stream().map(ExecutorProvider::name).toList());
+        return p;
+    }
+
+    /** The provider with this name (ignoring case), available here or not. */
+    public Optional<ExecutorProvider> find(String name) {
+        return providers.stream().filter(p -> p.name().equalsIgnoreCase(name)).findFirst();
     }
 }
