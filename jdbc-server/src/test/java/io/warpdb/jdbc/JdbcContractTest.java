@@ -125,6 +125,18 @@ abstract class JdbcContractTest {
     }
 
     @Test
+    void explainAnalyzeRunsTheQueryAndReturnsThePlanWithRowCounts() throws SQLException {
+        try (Statement s = connect().createStatement()) {
+            createOrders(s);
+            List<String> plan = column(s.executeQuery("EXPLAIN ANALYZE SELECT id FROM orders WHERE price > 1"), "PLAN");
+            assertTrue(plan.stream().allMatch(line -> line.matches(".*\\)  \\[cpu] rows=\\d+ time=\\d+\\.\\d ms")), plan.toString());
+            assertTrue(plan.get(0).contains(" rows=2 "), "the query's rows: " + plan);
+            String scan = plan.get(plan.size() - 1);
+            assertTrue(scan.contains("Scan(table=orders") && scan.contains(" rows=3 "), "the table's rows: " + plan);
+        }
+    }
+
+    @Test
     void preparedStatementBindsParametersOfSeveralTypes() throws SQLException {
         Connection c = connect();
         try (Statement s = c.createStatement()) {

@@ -2,62 +2,148 @@ package io.warpdb.sql;
 
 import io.warpdb.core.exec.ExecutorProvider;
 import io.warpdb.core.exec.ExecutorRegistry;
+import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.exec.Support;
 import io.warpdb.core.plan.PlanNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Which executor runs a plan, and for every node an executor was asked about but cannot run,
- * why: EXPLAIN prints both, so a fallback to the CPU is never silent.
+ * The executor of every plan node, and for a node on the CPU that another executor was asked
+ * about, why that one cannot run it: EXPLAIN prints both, so a fallback to the CPU is never
+ * silent. Nodes are keyed by identity (plan nodes are records; equal subtrees are distinct).
  */
-record Placement(ExecutorProvider executor, Map<PlanNode, String> refusals) {
+final class Placement {
     static final String CPU = "cpu";
 
-    /** Places the plan according to the session's setting {@code auto}, {@code cpu} or {@code gpu}. */
-    static Placement of(PlanNode plan, String setting, ExecutorRegistry registry) {
-        List<ExecutorProvider> candidates = new ArrayList<>();
-        if (setting.equals("auto")) {
-            for (ExecutorProvider p : registry.providers()) {
-                if (!p.name().equals(CPU) && p.availability().supported()) {
-                    candidates.add(p);
-                }
-            }
-        } else if (!setting.equals(CPU)) {
-            candidates.add(registry.require(setting));
-        }
-        Map<PlanNode, String> refusals = new IdentityHashMap<>();
-        for (ExecutorProvider p : candidates) {
-            Map<PlanNode, String> refused = new IdentityHashMap<>();
-            collectRefusals(plan, p, refused);
-            if (refused.isEmpty()) {
-                return new Placement(p, Map.of());
-            }
-            refusals.putAll(refused);
-        }
-        return new Placement(registry.require(CPU), refusals);
+    private final Map<PlanNode, String> executors = new IdentityHashMap<>();
+    private final Map<PlanNode, List<String>> refusals = new IdentityHashMap<>();
+    private final List<ExecutorProvider> candidates;
+
+    private Placement(List<ExecutorProvider> candidates) {
+        this.candidates = candidates;
     }
 
-    private static void collectRefusals(PlanNode node, ExecutorProvider p, Map<PlanNode, String> out) {
-        Support s = p.supports(node);
-        if (!s.supported()) {
-            out.put(node, p.name() + " cannot run it: " + s.reason());
+    /**
+     * Places the plan according to the session's setting: {@code cpu} puts every node on the
+     * CPU; {@code auto} tries the available non-CPU executors, a named one (e.g. {@code gpu})
+     * only that one. A node goes to the first of them that supports it, else to the CPU. Leaves
+     * (scans, values) stay with their parent's executor, so that a scan feeding the CPU is not
+     * uploaded to a device only to come back. A named executor that is not available here
+     * leaves every node on the CPU, and the root says why.
+     */
+    static Placement of(PlanNode plan, String setting, ExecutorRegistry registry) {
+        String unavailable = null;
+        List<ExecutorProvider> candidates = new ArrayList<>();
+        if (setting.equals("auto")) {
+            registry.providers().stream()
+                    .filter(p -> !p.name().equals(CPU) && p.availability().supported())
+                    .forEach(candidates::add);
+        } else if (!setting.equals(CPU)) {
+            Optional<ExecutorProvider> named = registry.find(setting);
+            Support availability = named.map(ExecutorProvider::availability).orElse(Support.no("no such executor"));
+            if (availability.supported()) {
+                candidates.add(named.get());
+            } else {
+                unavailable = setting + " is not available: " + availability.reason();
+            }
         }
-        node.inputs().forEach(in -> collectRefusals(in, p, out));
+        Placement placement = new Placement(candidates);
+        placement.place(plan, null);
+        if (unavailable != null) {
+            placement.refusals.put(plan, List.of(unavailable));
+        }
+        return placement;
+    }
+
+    private void place(PlanNode node, String parentExecutor) {
+        boolean leaf = node.inputs().isEmpty();
+        String executor = CPU;
+        List<String> refused = new ArrayList<>();
+        for (ExecutorProvider p : candidates) {
+            if (leaf && parentExecutor != null && !p.name().equals(parentExecutor)) {
+                continue;
+            }
+            Support s = p.supports(node);
+            if (s.supported()) {
+                executor = p.name();
+                break;
+            }
+            refused.add(p.name() + " cannot run it: " + s.reason());
+        }
+        executors.put(node, executor);
+        if (executor.equals(CPU) && !refused.isEmpty()) {
+            refusals.put(node, refused);
+        }
+        for (PlanNode input : node.inputs()) {
+            place(input, executor);
+        }
+    }
+
+    /** Node (by identity) to executor name, as {@link io.warpdb.core.exec.ExecContext} takes it. */
+    Map<PlanNode, String> executors() {
+        return Collections.unmodifiableMap(executors);
     }
 
     /** The plan as EXPLAIN shows it: one line per node, indented by depth, with its executor. */
     List<String> explain(PlanNode plan) {
+        return lines(plan, node -> "  [" + bracket(node, executors.get(node)) + "]");
+    }
+
+    /**
+     * The plan as EXPLAIN ANALYZE shows it after a run: each line with the executor that
+     * actually ran the node (after a fallback it differs from the placement) and the node's
+     * figures; {@code stats} gives each node's statistics.
+     */
+    List<String> explainAnalyzed(PlanNode plan, Function<PlanNode, NodeStats> stats) {
+        return lines(plan, node -> {
+            NodeStats s = stats.apply(node);
+            String ran = s.executor() != null ? s.executor() : executors.get(node);
+            StringBuilder line = new StringBuilder("  [").append(bracket(node, ran)).append("]")
+                    .append(" rows=").append(s.rows()).append(" time=").append(millis(s.wallNanos()));
+            if (s.kernelNanos() != 0) {
+                line.append(" kernel=").append(millis(s.kernelNanos()));
+            }
+            if (s.bytesToDevice() != 0) {
+                line.append(" h2d=").append(megabytes(s.bytesToDevice()));
+            }
+            if (s.bytesToHost() != 0) {
+                line.append(" d2h=").append(megabytes(s.bytesToHost()));
+            }
+            s.notes().forEach(note -> line.append("; ").append(note));
+            return line.toString();
+        });
+    }
+
+    /** The executor, followed by why the candidates refused the node when it is on the CPU. */
+    private String bracket(PlanNode node, String executor) {
+        List<String> refused = executor.equals(CPU) ? refusals.get(node) : null;
+        return refused == null ? executor : executor + "; " + String.join("; ", refused);
+    }
+
+    private static List<String> lines(PlanNode plan, Function<PlanNode, String> suffix) {
         List<String> lines = new ArrayList<>();
-        print(plan, 0, lines);
+        print(plan, 0, suffix, lines);
         return lines;
     }
 
-    private void print(PlanNode node, int depth, List<String> lines) {
-        String refusal = refusals.get(node);
-        lines.add("  ".repeat(depth) + node.describe() + "  [" + executor.name() + (refusal == null ? "" : "; " + refusal) + "]");
-        node.inputs().forEach(in -> print(in, depth + 1, lines));
+    private static void print(PlanNode node, int depth, Function<PlanNode, String> suffix, List<String> lines) {
+        lines.add("  ".repeat(depth) + node.describe() + suffix.apply(node));
+        node.inputs().forEach(in -> print(in, depth + 1, suffix, lines));
+    }
+
+    private static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+
+    /** Decimal megabytes (10^6 bytes). */
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
     }
 }

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,8 +54,9 @@ import org.apache.calcite.sql.SqlUpdate;
  * one catalog snapshot, released when the statement (for a query: its result) is closed.
  */
 final class StatementRunner {
-    /** EXPLAIN [PLAN FOR]; blanked rather than cut so that error positions stay right. */
-    private static final Pattern EXPLAIN = Pattern.compile("^\\s*EXPLAIN\\s+(PLAN\\s+FOR\\s+)?", Pattern.CASE_INSENSITIVE);
+    /** EXPLAIN [ANALYZE | PLAN FOR]; blanked rather than cut so that error positions stay right. */
+    private static final Pattern EXPLAIN = Pattern.compile("^\\s*EXPLAIN\\s+((ANALYZE)\\s+|PLAN\\s+FOR\\s+)?", Pattern.CASE_INSENSITIVE);
+    private static final int ANALYZE_GROUP = 2;
 
     private final Session session;
     private final Database database;
@@ -67,6 +69,7 @@ final class StatementRunner {
     StatementResult run(String sql, List<Object> parameters) {
         Matcher explain = EXPLAIN.matcher(sql);
         boolean isExplain = explain.find();
+        boolean isAnalyze = isExplain && explain.group(ANALYZE_GROUP) != null;
         String text = isExplain ? " ".repeat(explain.end()) + sql.substring(explain.end()) : sql;
         DdlStatement ddl = DdlParser.parse(text);
         if (ddl != null) {
@@ -88,13 +91,17 @@ final class StatementRunner {
                 default -> null;
             };
             if (dml != null) {
+                if (isAnalyze) {
+                    throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "EXPLAIN ANALYZE applies to queries only");
+                }
                 return isExplain ? explain(dml.plan, snapshot) : StatementResult.update(dml.apply.apply(this));
             }
             if (!node.isA(SqlKind.QUERY)) {
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, node.getKind() + " statements are not supported yet");
             }
             Query query = planQuery(new CalcitePlanner(snapshot, null, CounterTable.of(database.catalog())), node, parameters);
-            StatementResult result = isExplain ? explain(query.plan, snapshot) : execute(query, snapshot);
+            StatementResult result = isAnalyze ? explainAnalyze(query.plan, snapshot)
+                    : isExplain ? explain(query.plan, snapshot) : execute(query, snapshot);
             snapshot = null; // the result releases it
             return result;
         } finally {
@@ -250,13 +257,20 @@ final class StatementRunner {
         return -1;
     }
 
+    private Placement place(PlanNode plan) {
+        return Placement.of(plan, session.executor(), database.executors());
+    }
+
+    private ExecContext newContext(BufferAllocator allocator, Placement placement) {
+        return new ExecContext(allocator, database.executors(), placement.executors());
+    }
+
     private StatementResult execute(Query query, CatalogSnapshot snapshot) {
-        Placement placement = Placement.of(query.plan, session.executor(), database.executors());
         BufferAllocator allocator = database.allocator().newChildAllocator("query", 0, Long.MAX_VALUE);
-        ExecContext context = new ExecContext(allocator);
+        ExecContext context = newContext(allocator, place(query.plan));
         try {
             session.started(context);
-            BatchStream stream = placement.executor().execute(query.plan, context);
+            BatchStream stream = context.run(query.plan);
             return StatementResult.query(query.schema, new StatementStream(stream, context, snapshot), allocator);
         } catch (RuntimeException e) {
             session.finished(context);
@@ -267,12 +281,19 @@ final class StatementRunner {
 
     /** Runs a plan and hands its stream to {@code commit} (which consumes it), e.g. an append. */
     private long run(PlanNode plan, Function<BatchStream, Long> commit) {
-        Placement placement = Placement.of(plan, session.executor(), database.executors());
-        try (BufferAllocator allocator = database.allocator().newChildAllocator("dml", 0, Long.MAX_VALUE)) {
-            ExecContext context = new ExecContext(allocator);
+        return run(plan, place(plan), (stream, context) -> commit.apply(stream));
+    }
+
+    /**
+     * Runs a placed plan to its end: {@code consume} gets the stream, which is closed (and its
+     * statistics complete) once {@code consume} returns, and the context it runs in.
+     */
+    private <T> T run(PlanNode plan, Placement placement, BiFunction<BatchStream, ExecContext, T> consume) {
+        try (BufferAllocator allocator = database.allocator().newChildAllocator("statement", 0, Long.MAX_VALUE)) {
+            ExecContext context = newContext(allocator, placement);
             session.started(context);
-            try (BatchStream stream = placement.executor().execute(plan, context)) {
-                return commit.apply(stream);
+            try (BatchStream stream = context.run(plan)) {
+                return consume.apply(stream, context);
             } finally {
                 session.finished(context);
             }
@@ -280,9 +301,26 @@ final class StatementRunner {
     }
 
     private StatementResult explain(PlanNode plan, CatalogSnapshot snapshot) {
-        Placement placement = Placement.of(plan, session.executor(), database.executors());
+        return planLines(place(plan).explain(plan), snapshot);
+    }
+
+    /** Runs the query to its end, discarding its rows, then shows the plan with what each node did. */
+    private StatementResult explainAnalyze(PlanNode plan, CatalogSnapshot snapshot) {
+        Placement placement = place(plan);
+        ExecContext finished = run(plan, placement, (stream, context) -> {
+            for (Batch b = stream.next(); b != null; b = stream.next()) {
+                b.close();
+                context.checkCancelled();
+            }
+            return context;
+        });
+        return planLines(placement.explainAnalyzed(plan, finished::stats), snapshot);
+    }
+
+    /** EXPLAIN's result: one VARCHAR column PLAN, a row per line. */
+    private StatementResult planLines(List<String> lines, CatalogSnapshot snapshot) {
         DataType text = DataType.VARCHAR.withNullable(false);
-        List<List<Literal>> rows = placement.explain(plan).stream().map(line -> List.of(new Literal(line, text))).toList();
+        List<List<Literal>> rows = lines.stream().map(line -> List.of(new Literal(line, text))).toList();
         Schema schema = Schema.of(new Field("PLAN", text));
         return execute(new Query(new ValuesNode(schema, rows), schema), snapshot);
     }

@@ -120,6 +120,8 @@ class SessionTest {
 
     @Test
     void explainShowsExecutorPerNode() {
+        // cpu, not the default auto: this module's tests also register TestFilterExecutor, which auto would use.
+        update("set executor = cpu");
         List<List<Object>> plan = query("explain select name from emp where id > 1");
         assertTrue(plan.stream().allMatch(r -> ((String) r.get(0)).endsWith("[cpu]")), plan.toString());
         assertTrue(plan.get(plan.size() - 1).get(0).toString().contains("Scan(table=emp"), plan.toString());

@@ -12,9 +12,11 @@ import io.warpdb.exec.cpu.operator.Operators;
  * Arrow batches (see {@link Operators}).
  */
 public final class CpuExecutorProvider implements ExecutorProvider {
+    public static final String NAME = "cpu";
+
     @Override
     public String name() {
-        return "cpu";
+        return NAME;
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.warpdb.exec.cpu.operator;
 
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.MeteredStream;
+import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinNode;
@@ -11,17 +13,28 @@ import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builds the operator tree of a plan, one operator per plan node. */
+/**
+ * Builds the operator tree of a plan, one operator per plan node. Inputs placed on another
+ * executor come from {@link ExecContext#run}; every operator built here is metered into its
+ * node's statistics (see {@link io.warpdb.core.exec.ExecutorProvider}).
+ */
 public final class Operators {
     private Operators() {
     }
 
     /** The root operator of {@code plan}; if building fails, what was already built is closed. */
     public static BatchStream create(PlanNode plan, ExecContext context) {
+        NodeStats stats = context.stats(plan);
+        stats.setExecutor(CpuExecutorProvider.NAME);
+        return new MeteredStream(build(plan, context), stats);
+    }
+
+    private static BatchStream build(PlanNode plan, ExecContext context) {
         if (plan instanceof ScanNode scan) {
             return new ScanOperator(scan, context);
         }
@@ -31,13 +44,19 @@ public final class Operators {
         List<BatchStream> inputs = new ArrayList<>();
         try {
             for (PlanNode input : plan.inputs()) {
-                inputs.add(create(input, context));
+                inputs.add(input(input, context));
             }
             return withInputs(plan, inputs, context);
         } catch (RuntimeException e) {
             BatchRows.closeAll(inputs);
             throw e;
         }
+    }
+
+    /** An input placed on another executor runs there; any other is built here. */
+    private static BatchStream input(PlanNode input, ExecContext context) {
+        String placed = context.executorFor(input);
+        return placed != null && !placed.equals(CpuExecutorProvider.NAME) ? context.run(input) : create(input, context);
     }
 
     private static BatchStream withInputs(PlanNode plan, List<BatchStream> inputs, ExecContext context) {
