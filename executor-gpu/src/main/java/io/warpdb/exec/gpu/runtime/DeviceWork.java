@@ -51,6 +51,10 @@ public final class DeviceWork implements AutoCloseable {
         return upload(Pointer.to(values), (long) values.length * Long.BYTES, owner);
     }
 
+    public DeviceBuffer upload(byte[] values, String owner) {
+        return upload(Pointer.to(values), values.length, owner);
+    }
+
     private DeviceBuffer upload(Pointer host, long bytes, String owner) {
         DeviceBuffer b = allocate(Math.max(bytes, 8), owner);
         // Synchronous: the Java array must not move or change while the copy runs.
@@ -62,6 +66,9 @@ public final class DeviceWork implements AutoCloseable {
 
     public long[] downloadLongs(DeviceBuffer source, int count) {
         long[] out = new long[count];
+        if (count == 0) {
+            return out;
+        }
         stream.synchronize();
         JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), (long) count * Long.BYTES);
         bytesToHost += (long) count * Long.BYTES;
@@ -70,6 +77,9 @@ public final class DeviceWork implements AutoCloseable {
 
     public int[] downloadInts(DeviceBuffer source, int count) {
         int[] out = new int[count];
+        if (count == 0) {
+            return out;
+        }
         stream.synchronize();
         JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), (long) count * Integer.BYTES);
         bytesToHost += (long) count * Integer.BYTES;
@@ -78,6 +88,9 @@ public final class DeviceWork implements AutoCloseable {
 
     public byte[] downloadBytes(DeviceBuffer source, int count) {
         byte[] out = new byte[count];
+        if (count == 0) {
+            return out;
+        }
         stream.synchronize();
         JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), count);
         bytesToHost += count;

@@ -17,6 +17,9 @@ import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
@@ -127,6 +130,34 @@ class FilterProjectDifferentialTest {
     }
 
     @ParameterizedTest
+    @ValueSource(ints = {0, 1, 31, 32, 33, 2047, 2048, 2049, 100_003})
+    void aggregatesMatchTheCpu(int rows) {
+        Source source = new Source(random(rows, rows * 17L + 3));
+        try {
+            List<AggCall> calls = List.of(
+                    new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"),
+                    new AggCall(AggFunction.COUNT, List.of(1), false, DataType.BIGINT, "ni"),
+                    new AggCall(AggFunction.SUM, List.of(0), false, DataType.BIGINT, "sa"),
+                    new AggCall(AggFunction.SUM, List.of(2), false, DataType.decimal(18, 2), "sd"),
+                    new AggCall(AggFunction.AVG, List.of(2), false, DataType.decimal(18, 2), "ad"),
+                    new AggCall(AggFunction.AVG, List.of(1), false, DataType.DOUBLE, "ai"),
+                    new AggCall(AggFunction.SUM, List.of(3), false, DataType.DOUBLE, "sx"),
+                    new AggCall(AggFunction.MIN, List.of(3), false, DataType.DOUBLE, "minx"),
+                    new AggCall(AggFunction.MAX, List.of(4), false, DataType.DATE, "maxdt"),
+                    new AggCall(AggFunction.MIN, List.of(2), false, MONEY, "mind"),
+                    new AggCall(AggFunction.MAX, List.of(6), false, DataType.BOOLEAN, "maxb"));
+            for (List<Integer> keys : List.of(List.<Integer>of(), List.of(5), List.of(1, 6), List.of(0), List.of(5, 4))) {
+                List<Field> fields = new ArrayList<>();
+                keys.forEach(k -> fields.add(SCHEMA.field(k)));
+                calls.forEach(c -> fields.add(new Field(c.name(), c.type())));
+                assertSameRows(new AggregateNode(scan(source), keys, calls, new Schema(fields)));
+            }
+        } finally {
+            source.close();
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 5000})
     void arithmeticErrorsMatchTheCpu(int rows) {
         Source source = new Source(random(rows, 99));
@@ -144,6 +175,15 @@ class FilterProjectDifferentialTest {
         } finally {
             source.close();
         }
+    }
+
+    /** Aggregates come out in no particular order: compare sorted rows (sums of doubles to 9 digits). */
+    private void assertSameRows(PlanNode plan) {
+        List<String> cpu = new ArrayList<>(drain(plan, "cpu").stream().map(r -> r.replaceAll("(\\d\\.\\d{8})\\d*", "$1")).toList());
+        List<String> gpu = new ArrayList<>(drain(plan, "gpu").stream().map(r -> r.replaceAll("(\\d\\.\\d{8})\\d*", "$1")).toList());
+        java.util.Collections.sort(cpu);
+        java.util.Collections.sort(gpu);
+        assertEquals(cpu, gpu, plan.describe());
     }
 
     private void assertSame(PlanNode plan) {
