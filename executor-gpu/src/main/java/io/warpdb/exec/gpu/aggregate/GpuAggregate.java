@@ -58,7 +58,9 @@ public final class GpuAggregate {
         List<AggCall> calls = node.aggregates();
         int numAggs = calls.size();
         long bound = groupBound(node, input);
-        int tableSize = Integer.highestOneBit((int) Math.max(2, Math.min(1L << 30, 2 * bound)) - 1) << 1;
+        // Without keys every row hashes alike: a one-slot table holds the single group.
+        int tableSize = node.groupKeys().isEmpty() ? 1
+                : Integer.highestOneBit((int) Math.max(2, Math.min(1L << 30, 2 * bound)) - 1) << 1;
         List<DeviceBuffer> temporaries = new ArrayList<>();
         List<DeviceColumn> keysAndResults = new ArrayList<>();
         try {
