@@ -8,11 +8,18 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongSupplier;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 
@@ -21,6 +28,11 @@ import org.apache.arrow.vector.IntVector;
  * on the way (column count, NOT NULL). Rows wait as shared slices of the incoming batches and are
  * copied once, into vectors of the exact segment size, when a segment is complete; string codes
  * are then rewritten against a segment-local dictionary holding exactly the values used.
+ *
+ * <p>Completed segments are encoded (copy, re-encoding, zone maps) on the common fork-join pool
+ * while the caller goes on appending: done on the appending thread alone, this was the limit of
+ * bulk loads on many cores. Segments are handed back in row order, at most {@link #inFlightLimit}
+ * of them being encoded at a time, which bounds the memory held by rows not yet encoded.
  */
 final class SegmentBuilder implements AutoCloseable {
     private final String table;
@@ -28,7 +40,9 @@ final class SegmentBuilder implements AutoCloseable {
     private final int segmentRows;
     private final BufferAllocator allocator;
     private final LongSupplier ids;
-    private final List<Batch> pending = new ArrayList<>();
+    private final int inFlightLimit = ForkJoinPool.getCommonPoolParallelism() + 1;
+    private final ArrayDeque<CompletableFuture<MemorySegment>> inFlight = new ArrayDeque<>();
+    private List<Batch> pending = new ArrayList<>();
     private int pendingRows;
 
     SegmentBuilder(String table, Schema schema, int segmentRows, BufferAllocator allocator, LongSupplier ids) {
@@ -39,27 +53,61 @@ final class SegmentBuilder implements AutoCloseable {
         this.ids = ids;
     }
 
-    /** Takes the rows of {@code batch} (closing it); returns the segments they completed, owned by the caller. */
+    /**
+     * Takes the rows of {@code batch} (closing it); returns the segments completed and encoded
+     * by now, in row order, owned by the caller.
+     */
     List<MemorySegment> add(Batch batch) {
         try (batch) {
             check(batch);
-            List<MemorySegment> done = new ArrayList<>();
             for (int from = 0; from < batch.rowCount(); ) {
                 int take = Math.min(segmentRows - pendingRows, batch.rowCount() - from);
                 pending.add(slice(batch, from, take));
                 pendingRows += take;
                 from += take;
                 if (pendingRows == segmentRows) {
-                    done.add(build());
+                    seal();
                 }
             }
-            return done;
         }
+        return takeEncoded(inFlightLimit);
     }
 
-    /** The last, partial segment, or null when no rows are pending. */
-    MemorySegment finish() {
-        return pendingRows == 0 ? null : build();
+    /** The remaining segments, the last one partial, in row order; empty when no rows are left. */
+    List<MemorySegment> finish() {
+        if (pendingRows > 0) {
+            seal();
+        }
+        return takeEncoded(0);
+    }
+
+    /** Starts encoding the pending rows as the next segment; from here on they belong to the encoding task. */
+    private void seal() {
+        List<Batch> batches = pending;
+        int rows = pendingRows;
+        long id = ids.getAsLong();
+        pending = new ArrayList<>();
+        pendingRows = 0;
+        inFlight.add(CompletableFuture.supplyAsync(() -> encode(id, batches, rows), ForkJoinPool.commonPool()));
+    }
+
+    /**
+     * The encoded segments at the head of the queue: every one that is done, and as many more
+     * (waiting for them) as leave at most {@code keep} in flight. On failure, releases those taken.
+     */
+    private List<MemorySegment> takeEncoded(int keep) {
+        List<MemorySegment> done = new ArrayList<>();
+        try {
+            while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().isDone())) {
+                done.add(inFlight.peek().join());
+                inFlight.remove();
+            }
+        } catch (CompletionException e) {
+            inFlight.remove();
+            done.forEach(Segment::release);
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        return done;
     }
 
     private void check(Batch batch) {
@@ -88,8 +136,8 @@ final class SegmentBuilder implements AutoCloseable {
         return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
     }
 
-    private MemorySegment build() {
-        int rows = pendingRows;
+    /** Copies {@code rows} rows of {@code batches} (closing them) into a new segment. */
+    private MemorySegment encode(long id, List<Batch> batches, int rows) {
         List<FieldVector> vectors = new ArrayList<>(schema.size());
         List<StringDictionary> dictionaries = new ArrayList<>(schema.size());
         List<ZoneMap> zoneMaps = new ArrayList<>(schema.size());
@@ -100,9 +148,9 @@ final class SegmentBuilder implements AutoCloseable {
                 vectors.add(out);
                 StringDictionary dict = null;
                 if (type.kind().isString()) {
-                    dict = copyStrings(c, (IntVector) out);
+                    dict = copyStrings(batches, c, (IntVector) out);
                 } else {
-                    copyValues(c, out);
+                    copyValues(batches, c, out);
                 }
                 out.setValueCount(rows);
                 dictionaries.add(dict);
@@ -111,29 +159,42 @@ final class SegmentBuilder implements AutoCloseable {
         } catch (RuntimeException e) {
             vectors.forEach(FieldVector::close);
             throw e;
+        } finally {
+            batches.forEach(Batch::close);
         }
-        pending.forEach(Batch::close);
-        pending.clear();
-        pendingRows = 0;
-        return new MemorySegment(ids.getAsLong(), table, rows, zoneMaps, vectors, dictionaries);
+        return new MemorySegment(id, table, rows, zoneMaps, vectors, dictionaries);
     }
 
-    private void copyValues(int column, FieldVector out) {
+    /** Copies a column; fixed-width values without nulls in one block per batch, the rest value by value. */
+    private static void copyValues(List<Batch> batches, int column, FieldVector out) {
         int at = 0;
-        for (Batch b : pending) {
+        for (Batch b : batches) {
             FieldVector in = b.vector(column);
-            for (int r = 0; r < b.rowCount(); r++) {
-                out.copyFromSafe(r, at++, in);
+            int rows = b.rowCount();
+            if (in instanceof BaseFixedWidthVector fixed && fixed.getTypeWidth() > 0 && in.getNullCount() == 0) {
+                long width = fixed.getTypeWidth();
+                out.getDataBuffer().setBytes(at * width, in.getDataBuffer(), 0, rows * width);
+                ArrowBuf validity = out.getValidityBuffer();
+                for (int r = 0; r < rows; r++) {
+                    BitVectorHelper.setBit(validity, at + r);
+                }
+            } else {
+                for (int r = 0; r < rows; r++) {
+                    out.copyFromSafe(r, at + r, in);
+                }
             }
+            at += rows;
         }
     }
 
     /** Re-encodes a string column over one dictionary; CHAR values are kept without trailing spaces. */
-    private StringDictionary copyStrings(int column, IntVector out) {
+    private StringDictionary copyStrings(List<Batch> batches, int column, IntVector out) {
         boolean isChar = schema.type(column).kind() == io.warpdb.core.types.TypeKind.CHAR;
-        StringDictionary.Builder dict = new StringDictionary.Builder();
+        // The batches' dictionaries together bound the segment's distinct values.
+        int bound = batches.stream().mapToInt(b -> b.dictionary(column).size()).sum();
+        StringDictionary.Builder dict = new StringDictionary.Builder(Math.min(bound, out.getValueCapacity()));
         int at = 0;
-        for (Batch b : pending) {
+        for (Batch b : batches) {
             IntVector codes = (IntVector) b.vector(column);
             StringDictionary source = b.dictionary(column);
             int[] remap = new int[source.size()];
@@ -154,10 +215,19 @@ final class SegmentBuilder implements AutoCloseable {
         return dict.build();
     }
 
+    /** Frees the rows not handed back: pending ones, and segments still encoding once they are done. */
     @Override
     public void close() {
         pending.forEach(Batch::close);
         pending.clear();
         pendingRows = 0;
+        for (CompletableFuture<MemorySegment> f : inFlight) {
+            try {
+                f.join().release();
+            } catch (CompletionException e) {
+                // That encoding failed and freed what it held; whoever closes early is already failing.
+            }
+        }
+        inFlight.clear();
     }
 }

@@ -92,10 +92,7 @@ final class TableWrite implements AutoCloseable {
                 count += b.rowCount();
                 persist(builder.add(b));
             }
-            MemorySegment last = builder.finish();
-            if (last != null) {
-                persist(List.of(last));
-            }
+            persist(builder.finish());
             return count;
         }
     }

@@ -24,7 +24,7 @@ class ZoneMapTest {
         Schema schema = Schema.of(new Field("x", type));
         try (BufferAllocator a = new RootAllocator(); SegmentBuilder builder = new SegmentBuilder("t", schema, 100, a, () -> 1)) {
             builder.add(TestData.batch(schema, Arrays.stream(values).map(TestData::row).toList(), a));
-            MemorySegment segment = builder.finish();
+            MemorySegment segment = builder.finish().get(0);
             ZoneMap z = segment.zoneMaps().get(0);
             segment.release();
             return z;

@@ -10,14 +10,17 @@ import io.warpdb.tpch.TpchData;
 import io.warpdb.tpch.TpchGenerator;
 import io.warpdb.tpch.TpchLoader;
 import io.warpdb.tpch.TpchQueries;
+import io.warpdb.tpch.TpchQuery;
 import io.warpdb.tpch.TpchRunner;
 import io.warpdb.tpch.TpchSetup;
 import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,8 +29,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code warpdb tpch gen|load|run|bench}: the bundled TPC-H suite. Data is generated with the
  * TPC-H generator (or read from {@code .tbl} files) and kept in a durable WarpDB database
- * directory, loaded on first use; DuckDB, loaded in-process from the same data, is the
- * reference answer and the benchmark peer.
+ * directory, loaded on first use, or with {@code --in-memory} loaded into memory on every run;
+ * DuckDB, loaded in-process from the same data, is the reference answer and the benchmark peer.
  */
 @Command(name = "tpch", mixinStandardHelpOptions = true, description = "Generate, load, run and benchmark TPC-H.",
         subcommands = {TpchCommand.Gen.class, TpchCommand.Load.class, TpchCommand.Run.class, TpchCommand.Bench.class})
@@ -45,6 +48,9 @@ public final class TpchCommand implements Runnable {
         @Option(names = "--data", description = "WarpDB database directory (default: data/tpch-sf<SF>).")
         Path data;
 
+        @Option(names = "--in-memory", description = "Load into an in-memory database (nothing on disk; loaded on every run).")
+        boolean inMemory;
+
         @Option(names = "--tbl", description = "Read dbgen .tbl files from this directory instead of generating.")
         Path tbl;
 
@@ -55,12 +61,31 @@ public final class TpchCommand implements Runnable {
             return data != null ? data : Path.of("data", "tpch-sf" + format(scaleFactor));
         }
 
+        /** Where the data lives, for messages. */
+        String where() {
+            return inMemory ? "memory" : dataDirectory().toString();
+        }
+
         TpchData source() {
             return tbl != null ? new TblFiles(tbl) : new TpchGenerator(scaleFactor);
         }
 
         Database open() {
-            return Database.open(dataDirectory(), StorageOptions.defaults());
+            if (inMemory && data != null) {
+                throw new IllegalArgumentException("--in-memory and --data exclude each other");
+            }
+            return inMemory ? Database.inMemory("tpch") : Database.open(dataDirectory(), StorageOptions.defaults());
+        }
+    }
+
+    /** Which queries run and bench run; only the tables they read are loaded. */
+    static final class QuerySelection {
+        @Option(names = "--queries", split = ",", paramLabel = "N",
+                description = "Query numbers to run, e.g. 1,6 (default: all 22); only the tables they read are loaded.")
+        List<Integer> numbers = List.of();
+
+        List<TpchQuery> queries() {
+            return TpchQueries.select(numbers);
         }
     }
 
@@ -96,39 +121,46 @@ public final class TpchCommand implements Runnable {
                 TpchLoader.drop(db);
                 LoadReport report = TpchLoader.load(db, common.source(), common.threads);
                 System.out.print(report.format());
-                System.out.println("loaded " + common.dataDirectory());
+                System.out.println("loaded into " + common.where());
             }
             return 0;
         }
     }
 
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = "Run the 22 queries once and check every answer against DuckDB; exit 1 on any FAIL.")
+            description = "Run the queries once and check every answer against DuckDB; exit 1 on any FAIL.")
     static final class Run implements Callable<Integer> {
         @Mixin
         Common common;
+
+        @Mixin
+        QuerySelection selection;
 
         @Option(names = "--executor", description = "auto, cpu or gpu (default: auto).")
         String executor = "auto";
 
         @Override
         public Integer call() {
-            try (TpchSetup setup = setup(common); WarpDbTarget warpdb = setup.warpdb(executor)) {
-                List<TpchRunner.Outcome> outcomes = new TpchRunner(warpdb, setup.reference())
-                        .runAll(TpchQueries.all(), System.out);
+            List<TpchQuery> queries = selection.queries();
+            try (TpchSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
+                List<TpchRunner.Outcome> outcomes = new TpchRunner(warpdb, setup.reference()).runAll(queries, System.out);
                 return TpchRunner.allOk(outcomes) ? 0 : 1;
             }
         }
     }
 
     @Command(name = "bench", mixinStandardHelpOptions = true,
-            description = "Time each query (median of --runs after --warmups) on WarpDB and DuckDB; print the ratios.")
+            description = "Time each query (median of --runs after --warmups) on each WarpDB executor and on DuckDB; print the ratios.")
     static final class Bench implements Callable<Integer> {
         @Mixin
         Common common;
 
-        @Option(names = "--executor", description = "auto, cpu or gpu (default: auto).")
-        String executor = "auto";
+        @Mixin
+        QuerySelection selection;
+
+        @Option(names = "--executor", split = ",", paramLabel = "EXECUTOR",
+                description = "auto, cpu or gpu, or several to compare on the same data, e.g. cpu,gpu (default: auto).")
+        List<String> executors = List.of("auto");
 
         @Option(names = "--warmups", description = "Untimed runs per query (default: 1).")
         int warmups = 1;
@@ -136,32 +168,47 @@ public final class TpchCommand implements Runnable {
         @Option(names = "--runs", description = "Timed runs per query (default: 3).")
         int runs = 3;
 
-        @Option(names = "--chart", description = "Also draw the per-query comparison as a PNG bar chart.")
+        @Option(names = "--chart", description = "Also draw the per-query comparison (of the first executor) as a PNG bar chart.")
         Path chart;
 
         @Override
         public Integer call() throws IOException {
-            try (TpchSetup setup = setup(common); WarpDbTarget warpdb = setup.warpdb(executor)) {
-                String title = "TPC-H SF " + format(common.scaleFactor) + ", WarpDB (" + executor + ") vs DuckDB";
-                TpchBench.Report report = new TpchBench(warpdb, setup.reference(), warmups, runs)
-                        .run(title, TpchQueries.all(), System.out);
+            List<TpchQuery> queries = selection.queries();
+            Map<String, WarpDbTarget> targets = new LinkedHashMap<>();
+            try (TpchSetup setup = setup(common, queries, executors)) {
+                executors.forEach(e -> targets.put(e, setup.warpdb(e)));
+                String title = "TPC-H SF " + format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
+                TpchBench.Report report = new TpchBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
                 if (chart != null) {
                     BenchChart.write(report, chart);
                     System.err.println("chart written to " + chart);
                 }
                 return report.timings().stream().allMatch(TpchBench.Timing::counts) ? 0 : 1;
+            } finally {
+                targets.values().forEach(WarpDbTarget::close);
             }
         }
     }
 
-    /** The database directory (loaded now unless an earlier run did) and DuckDB loaded with the same data. */
-    private static TpchSetup setup(Common common) {
+    /**
+     * The database with the tables the queries read (loaded now unless an earlier run did) and
+     * DuckDB loaded with the same data. Each executor is checked first, so that an unavailable
+     * one fails before minutes of loading.
+     */
+    private static TpchSetup setup(Common common, List<TpchQuery> queries, List<String> executors) {
         PrintStream out = System.out;
-        TpchSetup setup = TpchSetup.open(common.open(), common.source(), common.threads);
+        Database database = common.open();
+        try {
+            executors.stream().filter(e -> !e.equalsIgnoreCase("auto")).forEach(e -> database.executors().require(e));
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        TpchSetup setup = TpchSetup.open(database, common.source(), common.threads, TpchQueries.tablesRead(queries));
         if (setup.warpdbLoad() != null) {
             out.print(setup.warpdbLoad().format());
         } else {
-            out.println("using the data loaded in " + common.dataDirectory());
+            out.println("using the data loaded in " + common.where());
         }
         out.print(setup.referenceLoad().format());
         return setup;

@@ -26,19 +26,63 @@ class WarpCliTest {
     /** The README's main command, on a fresh directory: it loads SF 0.01, then every answer matches DuckDB's. */
     @Test
     void tpchRunLoadsAndAnswersEveryQuery(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream original = System.out;
-        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-        String[] result;
-        try {
-            result = run("tpch", "run", "--sf", "0.01", "--data", dir.resolve("tpch").toString());
-        } finally {
-            System.setOut(original);
-        }
-        String out = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String[] result = runCapturingSystemOut("tpch", "run", "--sf", "0.01", "--data", dir.resolve("tpch").toString());
+        String out = result[1];
         assertEquals("0", result[0], out);
         assertTrue(out.contains("22 of 22 OK, 0 FAIL"), out);
         assertTrue(out.contains("lineitem         60,175 rows"), out);
+    }
+
+    /** Runs {@code warpdb} in this JVM, capturing what it prints to System.out (the tpch commands print there). */
+    private static String[] runCapturingSystemOut(String... arguments) {
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream original = System.out;
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            String status = run(arguments)[0];
+            return new String[] {status, captured.toString(java.nio.charset.StandardCharsets.UTF_8)};
+        } finally {
+            System.setOut(original);
+        }
+    }
+
+    /** Only Q6 runs, so only lineitem is loaded (in memory), and its answer is checked. */
+    @Test
+    void tpchBenchRunsTheChosenQueriesInMemory() {
+        String[] result = runCapturingSystemOut("tpch", "bench", "--sf", "0.01", "--queries", "6", "--executor", "cpu",
+                "--in-memory", "--runs", "1");
+        String out = result[1];
+        assertEquals("0", result[0], out);
+        assertTrue(out.contains("lineitem         60,175 rows"), out);
+        assertTrue(!out.contains("orders"), "only the tables Q6 reads are loaded: " + out);
+        assertTrue(out.matches("(?s).*\\nq06 +[0-9.]+ +[0-9.]+ +[0-9.]+  OK\\n.*"), out);
+        assertTrue(!out.contains("q01"), out);
+        assertTrue(out.matches("(?s).*\\ngeomean ratio [0-9]+\\.[0-9]{3}\\s*"), out);
+    }
+
+    /** Several executors share one load; each gets a time and a ratio column. */
+    @Test
+    void tpchBenchComparesSeveralExecutors() {
+        String[] result = runCapturingSystemOut("tpch", "bench", "--sf", "0.01", "--queries", "1,6", "--executor", "cpu,auto",
+                "--in-memory", "--runs", "1");
+        String out = result[1];
+        assertEquals("0", result[0], out);
+        assertTrue(out.contains("TPC-H SF 0.01, WarpDB (cpu, auto) vs DuckDB"), out);
+        assertTrue(out.matches("(?s).*\\nquery +cpu_ms +auto_ms +duckdb_ms +cpu/duck +auto/duck  answer\\n.*"), out);
+        assertTrue(out.matches("(?s).*\\nq01( +[0-9.]+){5}  OK\\nq06( +[0-9.]+){5}  OK\\n.*"), out);
+        assertTrue(out.matches("(?s).*\\ngeomean ratio cpu [0-9.]+, auto [0-9.]+\\s*"), out);
+    }
+
+    /** An executor that cannot run here is named, with the reason, before anything is loaded. */
+    @Test
+    void tpchBenchFailsFastOnAnUnavailableExecutor() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(io.warpdb.core.exec.ExecutorRegistry.load().providers().stream()
+                .anyMatch(p -> p.name().equals("gpu") && p.availability().supported()), "the GPU executor runs here");
+        StringWriter err = new StringWriter();
+        int status = WarpCli.commandLine().setErr(new PrintWriter(err, true))
+                .execute("tpch", "bench", "--sf", "0.01", "--executor", "cpu,gpu", "--in-memory");
+        assertEquals(1, status);
+        assertTrue(err.toString().contains("executor 'gpu' is not available: "), err.toString());
     }
 
     @Test

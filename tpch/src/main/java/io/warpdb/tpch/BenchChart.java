@@ -16,7 +16,8 @@ import javax.imageio.ImageIO;
 /**
  * Draws a benchmark report as a PNG bar chart: per query a WarpDB and a DuckDB bar of the
  * median time on a logarithmic axis (query times span several orders of magnitude), with the
- * ratio above each pair. Rendering is off-screen, so no display is needed.
+ * ratio above each pair. Of a report on several executors it draws the first. Rendering is
+ * off-screen, so no display is needed.
  */
 public final class BenchChart {
     private static final Color WARPDB = new Color(0x1f77b4);
@@ -36,7 +37,8 @@ public final class BenchChart {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
-        List<TpchBench.Timing> timings = report.timings();
+        String executor = report.executors().get(0);
+        List<TpchBench.Timing> timings = report.timings(executor);
         int width = LEFT + RIGHT + Math.max(1, timings.size()) * GROUP_WIDTH;
         int height = TOP + PLOT_HEIGHT + BOTTOM;
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
@@ -47,7 +49,7 @@ public final class BenchChart {
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, width, height);
             LogAxis axis = LogAxis.of(timings);
-            drawTitle(g, report);
+            drawTitle(g, report, executor);
             drawAxis(g, axis, width);
             for (int i = 0; i < timings.size(); i++) {
                 drawGroup(g, axis, timings.get(i), LEFT + i * GROUP_WIDTH);
@@ -86,15 +88,15 @@ public final class BenchChart {
         }
     }
 
-    private static void drawTitle(Graphics2D g, TpchBench.Report report) {
+    private static void drawTitle(Graphics2D g, TpchBench.Report report, String executor) {
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
         g.drawString(report.title(), LEFT, 24);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.drawString(String.format(Locale.ROOT, "median ms per query, log scale; ratio = WarpDB / DuckDB; geomean ratio %.3f",
-                report.geomeanRatio()), LEFT, 44);
-        legend(g, WARPDB, "WarpDB", LEFT, 58);
-        legend(g, DUCKDB, "DuckDB", LEFT + 90, 58);
+                report.geomeanRatio(executor)), LEFT, 44);
+        legend(g, WARPDB, "WarpDB (" + executor + ")", LEFT, 58);
+        legend(g, DUCKDB, "DuckDB", LEFT + 130, 58);
     }
 
     private static void legend(Graphics2D g, Color color, String label, int x, int y) {

@@ -59,11 +59,16 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
 
     /** Creates and fills the TPC-H tables; parts are appended concurrently, one connection each. */
     public LoadReport load(TpchData data, int threads) {
+        return load(data, threads, TpchSchema.tables());
+    }
+
+    /** Creates and fills these TPC-H tables; parts are appended concurrently, one connection each. */
+    public LoadReport load(TpchData data, int threads, List<TpchSchema.Table> tables) {
         long start = System.nanoTime();
         List<LoadReport.TableLoad> loaded = new ArrayList<>();
         ExecutorService pool = OrderedParallel.pool(threads, "tpch-duckdb");
         try (Statement statement = connection.createStatement()) {
-            for (TpchSchema.Table table : TpchSchema.tables()) {
+            for (TpchSchema.Table table : tables) {
                 long t0 = System.nanoTime();
                 statement.execute(createTable(table));
                 long rows = 0;

@@ -3,17 +3,21 @@ package io.warpdb.tpch;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * Times each TPC-H query on WarpDB and on DuckDB in the same process over the same data: after
- * warm-up runs (the first of which checks WarpDB's answer), {@code runs} timed runs on each,
- * reporting medians and the ratio WarpDB / DuckDB (below 1: WarpDB is faster).
+ * Times each TPC-H query on one or more WarpDB executors and on DuckDB in the same process over
+ * the same data: after warm-up runs (the first of which checks each executor's answer),
+ * {@code runs} timed runs on each, reporting medians and each executor's ratio to DuckDB
+ * (below 1: WarpDB is faster).
  */
 public final class TpchBench {
-    /** Medians in milliseconds; warpdbMs is NaN when WarpDB failed to run the query. */
-    public record Timing(TpchQuery query, double warpdbMs, double duckdbMs, AnswerChecker.Verdict verdict) {
+    /** One query on one executor: medians in milliseconds; warpdbMs is NaN when WarpDB failed to run the query. */
+    public record Timing(TpchQuery query, String executor, double warpdbMs, double duckdbMs, AnswerChecker.Verdict verdict) {
         public double ratio() {
             return warpdbMs / duckdbMs;
         }
@@ -22,66 +26,111 @@ public final class TpchBench {
         public boolean counts() {
             return verdict.ok() && !Double.isNaN(warpdbMs);
         }
-
-        public String format() {
-            String answer = verdict.ok() ? "OK" : "FAIL  " + verdict.difference().replaceAll("\\s+", " ");
-            return String.format(Locale.ROOT, "%-4s %12.2f %12.2f %8.2f  %s", query.name(), warpdbMs, duckdbMs, ratio(), answer);
-        }
     }
 
-    /** All timings; the geometric mean ratio is over the queries that ran and answered right. */
-    public record Report(String title, List<Timing> timings) {
+    /**
+     * All timings, query by query and within a query executor by executor; the geometric mean
+     * ratios are over the queries that ran and answered right.
+     */
+    public record Report(String title, List<String> executors, List<Timing> timings) {
         public Report {
+            executors = List.copyOf(executors);
             timings = List.copyOf(timings);
         }
 
+        /** The executor's timings, in query order. */
+        public List<Timing> timings(String executor) {
+            return timings.stream().filter(t -> t.executor().equals(executor)).toList();
+        }
+
+        public double geomeanRatio(String executor) {
+            return Math.exp(timings(executor).stream().filter(Timing::counts).mapToDouble(t -> Math.log(t.ratio()))
+                    .average().orElse(Double.NaN));
+        }
+
+        /** The first executor's geometric mean ratio (the only one when a single executor was measured). */
         public double geomeanRatio() {
-            return Math.exp(timings.stream().filter(Timing::counts).mapToDouble(t -> Math.log(t.ratio())).average().orElse(Double.NaN));
+            return geomeanRatio(executors.get(0));
         }
     }
 
-    private final QueryTarget warpdb;
+    private final Map<String, QueryTarget> warpdb;
     private final QueryTarget duckdb;
     private final int warmups;
     private final int runs;
 
-    public TpchBench(QueryTarget warpdb, QueryTarget duckdb, int warmups, int runs) {
+    /** {@code warpdb} maps an executor's label (e.g. {@code cpu}) to its target; output follows the map's order. */
+    public TpchBench(Map<String, ? extends QueryTarget> warpdb, QueryTarget duckdb, int warmups, int runs) {
+        if (warpdb.isEmpty()) {
+            throw new IllegalArgumentException("need at least one WarpDB executor");
+        }
         if (warmups < 1 || runs < 1) {
             throw new IllegalArgumentException("need at least one warm-up run (it checks the answer) and one timed run");
         }
-        this.warpdb = warpdb;
+        this.warpdb = new LinkedHashMap<>(warpdb);
         this.duckdb = duckdb;
         this.warmups = warmups;
         this.runs = runs;
     }
 
-    /** Benchmarks the queries in order, printing a line per query and then {@code geomean ratio <x>}. */
+    /**
+     * Benchmarks the queries in order, printing a line per query and then the geometric mean
+     * ratios: {@code geomean ratio <x>} for one executor, {@code geomean ratio cpu <x>, gpu <y>} for several.
+     */
     public Report run(String title, List<TpchQuery> queries, PrintStream out) {
+        List<String> executors = List.copyOf(warpdb.keySet());
+        boolean single = executors.size() == 1;
         out.println(title);
-        out.printf(Locale.ROOT, "%-4s %12s %12s %8s  %s%n", "query", "warpdb_ms", "duckdb_ms", "ratio", "answer");
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s", "query"));
+        executors.forEach(e -> header.append(String.format(Locale.ROOT, " %12s", (single ? "warpdb" : e) + "_ms")));
+        header.append(String.format(Locale.ROOT, " %12s", "duckdb_ms"));
+        executors.forEach(e -> header.append(String.format(Locale.ROOT, " %9s", single ? "ratio" : e + "/duck")));
+        out.println(header.append("  answer"));
         List<Timing> timings = new ArrayList<>();
         for (TpchQuery query : queries) {
-            Timing timing = time(query);
-            out.println(timing.format());
-            timings.add(timing);
+            List<Timing> row = time(query);
+            out.println(format(row));
+            timings.addAll(row);
         }
-        Report report = new Report(title, timings);
+        Report report = new Report(title, executors, timings);
         long left = timings.stream().filter(t -> !t.counts()).count();
         if (left > 0) {
             out.println(left + " failed quer" + (left == 1 ? "y is" : "ies are") + " left out of the geometric mean");
         }
-        out.printf(Locale.ROOT, "geomean ratio %.3f%n", report.geomeanRatio());
+        out.println("geomean ratio " + (single ? geomean(report.geomeanRatio())
+                : executors.stream().map(e -> e + " " + geomean(report.geomeanRatio(e))).collect(Collectors.joining(", "))));
         return report;
     }
 
-    private Timing time(TpchQuery query) {
+    private static String geomean(double ratio) {
+        return String.format(Locale.ROOT, "%.3f", ratio);
+    }
+
+    /** One line: each executor's time, DuckDB's, each ratio, then OK or the failures named by executor. */
+    private String format(List<Timing> row) {
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-5s", row.get(0).query().name()));
+        row.forEach(t -> s.append(String.format(Locale.ROOT, " %12.2f", t.warpdbMs())));
+        s.append(String.format(Locale.ROOT, " %12.2f", row.get(0).duckdbMs()));
+        row.forEach(t -> s.append(String.format(Locale.ROOT, " %9.2f", t.ratio())));
+        String failures = row.stream().filter(t -> !t.verdict().ok())
+                .map(t -> (row.size() == 1 ? "" : t.executor() + ": ") + t.verdict().difference().replaceAll("\\s+", " "))
+                .collect(Collectors.joining("; "));
+        return s.append(failures.isEmpty() ? "  OK" : "  FAIL  " + failures).toString();
+    }
+
+    /** DuckDB's time for the query, then each executor's: its answer checked on the first warm-up run, then timed. */
+    private List<Timing> time(TpchQuery query) {
         double duckdbMs = warmUpAndTime(duckdb, query.sql(), warmups);
-        try {
-            AnswerChecker.Verdict verdict = TpchRunner.check(query, duckdb, warpdb.query(query.sql()));
-            return new Timing(query, warmUpAndTime(warpdb, query.sql(), warmups - 1), duckdbMs, verdict);
-        } catch (RuntimeException e) {
-            return new Timing(query, Double.NaN, duckdbMs, AnswerChecker.Verdict.fail("error: " + e));
-        }
+        List<Timing> row = new ArrayList<>();
+        warpdb.forEach((executor, target) -> {
+            try {
+                AnswerChecker.Verdict verdict = TpchRunner.check(query, duckdb, target.query(query.sql()));
+                row.add(new Timing(query, executor, warmUpAndTime(target, query.sql(), warmups - 1), duckdbMs, verdict));
+            } catch (RuntimeException e) {
+                row.add(new Timing(query, executor, Double.NaN, duckdbMs, AnswerChecker.Verdict.fail("error: " + e)));
+            }
+        });
+        return row;
     }
 
     /** Median wall time of {@code runs} runs after {@code warmupRuns} untimed ones; each includes fetching all rows. */

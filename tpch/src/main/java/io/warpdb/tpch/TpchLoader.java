@@ -19,9 +19,9 @@ public final class TpchLoader {
     private TpchLoader() {
     }
 
-    /** Whether the database holds every TPC-H table (each is committed whole, so present means loaded). */
-    public static boolean isLoaded(Database database) {
-        return TpchSchema.tables().stream().allMatch(t -> database.catalog().table(t.name()).isPresent());
+    /** Whether the database holds each of these tables (each is committed whole, so present means loaded). */
+    public static boolean isLoaded(Database database, List<TpchSchema.Table> tables) {
+        return tables.stream().allMatch(t -> database.catalog().table(t.name()).isPresent());
     }
 
     /** Drops whatever TPC-H tables the database holds, e.g. those of a load that was interrupted. */
@@ -31,12 +31,17 @@ public final class TpchLoader {
 
     /** Creates and fills the TPC-H tables (which must not exist yet) from {@code data}. */
     public static LoadReport load(Database database, TpchData data, int threads) {
+        return load(database, data, threads, TpchSchema.tables());
+    }
+
+    /** Creates and fills these TPC-H tables (which must not exist yet) from {@code data}. */
+    public static LoadReport load(Database database, TpchData data, int threads, List<TpchSchema.Table> tables) {
         long start = System.nanoTime();
         List<LoadReport.TableLoad> loaded = new ArrayList<>();
         List<String> created = new ArrayList<>();
         ExecutorService pool = OrderedParallel.pool(threads, "tpch-load");
         try (BufferAllocator allocator = database.allocator().newChildAllocator("tpch-load", 0, Long.MAX_VALUE)) {
-            for (TpchSchema.Table table : TpchSchema.tables()) {
+            for (TpchSchema.Table table : tables) {
                 long t0 = System.nanoTime();
                 Table target = database.catalog().create(table.name(), table.schema(), false);
                 created.add(table.name());

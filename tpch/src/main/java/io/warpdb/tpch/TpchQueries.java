@@ -33,6 +33,16 @@ public final class TpchQueries {
         return ALL;
     }
 
+    /** The queries of these numbers, in the order given; all 22 when {@code numbers} is empty. */
+    public static List<TpchQuery> select(List<Integer> numbers) {
+        return numbers.isEmpty() ? ALL : numbers.stream().map(TpchQueries::get).toList();
+    }
+
+    /** The tables that at least one of the queries reads, in {@link TpchSchema#tables()} order: what a run must load. */
+    public static List<TpchSchema.Table> tablesRead(List<TpchQuery> queries) {
+        return TpchSchema.tables().stream().filter(t -> queries.stream().anyMatch(q -> q.tables().contains(t))).toList();
+    }
+
     /** Query {@code number} (1..22). */
     public static TpchQuery get(int number) {
         if (number < 1 || number > COUNT) {
@@ -48,7 +58,7 @@ public final class TpchQueries {
                 throw new IllegalStateException("missing resource " + resource);
             }
             String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-            return new TpchQuery(number, sql, orderBy(sql));
+            return new TpchQuery(number, sql, orderBy(sql), tables(sql));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + resource, e);
         }
@@ -90,6 +100,17 @@ public final class TpchQueries {
             names.add(name.startsWith("\"") ? name.substring(1, name.length() - 1) : name);
         }
         return names;
+    }
+
+    /**
+     * The TPC-H tables the statement names outside literals and comments. Column names carry a
+     * table prefix (l_, o_, ...), so a table's name as a whole word is a reference to the table.
+     */
+    static List<TpchSchema.Table> tables(String sql) {
+        String text = blankLiteralsAndComments(sql);
+        return TpchSchema.tables().stream()
+                .filter(t -> Pattern.compile("(?i)\\b" + t.name() + "\\b").matcher(text).find())
+                .toList();
     }
 
     /** The text with the inside of '...' literals and -- comments replaced by spaces, offsets kept. */

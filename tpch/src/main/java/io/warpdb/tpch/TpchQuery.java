@@ -4,11 +4,13 @@ import java.util.List;
 
 /**
  * One of the 22 TPC-H queries with its validation parameters. {@code orderBy} names the result
- * columns of its top-level ORDER BY, empty when it has none (then row order is not checked).
+ * columns of its top-level ORDER BY, empty when it has none (then row order is not checked);
+ * {@code tables} are the TPC-H tables it reads, in {@link TpchSchema#tables()} order.
  */
-public record TpchQuery(int number, String sql, List<String> orderBy) {
+public record TpchQuery(int number, String sql, List<String> orderBy, List<TpchSchema.Table> tables) {
     public TpchQuery {
         orderBy = List.copyOf(orderBy);
+        tables = List.copyOf(tables);
     }
 
     /** {@code q01} .. {@code q22}. */

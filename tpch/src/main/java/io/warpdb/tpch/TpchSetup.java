@@ -1,6 +1,7 @@
 package io.warpdb.tpch;
 
 import io.warpdb.sql.Database;
+import java.util.List;
 
 /**
  * A WarpDB database and a DuckDB reference, both holding the same TPC-H data: what
@@ -21,23 +22,24 @@ public final class TpchSetup implements AutoCloseable {
 
     /** Loads {@code data} into a new in-memory WarpDB database and a new DuckDB, each with {@code threads} threads. */
     public static TpchSetup load(TpchData data, int threads) {
-        return open(Database.inMemory("tpch"), data, threads);
+        return open(Database.inMemory("tpch"), data, threads, TpchSchema.tables());
     }
 
     /**
-     * Takes over {@code database}, loading {@code data} into it unless it already holds all the
-     * TPC-H tables (a durable database loaded by an earlier run), and loads a new DuckDB.
+     * Takes over {@code database}, loading {@code tables} from {@code data} into it unless it
+     * already holds them (a durable database loaded by an earlier run), and loads a new DuckDB
+     * with the same tables.
      */
-    public static TpchSetup open(Database database, TpchData data, int threads) {
+    public static TpchSetup open(Database database, TpchData data, int threads, List<TpchSchema.Table> tables) {
         DuckDbReference reference = null;
         try {
             LoadReport warpdbLoad = null;
-            if (!TpchLoader.isLoaded(database)) {
+            if (!TpchLoader.isLoaded(database, tables)) {
                 TpchLoader.drop(database);
-                warpdbLoad = TpchLoader.load(database, data, threads);
+                warpdbLoad = TpchLoader.load(database, data, threads, tables);
             }
             reference = DuckDbReference.open();
-            LoadReport referenceLoad = reference.load(data, threads);
+            LoadReport referenceLoad = reference.load(data, threads, tables);
             return new TpchSetup(database, reference, warpdbLoad, referenceLoad);
         } catch (RuntimeException e) {
             if (reference != null) {

@@ -11,8 +11,10 @@
  * //               new TpchRunner(warpdb, setup.reference()).runAll(TpchQueries.all(), System.out);
  * //           exit code = TpchRunner.allOk(outcomes) ? 0 : 1;
  * //       }
- * // bench: TpchBench.Report report = new TpchBench(warpdb, setup.reference(), warmups, runs)
- * //             .run(title, TpchQueries.all(), System.out);
+ * // bench: List<TpchQuery> queries = TpchQueries.select(List.of(1, 6));  // empty: all 22
+ * //        TpchSetup setup = TpchSetup.open(Database.inMemory("tpch"), data, threads, TpchQueries.tablesRead(queries));
+ * //        TpchBench.Report report = new TpchBench(Map.of("cpu", setup.warpdb("cpu")), setup.reference(), warmups, runs)
+ * //             .run(title, queries, System.out);
  * //        BenchChart.write(report, png);
  * }</pre>
  */

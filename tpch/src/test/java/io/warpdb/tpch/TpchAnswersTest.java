@@ -37,7 +37,7 @@ class TpchAnswersTest {
             TpchLoader.load(db, data, threads);
         }
         check("TPC-H SF 0.01 on a reopened durable database",
-                TpchSetup.open(Database.open(dir, StorageOptions.defaults()), data, threads));
+                TpchSetup.open(Database.open(dir, StorageOptions.defaults()), data, threads, TpchSchema.tables()));
     }
 
     private static void runAll(double scaleFactor) {

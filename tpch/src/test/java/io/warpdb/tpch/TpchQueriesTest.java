@@ -34,6 +34,19 @@ class TpchQueriesTest {
     }
 
     @Test
+    void tablesReadAreTheOnesNamedOutsideLiterals() {
+        assertEquals(List.of(TpchSchema.LINEITEM), TpchQueries.get(1).tables());
+        assertEquals(List.of(TpchSchema.PARTSUPP, TpchSchema.PART, TpchSchema.SUPPLIER), TpchQueries.get(16).tables(),
+                "'%Customer%Complaints%' is a literal, not the customer table");
+        assertEquals(List.of(TpchSchema.LINEITEM, TpchSchema.ORDERS, TpchSchema.CUSTOMER, TpchSchema.SUPPLIER,
+                TpchSchema.NATION, TpchSchema.REGION), TpchQueries.get(5).tables());
+        assertEquals(List.of(TpchSchema.LINEITEM), TpchQueries.tablesRead(TpchQueries.select(List.of(1, 6))));
+        assertEquals(TpchSchema.tables(), TpchQueries.tablesRead(TpchQueries.all()));
+        assertEquals(List.of(TpchQueries.get(6), TpchQueries.get(1)), TpchQueries.select(List.of(6, 1)));
+        assertEquals(TpchQueries.all(), TpchQueries.select(List.of()));
+    }
+
+    @Test
     void everyQueryRunsOnDuckDbAndOrdersByResultColumns() {
         try (DuckDbReference duckdb = DuckDbReference.open()) {
             duckdb.load(new TpchGenerator(0.01), 2);

@@ -64,7 +64,7 @@ class TpchRunnerTest {
         Fake slow = new Fake("Slow", Map.of(Q1.sql(), sql -> sleep(Q1_ANSWER, 8), Q6.sql(), sql -> sleep(Q6_ANSWER, 2)));
         Fake fast = new Fake("Fast", Map.of(Q1.sql(), sql -> sleep(Q1_ANSWER, 2), Q6.sql(), sql -> sleep(Q6_ANSWER, 2)));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TpchBench.Report report = new TpchBench(slow, fast, 1, 3).run("TPC-H SF 0 test", List.of(Q1, Q6),
+        TpchBench.Report report = new TpchBench(Map.of("warpdb", slow), fast, 1, 3).run("TPC-H SF 0 test", List.of(Q1, Q6),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
         assertEquals("TPC-H SF 0 test", lines[0]);
@@ -84,7 +84,7 @@ class TpchRunnerTest {
     void benchLeavesFailedQueriesOutOfTheGeomean() {
         Fake broken = new Fake("Broken", Map.of(Q1.sql(), sql -> Q1_ANSWER));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TpchBench.Report report = new TpchBench(broken, REFERENCE, 1, 1).run("t", List.of(Q1, Q6),
+        TpchBench.Report report = new TpchBench(Map.of("warpdb", broken), REFERENCE, 1, 1).run("t", List.of(Q1, Q6),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertTrue(report.timings().get(0).counts());
         assertFalse(report.timings().get(1).counts());

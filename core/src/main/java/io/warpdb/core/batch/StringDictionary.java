@@ -53,13 +53,24 @@ public final class StringDictionary {
 
     /** Collects distinct strings and hands out their codes. */
     public static final class Builder {
-        private final Map<String, Integer> codes = new HashMap<>();
-        private String[] values = new String[16];
+        private final Map<String, Integer> codes;
+        private String[] values;
         private int size;
 
-        /** The code of the value, adding it when new. */
+        public Builder() {
+            this(16);
+        }
+
+        /** A builder sized for about {@code expectedValues} distinct values, so that it never rehashes on the way. */
+        public Builder(int expectedValues) {
+            int expected = Math.max(16, expectedValues);
+            codes = new HashMap<>((int) (expected / 0.75f) + 1);
+            values = new String[expected];
+        }
+
+        /** The code of the value, adding it when new (one hash lookup either way: loads add millions of values). */
         public int add(String value) {
-            Integer code = codes.get(value);
+            Integer code = codes.putIfAbsent(value, size);
             if (code != null) {
                 return code;
             }
@@ -67,7 +78,6 @@ public final class StringDictionary {
                 values = Arrays.copyOf(values, size * 2);
             }
             values[size] = value;
-            codes.put(value, size);
             return size++;
         }
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Packs the warpdb CLI (module tools, with DuckDB for answers and comparison) for a GPU host
+# that has no Java and no Maven: ../shared/gpu/bundle.sh writes .gpu-bundle (classes and jars)
+# and .gpu-jre (a trimmed runtime). DuckDB's jar carries natives for four platforms (~80 MB)
+# and JCuda's a PTX compiler binding WarpDB does not use; both are swapped for slimmer copies,
+# and the JUnit launcher is left out (`run.sh tests` is not for this bundle), so that
+# .gpu-bundle stays under the 64 MiB that may travel in one call. See docs/benchmarks.md, "How to run on a GPU host".
+#
+#   scripts/gpu-bundle.sh          run from the project root
+#
+# Then, on the GPU host, from its copy of the project root:
+#   bash .gpu-jre/install.sh
+#   bash .gpu-bundle/run.sh main io.warpdb.tools.WarpCli tpch bench --sf 10 --in-memory --executor cpu,gpu
+set -euo pipefail
+root=$(pwd)
+bundle_script="$root/../shared/gpu/bundle.sh"
+[ -f "$root/pom.xml" ] && [ -d "$root/tools" ] || { echo "run from the project root" >&2; exit 2; }
+[ -f "$bundle_script" ] || { echo "no $bundle_script" >&2; exit 2; }
+
+bash "$bundle_script" tools
+# bundle.sh installs WarpDB's modules into ~/.m2; stale snapshots there would shadow the
+# reactor's own modules in later builds.
+rm -rf "$HOME/.m2/repository/io/warpdb"
+
+# Slimmed copies of the two jars that carry large natives, cached between calls.
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/warpdb
+mkdir -p "$cache"
+
+# DuckDB: only the linux-amd64 library, stripped of its debug symbols (JNI needs only the dynamic ones).
+duckdb=$(ls .gpu-bundle/lib/duckdb_jdbc-*.jar)
+slim="$cache/$(basename "$duckdb" .jar)-linux-amd64.jar"
+if [ ! -f "$slim" ]; then
+  work=$(mktemp -d)
+  cp "$duckdb" "$work/duckdb.jar"
+  zip -q -d "$work/duckdb.jar" 'libduckdb_java.so_macos_*' 'libduckdb_java.so_windows_*' 'libduckdb_java.so_linux_arm64'
+  (cd "$work" && unzip -q duckdb.jar libduckdb_java.so_linux_amd64 && strip --strip-unneeded libduckdb_java.so_linux_amd64 \
+    && zip -q -9 duckdb.jar libduckdb_java.so_linux_amd64)
+  mv "$work/duckdb.jar" "$slim"; rm -rf "$work"
+fi
+cp "$slim" "$duckdb"
+
+# JCuda: without the NVRTC and PTX-compiler bindings; WarpDB loads PTX through the driver API only (DESIGN.md).
+jcuda=$(ls .gpu-bundle/lib/jcuda-natives-*.jar)
+slim="$cache/$(basename "$jcuda" .jar)-driver.jar"
+if [ ! -f "$slim" ]; then
+  cp "$jcuda" "$slim.tmp"
+  zip -q -d "$slim.tmp" 'lib/libJNvPTXCompiler-*' 'lib/libJNvrtc-*'
+  mv "$slim.tmp" "$slim"
+fi
+cp "$slim" "$jcuda"
+
+# The JUnit console launcher (3 MB) only serves `run.sh tests`; this bundle is for the CLI.
+rm -rf .gpu-bundle/launcher
+
+limit=$((64 * 1024 * 1024))
+bundle_bytes=$(du -sb .gpu-bundle | cut -f1)
+jre_bytes=$(du -sb .gpu-jre | cut -f1)
+total=$((bundle_bytes + jre_bytes))
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
+echo ".gpu-bundle: $(mib "$bundle_bytes")"
+echo ".gpu-jre:    $(mib "$jre_bytes")"
+if [ "$total" -lt "$limit" ]; then
+  echo "together:    $(mib "$total"), under 64 MiB: both can travel in one call"
+elif [ "$bundle_bytes" -lt "$limit" ]; then
+  echo "together:    $(mib "$total"), NOT under 64 MiB: send .gpu-jre first (bash .gpu-jre/install.sh there), then .gpu-bundle"
+else
+  echo "together:    $(mib "$total"), and .gpu-bundle alone is NOT under 64 MiB: it cannot travel" >&2
+  exit 1
+fi
