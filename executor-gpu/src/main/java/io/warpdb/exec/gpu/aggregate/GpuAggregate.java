@@ -1,0 +1,124 @@
+package io.warpdb.exec.gpu.aggregate;
+
+import io.warpdb.core.exec.Support;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.column.ColumnGather;
+import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.sort.KeyColumn;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * GROUP BY with aggregates on the GPU. The groups come from one of three paths ({@link PathRule}):
+ * none (one group), a hash table over packed keys, or a radix sort by the keys. Every path yields
+ * each row's group and a representative row per group; the aggregates are accumulated per group
+ * on the device, the per-group state is finished into values on the host (exact decimal
+ * arithmetic as the CPU's), and the key columns are gathered from the representatives.
+ */
+public final class GpuAggregate {
+    private GpuAggregate() {
+    }
+
+    public static Support supports(AggregateNode node) {
+        Schema input = node.input().schema();
+        for (AggCall call : node.aggregates()) {
+            AggFunction f = call.function();
+            boolean minMax = f == AggFunction.MIN || f == AggFunction.MAX;
+            if (call.distinct() && !minMax) {
+                return Support.no("COUNT(DISTINCT) on the GPU comes with issue 6");
+            }
+            DataType arg = call.args().isEmpty() ? null : input.type(call.args().get(0));
+            TypeKind result = call.type().kind();
+            boolean ok = switch (f) {
+                case COUNT_STAR, COUNT -> result == TypeKind.BIGINT || result == TypeKind.INTEGER;
+                case SUM, AVG -> arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE
+                        : arg.kind().isExactNumeric() && (result.isNumeric());
+                case MIN, MAX, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
+            };
+            if (!ok) {
+                return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");
+            }
+        }
+        return Support.YES;
+    }
+
+    public static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work) {
+        return run(node, input, work, null);
+    }
+
+    /** {@code forced}: the path to take (tests), null to let {@link PathRule} choose. */
+    static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work, AggregationPath forced) {
+        int rows = input.rows();
+        List<KeyColumn> keys = new ArrayList<>();
+        List<KeyColumn> args = new ArrayList<>();
+        List<DeviceColumn> out = new ArrayList<>();
+        Groups groups = null;
+        try {
+            for (int k : node.groupKeys()) {
+                keys.add(new KeyColumn(input.column(k), true, work));
+            }
+            for (AggCall call : node.aggregates()) {
+                args.add(call.args().isEmpty() ? null : new KeyColumn(input.column(call.args().get(0)), false, work));
+            }
+            int groupCount = 1;
+            if (!keys.isEmpty()) {
+                groups = group(keys, rows, forced, work);
+                groupCount = groups.count();
+            } else if (forced != null && forced != AggregationPath.UNGROUPED) {
+                throw new IllegalArgumentException(forced + " needs group keys");
+            }
+            if (groups != null) {
+                DeviceTable keyTable = new DeviceTable(input.schema().select(node.groupKeys()), rows,
+                        keys.stream().map(k -> k.column().share()).toList());
+                try (keyTable; DeviceTable gathered = ColumnGather.gather(keyTable, groups.representatives(), groupCount, work)) {
+                    gathered.columns().forEach(c -> out.add(c.share()));
+                }
+            }
+            List<Accumulation.State> states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
+            for (int a = 0; a < node.aggregates().size(); a++) {
+                out.add(AggregateResults.column(node.aggregates().get(a), args.get(a), states.get(a), work));
+            }
+            return new DeviceTable(node.schema(), groupCount, out);
+        } catch (RuntimeException e) {
+            out.forEach(DeviceColumn::close);
+            throw e;
+        } finally {
+            if (groups != null) {
+                groups.close();
+            }
+            keys.forEach(KeyColumn::close);
+            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
+        }
+    }
+
+    private static Groups group(List<KeyColumn> keys, int rows, AggregationPath forced, DeviceWork work) {
+        List<KeyColumn.KeyRange> ranges = new ArrayList<>();
+        long[] descriptors = new long[keys.size() * 4];
+        for (int k = 0; k < keys.size(); k++) {
+            ranges.add(keys.get(k).range(work));
+            System.arraycopy(keys.get(k).descriptor(), 0, descriptors, 4 * k, 4);
+        }
+        KeyPacking packing = KeyPacking.of(ranges, rows);
+        AggregationPath path = forced != null ? forced : PathRule.choose(keys.size(), packing);
+        try (DeviceBuffer keyDescriptors = work.upload(descriptors, "group key descriptors")) {
+            return switch (path) {
+                case HASH -> {
+                    if (packing == null) {
+                        throw new IllegalArgumentException("the group keys do not pack into 63 bits");
+                    }
+                    yield HashGrouping.group(keyDescriptors, keys.size(), packing, rows, work);
+                }
+                case SORT -> SortGrouping.group(keys, keyDescriptors, rows, work);
+                case UNGROUPED -> throw new IllegalArgumentException("UNGROUPED with group keys");
+            };
+        }
+    }
+}
