@@ -1,18 +1,10 @@
 package io.warpdb.exec.gpu.aggregate;
 
-import io.warpdb.core.error.SqlState;
-import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.Support;
-import io.warpdb.core.expr.Call;
-import io.warpdb.core.expr.ColumnRef;
-import io.warpdb.core.expr.Expr;
-import io.warpdb.core.expr.Literal;
-import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.types.DataType;
-import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.ColumnGather;
@@ -20,275 +12,113 @@ import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import io.warpdb.exec.gpu.select.FilterProject;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.RoundingMode;
+import io.warpdb.exec.gpu.sort.KeyColumn;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * GROUP BY and aggregates on the GPU: the hash group-by kernel ({@code cuda/aggregate/hash_aggregate.cu})
- * accumulates per slot; the occupied slots are compacted by the M-BSP select; the group keys are
- * gathered from each group's first row; the few values per group are finished on the host with
- * the CPU executor's rounding and overflow rules (AVG division, the result type's range).
+ * GROUP BY with aggregates on the GPU. The groups come from one of three paths ({@link PathRule}):
+ * none (one group), a hash table over packed keys, or a radix sort by the keys. Every path yields
+ * each row's group and a representative row per group; the aggregates are accumulated per group
+ * on the device, the per-group state is finished into values on the host (exact decimal
+ * arithmetic as the CPU's), and the key columns are gathered from the representatives.
  */
 public final class GpuAggregate {
-    private static final int BLOCK = 256;
-
     private GpuAggregate() {
     }
 
     public static Support supports(AggregateNode node) {
+        Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
-            if (call.distinct()) {
-                return Support.no("DISTINCT aggregates run on the CPU until the GPU's distinct aggregation lands");
+            AggFunction f = call.function();
+            boolean minMax = f == AggFunction.MIN || f == AggFunction.MAX;
+            if (call.distinct() && !minMax) {
+                return Support.no("COUNT(DISTINCT) on the GPU comes with issue 6");
             }
-            if (call.function() == AggFunction.SINGLE_VALUE) {
-                return Support.no("scalar sub-query checks (SINGLE_VALUE) run on the CPU");
-            }
-            if (!call.args().isEmpty() && node.input().schema().type(call.args().get(0)).kind().isString()) {
-                return Support.no(call.function() + " of strings runs on the CPU");
+            DataType arg = call.args().isEmpty() ? null : input.type(call.args().get(0));
+            TypeKind result = call.type().kind();
+            boolean ok = switch (f) {
+                case COUNT_STAR, COUNT -> result == TypeKind.BIGINT || result == TypeKind.INTEGER;
+                case SUM, AVG -> arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE
+                        : arg.kind().isExactNumeric() && (result.isNumeric());
+                case MIN, MAX, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
+            };
+            if (!ok) {
+                return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");
             }
         }
         return Support.YES;
     }
 
     public static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work) {
-        List<AggCall> calls = node.aggregates();
-        int numAggs = calls.size();
-        long bound = groupBound(node, input);
-        // Without keys every row hashes alike: a one-slot table holds the single group.
-        int tableSize = node.groupKeys().isEmpty() ? 1
-                : Integer.highestOneBit((int) Math.max(2, Math.min(1L << 30, 2 * bound)) - 1) << 1;
-        List<DeviceBuffer> temporaries = new ArrayList<>();
-        List<DeviceColumn> keysAndResults = new ArrayList<>();
-        try {
-            DeviceBuffer table = track(temporaries, work.allocate(4L * tableSize, "group table"));
-            table.fill((byte) 0xFF, 4L * tableSize, work.stream());
-            DeviceBuffer[][] acc = new DeviceBuffer[numAggs][3];
-            int[] kinds = new int[Math.max(1, numAggs)];
-            int[] argColumns = new int[Math.max(1, numAggs)];
-            long[][] accAddresses = new long[3][Math.max(1, numAggs)];
-            List<Integer> argInputs = new ArrayList<>();
-            for (int a = 0; a < numAggs; a++) {
-                AggCall call = calls.get(a);
-                DataType argType = call.args().isEmpty() ? null : input.column(call.args().get(0)).type();
-                AggregateKind kind = AggregateKind.of(call, argType);
-                kinds[a] = kind.ordinal();
-                if (argType != null) {
-                    argColumns[a] = argInputs.size();
-                    argInputs.add(call.args().get(0));
-                }
-                for (int w = 0; w < 3; w++) {
-                    acc[a][w] = track(temporaries, work.allocateZeroed(8L * tableSize, "aggregate accumulator"));
-                    accAddresses[w][a] = acc[a][w].address();
-                }
-                if (kind.initial() != 0) {
-                    work.kernel("aggregate/hash_aggregate", "fill64").launch(work.stream(), grid(tableSize, work), BLOCK, 0,
-                            acc[a][1], kind.initial(), (long) tableSize);
-                }
-            }
-            int rows = input.rows();
-            work.kernel("aggregate/hash_aggregate", "hash_aggregate").launch(work.stream(), grid(rows, work), BLOCK, 0,
-                    node.groupKeys().size(),
-                    track(temporaries, work.upload(addresses(input, node.groupKeys(), false), "key addresses")),
-                    track(temporaries, work.upload(addresses(input, node.groupKeys(), true), "key validity")),
-                    track(temporaries, work.upload(widths(input, node.groupKeys()), "key widths")),
-                    numAggs,
-                    track(temporaries, work.upload(kinds, "aggregate kinds")),
-                    track(temporaries, work.upload(argColumns, "argument columns")),
-                    track(temporaries, work.upload(addresses(input, argInputs, false), "argument addresses")),
-                    track(temporaries, work.upload(addresses(input, argInputs, true), "argument validity")),
-                    track(temporaries, work.upload(widths(input, argInputs), "argument widths")),
-                    track(temporaries, work.upload(accAddresses[0], "count accumulators")),
-                    track(temporaries, work.upload(accAddresses[1], "value accumulators")),
-                    track(temporaries, work.upload(accAddresses[2], "high accumulators")),
-                    table, (long) tableSize - 1, (long) rows);
+        return run(node, input, work, null);
+    }
 
-            // Occupied slots in one M-BSP select pass: the group's first row, then the accumulators.
-            List<DeviceColumn> slotColumns = new ArrayList<>();
-            List<Field> slotFields = new ArrayList<>();
-            slotColumns.add(new DeviceColumn(DataType.INTEGER, tableSize, table, null, null));
-            slotFields.add(new Field("first_row", DataType.INTEGER));
-            temporaries.remove(table);
-            for (int a = 0; a < numAggs; a++) {
-                for (int w = 0; w < 3; w++) {
-                    slotColumns.add(new DeviceColumn(DataType.BIGINT, tableSize, acc[a][w], null, null));
-                    slotFields.add(new Field("acc" + a + "_" + w, DataType.BIGINT));
-                    temporaries.remove(acc[a][w]);
+    /** {@code forced}: the path to take (tests), null to let {@link PathRule} choose. */
+    static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work, AggregationPath forced) {
+        int rows = input.rows();
+        List<KeyColumn> keys = new ArrayList<>();
+        List<KeyColumn> args = new ArrayList<>();
+        List<DeviceColumn> out = new ArrayList<>();
+        Groups groups = null;
+        try {
+            for (int k : node.groupKeys()) {
+                keys.add(new KeyColumn(input.column(k), true, work));
+            }
+            for (AggCall call : node.aggregates()) {
+                args.add(call.args().isEmpty() ? null : new KeyColumn(input.column(call.args().get(0)), false, work));
+            }
+            int groupCount = 1;
+            if (!keys.isEmpty()) {
+                groups = group(keys, rows, forced, work);
+                groupCount = groups.count();
+            } else if (forced != null && forced != AggregationPath.UNGROUPED) {
+                throw new IllegalArgumentException(forced + " needs group keys");
+            }
+            if (groups != null) {
+                DeviceTable keyTable = new DeviceTable(input.schema().select(node.groupKeys()), rows,
+                        keys.stream().map(k -> k.column().share()).toList());
+                try (keyTable; DeviceTable gathered = ColumnGather.gather(keyTable, groups.representatives(), groupCount, work)) {
+                    gathered.columns().forEach(c -> out.add(c.share()));
                 }
             }
-            Schema slotSchema = new Schema(slotFields);
-            List<Expr> all = new ArrayList<>();
-            for (int c = 0; c < slotFields.size(); c++) {
-                all.add(new ColumnRef(c, slotFields.get(c).type()));
+            List<Accumulation.State> states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
+            for (int a = 0; a < node.aggregates().size(); a++) {
+                out.add(AggregateResults.column(node.aggregates().get(a), args.get(a), states.get(a), work));
             }
-            Expr occupied = node.groupKeys().isEmpty()
-                    ? Call.of(Op.EQ, DataType.BOOLEAN, Literal.ofLong(0, DataType.BIGINT), Literal.ofLong(0, DataType.BIGINT))
-                    : Call.of(Op.GE, DataType.BOOLEAN, all.get(0), Literal.ofLong(0, DataType.INTEGER));
-            DeviceTable groups;
-            try (DeviceTable slots = new DeviceTable(slotSchema, tableSize, slotColumns)) {
-                // Without keys every row went to slot 0, which is the one group even when empty.
-                groups = node.groupKeys().isEmpty()
-                        ? new DeviceTable(slotSchema, 1, slotColumns.stream().map(c -> slice0(c, work)).toList())
-                        : FilterProject.run(slots, occupied, all, slotSchema, null, work);
-            }
-            try (groups) {
-                int count = groups.rows();
-                for (int k = 0; k < node.groupKeys().size(); k++) {
-                    keysAndResults.add(ColumnGather.gather(input.column(node.groupKeys().get(k)), groups.column(0).values(),
-                            count, work));
-                }
-                for (int a = 0; a < numAggs; a++) {
-                    long[] counts = work.downloadLongs(groups.column(1 + 3 * a).values(), count);
-                    long[] values = work.downloadLongs(groups.column(2 + 3 * a).values(), count);
-                    long[] highs = work.downloadLongs(groups.column(3 + 3 * a).values(), count);
-                    AggCall call = calls.get(a);
-                    DataType argType = call.args().isEmpty() ? null : input.column(call.args().get(0)).type();
-                    keysAndResults.add(finish(call, argType, AggregateKind.of(call, argType), counts, values, highs, work));
-                }
-                return new DeviceTable(node.schema(), count, keysAndResults);
-            }
+            return new DeviceTable(node.schema(), groupCount, out);
         } catch (RuntimeException e) {
-            keysAndResults.forEach(DeviceColumn::close);
+            out.forEach(DeviceColumn::close);
             throw e;
         } finally {
-            work.synchronize();
-            temporaries.forEach(DeviceBuffer::close);
-        }
-    }
-
-    /** The first row of a column as a new one-row column (slot 0 of an ungrouped aggregation). */
-    private static DeviceColumn slice0(DeviceColumn c, DeviceWork work) {
-        try (DeviceBuffer zero = work.upload(new int[] {0}, "slot zero")) {
-            return ColumnGather.gather(c, zero, 1, work);
-        }
-    }
-
-    /** An upper bound of the group count: the product of the keys' domain sizes where known (dictionaries, booleans). */
-    static long groupBound(AggregateNode node, DeviceTable input) {
-        long bound = 1;
-        for (int k : node.groupKeys()) {
-            DeviceColumn c = input.column(k);
-            long domain = c.type().kind().isString() ? c.dictionary().size() + 1L
-                    : c.type().kind() == TypeKind.BOOLEAN ? 3 : Long.MAX_VALUE;
-            bound = domain == Long.MAX_VALUE || bound > input.rows() ? Long.MAX_VALUE : bound * domain;
-        }
-        return Math.max(1, Math.min(bound, Math.max(1, input.rows())));
-    }
-
-    /** The aggregate's values per group, finished as the CPU executor finishes them. */
-    private static DeviceColumn finish(AggCall call, DataType argType, AggregateKind kind, long[] counts, long[] values,
-            long[] highs, DeviceWork work) {
-        int n = counts.length;
-        DataType type = call.type();
-        long[] out = new long[n];
-        byte[] valid = new byte[n];
-        boolean nullable = false;
-        for (int g = 0; g < n; g++) {
-            boolean isNull = counts[g] == 0 && kind != AggregateKind.COUNT_STAR && kind != AggregateKind.COUNT;
-            nullable |= isNull;
-            valid[g] = (byte) (isNull ? 0 : 1);
-            if (!isNull) {
-                out[g] = value(call, argType, kind, counts[g], values[g], highs[g]);
+            if (groups != null) {
+                groups.close();
             }
+            keys.forEach(KeyColumn::close);
+            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
         }
-        return upload(type, out, nullable ? valid : null, work);
     }
 
-    private static long value(AggCall call, DataType argType, AggregateKind kind, long count, long value, long high) {
-        DataType type = call.type();
-        boolean average = call.function() == AggFunction.AVG;
-        switch (kind) {
-            case COUNT_STAR, COUNT:
-                return checkFits(count, type);
-            case MIN, MAX:
-                return value;
-            case MIN_DOUBLE, MAX_DOUBLE: {
-                // Undo the kernel's order-preserving map: the sign bit set means the value was >= 0.
-                long bits = value < 0 ? value ^ Long.MIN_VALUE : ~value;
-                return bits;
-            }
-            case SUM_DOUBLE: {
-                double sum = Double.longBitsToDouble(value);
-                double r = average ? sum / count : sum;
-                return Double.doubleToRawLongBits(r);
-            }
-            default: {
-                int inputScale = argType.kind() == TypeKind.DECIMAL ? argType.scale() : 0;
-                BigInteger sum = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(value)));
-                BigDecimal exact = new BigDecimal(sum, inputScale);
-                if (type.kind() == TypeKind.DOUBLE) {
-                    boolean fits = high == value >> 63;
-                    double d = fits ? (inputScale == 0 ? (double) value : value / Math.pow(10, inputScale)) : exact.doubleValue();
-                    return Double.doubleToRawLongBits(average ? d / count : d);
+    private static Groups group(List<KeyColumn> keys, int rows, AggregationPath forced, DeviceWork work) {
+        List<KeyColumn.KeyRange> ranges = new ArrayList<>();
+        long[] descriptors = new long[keys.size() * 4];
+        for (int k = 0; k < keys.size(); k++) {
+            ranges.add(keys.get(k).range(work));
+            System.arraycopy(keys.get(k).descriptor(), 0, descriptors, 4 * k, 4);
+        }
+        KeyPacking packing = KeyPacking.of(ranges, rows);
+        AggregationPath path = forced != null ? forced : PathRule.choose(keys.size(), packing);
+        try (DeviceBuffer keyDescriptors = work.upload(descriptors, "group key descriptors")) {
+            return switch (path) {
+                case HASH -> {
+                    if (packing == null) {
+                        throw new IllegalArgumentException("the group keys do not pack into 63 bits");
+                    }
+                    yield HashGrouping.group(keyDescriptors, keys.size(), packing, rows, work);
                 }
-                int resultScale = type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
-                RoundingMode rounding = type.kind() == TypeKind.DECIMAL ? RoundingMode.HALF_UP : RoundingMode.DOWN;
-                BigDecimal r = average ? exact.divide(BigDecimal.valueOf(count), resultScale, rounding)
-                        : exact.setScale(resultScale, RoundingMode.HALF_UP);
-                BigInteger unscaled = r.unscaledValue();
-                if (unscaled.bitLength() > 63) {
-                    throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric value out of range");
-                }
-                return checkFits(unscaled.longValue(), type);
-            }
+                case SORT -> SortGrouping.group(keys, keyDescriptors, rows, work);
+                case UNGROUPED -> throw new IllegalArgumentException("UNGROUPED with group keys");
+            };
         }
-    }
-
-    private static long checkFits(long v, DataType type) {
-        if (type.kind() == TypeKind.INTEGER && (int) v != v) {
-            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range: " + v);
-        }
-        return v;
-    }
-
-    private static DeviceColumn upload(DataType type, long[] values, byte[] valid, DeviceWork work) {
-        int width = DeviceColumn.width(type);
-        DeviceBuffer data;
-        if (width == 8) {
-            data = work.upload(values, "aggregate results");
-        } else if (width == 4) {
-            int[] ints = new int[values.length];
-            for (int i = 0; i < ints.length; i++) {
-                ints[i] = (int) values[i];
-            }
-            data = work.upload(ints, "aggregate results");
-        } else {
-            byte[] bytes = new byte[values.length];
-            for (int i = 0; i < bytes.length; i++) {
-                bytes[i] = (byte) values[i];
-            }
-            data = work.upload(bytes, "aggregate results");
-        }
-        DeviceBuffer validity = valid == null ? null : work.upload(valid, "aggregate validity");
-        return new DeviceColumn(type, values.length, data, validity, null);
-    }
-
-    private static int grid(long rows, DeviceWork work) {
-        return (int) Math.max(1, Math.min((rows + BLOCK - 1) / BLOCK, work.device().smCount() * 16L));
-    }
-
-    private static DeviceBuffer track(List<DeviceBuffer> list, DeviceBuffer b) {
-        list.add(b);
-        return b;
-    }
-
-    private static long[] addresses(DeviceTable input, List<Integer> columns, boolean validity) {
-        long[] out = new long[Math.max(1, columns.size())];
-        for (int i = 0; i < columns.size(); i++) {
-            DeviceColumn c = input.column(columns.get(i));
-            out[i] = validity ? (c.validity() == null ? 0 : c.validity().address()) : c.values().address();
-        }
-        return out;
-    }
-
-    private static int[] widths(DeviceTable input, List<Integer> columns) {
-        int[] out = new int[Math.max(1, columns.size())];
-        for (int i = 0; i < columns.size(); i++) {
-            out[i] = DeviceColumn.width(input.column(columns.get(i)).type());
-        }
-        return out;
     }
 }

@@ -2,33 +2,65 @@ package io.warpdb.exec.gpu.column;
 
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import java.util.ArrayList;
+import java.util.List;
 
-/** GATHER (kernel {@code cuda/column/gather.cu}): a column's values at a list of row ids. */
+/** New tables made of chosen rows of a table, in the order of a list of row ids (column/gather.cu). */
 public final class ColumnGather {
     private static final int BLOCK = 256;
 
     private ColumnGather() {
     }
 
-    /** {@code column} at rows {@code rowIds[0..count)} (int32 row ids on the device). */
-    public static DeviceColumn gather(DeviceColumn column, DeviceBuffer rowIds, int count, DeviceWork work) {
-        int width = DeviceColumn.width(column.type());
-        DeviceBuffer values = work.allocate((long) count * width, "gathered values");
-        DeviceBuffer valid = null;
+    /** Rows {@code rowIds[0..count)} of {@code t}. */
+    public static DeviceTable gather(DeviceTable t, DeviceBuffer rowIds, int count, DeviceWork work) {
+        return gather(t, rowIds, 0, count, work);
+    }
+
+    /** Rows {@code rowIds[first..first + count)} of {@code t} (a window of a permutation, e.g. OFFSET/LIMIT). */
+    public static DeviceTable gather(DeviceTable t, DeviceBuffer rowIds, int first, int count, DeviceWork work) {
+        List<DeviceColumn> out = new ArrayList<>(t.columns().size());
         try {
-            if (column.validity() != null) {
-                valid = work.allocate(count, "gathered validity");
+            for (DeviceColumn c : t.columns()) {
+                out.add(gatherColumn(c, rowIds.pointer((long) first * Integer.BYTES), count, work));
             }
-            int grid = (int) Math.max(1, Math.min((count + BLOCK - 1) / BLOCK, work.device().smCount() * 16L));
-            work.kernel("column/gather", "gather").launch(work.stream(), count == 0 ? 0 : grid, BLOCK, 0,
-                    column.values(), column.validity(), width, rowIds, (long) count, values, valid);
-            return new DeviceColumn(column.type(), count, values, valid, column.dictionary());
+        } catch (RuntimeException e) {
+            out.forEach(DeviceColumn::close);
+            throw e;
+        }
+        return new DeviceTable(t.schema(), count, out);
+    }
+
+    private static DeviceColumn gatherColumn(DeviceColumn c, Object ids, int count, DeviceWork work) {
+        int width = DeviceColumn.width(c.type());
+        DeviceBuffer values = work.allocate((long) count * width, "gathered values");
+        DeviceBuffer validity = null;
+        try {
+            gatherBytes(c.values(), values, width, ids, count, work);
+            if (c.validity() != null) {
+                validity = work.allocate(count, "gathered validity");
+                gatherBytes(c.validity(), validity, 1, ids, count, work);
+            }
         } catch (RuntimeException e) {
             values.close();
-            if (valid != null) {
-                valid.close();
+            if (validity != null) {
+                validity.close();
             }
             throw e;
         }
+        return new DeviceColumn(c.type(), count, values, validity, c.dictionary());
+    }
+
+    private static void gatherBytes(DeviceBuffer in, DeviceBuffer out, int width, Object ids, int count, DeviceWork work) {
+        int grid = (int) Math.min((count + BLOCK - 1) / BLOCK, (long) work.device().smCount() * 16);
+        work.kernel("column/gather", "gather").launch(work.stream(), grid, BLOCK, 0, in, out, width, ids, count);
+    }
+
+    /** A buffer holding {@code start, start + 1, ..., start + count - 1}. */
+    public static DeviceBuffer sequence(int start, int count, DeviceWork work) {
+        DeviceBuffer ids = work.allocate((long) count * Integer.BYTES, "row ids");
+        int grid = (int) Math.min((count + BLOCK - 1) / BLOCK, (long) work.device().smCount() * 16);
+        work.kernel("column/gather", "sequence").launch(work.stream(), grid, BLOCK, 0, ids, start, count);
+        return ids;
     }
 }

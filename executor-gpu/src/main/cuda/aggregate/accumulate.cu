@@ -1,0 +1,149 @@
+// Aggregate state per group: counts, exact sums in 128 bits (low word + high word with carry),
+// double sums, MIN/MAX as ordered keys (sort/ordered_key.cuh). accumulate_groups adds each row
+// to its group with atomics; accumulate_all (no GROUP BY) reduces in registers and per block
+// and merges one partial per block. The host turns the state into result values.
+#include "block.cuh"
+#include "../sort/ordered_key.cuh"
+
+using namespace warp;
+
+// Must match io.warpdb.exec.gpu.aggregate.Accumulation.
+constexpr int OP_COUNT_ROWS = 0;    // COUNT(*): count = rows
+constexpr int OP_COUNT = 1;         // COUNT(x): count = non-NULL values
+constexpr int OP_SUM_EXACT = 2;     // count, a = low word, b = high word
+constexpr int OP_SUM_DOUBLE = 3;    // count, a = double sum
+constexpr int OP_MIN = 4;           // count, a = smallest ordered key (starts ~0)
+constexpr int OP_MAX = 5;           // count, a = largest ordered key (starts 0)
+constexpr int OP_SINGLE_VALUE = 6;  // count = rows, a = MIN of the values, b = 1 when a value was seen
+
+struct AggSpec {
+    long long op;
+    KeySource arg;  // values, validity, ranks, kind
+    u64* count;
+    u64* a;
+    u64* b;
+};
+static_assert(sizeof(AggSpec) == 8 * 8, "eight words per aggregate, as the host writes them");
+
+__device__ __forceinline__ long long exactValue(const KeySource& s, long long row) {
+    return s.kind == KEY_INT32 ? (long long)((const int*)s.values)[row] : ((const long long*)s.values)[row];
+}
+
+// (hi, lo) += (xhi, xlo) in registers.
+__device__ __forceinline__ void add128(u64& lo, u64& hi, u64 xlo, u64 xhi) {
+    u64 sum = lo + xlo;
+    hi += xhi + (sum < lo ? 1ull : 0ull);
+    lo = sum;
+}
+
+// (b[g], a[g]) += (xhi, xlo) atomically: each carry comes from its own addition's old value,
+// so concurrent additions still sum to the exact 128-bit total.
+__device__ __forceinline__ void atomicAdd128(u64* lo, u64* hi, u64 xlo, u64 xhi) {
+    u64 old = atomicAdd(lo, xlo);
+    u64 carry = old + xlo < old ? 1ull : 0ull;
+    if (xhi + carry != 0) atomicAdd(hi, xhi + carry);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+accumulate_groups(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n) {
+    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+        const int g = groupOfRow[row];
+        for (int a = 0; a < numAggs; a++) {
+            const AggSpec s = aggs[a];
+            const int op = (int)s.op;
+            if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) {
+                atomicAdd(&s.count[g], 1ull);
+            }
+            if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) continue;
+            switch (op) {
+                case OP_COUNT:
+                    atomicAdd(&s.count[g], 1ull);
+                    break;
+                case OP_SUM_EXACT: {
+                    long long v = exactValue(s.arg, row);
+                    atomicAdd(&s.count[g], 1ull);
+                    atomicAdd128(&s.a[g], &s.b[g], (u64)v, v < 0 ? ~0ull : 0ull);
+                    break;
+                }
+                case OP_SUM_DOUBLE:
+                    atomicAdd(&s.count[g], 1ull);
+                    atomicAdd((double*)&s.a[g], ((const double*)s.arg.values)[row]);
+                    break;
+                case OP_MIN:
+                    atomicAdd(&s.count[g], 1ull);
+                    atomicMin(&s.a[g], orderedKey(s.arg, row));
+                    break;
+                case OP_MAX:
+                    atomicAdd(&s.count[g], 1ull);
+                    atomicMax(&s.a[g], orderedKey(s.arg, row));
+                    break;
+                default:  // OP_SINGLE_VALUE
+                    atomicMin(&s.a[g], orderedKey(s.arg, row));
+                    atomicOr(&s.b[g], 1ull);
+                    break;
+            }
+        }
+    }
+}
+
+// One block's partial of one aggregate.
+struct Partial {
+    u64 count, lo, hi, best, seen;
+    double sum;
+};
+
+__device__ __forceinline__ void merge(Partial& p, const Partial& q, int op) {
+    p.count += q.count;
+    add128(p.lo, p.hi, q.lo, q.hi);
+    p.sum += q.sum;
+    p.best = op == OP_MAX ? max(p.best, q.best) : min(p.best, q.best);
+    p.seen |= q.seen;
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+accumulate_all(const AggSpec* aggs, int numAggs, int n) {
+    __shared__ Partial warpPartials[WARPS];
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    for (int a = 0; a < numAggs; a++) {
+        const AggSpec s = aggs[a];
+        const int op = (int)s.op;
+        Partial p{0, 0, 0, op == OP_MAX ? 0ull : ~0ull, 0, 0.0};
+        for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+            if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) p.count++;
+            if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) continue;
+            if (op != OP_SINGLE_VALUE) p.count++;
+            if (op == OP_SUM_EXACT) {
+                long long v = exactValue(s.arg, row);
+                add128(p.lo, p.hi, (u64)v, v < 0 ? ~0ull : 0ull);
+            } else if (op == OP_SUM_DOUBLE) {
+                p.sum += ((const double*)s.arg.values)[row];
+            } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
+                u64 key = orderedKey(s.arg, row);
+                p.best = op == OP_MAX ? max(p.best, key) : min(p.best, key);
+                p.seen = 1;
+            }
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            Partial q;
+            q.count = __shfl_down_sync(0xffffffffu, p.count, o);
+            q.lo = __shfl_down_sync(0xffffffffu, p.lo, o);
+            q.hi = __shfl_down_sync(0xffffffffu, p.hi, o);
+            q.best = __shfl_down_sync(0xffffffffu, p.best, o);
+            q.seen = __shfl_down_sync(0xffffffffu, p.seen, o);
+            q.sum = __shfl_down_sync(0xffffffffu, p.sum, o);
+            merge(p, q, op);
+        }
+        if (lane == 0) warpPartials[warpId] = p;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int w = 1; w < WARPS; w++) merge(p, warpPartials[w], op);
+            if (p.count != 0) atomicAdd(&s.count[0], p.count);
+            if (op == OP_SUM_EXACT) atomicAdd128(&s.a[0], &s.b[0], p.lo, p.hi);
+            if (op == OP_SUM_DOUBLE) atomicAdd((double*)&s.a[0], p.sum);
+            if (op == OP_MIN || op == OP_SINGLE_VALUE) atomicMin(&s.a[0], p.best);
+            if (op == OP_MAX) atomicMax(&s.a[0], p.best);
+            if (op == OP_SINGLE_VALUE && p.seen) atomicOr(&s.b[0], 1ull);
+        }
+        __syncthreads();  // warpPartials is reused by the next aggregate
+    }
+}

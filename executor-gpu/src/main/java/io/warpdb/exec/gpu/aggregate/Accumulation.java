@@ -1,0 +1,97 @@
+package io.warpdb.exec.gpu.aggregate;
+
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.sort.GridSize;
+import io.warpdb.exec.gpu.sort.KeyColumn;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs the aggregates' accumulation on the device (aggregate/accumulate.cu) and brings each
+ * group's state back: a count and two 64-bit words whose meaning depends on the operation
+ * (see the OP_ constants there).
+ */
+final class Accumulation {
+    static final int OP_COUNT_ROWS = 0;
+    static final int OP_COUNT = 1;
+    static final int OP_SUM_EXACT = 2;
+    static final int OP_SUM_DOUBLE = 3;
+    static final int OP_MIN = 4;
+    static final int OP_MAX = 5;
+    static final int OP_SINGLE_VALUE = 6;
+
+    private static final String MODULE = "aggregate/accumulate";
+
+    /** Per group of one aggregate: the count and the words a and b. */
+    record State(long[] count, long[] a, long[] b) {
+    }
+
+    private Accumulation() {
+    }
+
+    static int op(AggCall call, KeyColumn arg) {
+        return switch (call.function()) {
+            case COUNT_STAR -> OP_COUNT_ROWS;
+            case COUNT -> OP_COUNT;
+            case SUM, AVG -> arg.column().type().kind() == TypeKind.DOUBLE ? OP_SUM_DOUBLE : OP_SUM_EXACT;
+            case MIN -> OP_MIN;
+            case MAX -> OP_MAX;
+            case SINGLE_VALUE -> OP_SINGLE_VALUE;
+        };
+    }
+
+    /**
+     * Accumulates {@code rows} rows into {@code groupCount} groups ({@code groups} null: one group)
+     * and returns each aggregate's state. {@code args} holds each call's argument (null for COUNT(*)).
+     */
+    static List<State> run(List<AggCall> calls, List<KeyColumn> args, Groups groups, int groupCount, int rows, DeviceWork work) {
+        List<DeviceBuffer> buffers = new ArrayList<>();
+        try {
+            long[] specs = new long[calls.size() * 8];
+            for (int i = 0; i < calls.size(); i++) {
+                KeyColumn arg = args.get(i);
+                int op = op(calls.get(i), arg);
+                long stateBytes = Math.max(1, groupCount) * (long) Long.BYTES;
+                DeviceBuffer count = work.allocateZeroed(stateBytes, "aggregate counts");
+                buffers.add(count);
+                DeviceBuffer a = work.allocate(stateBytes, "aggregate state a");
+                buffers.add(a);
+                // MIN (and SINGLE_VALUE's MIN) starts at the largest key, everything else at zero.
+                a.fill(op == OP_MIN || op == OP_SINGLE_VALUE ? (byte) 0xFF : 0, stateBytes, work.stream());
+                DeviceBuffer b = work.allocateZeroed(stateBytes, "aggregate state b");
+                buffers.add(b);
+                long[] source = arg == null ? new long[4] : arg.descriptor();
+                specs[i * 8] = op;
+                System.arraycopy(source, 0, specs, i * 8 + 1, 4);
+                specs[i * 8 + 5] = count.address();
+                specs[i * 8 + 6] = a.address();
+                specs[i * 8 + 7] = b.address();
+            }
+            try (DeviceBuffer specBuffer = work.upload(specs, "aggregate specs")) {
+                int grid = GridSize.strided(rows, work);
+                if (groups == null) {
+                    work.kernel(MODULE, "accumulate_all").launch(work.stream(), grid, GridSize.BLOCK, 0, specBuffer,
+                            calls.size(), rows);
+                } else {
+                    work.kernel(MODULE, "accumulate_groups").launch(work.stream(), grid, GridSize.BLOCK, 0, specBuffer,
+                            calls.size(), groups.groupOfRow(), rows);
+                }
+                List<State> states = new ArrayList<>();
+                for (int i = 0; i < calls.size(); i++) {
+                    states.add(new State(download(buffers.get(3 * i), groupCount, work),
+                            download(buffers.get(3 * i + 1), groupCount, work), download(buffers.get(3 * i + 2), groupCount, work)));
+                }
+                return states;
+            }
+        } finally {
+            buffers.forEach(DeviceBuffer::close);
+        }
+    }
+
+    private static long[] download(DeviceBuffer b, int count, DeviceWork work) {
+        return count == 0 ? new long[0] : work.downloadLongs(b, count);
+    }
+}

@@ -1,0 +1,93 @@
+package io.warpdb.exec.gpu.sort;
+
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+
+/**
+ * A device column read as order-preserving unsigned 64-bit keys (sort/ordered_key.cuh): the
+ * kernels' descriptor of it, the rank table of a string column (owned, freed by close) and its
+ * key range. Kinds match the CUDA constants.
+ */
+public final class KeyColumn implements AutoCloseable {
+    public static final int BOOL = 0;
+    public static final int INT32 = 1;
+    public static final int INT64 = 2;
+    public static final int F64_ORDER = 3;
+    public static final int F64_EQUALITY = 4;
+    public static final int RANK = 5;
+
+    private final DeviceColumn column;
+    private final int kind;
+    private final StringRanks ranks;
+    private final DeviceBuffer rankBuffer;
+
+    /**
+     * @param forEquality doubles with -0.0 equal to 0.0 (GROUP BY) rather than ordered before it
+     */
+    public KeyColumn(DeviceColumn column, boolean forEquality, DeviceWork work) {
+        this.column = column;
+        TypeKind type = column.type().kind();
+        this.kind = switch (type) {
+            case BOOLEAN -> BOOL;
+            case INTEGER, DATE -> INT32;
+            case BIGINT, DECIMAL -> INT64;
+            case DOUBLE -> forEquality ? F64_EQUALITY : F64_ORDER;
+            case VARCHAR, CHAR -> RANK;
+        };
+        this.ranks = kind == RANK ? StringRanks.of(column.dictionary()) : null;
+        // An empty dictionary has no codes to look up (and nothing to copy).
+        this.rankBuffer = ranks == null || ranks.rankOfCode().length == 0 ? null : work.upload(ranks.rankOfCode(), "string ranks");
+    }
+
+    public DeviceColumn column() {
+        return column;
+    }
+
+    public int kind() {
+        return kind;
+    }
+
+    /** The rank table of a string column (null otherwise). */
+    public StringRanks ranks() {
+        return ranks;
+    }
+
+    /** The four words of the CUDA KeySource: values, validity, ranks (addresses, 0 when absent), kind. */
+    public long[] descriptor() {
+        return new long[] {column.values().address(), column.validity() == null ? 0 : column.validity().address(),
+                rankBuffer == null ? 0 : rankBuffer.address(), kind};
+    }
+
+    /** The key range of the column's rows (computed on the device). */
+    public KeyRange range(DeviceWork work) {
+        int rows = column.rows();
+        try (DeviceBuffer out = work.upload(new long[] {-1L, 0, 0, 0}, "key range")) {
+            work.kernel("sort/radix", "key_range").launch(work.stream(), Math.max(1, GridSize.strided(rows, work)),
+                    GridSize.BLOCK, 0, column.values(), column.validity(), rankBuffer, kind, rows, out);
+            long[] r = work.downloadLongs(out, 4);
+            return new KeyRange(r[0], r[1], r[2], r[3]);
+        }
+    }
+
+    /** Kernel arguments values, validity, ranks, kind (in that order). */
+    Object[] kernelArguments() {
+        return new Object[] {column.values(), column.validity(), rankBuffer, kind};
+    }
+
+    @Override
+    public void close() {
+        if (rankBuffer != null) {
+            rankBuffer.close();
+        }
+    }
+
+    /** Smallest and largest ordered key of the non-NULL rows (as unsigned longs), and the counts. */
+    public record KeyRange(long min, long max, long nulls, long valids) {
+        /** max - min as an unsigned long; meaningful when {@code valids > 0}. */
+        public long span() {
+            return max - min;
+        }
+    }
+}

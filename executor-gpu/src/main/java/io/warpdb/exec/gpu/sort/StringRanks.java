@@ -1,0 +1,33 @@
+package io.warpdb.exec.gpu.sort;
+
+import io.warpdb.core.batch.StringDictionary;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The order of a string column's codes: for each code the rank of its value among the
+ * dictionary's distinct values (equal values share a rank, so non-unique dictionaries group and
+ * sort correctly), and the distinct values in rank order as a dictionary whose code is the rank.
+ */
+public record StringRanks(int[] rankOfCode, StringDictionary byRank) {
+    public static StringRanks of(StringDictionary dictionary) {
+        int size = dictionary.size();
+        Integer[] byValue = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            byValue[i] = i;
+        }
+        Arrays.sort(byValue, Comparator.comparing(dictionary::get));
+        int[] rank = new int[size];
+        List<String> distinct = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            String value = dictionary.get(byValue[i]);
+            if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).equals(value)) {
+                distinct.add(value);
+            }
+            rank[byValue[i]] = distinct.size() - 1;
+        }
+        return new StringRanks(rank, StringDictionary.ofDistinct(distinct));
+    }
+}

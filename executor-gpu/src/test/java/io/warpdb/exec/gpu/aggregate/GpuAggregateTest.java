@@ -1,0 +1,155 @@
+package io.warpdb.exec.gpu.aggregate;
+
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.testing.GpuTestBase;
+import io.warpdb.exec.gpu.testing.GpuTests;
+import io.warpdb.exec.gpu.testing.ListSource;
+import io.warpdb.exec.gpu.testing.RandomBatches;
+import io.warpdb.exec.gpu.testing.RandomBatches.Options;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** GPU aggregation against the CPU executor on random inputs, every path forced. */
+class GpuAggregateTest extends GpuTestBase {
+    @BeforeEach
+    void needsGpu() {
+        GpuTests.assumeGpu();
+    }
+
+    /** Every aggregate function over every type it applies to; keys are the first {@code keyCount} columns. */
+    private static AggregateNode node(ListSource source, int keyCount) {
+        Schema in = source.schema();
+        List<Field> out = new ArrayList<>();
+        List<Integer> keys = new ArrayList<>();
+        for (int k = 0; k < keyCount; k++) {
+            keys.add(k);
+            out.add(in.field(k));
+        }
+        List<AggCall> calls = new ArrayList<>();
+        calls.add(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"));
+        for (int c = 0; c < in.size(); c++) {
+            DataType t = in.type(c);
+            calls.add(new AggCall(AggFunction.COUNT, List.of(c), false, DataType.BIGINT, "count" + c));
+            calls.add(new AggCall(AggFunction.MIN, List.of(c), false, t, "min" + c));
+            calls.add(new AggCall(AggFunction.MAX, List.of(c), false, t, "max" + c));
+            if (RandomBatches.summable(t)) {
+                DataType sum = t.kind() == TypeKind.DOUBLE ? DataType.DOUBLE
+                        : t.kind() == TypeKind.DECIMAL ? DataType.decimal(18, t.scale()) : DataType.BIGINT;
+                calls.add(new AggCall(AggFunction.SUM, List.of(c), false, sum, "sum" + c));
+                DataType avg = t.kind() == TypeKind.DECIMAL ? DataType.decimal(18, t.scale() + 2) : DataType.DOUBLE;
+                calls.add(new AggCall(AggFunction.AVG, List.of(c), false, avg, "avg" + c));
+                if (t.kind() == TypeKind.INTEGER) {
+                    calls.add(new AggCall(AggFunction.AVG, List.of(c), false, DataType.INTEGER, "avgint" + c));
+                }
+            }
+        }
+        for (AggCall call : calls) {
+            out.add(new Field(call.name(), call.type()));
+        }
+        return new AggregateNode(scan(source), keys, calls, new Schema(out));
+    }
+
+    private void check(long seed, Schema schema, int keyCount, Options options, AggregationPath path) {
+        RandomBatches random = new RandomBatches(seed);
+        for (int rows : RandomBatches.SIZES) {
+            try (ListSource source = randomSource(random, schema, rows, options)) {
+                AggregateNode node = node(source, keyCount);
+                assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work, path), false,
+                        "seed " + seed + ", rows " + rows + ", path " + path + ", " + options);
+            }
+        }
+    }
+
+    private static Schema schema(DataType... types) {
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < types.length; i++) {
+            fields.add(new Field("c" + i, types[i]));
+        }
+        return new Schema(fields);
+    }
+
+    private static Schema allTypes() {
+        return schema(RandomBatches.allTypes().toArray(new DataType[0]));
+    }
+
+    @Test
+    void ungroupedOverEveryType() {
+        check(1, allTypes(), 0, Options.plain().withNulls(0.1), AggregationPath.UNGROUPED);
+        check(2, allTypes(), 0, Options.plain(), null);
+    }
+
+    @Test
+    void ungroupedExtremesOverflowLikeTheCpu() {
+        check(3, schema(DataType.BIGINT, DataType.decimal(18, 4), DataType.DOUBLE), 0,
+                Options.plain().withExtremes().withNulls(0.05), AggregationPath.UNGROUPED);
+        check(4, schema(DataType.INTEGER, DataType.DOUBLE), 0, Options.plain().withExtremes(), AggregationPath.UNGROUPED);
+    }
+
+    @Test
+    void hashPathOnEveryKeyType() {
+        for (DataType key : RandomBatches.allTypes()) {
+            Schema s = schema(key, DataType.BIGINT, DataType.DOUBLE, DataType.VARCHAR);
+            check(10 + key.hashCode(), s, 1, Options.plain().withDistinct(40).withNulls(0.1).withVaryingDictionaries(),
+                    AggregationPath.HASH);
+        }
+    }
+
+    @Test
+    void sortPathOnEveryKeyType() {
+        for (DataType key : RandomBatches.allTypes()) {
+            Schema s = schema(key, DataType.decimal(12, 2), DataType.INTEGER);
+            check(20 + key.hashCode(), s, 1, Options.plain().withDistinct(40).withNulls(0.1).withZipf(), AggregationPath.SORT);
+        }
+    }
+
+    @Test
+    void multipleKeysSkewedAndExtremeOnBothPaths() {
+        Schema s = schema(DataType.VARCHAR, DataType.DOUBLE, DataType.BOOLEAN, DataType.DATE, DataType.BIGINT);
+        Options o = Options.plain().withDistinct(7).withZipf().withNulls(0.2).withExtremes().withVaryingDictionaries();
+        check(30, s, 4, o, AggregationPath.HASH);
+        check(31, s, 4, o, AggregationPath.SORT);
+        check(32, s, 4, o, null);
+    }
+
+    @Test
+    void unpackableKeysTakeTheSortPath() {
+        // Two unbounded BIGINT keys need more than 63 bits: the rule must pick SORT.
+        check(40, schema(DataType.BIGINT, DataType.BIGINT, DataType.INTEGER), 2, Options.plain().withExtremes(), null);
+    }
+
+    @Test
+    void manyDistinctGroups() {
+        check(50, schema(DataType.INTEGER, DataType.decimal(12, 2)), 1, Options.plain(), AggregationPath.HASH);
+        check(51, schema(DataType.INTEGER, DataType.decimal(12, 2)), 1, Options.plain(), AggregationPath.SORT);
+    }
+
+    @Test
+    void singleValue() {
+        Schema s = schema(DataType.INTEGER, DataType.VARCHAR, DataType.DOUBLE);
+        for (AggregationPath path : new AggregationPath[] {AggregationPath.HASH, AggregationPath.SORT}) {
+            RandomBatches random = new RandomBatches(60);
+            for (int distinct : new int[] {0, 5}) {
+                // Unbounded distinct INTEGER keys are almost all unique groups (some collide: 21000 then, on both sides).
+                Options o = distinct == 0 ? Options.plain().withNulls(0.1) : Options.plain().withDistinct(distinct);
+                for (int rows : List.of(0, 1, 33, 2049)) {
+                    try (ListSource source = randomSource(random, s, rows, o)) {
+                        List<AggCall> calls = List.of(new AggCall(AggFunction.SINGLE_VALUE, List.of(1), false, DataType.VARCHAR, "v"),
+                                new AggCall(AggFunction.SINGLE_VALUE, List.of(2), false, DataType.DOUBLE, "d"));
+                        AggregateNode node = new AggregateNode(scan(source), List.of(0), calls,
+                                schema(DataType.INTEGER, DataType.VARCHAR, DataType.DOUBLE));
+                        assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work, path), false,
+                                "seed 60, rows " + rows + ", " + path + ", distinct " + distinct);
+                    }
+                }
+            }
+        }
+    }
+}

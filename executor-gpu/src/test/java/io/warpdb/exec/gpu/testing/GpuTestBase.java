@@ -1,0 +1,94 @@
+package io.warpdb.exec.gpu.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.CpuExecutorProvider;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * Base of the differential tests: a fresh Arrow allocator per test, runs of a plan on the CPU
+ * executor and of a GPU operator over the same batches, and after each test the check that
+ * neither Arrow nor the device pool holds anything any more.
+ */
+public abstract class GpuTestBase {
+    protected RootAllocator allocator;
+
+    @BeforeEach
+    void openAllocator() {
+        allocator = new RootAllocator();
+    }
+
+    @AfterEach
+    void checkNoLeaks() {
+        long arrowBytes = allocator.getAllocatedMemory();
+        allocator.close();
+        assertEquals(0, arrowBytes, "Arrow memory left allocated");
+        if (GpuTests.gpuAvailable()) {
+            assertEquals(List.of(), CudaDevice.get().pool().liveOwners(), "device buffers left allocated");
+        }
+    }
+
+    /** A scan of every column of {@code source}, the input of the plan under test. */
+    protected static ScanNode scan(ListSource source) {
+        return new ScanNode(source, source.allColumns(), source.schema());
+    }
+
+    /** The rows the CPU executor produces for {@code plan}. */
+    protected List<List<Object>> cpuRows(PlanNode plan) {
+        return ResultAssert.rows(new CpuExecutorProvider().execute(plan, new ExecContext(allocator)));
+    }
+
+    /** Uploads the source's batches, applies {@code operator} on the GPU and downloads its rows. */
+    protected List<List<Object>> gpuRows(ListSource source, BiFunction<DeviceTable, DeviceWork, DeviceTable> operator) {
+        try (DeviceWork work = new DeviceWork(CudaDevice.get());
+                DeviceTable input = HostToDevice.upload(source.schema(), source.batches(), work);
+                DeviceTable output = operator.apply(input, work);
+                Batch batch = DeviceToHost.download(output, 0, output.rows(), allocator, work)) {
+            return ResultAssert.rows(List.of(batch));
+        }
+    }
+
+    /**
+     * Runs both sides: equal rows (as multisets, or in order when {@code ordered}), or, when the
+     * CPU fails with a SQLSTATE, the same failure on the GPU. The seed is in {@code context}.
+     */
+    protected void assertSameResult(PlanNode plan, ListSource source,
+            BiFunction<DeviceTable, DeviceWork, DeviceTable> operator, boolean ordered, String context) {
+        List<List<Object>> expected;
+        try {
+            expected = cpuRows(plan);
+        } catch (WarpException e) {
+            WarpException gpu = assertThrows(WarpException.class, () -> gpuRows(source, operator),
+                    context + ": the CPU failed with " + e.sqlState() + " (" + e.getMessage() + ")");
+            assertEquals(e.sqlState(), gpu.sqlState(), context + ": SQLSTATE of " + gpu.getMessage());
+            return;
+        }
+        List<List<Object>> actual = gpuRows(source, operator);
+        if (ordered) {
+            ResultAssert.assertSameOrderedRows(expected, actual, context);
+        } else {
+            ResultAssert.assertSameRows(expected, actual, context);
+        }
+    }
+
+    /** A source over random batches (owned by the caller, who closes it). */
+    protected ListSource randomSource(RandomBatches random, Schema schema, int rows, RandomBatches.Options options) {
+        return new ListSource(schema, random.generate(schema, rows, options, allocator));
+    }
+}
