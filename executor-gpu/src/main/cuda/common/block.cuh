@@ -12,9 +12,9 @@ constexpr int ITEMS = 8;             // rows per thread per tile
 constexpr int TILE = BLOCK * ITEMS;  // rows per tile
 
 // Tile status words of the look-back: flag in the top two bits, a count in the rest.
-constexpr unsigned long long STATUS_AGGREGATE = 1ull << 62;
-constexpr unsigned long long STATUS_PREFIX = 2ull << 62;
-constexpr unsigned long long STATUS_VALUE = (1ull << 62) - 1;
+__device__ constexpr unsigned long long STATUS_AGGREGATE = 1ull << 62;
+__device__ constexpr unsigned long long STATUS_PREFIX = 2ull << 62;
+__device__ constexpr unsigned long long STATUS_VALUE = (1ull << 62) - 1;
 
 __device__ __forceinline__ unsigned laneMaskLt() {
     unsigned m;
@@ -59,29 +59,41 @@ __device__ __forceinline__ int tilePositions(const bool (&keep)[ITEMS], int (&po
     return total;
 }
 
-// Decoupled look-back (single thread): publishes this tile's count, sums the counts of the tiles
-// before it until one that knows its inclusive prefix, publishes its own and returns the
-// exclusive prefix. Tiles are numbered in the order blocks started (an atomic ticket), so every
-// predecessor is running or done and the wait always ends.
+// Decoupled look-back, run by all 32 lanes of one warp: publishes this tile's count, then reads
+// the status of 32 predecessors at a time, summing counts back to the nearest tile that knows
+// its inclusive prefix; publishes its own and returns the exclusive prefix to every lane. Tiles
+// are numbered in the order blocks started (an atomic ticket), so every predecessor is running
+// or done and the wait always ends. Reading a window at once keeps the walk short: a single
+// thread stepping one tile per memory round trip made the scan the bottleneck of SELECT.
 __device__ __forceinline__ unsigned long long lookBack(unsigned long long* status, int tile, int count) {
     volatile unsigned long long* s = status;
-    if (tile == 0) {
+    const int lane = threadIdx.x & 31;
+    if (lane == 0) {
         __threadfence();
-        s[0] = STATUS_PREFIX | (unsigned long long)count;
-        return 0;
+        s[tile] = (tile == 0 ? STATUS_PREFIX : STATUS_AGGREGATE) | (unsigned long long)count;
     }
-    __threadfence();
-    s[tile] = STATUS_AGGREGATE | (unsigned long long)count;
+    if (tile == 0) return 0;
     unsigned long long exclusive = 0;
-    for (int i = tile - 1; i >= 0;) {
-        unsigned long long w = s[i];
-        if (w == 0) continue;  // predecessor has not published yet
-        exclusive += w & STATUS_VALUE;
-        if (w & STATUS_PREFIX) break;
-        i--;
+    for (int base = tile - 1;;) {
+        const int index = base - lane;
+        // Before the first tile counts as a known prefix of 0.
+        const unsigned long long w = index >= 0 ? s[index] : STATUS_PREFIX;
+        const unsigned prefixLanes = __ballot_sync(0xffffffffu, (w & STATUS_PREFIX) != 0);
+        const unsigned pendingLanes = __ballot_sync(0xffffffffu, w == 0);
+        const int nearest = prefixLanes ? __ffs(prefixLanes) - 1 : 31;
+        const unsigned needed = nearest == 31 ? 0xffffffffu : (2u << nearest) - 1;
+        if (pendingLanes & needed) continue;  // a predecessor has not published yet: read again
+        unsigned long long v = lane <= nearest ? (w & STATUS_VALUE) : 0;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+        exclusive += __shfl_sync(0xffffffffu, v, 0);
+        if (prefixLanes) break;
+        base -= 32;
     }
-    __threadfence();
-    s[tile] = STATUS_PREFIX | (exclusive + count);
+    if (lane == 0) {
+        __threadfence();
+        s[tile] = STATUS_PREFIX | (exclusive + count);
+    }
     return exclusive;
 }
 

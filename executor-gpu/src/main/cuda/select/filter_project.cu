@@ -1,18 +1,28 @@
 // M-BSP SELECT fused with PROJECT (Diamos et al., section 4.1): each CTA takes a tile of rows,
 // evaluates the predicate per row, ranks the survivors with a shared-memory prefix sum, learns
 // the tile's global output offset from a scan of the tile counts (decoupled look-back, so the
-// scan needs no extra pass over the input), then evaluates every output expression for the
-// surviving rows, buffers the results in shared memory and writes them out coalesced. The
-// output keeps the input order. A filter alone is the case where the outputs are column loads.
+// scan needs no extra pass over the input), then evaluates every output for the surviving rows,
+// buffers the results in shared memory and writes them out coalesced. The output keeps the
+// input order. A filter alone is the case where every output is an input column.
+//
+// Two fast paths skip the interpreter, whose serial loads leave too few memory requests in
+// flight to stream at full bandwidth: a predicate that is a conjunction of `column <op>
+// constant` terms, and outputs that are plain input columns. Both load all rows of a thread at
+// once. Interpreted expressions get their input rows prefetched into L2 first.
 #include "vm.cuh"
 #include "block.cuh"
 
 using namespace warp;
 
-// Output descriptor, five ints per output: program start, length, result slot, width (1, 4 or 8
-// bytes), whether a validity array is written.
+// Five ints of program position plus the input column to copy (-1: evaluate the program).
 struct OutputSpec {
-    int start, len, result, width, hasValid;
+    int start, len, result, width, hasValid, direct;
+};
+
+// One term `column <cmp> constant` of a simple predicate; kind 0 int32, 1 int64, 2 double.
+struct SimpleTerm {
+    int column, kind, cmp, pad;
+    long long constant;
 };
 
 __device__ __forceinline__ void storeValue(unsigned long long base, int width, long long index, long long value) {
@@ -21,9 +31,78 @@ __device__ __forceinline__ void storeValue(unsigned long long base, int width, l
     else ((unsigned char*)base)[index] = (unsigned char)value;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK)
+__device__ __forceinline__ long long loadWidth(unsigned long long base, int width, long long row) {
+    if (width == 8) return __ldg((const long long*)base + row);
+    if (width == 4) return __ldg((const int*)base + row);
+    return __ldg((const unsigned char*)base + row);
+}
+
+__device__ __forceinline__ bool validAt(unsigned long long valid, long long row) {
+    return valid == 0 || __ldg((const unsigned char*)valid + row) != 0;
+}
+
+__device__ __forceinline__ void prefetchRows(const int* used, int numUsed, const unsigned long long* colValues,
+                                             long long tileStart, long long rows) {
+    for (int u = 0; u < numUsed; u++) {
+        const unsigned long long base = colValues[used[u * 2]];
+        const int width = used[u * 2 + 1];
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            long long row = tileStart + k * BLOCK + threadIdx.x;
+            if (row < rows) asm volatile("prefetch.global.L2 [%0];" ::"l"(base + row * width));
+        }
+    }
+}
+
+// The predicate for this thread's ITEMS rows: simple terms with every load issued up front, or
+// the interpreter. NULL counts as not kept.
+__device__ __forceinline__ void evaluatePredicate(const VmInput& in, const SimpleTerm* terms, int numTerms,
+                                                  int predStart, int predLen, int predResult,
+                                                  long long tileStart, long long rows, bool (&keep)[ITEMS]) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) keep[k] = tileStart + k * BLOCK + threadIdx.x < rows;
+    if (numTerms > 0) {
+        for (int t = 0; t < numTerms; t++) {
+            const SimpleTerm term = terms[t];
+            const unsigned long long base = in.colValues[term.column];
+            const unsigned long long valid = in.colValid[term.column];
+            const int width = term.kind == 0 ? 4 : 8;
+            long long v[ITEMS];
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++) {
+                long long row = tileStart + k * BLOCK + threadIdx.x;
+                v[k] = keep[k] ? loadWidth(base, width, row) : 0;
+            }
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++) {
+                long long row = tileStart + k * BLOCK + threadIdx.x;
+                int c;
+                if (term.kind == 2) {
+                    double x = __longlong_as_double(v[k]), y = __longlong_as_double(term.constant);
+                    c = x < y ? -1 : x > y ? 1 : 0;
+                } else {
+                    c = v[k] < term.constant ? -1 : v[k] > term.constant ? 1 : 0;
+                }
+                keep[k] = keep[k] && compareResult(term.cmp, c) && validAt(valid, row);
+            }
+        }
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        if (keep[k]) {
+            bool isNull;
+            long long t = vmEval(in, predStart, predLen, predResult, tileStart + k * BLOCK + threadIdx.x, isNull);
+            keep[k] = !isNull && t != 0;
+        }
+    }
+}
+
+// Three blocks per SM: enough warps in flight to cover memory latency.
+extern "C" __global__ void __launch_bounds__(BLOCK, 3)
 filter_project(const Instr* code, const long long* consts, const int* tables,
                const unsigned long long* colValues, const unsigned long long* colValid,
+               const int* used, int numUsed, const SimpleTerm* terms, int numTerms,
                int predStart, int predLen, int predResult,
                const OutputSpec* outputs, int numOutputs,
                const unsigned long long* outValues, const unsigned long long* outValid,
@@ -44,24 +123,17 @@ filter_project(const Instr* code, const long long* consts, const int* tables,
         if (tile >= numTiles) return;
         const long long tileStart = (long long)tile * TILE;
 
+        prefetchRows(used, numUsed, colValues, tileStart, rows);
         bool keep[ITEMS];
-#pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
-            long long row = tileStart + k * BLOCK + threadIdx.x;
-            keep[k] = false;
-            if (row < rows) {
-                bool isNull;
-                long long t = vmEval(in, predStart, predLen, predResult, row, isNull);
-                keep[k] = !isNull && t != 0;
-            }
-        }
+        evaluatePredicate(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
         int pos[ITEMS];
         const int count = tilePositions(keep, pos, counts);
-        if (threadIdx.x == 0) {
-            offsetShared = lookBack(tileStatus, tile, count);
-            if (tile == numTiles - 1) {
+        if (threadIdx.x < 32) {
+            unsigned long long offset = lookBack(tileStatus, tile, count);
+            if (threadIdx.x == 0) {
+                offsetShared = offset;
                 // The last tile's inclusive prefix is the result size.
-                *selectedCount = offsetShared + count;
+                if (tile == numTiles - 1) *selectedCount = offset + count;
             }
         }
         __syncthreads();
@@ -69,14 +141,30 @@ filter_project(const Instr* code, const long long* consts, const int* tables,
 
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
+            if (spec.direct >= 0) {
+                const unsigned long long base = colValues[spec.direct];
+                const unsigned long long valid = colValid[spec.direct];
+                long long v[ITEMS];
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                if (keep[k]) {
-                    bool isNull;
-                    long long row = tileStart + k * BLOCK + threadIdx.x;
-                    long long value = vmEval(in, spec.start, spec.len, spec.result, row, isNull);
-                    staging[pos[k]] = isNull ? 0 : value;
-                    stagingValid[pos[k]] = isNull ? 0 : 1;
+                for (int k = 0; k < ITEMS; k++) {
+                    v[k] = keep[k] ? loadWidth(base, spec.width, tileStart + k * BLOCK + threadIdx.x) : 0;
+                }
+#pragma unroll
+                for (int k = 0; k < ITEMS; k++) {
+                    if (keep[k]) {
+                        staging[pos[k]] = v[k];
+                        stagingValid[pos[k]] = validAt(valid, tileStart + k * BLOCK + threadIdx.x);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int k = 0; k < ITEMS; k++) {
+                    if (keep[k]) {
+                        bool isNull;
+                        long long value = vmEval(in, spec.start, spec.len, spec.result, tileStart + k * BLOCK + threadIdx.x, isNull);
+                        staging[pos[k]] = isNull ? 0 : value;
+                        stagingValid[pos[k]] = isNull ? 0 : 1;
+                    }
                 }
             }
             __syncthreads();
@@ -93,22 +181,31 @@ filter_project(const Instr* code, const long long* consts, const int* tables,
     }
 }
 
-// PROJECT without a predicate: a transform pass, every row in place, so no scan is needed.
-extern "C" __global__ void __launch_bounds__(BLOCK)
+// PROJECT without a predicate: a transform pass over tiles, every row in place, so no scan is
+// needed. Each thread prefetches its rows of every input column before interpreting.
+extern "C" __global__ void __launch_bounds__(BLOCK, 4)
 project(const Instr* code, const long long* consts, const int* tables,
         const unsigned long long* colValues, const unsigned long long* colValid,
-        const OutputSpec* outputs, int numOutputs,
+        const int* used, int numUsed, const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid,
         long long rows, int* error) {
     VmInput in{code, consts, tables, colValues, colValid, error};
-    const long long stride = (long long)gridDim.x * BLOCK;
-    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < rows; row += stride) {
+    const long long numTiles = (rows + TILE - 1) / TILE;
+    for (long long tile = blockIdx.x; tile < numTiles; tile += gridDim.x) {
+        const long long tileStart = tile * TILE;
+        prefetchRows(used, numUsed, colValues, tileStart, rows);
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
-            bool isNull;
-            long long value = vmEval(in, spec.start, spec.len, spec.result, row, isNull);
-            storeValue(outValues[o], spec.width, row, isNull ? 0 : value);
-            if (spec.hasValid) ((unsigned char*)outValid[o])[row] = isNull ? 0 : 1;
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++) {
+                long long row = tileStart + k * BLOCK + threadIdx.x;
+                if (row < rows) {
+                    bool isNull;
+                    long long value = vmEval(in, spec.start, spec.len, spec.result, row, isNull);
+                    storeValue(outValues[o], spec.width, row, isNull ? 0 : value);
+                    if (spec.hasValid) ((unsigned char*)outValid[o])[row] = isNull ? 0 : 1;
+                }
+            }
         }
     }
 }

@@ -30,15 +30,22 @@ exclusive_scan(const unsigned* in, unsigned* out, int n, unsigned long long* sta
     }
     if (lane == 31) warpTotals[warpId] = inclusive;
     __syncthreads();
-    if (threadIdx.x == 0) {
+    if (warpId == 0) {
+        // Lane 0 turns the warp totals into exclusive offsets; the whole warp runs the look-back.
         unsigned tileTotal = 0;
-        for (int w = 0; w < WARPS; w++) {
-            unsigned t = warpTotals[w];
-            warpTotals[w] = tileTotal;
-            tileTotal += t;
+        if (lane == 0) {
+            for (int w = 0; w < WARPS; w++) {
+                unsigned t = warpTotals[w];
+                warpTotals[w] = tileTotal;
+                tileTotal += t;
+            }
         }
-        tilePrefix = lookBack(status, tile, (int)tileTotal);
-        if ((long long)(tile + 1) * TILE >= n) out[n] = (unsigned)(tilePrefix + tileTotal);
+        tileTotal = __shfl_sync(0xffffffffu, tileTotal, 0);
+        unsigned long long prefix = lookBack(status, tile, (int)tileTotal);
+        if (lane == 0) {
+            tilePrefix = prefix;
+            if ((long long)(tile + 1) * TILE >= n) out[n] = (unsigned)(prefix + tileTotal);
+        }
     }
     __syncthreads();
     unsigned running = (unsigned)tilePrefix + warpTotals[warpId] + inclusive - sum;

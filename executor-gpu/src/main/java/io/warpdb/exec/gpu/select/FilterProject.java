@@ -2,10 +2,12 @@ package io.warpdb.exec.gpu.select;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
@@ -13,21 +15,22 @@ import io.warpdb.exec.gpu.expr.Program;
 import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import io.warpdb.exec.gpu.runtime.Kernel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * SELECT and PROJECT on the GPU (kernels in {@code cuda/select/filter_project.cu}): with a
  * predicate, one M-BSP pass keeps the matching rows in input order and writes the projected
  * columns for them; without one, a transform pass computes each expression for every row. A
- * projection that only renames or reorders input columns shares them without copying.
+ * projection that only renames or reorders input columns shares them without copying. Simple
+ * predicates ({@link SimplePredicate}) and outputs that are input columns bypass the interpreter.
  */
 public final class FilterProject {
     private static final String MODULE = "select/filter_project";
     static final int BLOCK = 256;
     static final int TILE = BLOCK * 8;
-    private static final int OUTPUT_SPEC_INTS = 5;
+    private static final int OUTPUT_SPEC_INTS = 6;
 
     private FilterProject() {
     }
@@ -38,117 +41,148 @@ public final class FilterProject {
      */
     public static DeviceTable run(DeviceTable input, Expr predicate, List<Expr> exprs, Schema schema,
             EntryEvaluator entries, DeviceWork work) {
-        if (predicate == null && exprs.stream().allMatch(e -> sharable(e, input))) {
+        if (predicate == null && allSharable(exprs, schema, input)) {
             List<DeviceColumn> shared = exprs.stream().map(e -> input.column(((ColumnRef) e).index()).share()).toList();
             return new DeviceTable(schema, input.rows(), shared);
         }
-        ProgramCompiler compiler = new ProgramCompiler(input.columns().stream().map(DeviceColumn::type).toList(),
-                input.columns().stream().map(DeviceColumn::dictionary).toList(),
+        List<DataType> inputTypes = input.columns().stream().map(DeviceColumn::type).toList();
+        ProgramCompiler compiler = new ProgramCompiler(inputTypes, input.columns().stream().map(DeviceColumn::dictionary).toList(),
                 input.columns().stream().map(c -> c.validity() != null).toList(), entries);
-        Program.Output condition = predicate == null ? null : compiler.add(predicate);
+        SimplePredicate simple = predicate == null ? null : SimplePredicate.of(predicate, inputTypes);
+        Program.Output condition = predicate == null || simple != null ? null : compiler.add(predicate);
+        // Without a predicate, shared columns need no kernel output; with one, every column is compacted.
         List<Integer> computed = new ArrayList<>();
         for (int i = 0; i < exprs.size(); i++) {
-            if (predicate != null || !sharable(exprs.get(i), input)) {
+            if (predicate != null || !sharable(exprs.get(i), schema.type(i), input)) {
                 compiler.add(exprs.get(i), schema.type(i));
                 computed.add(i);
             }
         }
         Program program = compiler.build();
-        List<Program.Output> outputs = program.outputs().subList(predicate == null ? 0 : 1, program.outputs().size());
+        List<Program.Output> outputs = program.outputs().subList(condition == null ? 0 : 1, program.outputs().size());
+        TreeSet<Integer> interpretedColumns = new TreeSet<>();
+        if (condition != null) {
+            collectColumns(predicate, interpretedColumns);
+        }
 
-        List<AutoCloseable> temporaries = new ArrayList<>();
-        List<DeviceColumn> results = new ArrayList<>();
+        List<DeviceBuffer> temporaries = new ArrayList<>();
+        DeviceColumn[] results = new DeviceColumn[exprs.size()];
         try {
-            DeviceBuffer code = keep(temporaries, work.upload(program.code(), "program code"));
-            DeviceBuffer consts = keep(temporaries, work.upload(nonEmpty(program.consts()), "program constants"));
-            DeviceBuffer tables = keep(temporaries, work.upload(nonEmpty(program.tables()), "program tables"));
-            DeviceBuffer colValues = keep(temporaries, work.upload(addresses(input, false), "column addresses"));
-            DeviceBuffer colValid = keep(temporaries, work.upload(addresses(input, true), "validity addresses"));
-
             int[] specs = new int[Math.max(1, outputs.size() * OUTPUT_SPEC_INTS)];
             long[] outValues = new long[Math.max(1, outputs.size())];
             long[] outValid = new long[Math.max(1, outputs.size())];
-            List<DeviceBuffer[]> outBuffers = new ArrayList<>();
             for (int o = 0; o < outputs.size(); o++) {
+                int i = computed.get(o);
                 Program.Output out = outputs.get(o);
-                int width = DeviceColumn.width(out.type());
-                DeviceBuffer values = keep(temporaries, work.allocate((long) input.rows() * width, "projected values"));
-                DeviceBuffer valid = out.nullable() ? keep(temporaries, work.allocate(input.rows(), "projected validity")) : null;
-                outBuffers.add(new DeviceBuffer[] {values, valid});
+                int direct = sharable(exprs.get(i), schema.type(i), input) ? ((ColumnRef) exprs.get(i)).index() : -1;
+                if (direct < 0) {
+                    collectColumns(exprs.get(i), interpretedColumns);
+                }
+                boolean nullable = direct >= 0 ? input.column(direct).validity() != null : out.nullable();
+                int width = DeviceColumn.width(schema.type(i));
+                DeviceBuffer values = work.allocate((long) input.rows() * width, "projected values");
+                DeviceBuffer valid = null;
+                try {
+                    valid = nullable ? work.allocate(input.rows(), "projected validity") : null;
+                } finally {
+                    results[i] = new DeviceColumn(schema.type(i), input.rows(), values, valid, out.dictionary());
+                }
                 outValues[o] = values.address();
                 outValid[o] = valid == null ? 0 : valid.address();
-                System.arraycopy(new int[] {out.start(), out.length(), out.resultSlot(), width, valid == null ? 0 : 1}, 0,
+                System.arraycopy(new int[] {out.start(), out.length(), out.resultSlot(), width, valid == null ? 0 : 1, direct}, 0,
                         specs, o * OUTPUT_SPEC_INTS, OUTPUT_SPEC_INTS);
             }
-            DeviceBuffer specBuffer = keep(temporaries, work.upload(specs, "output specs"));
-            DeviceBuffer outValuesBuffer = keep(temporaries, work.upload(outValues, "output addresses"));
-            DeviceBuffer outValidBuffer = keep(temporaries, work.upload(outValid, "output validity addresses"));
-            DeviceBuffer error = keep(temporaries, work.allocateZeroed(4, "error word"));
+            int[] used = new int[Math.max(2, interpretedColumns.size() * 2)];
+            int u = 0;
+            for (int c : interpretedColumns) {
+                used[u++] = c;
+                used[u++] = DeviceColumn.width(input.column(c).type());
+            }
+            DeviceBuffer code = track(temporaries, work.upload(nonEmpty(program.code()), "program code"));
+            DeviceBuffer consts = track(temporaries, work.upload(nonEmpty(program.consts()), "program constants"));
+            DeviceBuffer tables = track(temporaries, work.upload(nonEmpty(program.tables()), "program tables"));
+            DeviceBuffer colValues = track(temporaries, work.upload(addresses(input, false), "column addresses"));
+            DeviceBuffer colValid = track(temporaries, work.upload(addresses(input, true), "validity addresses"));
+            DeviceBuffer usedBuffer = track(temporaries, work.upload(used, "interpreted columns"));
+            DeviceBuffer specBuffer = track(temporaries, work.upload(specs, "output specs"));
+            DeviceBuffer outValuesBuffer = track(temporaries, work.upload(outValues, "output addresses"));
+            DeviceBuffer outValidBuffer = track(temporaries, work.upload(outValid, "output validity addresses"));
+            DeviceBuffer error = track(temporaries, work.allocateZeroed(4, "error word"));
+            long tiles = (input.rows() + TILE - 1) / TILE;
 
             int rows;
-            if (condition == null) {
-                Kernel k = work.kernel(MODULE, "project");
-                int grid = (int) Math.min((input.rows() + BLOCK - 1) / BLOCK, work.device().smCount() * 16L);
-                k.launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid, specBuffer,
-                        outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
+            if (predicate == null) {
+                int grid = (int) Math.min(tiles, work.device().smCount() * 8L);
+                work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
+                        colValid, usedBuffer, interpretedColumns.size(), specBuffer, outputs.size(), outValuesBuffer,
+                        outValidBuffer, (long) input.rows(), error);
                 rows = input.rows();
             } else {
-                long tiles = (input.rows() + TILE - 1) / TILE;
-                DeviceBuffer status = keep(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
-                DeviceBuffer ticket = keep(temporaries, work.allocateZeroed(4, "tile ticket"));
-                DeviceBuffer count = keep(temporaries, work.allocateZeroed(8, "selected count"));
-                Kernel k = work.kernel(MODULE, "filter_project");
+                DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
+                        : simple.encode(), "simple predicate"));
+                DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
+                DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
+                DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * 4L);
-                k.launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
-                        condition.start(), condition.length(), condition.resultSlot(), specBuffer, outputs.size(),
-                        outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * 3L);
+                work.kernel(MODULE, "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
+                        colValid, usedBuffer, interpretedColumns.size(), terms, simple == null ? 0 : simple.terms().size(),
+                        condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
+                        condition == null ? 0 : condition.resultSlot(), specBuffer, outputs.size(), outValuesBuffer,
+                        outValidBuffer, (long) input.rows(), status, ticket, count, error);
                 rows = (int) work.downloadLongs(count, 1)[0];
             }
             raiseError(work.downloadInts(error, 1)[0]);
-            int next = 0;
+            List<DeviceColumn> columns = new ArrayList<>(exprs.size());
             for (int i = 0; i < exprs.size(); i++) {
-                if (!computed.isEmpty() && next < computed.size() && computed.get(next) == i) {
-                    DeviceBuffer[] b = outBuffers.get(next);
-                    temporaries.remove(b[0]);
-                    temporaries.remove(b[1]);
-                    Program.Output out = outputs.get(next);
-                    results.add(new DeviceColumn(schema.type(i), rows, b[0], b[1], out.dictionary()));
-                    next++;
-                } else {
-                    results.add(input.column(((ColumnRef) exprs.get(i)).index()).share());
+                DeviceColumn c = results[i];
+                columns.add(c == null ? input.column(((ColumnRef) exprs.get(i)).index()).share()
+                        : new DeviceColumn(c.type(), rows, c.values(), c.validity(), c.dictionary()));
+            }
+            return new DeviceTable(schema, rows, columns);
+        } catch (RuntimeException e) {
+            for (DeviceColumn c : results) {
+                if (c != null) {
+                    c.close();
                 }
             }
-            return new DeviceTable(schema, rows, results);
-        } catch (RuntimeException e) {
-            results.forEach(DeviceColumn::close);
             throw e;
         } finally {
             work.synchronize();
-            for (AutoCloseable t : temporaries) {
-                if (t != null) {
-                    try {
-                        t.close();
-                    } catch (Exception ignored) {
-                        // DeviceBuffer.close does not throw
-                    }
-                }
-            }
+            temporaries.forEach(DeviceBuffer::close);
         }
     }
 
-    /** A column reference whose input column already has the output's physical form. */
-    private static boolean sharable(Expr e, DeviceTable input) {
+    private static boolean allSharable(List<Expr> exprs, Schema schema, DeviceTable input) {
+        for (int i = 0; i < exprs.size(); i++) {
+            if (!sharable(exprs.get(i), schema.type(i), input)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A column reference whose input column already has the output type's physical form. */
+    private static boolean sharable(Expr e, DataType type, DeviceTable input) {
         if (!(e instanceof ColumnRef ref)) {
             return false;
         }
         DataType in = input.column(ref.index()).type();
-        return in.kind() == ref.type().kind() && (!in.kind().equals(io.warpdb.core.types.TypeKind.DECIMAL) || in.scale() == ref.type().scale());
+        boolean sameStrings = in.kind().isString() && type.kind().isString();
+        return sameStrings || in.kind() == type.kind() && (in.kind() != TypeKind.DECIMAL || in.scale() == type.scale());
     }
 
-    private static <T extends AutoCloseable> T keep(List<AutoCloseable> list, T resource) {
-        list.add(resource);
-        return resource;
+    private static void collectColumns(Expr e, TreeSet<Integer> out) {
+        if (e instanceof ColumnRef ref) {
+            out.add(ref.index());
+        } else if (e instanceof Call call) {
+            call.args().forEach(a -> collectColumns(a, out));
+        }
+    }
+
+    private static DeviceBuffer track(List<DeviceBuffer> list, DeviceBuffer b) {
+        list.add(b);
+        return b;
     }
 
     private static long[] addresses(DeviceTable input, boolean validity) {
@@ -165,7 +199,7 @@ public final class FilterProject {
     }
 
     private static int[] nonEmpty(int[] a) {
-        return a.length == 0 ? new int[1] : a;
+        return a.length == 0 ? new int[Program.INSTRUCTION_INTS] : a;
     }
 
     /** The interpreter's error word as the CPU executor's errors (see vm.cuh ErrorCode). */

@@ -97,8 +97,10 @@ class GpuAggregateTest extends GpuTestBase {
     void hashPathOnEveryKeyType() {
         for (DataType key : RandomBatches.allTypes()) {
             Schema s = schema(key, DataType.BIGINT, DataType.DOUBLE, DataType.VARCHAR);
+            // Random 64-bit values (even 40 distinct ones) span too wide a range to pack: the rule sends them to SORT.
+            boolean packs = key.kind() != TypeKind.DOUBLE && key.kind() != TypeKind.BIGINT && key.kind() != TypeKind.DECIMAL;
             check(10 + key.hashCode(), s, 1, Options.plain().withDistinct(40).withNulls(0.1).withVaryingDictionaries(),
-                    AggregationPath.HASH);
+                    packs ? AggregationPath.HASH : null);
         }
     }
 
@@ -114,9 +116,11 @@ class GpuAggregateTest extends GpuTestBase {
     void multipleKeysSkewedAndExtremeOnBothPaths() {
         Schema s = schema(DataType.VARCHAR, DataType.DOUBLE, DataType.BOOLEAN, DataType.DATE, DataType.BIGINT);
         Options o = Options.plain().withDistinct(7).withZipf().withNulls(0.2).withExtremes().withVaryingDictionaries();
-        check(30, s, 4, o, AggregationPath.HASH);
+        // DOUBLE and BIGINT extremes need 65 bits each: these keys only sort.
         check(31, s, 4, o, AggregationPath.SORT);
         check(32, s, 4, o, null);
+        Schema packable = schema(DataType.VARCHAR, DataType.BOOLEAN, DataType.DATE, DataType.BIGINT);
+        check(30, packable, 3, o, AggregationPath.HASH);
     }
 
     @Test

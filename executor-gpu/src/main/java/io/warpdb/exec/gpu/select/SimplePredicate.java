@@ -1,0 +1,112 @@
+package io.warpdb.exec.gpu.select;
+
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A predicate that is a conjunction of {@code column <op> constant} terms over numbers and dates
+ * of the constant's exact form, which the SELECT kernel evaluates without the interpreter. As a
+ * filter, a NULL term drops the row, which is what the conjunction's three-valued result does.
+ */
+record SimplePredicate(List<Term> terms) {
+    /** One term; {@code kind} 0 = int32, 1 = int64, 2 = double bits; {@code cmp} as the kernel's compareResult. */
+    record Term(int column, int kind, int cmp, long constant) {
+    }
+
+    static final int LONGS_PER_TERM = 3;
+
+    /** The predicate's terms, or null when it has another shape. */
+    static SimplePredicate of(Expr predicate, List<DataType> inputTypes) {
+        List<Term> terms = new ArrayList<>();
+        return collect(predicate, inputTypes, terms) ? new SimplePredicate(List.copyOf(terms)) : null;
+    }
+
+    private static boolean collect(Expr e, List<DataType> inputTypes, List<Term> terms) {
+        if (!(e instanceof Call call)) {
+            return false;
+        }
+        if (call.op() == Op.AND) {
+            return call.args().stream().allMatch(a -> collect(a, inputTypes, terms));
+        }
+        int cmp = comparison(call.op());
+        if (cmp < 0) {
+            return false;
+        }
+        Expr left = call.arg(0);
+        Expr right = call.arg(1);
+        if (left instanceof Literal && right instanceof ColumnRef) {
+            Expr t = left;
+            left = right;
+            right = t;
+            cmp = mirrored(cmp);
+        }
+        if (!(left instanceof ColumnRef ref) || !(right instanceof Literal literal) || literal.value() == null) {
+            return false;
+        }
+        DataType column = inputTypes.get(ref.index());
+        DataType constant = literal.type();
+        int kind = switch (column.kind()) {
+            case INTEGER, DATE -> 0;
+            case BIGINT, DECIMAL -> 1;
+            case DOUBLE -> 2;
+            default -> -1;
+        };
+        boolean sameForm = kind >= 0 && (column.kind() == TypeKind.DOUBLE
+                ? constant.kind() == TypeKind.DOUBLE
+                : constant.kind().isExactNumeric() == column.kind().isExactNumeric()
+                        && constant.kind() != TypeKind.DOUBLE && scale(constant) == scale(column));
+        if (!sameForm) {
+            return false;
+        }
+        long bits = literal.value() instanceof Double d ? Double.doubleToRawLongBits(d) : (Long) literal.value();
+        terms.add(new Term(ref.index(), kind, cmp, bits));
+        return true;
+    }
+
+    private static int scale(DataType t) {
+        return t.kind() == TypeKind.DECIMAL ? t.scale() : 0;
+    }
+
+    /** The kernel's comparison code: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE; -1 for other operators. */
+    private static int comparison(Op op) {
+        return switch (op) {
+            case EQ -> 0;
+            case NE -> 1;
+            case LT -> 2;
+            case LE -> 3;
+            case GT -> 4;
+            case GE -> 5;
+            default -> -1;
+        };
+    }
+
+    /** {@code c op x} as {@code x op' c}. */
+    private static int mirrored(int cmp) {
+        return switch (cmp) {
+            case 2 -> 4;
+            case 3 -> 5;
+            case 4 -> 2;
+            case 5 -> 3;
+            default -> cmp;
+        };
+    }
+
+    /** The terms as the kernel's SimpleTerm structs (int column, int kind, int cmp, int pad, long constant). */
+    long[] encode() {
+        long[] out = new long[Math.max(1, terms.size()) * LONGS_PER_TERM];
+        for (int i = 0; i < terms.size(); i++) {
+            Term t = terms.get(i);
+            out[i * LONGS_PER_TERM] = (long) t.kind() << 32 | (t.column() & 0xffffffffL);
+            out[i * LONGS_PER_TERM + 1] = t.cmp();
+            out[i * LONGS_PER_TERM + 2] = t.constant();
+        }
+        return out;
+    }
+}
