@@ -115,7 +115,7 @@ __device__ __forceinline__ int compareResult(int cmp, int c) {
 
 // Runs instructions [start, start+len) for one row; returns the value of slot `result` and
 // whether it is NULL through `isNull`.
-__device__ __noinline__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
+__device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
     long long v[VM_SLOTS];
     bool n[VM_SLOTS];
     for (int pc = start; pc < start + len; pc++) {

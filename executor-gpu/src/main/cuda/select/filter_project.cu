@@ -54,53 +54,58 @@ __device__ __forceinline__ void prefetchRows(const int* used, int numUsed, const
     }
 }
 
-// The predicate for this thread's ITEMS rows: simple terms with every load issued up front, or
-// the interpreter. NULL counts as not kept.
+// A conjunction of `column <cmp> constant` terms for this thread's ITEMS rows, every load issued
+// before any is used. NULL counts as not kept.
+__device__ __forceinline__ void evaluateSimplePredicate(const VmInput& in, const SimpleTerm* terms, int numTerms,
+                                                        long long tileStart, long long rows, bool (&keep)[ITEMS]) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) keep[k] = tileStart + k * BLOCK + threadIdx.x < rows;
+    for (int t = 0; t < numTerms; t++) {
+        const SimpleTerm term = terms[t];
+        const unsigned long long base = in.colValues[term.column];
+        const unsigned long long valid = in.colValid[term.column];
+        const int width = term.kind == 0 ? 4 : 8;
+        long long v[ITEMS];
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            v[k] = keep[k] ? loadWidth(base, width, tileStart + k * BLOCK + threadIdx.x) : 0;
+        }
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            int c;
+            if (term.kind == 2) {
+                double x = __longlong_as_double(v[k]), y = __longlong_as_double(term.constant);
+                c = x < y ? -1 : x > y ? 1 : 0;
+            } else {
+                c = v[k] < term.constant ? -1 : v[k] > term.constant ? 1 : 0;
+            }
+            keep[k] = keep[k] && compareResult(term.cmp, c) && validAt(valid, tileStart + k * BLOCK + threadIdx.x);
+        }
+    }
+}
+
+// The predicate through the simple path when it has terms, else through the interpreter.
 __device__ __forceinline__ void evaluatePredicate(const VmInput& in, const SimpleTerm* terms, int numTerms,
                                                   int predStart, int predLen, int predResult,
                                                   long long tileStart, long long rows, bool (&keep)[ITEMS]) {
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++) keep[k] = tileStart + k * BLOCK + threadIdx.x < rows;
     if (numTerms > 0) {
-        for (int t = 0; t < numTerms; t++) {
-            const SimpleTerm term = terms[t];
-            const unsigned long long base = in.colValues[term.column];
-            const unsigned long long valid = in.colValid[term.column];
-            const int width = term.kind == 0 ? 4 : 8;
-            long long v[ITEMS];
-#pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                long long row = tileStart + k * BLOCK + threadIdx.x;
-                v[k] = keep[k] ? loadWidth(base, width, row) : 0;
-            }
-#pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                long long row = tileStart + k * BLOCK + threadIdx.x;
-                int c;
-                if (term.kind == 2) {
-                    double x = __longlong_as_double(v[k]), y = __longlong_as_double(term.constant);
-                    c = x < y ? -1 : x > y ? 1 : 0;
-                } else {
-                    c = v[k] < term.constant ? -1 : v[k] > term.constant ? 1 : 0;
-                }
-                keep[k] = keep[k] && compareResult(term.cmp, c) && validAt(valid, row);
-            }
-        }
+        evaluateSimplePredicate(in, terms, numTerms, tileStart, rows, keep);
         return;
     }
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
-        if (keep[k]) {
+        long long row = tileStart + k * BLOCK + threadIdx.x;
+        keep[k] = false;
+        if (row < rows) {
             bool isNull;
-            long long t = vmEval(in, predStart, predLen, predResult, tileStart + k * BLOCK + threadIdx.x, isNull);
+            long long t = vmEval(in, predStart, predLen, predResult, row, isNull);
             keep[k] = !isNull && t != 0;
         }
     }
 }
 
-// Three blocks per SM: enough warps in flight to cover memory latency.
-extern "C" __global__ void __launch_bounds__(BLOCK, 3)
-filter_project(const Instr* code, const long long* consts, const int* tables,
+template <bool INTERPRETED>
+__device__ __forceinline__ void selectTiles(const Instr* code, const long long* consts, const int* tables,
                const unsigned long long* colValues, const unsigned long long* colValid,
                const int* used, int numUsed, const SimpleTerm* terms, int numTerms,
                int predStart, int predLen, int predResult,
@@ -123,9 +128,13 @@ filter_project(const Instr* code, const long long* consts, const int* tables,
         if (tile >= numTiles) return;
         const long long tileStart = (long long)tile * TILE;
 
-        prefetchRows(used, numUsed, colValues, tileStart, rows);
         bool keep[ITEMS];
-        evaluatePredicate(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
+        if (INTERPRETED) {
+            prefetchRows(used, numUsed, colValues, tileStart, rows);
+            evaluatePredicate(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
+        } else {
+            evaluateSimplePredicate(in, terms, numTerms, tileStart, rows, keep);
+        }
         int pos[ITEMS];
         const int count = tilePositions(keep, pos, counts);
         if (threadIdx.x < 32) {
@@ -141,7 +150,7 @@ filter_project(const Instr* code, const long long* consts, const int* tables,
 
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
-            if (spec.direct >= 0) {
+            if (!INTERPRETED || spec.direct >= 0) {
                 const unsigned long long base = colValues[spec.direct];
                 const unsigned long long valid = colValid[spec.direct];
                 long long v[ITEMS];
@@ -181,31 +190,39 @@ filter_project(const Instr* code, const long long* consts, const int* tables,
     }
 }
 
-// PROJECT without a predicate: a transform pass over tiles, every row in place, so no scan is
-// needed. Each thread prefetches its rows of every input column before interpreting.
-extern "C" __global__ void __launch_bounds__(BLOCK, 4)
+#define SELECT_PARAMS const Instr* code, const long long* consts, const int* tables, \
+    const unsigned long long* colValues, const unsigned long long* colValid, const int* used, int numUsed, \
+    const SimpleTerm* terms, int numTerms, int predStart, int predLen, int predResult, const OutputSpec* outputs, \
+    int numOutputs, const unsigned long long* outValues, const unsigned long long* outValid, long long rows, \
+    unsigned long long* tileStatus, int* tileTicket, unsigned long long* selectedCount, int* error
+#define SELECT_ARGS code, consts, tables, colValues, colValid, used, numUsed, terms, numTerms, predStart, predLen, \
+    predResult, outputs, numOutputs, outValues, outValid, rows, tileStatus, tileTicket, selectedCount, error
+
+// Three blocks per SM: the interpreter needs registers.
+extern "C" __global__ void __launch_bounds__(BLOCK, 3) filter_project(SELECT_PARAMS) {
+    selectTiles<true>(SELECT_ARGS);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK, 6) filter_columns(SELECT_PARAMS) {
+    selectTiles<false>(SELECT_ARGS);
+}
+
+// PROJECT without a predicate: a transform pass, every row in place, so no scan is needed.
+extern "C" __global__ void __launch_bounds__(BLOCK)
 project(const Instr* code, const long long* consts, const int* tables,
         const unsigned long long* colValues, const unsigned long long* colValid,
-        const int* used, int numUsed, const OutputSpec* outputs, int numOutputs,
+        const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid,
         long long rows, int* error) {
     VmInput in{code, consts, tables, colValues, colValid, error};
-    const long long numTiles = (rows + TILE - 1) / TILE;
-    for (long long tile = blockIdx.x; tile < numTiles; tile += gridDim.x) {
-        const long long tileStart = tile * TILE;
-        prefetchRows(used, numUsed, colValues, tileStart, rows);
+    const long long stride = (long long)gridDim.x * BLOCK;
+    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < rows; row += stride) {
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
-#pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                long long row = tileStart + k * BLOCK + threadIdx.x;
-                if (row < rows) {
-                    bool isNull;
-                    long long value = vmEval(in, spec.start, spec.len, spec.result, row, isNull);
-                    storeValue(outValues[o], spec.width, row, isNull ? 0 : value);
-                    if (spec.hasValid) ((unsigned char*)outValid[o])[row] = isNull ? 0 : 1;
-                }
-            }
+            bool isNull;
+            long long value = vmEval(in, spec.start, spec.len, spec.result, row, isNull);
+            storeValue(outValues[o], spec.width, row, isNull ? 0 : value);
+            if (spec.hasValid) ((unsigned char*)outValid[o])[row] = isNull ? 0 : 1;
         }
     }
 }

@@ -112,10 +112,9 @@ public final class FilterProject {
 
             int rows;
             if (predicate == null) {
-                int grid = (int) Math.min(tiles, work.device().smCount() * 8L);
+                int grid = (int) Math.min((input.rows() + BLOCK - 1) / BLOCK, work.device().smCount() * 16L);
                 work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
-                        colValid, usedBuffer, interpretedColumns.size(), specBuffer, outputs.size(), outValuesBuffer,
-                        outValidBuffer, (long) input.rows(), error);
+                        colValid, specBuffer, outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
                 rows = input.rows();
             } else {
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
@@ -123,9 +122,11 @@ public final class FilterProject {
                 DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
+                // Nothing interpreted: the lean kernel, which fits twice as many blocks on an SM.
+                boolean lean = simple != null && interpretedColumns.isEmpty();
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * 3L);
-                work.kernel(MODULE, "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
+                work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
                         colValid, usedBuffer, interpretedColumns.size(), terms, simple == null ? 0 : simple.terms().size(),
                         condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
                         condition == null ? 0 : condition.resultSlot(), specBuffer, outputs.size(), outValuesBuffer,

@@ -60,6 +60,11 @@ public final class GpuOperatorBench {
             try (DeviceTable t = new DeviceTable(two, rows, List.of(a.share(), b.share()))) {
                 Expr sum = Call.of(Op.ADD, DataType.BIGINT, new ColumnRef(0, DataType.BIGINT), new ColumnRef(1, DataType.BIGINT));
                 measure("PROJECT a + b", t, null, List.of(sum), Schema.of(new Field("s", DataType.BIGINT)), 16L, 8L, copy);
+                Expr tenPercent = Call.of(Op.LT, DataType.BOOLEAN, new ColumnRef(0, DataType.BIGINT),
+                        Literal.ofLong(VALUE_RANGE / 10, DataType.BIGINT));
+                // Reads a for every row, b only for the 10% kept; counted as both read in full.
+                measure("SELECT a + b WHERE a < x (10%, interpreted output)", t, tenPercent, List.of(sum),
+                        Schema.of(new Field("s", DataType.BIGINT)), 16L, 8L, copy);
             }
             DataType money = DataType.decimal(12, 2);
             Schema prices = Schema.of(new Field("price", money), new Field("discount", money));
