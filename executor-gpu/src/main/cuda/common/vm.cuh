@@ -21,7 +21,9 @@ enum Opcode : int {
 };
 
 // Errors reported through the kernel's error word; the host raises the SQLSTATE.
-enum ErrorCode : int { ERR_NONE = 0, ERR_OVERFLOW = 1, ERR_DIVISION_BY_ZERO = 2 };
+// ERR_ENTRY_BASE + p: the dictionary entry at table position p failed on the host (a bad CAST);
+// the host raises that entry's error.
+enum ErrorCode : int { ERR_NONE = 0, ERR_OVERFLOW = 1, ERR_DIVISION_BY_ZERO = 2, ERR_ENTRY_BASE = 16 };
 
 struct Instr {
     int op, dst, a, b, c, imm;
@@ -272,22 +274,28 @@ __device__ long long vmEval(const VmInput& in, int start, int len, int result, l
                 n[d] = n[s]; v[d] = v[s];
                 break;
             }
-            case OP_LOOKUP_BOOL: {  // tables[imm + code]: 0 FALSE, 1 TRUE, 2 NULL
+            case OP_LOOKUP_BOOL: {  // tables[imm + code]: 0 FALSE, 1 TRUE, 2 NULL, 3 the entry failed
                 if (n[I.a]) { n[d] = true; v[d] = 0; break; }
-                int t = in.tables[I.imm + (int)v[I.a]];
-                n[d] = t == 2; v[d] = t == 1;
+                const int p = I.imm + (int)v[I.a];
+                int t = in.tables[p];
+                if (t == 3) fail(in.error, ERR_ENTRY_BASE + p);
+                n[d] = t >= 2; v[d] = t == 1;
                 break;
             }
-            case OP_MAP_CODE: {  // tables[imm + code]: new code, -1 for NULL
+            case OP_MAP_CODE: {  // tables[imm + code]: new code, -1 for NULL, -2 the entry failed
                 if (n[I.a]) { n[d] = true; v[d] = 0; break; }
-                int t = in.tables[I.imm + (int)v[I.a]];
+                const int p = I.imm + (int)v[I.a];
+                int t = in.tables[p];
+                if (t == -2) fail(in.error, ERR_ENTRY_BASE + p);
                 n[d] = t < 0; v[d] = t < 0 ? 0 : t;
                 break;
             }
-            case OP_LOOKUP_I64: {  // consts[imm + code]; tables[c + code] != 0 marks NULL
+            case OP_LOOKUP_I64: {  // consts[imm + code]; tables[c + code]: 0 value, 1 NULL, 2 the entry failed
                 if (n[I.a]) { n[d] = true; v[d] = 0; break; }
-                int code = (int)v[I.a];
-                n[d] = in.tables[I.c + code] != 0; v[d] = in.consts[I.imm + code];
+                const int code = (int)v[I.a];
+                int t = in.tables[I.c + code];
+                if (t == 2) fail(in.error, ERR_ENTRY_BASE + I.c + code);
+                n[d] = t != 0; v[d] = in.consts[I.imm + code];
                 break;
             }
             case OP_EXTRACT: {  // imm: 0 YEAR, 1 QUARTER, 2 MONTH, 3 DAY, 4 DOW (0 = Sunday), 5 DOY

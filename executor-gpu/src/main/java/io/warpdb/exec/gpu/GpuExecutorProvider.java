@@ -21,6 +21,7 @@ import io.warpdb.exec.gpu.expr.Unsupported;
 import io.warpdb.exec.gpu.plan.GpuPlanRunner;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.sort.GpuSort;
 import java.util.List;
 
@@ -74,8 +75,15 @@ public final class GpuExecutorProvider implements ExecutorProvider {
     public BatchStream execute(PlanNode plan, ExecContext context) {
         CudaDevice device = CudaDevice.get();
         device.bind();
-        DeviceTable result = new GpuPlanRunner(context, device, cache(device)).evaluate(plan);
-        return new Download(result, plan, context, device);
+        try {
+            DeviceTable result = new GpuPlanRunner(context, device, cache(device)).evaluate(plan);
+            return new Download(result, plan, context, device);
+        } catch (GpuOutOfMemoryException e) {
+            // Even the CPU's result of a node could not be copied in: the caller wants host
+            // batches anyway, so the CPU runs this node and they are passed straight through.
+            context.stats(plan).note("gpu out of memory (" + e.getMessage() + "): ran on cpu");
+            return context.runOn("cpu", plan);
+        }
     }
 
     private static List<io.warpdb.core.types.DataType> types(Schema schema) {

@@ -1,16 +1,28 @@
 package io.warpdb.exec.gpu.expr;
 
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.types.DataType;
 
 /**
  * Evaluates an expression once per entry of a string dictionary (the entry is column 0 of type
- * {@code entryType}); the result batch has one row per entry. String functions, LIKE and
- * comparisons with constants thus run once per distinct string on the host, with the CPU
- * executor's semantics, and reach the GPU as lookup tables indexed by code.
+ * {@code entryType}). String functions, LIKE, casts and comparisons with constants thus run once
+ * per distinct string on the host, with the CPU executor's semantics, and reach the GPU as lookup
+ * tables indexed by code.
  */
 public interface EntryEvaluator {
-    Batch evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary);
+    EntryValues evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary);
+
+    /**
+     * The result per entry: the value as the interpreter holds it (booleans 0/1, numbers and dates
+     * as longs, doubles as raw bits, strings as codes into {@code dictionary}), whether it is NULL,
+     * and the error an entry raises (a bad CAST), which only a row that uses it must see; null
+     * when no entry fails.
+     */
+    record EntryValues(long[] values, boolean[] nulls, WarpException[] errors, StringDictionary dictionary) {
+        public boolean fails(int entry) {
+            return errors != null && errors[entry] != null;
+        }
+    }
 }

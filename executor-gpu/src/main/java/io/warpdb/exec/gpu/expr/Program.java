@@ -1,16 +1,21 @@
 package io.warpdb.exec.gpu.expr;
 
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Compiled expressions for the GPU interpreter: instructions (six ints each: opcode, dst, a, b,
- * c, imm), 64-bit constants, int lookup tables, and one {@link Output} per expression saying
- * where its instructions are and what its result is.
+ * c, imm), 64-bit constants, int lookup tables, one {@link Output} per expression saying where
+ * its instructions are and what its result is, and the errors of dictionary entries by table
+ * position: a kernel that meets one reports {@link #ENTRY_ERROR_BASE} + position.
  */
-public record Program(int[] code, long[] consts, int[] tables, List<Output> outputs) {
+public record Program(int[] code, long[] consts, int[] tables, List<Output> outputs, Map<Integer, WarpException> entryErrors) {
     public static final int INSTRUCTION_INTS = 6;
+    /** Kernel error words from here on name a dictionary entry's error (vm.cuh ERR_ENTRY_BASE). */
+    public static final int ENTRY_ERROR_BASE = 16;
 
     /**
      * One expression: instructions [start, start + length), result in {@code resultSlot}, of

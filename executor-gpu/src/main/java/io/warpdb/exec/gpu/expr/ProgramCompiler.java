@@ -1,6 +1,5 @@
 package io.warpdb.exec.gpu.expr;
 
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.arrow.vector.FieldVector;
 
 /**
  * Compiles expression trees into {@link Program}s for the GPU interpreter with the CPU
@@ -38,6 +36,8 @@ public final class ProgramCompiler {
     private final List<Long> consts = new ArrayList<>();
     private final List<Integer> tables = new ArrayList<>();
     private final List<Program.Output> outputs = new ArrayList<>();
+    /** Errors of dictionary entries, by their position in {@link #tables}. */
+    private final java.util.Map<Integer, io.warpdb.core.error.WarpException> entryErrors = new java.util.HashMap<>();
     private int nextSlot;
 
     /** A value in a slot: its type, whether it can be NULL, its dictionary when a string. */
@@ -100,7 +100,7 @@ public final class ProgramCompiler {
             System.arraycopy(code.get(i), 0, flat, i * Program.INSTRUCTION_INTS, Program.INSTRUCTION_INTS);
         }
         return new Program(flat, consts.stream().mapToLong(Long::longValue).toArray(),
-                tables.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(outputs));
+                tables.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(outputs), java.util.Map.copyOf(entryErrors));
     }
 
     // ---- expressions ----
@@ -205,38 +205,38 @@ public final class ProgramCompiler {
         ColumnRef entry = new ColumnRef(0, stringArg.type());
         List<Expr> args = call.args().stream().map(a -> a == stringArg ? (Expr) entry : a).toList();
         StringDictionary dict = codes.dictionary();
-        try (Batch perEntry = entries.evaluate(new Call(call.op(), args, type), stringArg.type(), dict)) {
-            FieldVector v = perEntry.vector(0);
-            int n = dict.size();
-            int tableStart = tables.size();
-            boolean anyNull = false;
-            if (type.kind() == TypeKind.BOOLEAN) {
-                for (int i = 0; i < n; i++) {
-                    anyNull |= v.isNull(i);
-                    tables.add(v.isNull(i) ? 2 : ((org.apache.arrow.vector.BitVector) v).get(i));
-                }
-                emit(Opcode.LOOKUP_BOOL, codes.slot(), codes.slot(), 0, 0, tableStart);
-                return new Operand(codes.slot(), type, anyNull || codes.nullable(), null);
+        EntryEvaluator.EntryValues perEntry = entries.evaluate(new Call(call.op(), args, type), stringArg.type(), dict);
+        int n = dict.size();
+        int tableStart = tables.size();
+        boolean anyNull = false;
+        for (int i = 0; i < n; i++) {
+            anyNull |= perEntry.nulls()[i];
+            if (perEntry.fails(i)) {
+                entryErrors.put(tableStart + i, perEntry.errors()[i]);
             }
-            if (type.kind().isString()) {
-                for (int i = 0; i < n; i++) {
-                    anyNull |= v.isNull(i);
-                    tables.add(v.isNull(i) ? -1 : v.getDataBuffer().getInt((long) i * 4));
-                }
-                emit(Opcode.MAP_CODE, codes.slot(), codes.slot(), 0, 0, tableStart);
-                return new Operand(codes.slot(), type, anyNull || codes.nullable(), perEntry.dictionary(0));
-            }
-            int constStart = consts.size();
-            boolean intValues = type.kind() == TypeKind.INTEGER || type.kind() == TypeKind.DATE;
-            for (int i = 0; i < n; i++) {
-                anyNull |= v.isNull(i);
-                tables.add(v.isNull(i) ? 1 : 0);
-                // DOUBLE results travel as their raw bits, which the interpreter keeps in a long.
-                consts.add(intValues ? (long) v.getDataBuffer().getInt((long) i * 4) : v.getDataBuffer().getLong((long) i * 8));
-            }
-            emit(Opcode.LOOKUP_I64, codes.slot(), codes.slot(), 0, tableStart, constStart);
-            return new Operand(codes.slot(), type, anyNull || codes.nullable(), null);
         }
+        boolean nullable = anyNull || codes.nullable();
+        if (type.kind() == TypeKind.BOOLEAN) {
+            for (int i = 0; i < n; i++) {
+                tables.add(perEntry.fails(i) ? 3 : perEntry.nulls()[i] ? 2 : (int) perEntry.values()[i]);
+            }
+            emit(Opcode.LOOKUP_BOOL, codes.slot(), codes.slot(), 0, 0, tableStart);
+            return new Operand(codes.slot(), type, nullable, null);
+        }
+        if (type.kind().isString()) {
+            for (int i = 0; i < n; i++) {
+                tables.add(perEntry.fails(i) ? -2 : perEntry.nulls()[i] ? -1 : (int) perEntry.values()[i]);
+            }
+            emit(Opcode.MAP_CODE, codes.slot(), codes.slot(), 0, 0, tableStart);
+            return new Operand(codes.slot(), type, nullable, perEntry.dictionary());
+        }
+        int constStart = consts.size();
+        for (int i = 0; i < n; i++) {
+            tables.add(perEntry.fails(i) ? 2 : perEntry.nulls()[i] ? 1 : 0);
+            consts.add(perEntry.values()[i]);
+        }
+        emit(Opcode.LOOKUP_I64, codes.slot(), codes.slot(), 0, tableStart, constStart);
+        return new Operand(codes.slot(), type, nullable, null);
     }
 
     private Operand arithmetic(Call call) {

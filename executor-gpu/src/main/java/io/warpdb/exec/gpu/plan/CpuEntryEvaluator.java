@@ -12,12 +12,17 @@ import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
 import java.util.List;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * Evaluates per-dictionary-entry expressions with the CPU executor, so string functions have
- * exactly one implementation; the GPU only ever sees the resulting lookup tables.
+ * exactly one implementation; the GPU only ever sees the resulting lookup tables. When the whole
+ * dictionary fails (a CAST of a bad string), entries are evaluated one by one so that only rows
+ * holding a failing entry raise its error.
  */
 final class CpuEntryEvaluator implements EntryEvaluator {
     private final ExecContext context;
@@ -27,7 +32,35 @@ final class CpuEntryEvaluator implements EntryEvaluator {
     }
 
     @Override
-    public Batch evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary) {
+    public EntryValues evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary) {
+        int n = dictionary.size();
+        long[] values = new long[n];
+        boolean[] nulls = new boolean[n];
+        try (Batch all = run(overEntries, entryType, dictionary)) {
+            for (int i = 0; i < n; i++) {
+                read(all, i, overEntries.type(), values, nulls, i);
+            }
+            return new EntryValues(values, nulls, null, all.dictionary(0));
+        } catch (WarpException whole) {
+            WarpException[] errors = new WarpException[n];
+            StringDictionary.Builder strings = new StringDictionary.Builder();
+            boolean isString = overEntries.type().kind().isString();
+            for (int i = 0; i < n; i++) {
+                try (Batch one = run(overEntries, entryType, StringDictionary.ofDistinct(List.of(dictionary.get(i))))) {
+                    read(one, 0, overEntries.type(), values, nulls, i);
+                    if (isString && !nulls[i]) {
+                        values[i] = strings.add(one.dictionary(0).get((int) values[i]));
+                    }
+                } catch (WarpException e) {
+                    errors[i] = e;
+                    nulls[i] = true;
+                }
+            }
+            return new EntryValues(values, nulls, errors, isString ? strings.build() : null);
+        }
+    }
+
+    private Batch run(Expr overEntries, DataType entryType, StringDictionary dictionary) {
         ScanNode entries = ScanNode.of(new DictionaryEntries(entryType, dictionary), List.of(0));
         ProjectNode plan = new ProjectNode(entries, List.of(overEntries), Schema.of(new Field("value", overEntries.type())));
         try (BatchStream stream = context.runOn("cpu", plan)) {
@@ -40,5 +73,19 @@ final class CpuEntryEvaluator implements EntryEvaluator {
             }
             return result;
         }
+    }
+
+    /** Row {@code row} of the one-column batch as the interpreter's value. */
+    private static void read(Batch batch, int row, DataType type, long[] values, boolean[] nulls, int at) {
+        FieldVector v = batch.vector(0);
+        nulls[at] = v.isNull(row);
+        if (nulls[at]) {
+            return;
+        }
+        values[at] = switch (type.kind()) {
+            case BOOLEAN -> ((BitVector) v).get(row);
+            case INTEGER, DATE, VARCHAR, CHAR -> v.getDataBuffer().getInt((long) row * 4);
+            case BIGINT, DECIMAL, DOUBLE -> v.getDataBuffer().getLong((long) row * 8);
+        };
     }
 }

@@ -133,7 +133,7 @@ public final class FilterProject {
                         outValidBuffer, (long) input.rows(), status, ticket, count, error);
                 rows = (int) work.downloadLongs(count, 1)[0];
             }
-            raiseError(work.downloadInts(error, 1)[0]);
+            raiseError(work.downloadInts(error, 1)[0], program);
             List<DeviceColumn> columns = new ArrayList<>(exprs.size());
             for (int i = 0; i < exprs.size(); i++) {
                 DeviceColumn c = results[i];
@@ -204,7 +204,10 @@ public final class FilterProject {
     }
 
     /** The interpreter's error word as the CPU executor's errors (see vm.cuh ErrorCode). */
-    static void raiseError(int code) {
+    static void raiseError(int code, Program program) {
+        if (code >= Program.ENTRY_ERROR_BASE) {
+            throw program.entryErrors().get(code - Program.ENTRY_ERROR_BASE);
+        }
         switch (code) {
             case 0 -> {
             }

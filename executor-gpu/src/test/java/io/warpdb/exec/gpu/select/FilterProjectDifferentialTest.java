@@ -157,6 +157,22 @@ class FilterProjectDifferentialTest {
         }
     }
 
+    /** A CAST that fails for some strings fails only where a kept row holds one, as on the CPU. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5000})
+    void failingStringCastsOnlyFailForKeptRows(int rows) {
+        Source source = new Source(random(rows, 5));
+        try {
+            Expr cast = Call.of(Op.CAST, DataType.INTEGER, ref(5));
+            Expr none = Call.of(Op.LT, DataType.BOOLEAN, ref(0), Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT));
+            assertSame(new ProjectNode(new FilterNode(scan(source), none), List.of(cast), schemaOf(List.of(cast))));
+            ProjectNode all = new ProjectNode(scan(source), List.of(cast), schemaOf(List.of(cast)));
+            assertEquals(errorOf(all, "cpu"), errorOf(all, "gpu"));
+        } finally {
+            source.close();
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 5000})
     void arithmeticErrorsMatchTheCpu(int rows) {
