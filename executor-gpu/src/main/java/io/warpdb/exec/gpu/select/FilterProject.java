@@ -61,6 +61,7 @@ public final class FilterProject {
         Program program = compiler.build();
         List<Program.Output> outputs = program.outputs().subList(condition == null ? 0 : 1, program.outputs().size());
         TreeSet<Integer> interpretedColumns = new TreeSet<>();
+        boolean allOutputsDirect = true;
         if (condition != null) {
             collectColumns(predicate, interpretedColumns);
         }
@@ -77,6 +78,7 @@ public final class FilterProject {
                 int direct = sharable(exprs.get(i), schema.type(i), input) ? ((ColumnRef) exprs.get(i)).index() : -1;
                 if (direct < 0) {
                     collectColumns(exprs.get(i), interpretedColumns);
+                    allOutputsDirect = false;
                 }
                 boolean nullable = direct >= 0 ? input.column(direct).validity() != null : out.nullable();
                 int width = DeviceColumn.width(schema.type(i));
@@ -123,7 +125,7 @@ public final class FilterProject {
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 // Nothing interpreted: the lean kernel, which fits twice as many blocks on an SM.
-                boolean lean = simple != null && interpretedColumns.isEmpty();
+                boolean lean = simple != null && allOutputsDirect;
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
                 int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
                 work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,

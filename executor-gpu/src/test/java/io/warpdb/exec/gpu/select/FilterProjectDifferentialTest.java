@@ -119,8 +119,11 @@ class FilterProjectDifferentialTest {
                     Call.of(Op.IN, DataType.BOOLEAN, i, Literal.ofLong(3, DataType.INTEGER), Literal.ofLong(5, DataType.INTEGER)),
                     Call.of(Op.NOT, DataType.BOOLEAN, b));
             Schema out = schemaOf(projections);
+            // Outputs that read no column (constants) still go through the interpreter.
+            List<Expr> constants = List.of(a, Literal.ofNull(DataType.INTEGER), Literal.ofLong(7, DataType.BIGINT));
             for (Expr p : predicates) {
                 assertSame(new FilterNode(scan(source), p));
+                assertSame(new ProjectNode(new FilterNode(scan(source), p), constants, schemaOf(constants)));
                 assertSame(new ProjectNode(new FilterNode(scan(source), p), projections, out));
             }
             assertSame(new ProjectNode(scan(source), projections, out));
