@@ -1,0 +1,205 @@
+package io.warpdb.exec.gpu.select;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.ExecutorRegistry;
+import io.warpdb.core.expr.Call;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.CpuExecutorProvider;
+import io.warpdb.exec.gpu.GpuExecutorProvider;
+import io.warpdb.exec.gpu.testing.GpuTestBase;
+import io.warpdb.exec.gpu.testing.GpuTests;
+import io.warpdb.exec.gpu.testing.ListSource;
+import io.warpdb.exec.gpu.testing.RandomBatches;
+import io.warpdb.exec.gpu.testing.ResultAssert;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * SELECT and PROJECT on the GPU against the CPU executor, through whole plans (scan, filter,
+ * fused filter and projection, aggregation over them) on random columns of every type, at the
+ * harness's sizes, with NULLs, duplicates, dictionaries that differ between batches and, in a
+ * second round, extremes (where the CPU fails with a SQLSTATE, the GPU must fail alike).
+ */
+class FilterProjectTest extends GpuTestBase {
+    private static final DataType MONEY = DataType.decimal(12, 2);
+    private static final Schema SCHEMA = Schema.of(new Field("a", DataType.BIGINT), new Field("i", DataType.INTEGER),
+            new Field("d", MONEY), new Field("x", DataType.DOUBLE), new Field("dt", DataType.DATE),
+            new Field("s", DataType.VARCHAR), new Field("b", DataType.BOOLEAN));
+
+    @BeforeEach
+    void requireGpu() {
+        GpuTests.assumeGpu();
+    }
+
+    static List<Integer> sizes() {
+        return RandomBatches.SIZES;
+    }
+
+    @ParameterizedTest
+    @MethodSource("sizes")
+    void filtersAndProjectionsMatchTheCpu(int rows) {
+        for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2).withDistinct(50)
+                .withVaryingDictionaries(), RandomBatches.Options.plain().withNulls(0.1).withExtremes())) {
+            RandomBatches random = new RandomBatches(rows * 31L + 7);
+            try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
+                String context = "seed " + random.seed() + ", " + rows + " rows, " + options;
+                ColumnRef a = ref(0);
+                ColumnRef i = ref(1);
+                ColumnRef d = ref(2);
+                ColumnRef x = ref(3);
+                ColumnRef dt = ref(4);
+                ColumnRef s = ref(5);
+                ColumnRef b = ref(6);
+                List<Expr> predicates = List.of(
+                        Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)), // all non-null
+                        Call.of(Op.LT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)), // none
+                        Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(0, DataType.BIGINT)),
+                        Call.of(Op.AND, DataType.BOOLEAN, Call.of(Op.LE, DataType.BOOLEAN, d, Literal.ofLong(5000, MONEY)),
+                                Call.of(Op.LIKE, DataType.BOOLEAN, s, Literal.ofString("%a%"))),
+                        Call.of(Op.OR, DataType.BOOLEAN, b, Call.of(Op.IS_NULL, DataType.BOOLEAN, i)),
+                        Call.of(Op.GE, DataType.BOOLEAN, dt, Literal.ofLong(9000, DataType.DATE)));
+                List<Expr> projections = List.of(a, s,
+                        Call.of(Op.ADD, DataType.BIGINT, a, i),
+                        Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, d),
+                        Call.of(Op.MULTIPLY, MONEY, d, Call.of(Op.SUBTRACT, MONEY, Literal.ofLong(100, MONEY), d)),
+                        Call.of(Op.DIVIDE, DataType.decimal(18, 6), d, Literal.ofLong(300, MONEY)),
+                        Call.of(Op.DIVIDE, DataType.DOUBLE, x, Literal.ofLong(2, DataType.BIGINT)),
+                        Call.of(Op.CASE, MONEY, Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(0, DataType.BIGINT)), d,
+                                Call.of(Op.NEGATE, MONEY, d)),
+                        Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, dt),
+                        Call.of(Op.EXTRACT_DOW, DataType.BIGINT, dt),
+                        Call.of(Op.DATE_ADD_MONTHS, DataType.DATE, dt, Literal.ofLong(1, DataType.INTEGER)),
+                        Call.of(Op.SUBSTRING, DataType.VARCHAR, s, Literal.ofLong(1, DataType.BIGINT), Literal.ofLong(2, DataType.BIGINT)),
+                        Call.of(Op.COALESCE, DataType.BIGINT, a, Literal.ofLong(-1, DataType.BIGINT)),
+                        Call.of(Op.IS_NOT_NULL, DataType.BOOLEAN, i),
+                        Call.of(Op.CAST, DataType.DOUBLE, d),
+                        Call.of(Op.CAST, DataType.decimal(12, 1), d),
+                        Call.of(Op.IN, DataType.BOOLEAN, i, Literal.ofLong(3, DataType.INTEGER), Literal.ofLong(5, DataType.INTEGER)),
+                        Call.of(Op.NOT, DataType.BOOLEAN, b));
+                // Outputs that read no column (constants) still go through the interpreter.
+                List<Expr> constants = List.of(a, Literal.ofNull(DataType.INTEGER), Literal.ofLong(7, DataType.BIGINT));
+                for (Expr p : predicates) {
+                    assertSame(new FilterNode(scan(source), p), true, context);
+                    assertSame(new ProjectNode(new FilterNode(scan(source), p), constants, schemaOf(constants)), true, context);
+                    assertSame(new ProjectNode(new FilterNode(scan(source), p), projections, schemaOf(projections)), true, context);
+                }
+                assertSame(new ProjectNode(scan(source), projections, schemaOf(projections)), true, context);
+                assertSame(aggregateOver(new FilterNode(scan(source), predicates.get(2))), false, context);
+            }
+        }
+    }
+
+    /** A CAST that fails for some strings fails only where a kept row holds one, as on the CPU. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5000})
+    void failingStringCastsOnlyFailForKeptRows(int rows) {
+        try (ListSource source = randomSource(new RandomBatches(5), SCHEMA, rows, RandomBatches.Options.plain())) {
+            Expr cast = Call.of(Op.CAST, DataType.INTEGER, ref(5));
+            Expr none = Call.of(Op.LT, DataType.BOOLEAN, ref(0), Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT));
+            assertSame(new ProjectNode(new FilterNode(scan(source), none), List.of(cast), schemaOf(List.of(cast))), true, "none kept");
+            assertSame(new ProjectNode(scan(source), List.of(cast), schemaOf(List.of(cast))), true, "all kept");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5000})
+    void arithmeticErrorsMatchTheCpu(int rows) {
+        try (ListSource source = randomSource(new RandomBatches(99), SCHEMA, rows, RandomBatches.Options.plain())) {
+            Expr byZero = Call.of(Op.DIVIDE, DataType.BIGINT, ref(0), Literal.ofLong(0, DataType.BIGINT));
+            Expr overflow = Call.of(Op.MULTIPLY, DataType.BIGINT, Literal.ofLong(Long.MAX_VALUE, DataType.BIGINT),
+                    Call.of(Op.ADD, DataType.BIGINT, Literal.ofLong(2, DataType.BIGINT),
+                            Call.of(Op.MULTIPLY, DataType.BIGINT, ref(0), Literal.ofLong(0, DataType.BIGINT))));
+            for (Expr e : List.of(byZero, overflow)) {
+                ProjectNode plan = new ProjectNode(scan(source), List.of(e), schemaOf(List.of(e)));
+                String cpu = errorOf(plan, "cpu");
+                assertEquals(cpu, errorOf(plan, "gpu"), e.toString());
+                assertEquals(rows == 0 ? null : (e == byZero ? "22012" : "22003"), cpu);
+            }
+        }
+    }
+
+    private static AggregateNode aggregateOver(PlanNode input) {
+        List<AggCall> calls = List.of(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"),
+                new AggCall(AggFunction.SUM, List.of(2), false, DataType.decimal(18, 2), "sd"),
+                new AggCall(AggFunction.MAX, List.of(4), false, DataType.DATE, "maxdt"));
+        return new AggregateNode(input, List.of(5), calls, Schema.of(SCHEMA.field(5), new Field("n", DataType.BIGINT),
+                new Field("sd", DataType.decimal(18, 2)), new Field("maxdt", DataType.DATE)));
+    }
+
+    /** The same rows (in order when {@code ordered}) or, when the CPU fails, the same SQLSTATE. */
+    private void assertSame(PlanNode plan, boolean ordered, String context) {
+        String what = context + ": " + plan.describe();
+        String cpuError = errorOf(plan, "cpu");
+        if (cpuError != null) {
+            assertEquals(cpuError, errorOf(plan, "gpu"), what);
+            return;
+        }
+        List<List<Object>> cpu = rows(plan, "cpu");
+        List<List<Object>> gpu = rows(plan, "gpu");
+        if (ordered) {
+            ResultAssert.assertSameOrderedRows(cpu, gpu, what);
+        } else {
+            ResultAssert.assertSameRows(cpu, gpu, what);
+        }
+    }
+
+    /** The SQLSTATE running the plan fails with, or null when it succeeds. */
+    private String errorOf(PlanNode plan, String executor) {
+        try {
+            rows(plan, executor);
+            return null;
+        } catch (WarpException e) {
+            return e.sqlState();
+        }
+    }
+
+    /** Every node of the plan placed on {@code executor}, run through the executor SPI. */
+    private List<List<Object>> rows(PlanNode plan, String executor) {
+        Map<PlanNode, String> placement = new IdentityHashMap<>();
+        placeAll(plan, executor, placement);
+        ExecContext context = new ExecContext(allocator,
+                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement);
+        try (BatchStream stream = context.run(plan)) {
+            return ResultAssert.rows(stream);
+        }
+    }
+
+    private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {
+        placement.put(node, executor);
+        node.inputs().forEach(in -> placeAll(in, executor, placement));
+    }
+
+    private static ColumnRef ref(int i) {
+        return new ColumnRef(i, SCHEMA.type(i));
+    }
+
+    private static Schema schemaOf(List<Expr> exprs) {
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < exprs.size(); i++) {
+            fields.add(new Field("e" + i, exprs.get(i).type()));
+        }
+        return new Schema(fields);
+    }
+}
