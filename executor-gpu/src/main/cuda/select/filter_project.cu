@@ -207,16 +207,24 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 6) filter_columns(SELECT_PAR
     selectTiles<false>(SELECT_ARGS);
 }
 
-// PROJECT without a predicate: a transform pass, every row in place, so no scan is needed.
+// PROJECT without a predicate: a transform pass, every row in place, so no scan is needed. The
+// interpreter loads one value at a time, so each thread prefetches the rows of its next
+// iteration into L2 while it evaluates the current one.
 extern "C" __global__ void __launch_bounds__(BLOCK)
 project(const Instr* code, const long long* consts, const int* tables,
         const unsigned long long* colValues, const unsigned long long* colValid,
-        const OutputSpec* outputs, int numOutputs,
+        const int* used, int numUsed, const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid,
         long long rows, int* error) {
     VmInput in{code, consts, tables, colValues, colValid, error};
     const long long stride = (long long)gridDim.x * BLOCK;
     for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < rows; row += stride) {
+        const long long next = row + stride;
+        if (next < rows) {
+            for (int u = 0; u < numUsed; u++) {
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(colValues[used[u * 2]] + next * used[u * 2 + 1]));
+            }
+        }
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
             bool isNull;

@@ -116,7 +116,8 @@ public final class FilterProject {
             if (predicate == null) {
                 int grid = (int) Math.min((input.rows() + BLOCK - 1) / BLOCK, work.device().smCount() * 16L);
                 work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
-                        colValid, specBuffer, outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
+                        colValid, usedBuffer, interpretedColumns.size(), specBuffer, outputs.size(), outValuesBuffer,
+                        outValidBuffer, (long) input.rows(), error);
                 rows = input.rows();
             } else {
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
