@@ -115,13 +115,8 @@ __device__ __forceinline__ int compareResult(int cmp, int c) {
     }
 }
 
-// Runs instructions [start, start+len) for one row; returns the value of slot `result` and
-// whether it is NULL through `isNull`.
-__device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
-    long long v[VM_SLOTS];
-    bool n[VM_SLOTS];
-    for (int pc = start; pc < start + len; pc++) {
-        const Instr I = in.code[pc];
+// Executes one instruction for one row over that row's slots v (values) and n (NULL flags).
+__device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long long* v, bool* n, long long row) {
         const int d = I.dst;
         switch (I.op) {
             case OP_COL_I32:
@@ -343,9 +338,63 @@ __device__ long long vmEval(const VmInput& in, int start, int len, int result, l
                 break;
             }
         }
+}
+
+// Runs instructions [start, start+len) for one row; returns the value of slot `result` and
+// whether it is NULL through `isNull`.
+__device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
+    long long v[VM_SLOTS];
+    bool n[VM_SLOTS];
+    for (int pc = start; pc < start + len; pc++) {
+        vmStep(in, in.code[pc], v, n, row);
     }
     isNull = n[result];
     return v[result];
+}
+
+// The same for K rows at once. Column loads of all K rows are issued before any is stored, so a
+// thread has K memory requests in flight where the one-row interpreter has one: the interpreter's
+// slots live in local memory, and storing a loaded value into them waits for the load.
+template <int K>
+__device__ __forceinline__ void vmEvalRows(const VmInput& in, int start, int len, int result, const long long (&rows)[K],
+                                           const bool (&active)[K], long long (&out)[K], bool (&outNull)[K]) {
+    long long v[K][VM_SLOTS];
+    bool n[K][VM_SLOTS];
+    for (int pc = start; pc < start + len; pc++) {
+        const Instr I = in.code[pc];
+        if (I.op >= OP_COL_I32 && I.op <= OP_COL_U8) {
+            const unsigned long long base = in.colValues[I.a];
+            const unsigned long long valid = in.colValid[I.a];
+            long long value[K];
+            unsigned char present[K];
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                value[k] = 0;
+                present[k] = 1;
+                if (active[k]) {
+                    if (I.op == OP_COL_I32) value[k] = __ldg((const int*)base + rows[k]);
+                    else if (I.op == OP_COL_U8) value[k] = __ldg((const unsigned char*)base + rows[k]);
+                    else value[k] = __ldg((const long long*)base + rows[k]);
+                    if (valid != 0) present[k] = __ldg((const unsigned char*)valid + rows[k]);
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                v[k][I.dst] = value[k];
+                n[k][I.dst] = present[k] == 0;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                if (active[k]) vmStep(in, I, v[k], n[k], rows[k]);
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        out[k] = active[k] ? v[k][result] : 0;
+        outNull[k] = active[k] ? n[k][result] : true;
+    }
 }
 
 }  // namespace warp

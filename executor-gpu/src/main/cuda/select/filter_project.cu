@@ -207,30 +207,37 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 6) filter_columns(SELECT_PAR
     selectTiles<false>(SELECT_ARGS);
 }
 
-// PROJECT without a predicate: a transform pass, every row in place, so no scan is needed. The
-// interpreter loads one value at a time, so each thread prefetches the rows of its next
-// iteration into L2 while it evaluates the current one.
+// PROJECT without a predicate: a transform pass, every row in place, so no scan is needed. Each
+// thread evaluates PROJECT_ROWS rows together (a block-strided group), so their loads overlap.
+constexpr int PROJECT_ROWS = 4;
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
 project(const Instr* code, const long long* consts, const int* tables,
         const unsigned long long* colValues, const unsigned long long* colValid,
-        const int* used, int numUsed, const OutputSpec* outputs, int numOutputs,
+        const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid,
         long long rows, int* error) {
     VmInput in{code, consts, tables, colValues, colValid, error};
-    const long long stride = (long long)gridDim.x * BLOCK;
-    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < rows; row += stride) {
-        const long long next = row + stride;
-        if (next < rows) {
-            for (int u = 0; u < numUsed; u++) {
-                asm volatile("prefetch.global.L2 [%0];" ::"l"(colValues[used[u * 2]] + next * used[u * 2 + 1]));
-            }
+    const long long group = (long long)BLOCK * PROJECT_ROWS;
+    for (long long first = (long long)blockIdx.x * group + threadIdx.x; first - threadIdx.x < rows; first += (long long)gridDim.x * group) {
+        long long r[PROJECT_ROWS];
+        bool active[PROJECT_ROWS];
+#pragma unroll
+        for (int k = 0; k < PROJECT_ROWS; k++) {
+            r[k] = first + (long long)k * BLOCK;
+            active[k] = r[k] < rows;
         }
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
-            bool isNull;
-            long long value = vmEval(in, spec.start, spec.len, spec.result, row, isNull);
-            storeValue(outValues[o], spec.width, row, isNull ? 0 : value);
-            if (spec.hasValid) ((unsigned char*)outValid[o])[row] = isNull ? 0 : 1;
+            long long value[PROJECT_ROWS];
+            bool isNull[PROJECT_ROWS];
+            vmEvalRows<PROJECT_ROWS>(in, spec.start, spec.len, spec.result, r, active, value, isNull);
+#pragma unroll
+            for (int k = 0; k < PROJECT_ROWS; k++) {
+                if (!active[k]) continue;
+                storeValue(outValues[o], spec.width, r[k], isNull[k] ? 0 : value[k]);
+                if (spec.hasValid) ((unsigned char*)outValid[o])[r[k]] = isNull[k] ? 0 : 1;
+            }
         }
     }
 }

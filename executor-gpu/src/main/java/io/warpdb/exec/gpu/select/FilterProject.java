@@ -30,6 +30,8 @@ public final class FilterProject {
     private static final String MODULE = "select/filter_project";
     static final int BLOCK = 256;
     static final int TILE = BLOCK * 8;
+    /** Rows one block of the project kernel evaluates per step (PROJECT_ROWS per thread). */
+    private static final int PROJECT_GROUP = BLOCK * 4;
     private static final int OUTPUT_SPEC_INTS = 6;
 
     private FilterProject() {
@@ -114,10 +116,9 @@ public final class FilterProject {
 
             int rows;
             if (predicate == null) {
-                int grid = (int) Math.min((input.rows() + BLOCK - 1) / BLOCK, work.device().smCount() * 16L);
+                int grid = (int) Math.min((input.rows() + PROJECT_GROUP - 1) / PROJECT_GROUP, work.device().smCount() * 16L);
                 work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
-                        colValid, usedBuffer, interpretedColumns.size(), specBuffer, outputs.size(), outValuesBuffer,
-                        outValidBuffer, (long) input.rows(), error);
+                        colValid, specBuffer, outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
                 rows = input.rows();
             } else {
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
