@@ -17,6 +17,23 @@ public final class Exprs {
         }
     }
 
+    /**
+     * The call's only argument that is not a literal, when it is a string; else null. For an
+     * operator that maps each string on its own, such a call can run once per dictionary entry.
+     */
+    public static Expr soleStringArgument(Call call) {
+        Expr found = null;
+        for (Expr arg : call.args()) {
+            if (!(arg instanceof Literal)) {
+                if (found != null) {
+                    return null;
+                }
+                found = arg;
+            }
+        }
+        return found != null && found.type().kind().isString() ? found : null;
+    }
+
     /** The expression with every column index {@code i} replaced by {@code mapping.applyAsInt(i)}. */
     public static Expr remap(Expr e, IntUnaryOperator mapping) {
         if (e instanceof ColumnRef ref) {

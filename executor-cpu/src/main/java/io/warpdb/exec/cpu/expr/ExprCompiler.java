@@ -5,6 +5,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
@@ -54,19 +55,7 @@ public final class ExprCompiler {
 
     /** The call's only non-constant argument if it is a string and the operator maps strings one by one; else null. */
     private static Expr soleStringArgument(Call call) {
-        if (!PER_STRING_OPS.contains(call.op())) {
-            return null;
-        }
-        Expr found = null;
-        for (Expr arg : call.args()) {
-            if (!(arg instanceof Literal)) {
-                if (found != null) {
-                    return null;
-                }
-                found = arg;
-            }
-        }
-        return found != null && found.type().kind().isString() ? found : null;
+        return PER_STRING_OPS.contains(call.op()) ? Exprs.soleStringArgument(call) : null;
     }
 
     private static Evaluator perDictionaryEntry(Call call, Expr input) {

@@ -4,6 +4,7 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
@@ -174,21 +175,9 @@ public final class ProgramCompiler {
         return new Operand(slot, literal.type(), false, dict);
     }
 
-    /** As the CPU: the call's only non-constant argument if it is a string and the operator maps strings one by one. */
+    /** The call's only non-constant argument if it is a string and the operator maps strings one by one; else null. */
     private static Expr soleStringArgument(Call call) {
-        if (!PER_STRING_OPS.contains(call.op())) {
-            return null;
-        }
-        Expr found = null;
-        for (Expr arg : call.args()) {
-            if (!(arg instanceof Literal)) {
-                if (found != null) {
-                    return null;
-                }
-                found = arg;
-            }
-        }
-        return found != null && found.type().kind().isString() ? found : null;
+        return PER_STRING_OPS.contains(call.op()) ? Exprs.soleStringArgument(call) : null;
     }
 
     /** Evaluates the call once per entry of its string argument's dictionary; the rows look the result up by code. */
@@ -320,14 +309,16 @@ public final class ProgramCompiler {
         return binaryImm(exact, a, b, 0, imm, call.type());
     }
 
-    private static int comparisonCode(Op op) {
+    /** The interpreter's comparison code (vm.cuh compareResult): 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE; -1 otherwise. */
+    public static int comparisonCode(Op op) {
         return switch (op) {
             case EQ -> 0;
             case NE -> 1;
             case LT -> 2;
             case LE -> 3;
             case GT -> 4;
-            default -> 5;
+            case GE -> 5;
+            default -> -1;
         };
     }
 

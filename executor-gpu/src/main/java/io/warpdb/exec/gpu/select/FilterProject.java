@@ -2,9 +2,9 @@ package io.warpdb.exec.gpu.select;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
@@ -65,7 +65,7 @@ public final class FilterProject {
         TreeSet<Integer> interpretedColumns = new TreeSet<>();
         boolean allOutputsDirect = true;
         if (condition != null) {
-            collectColumns(predicate, interpretedColumns);
+            Exprs.forEachColumn(predicate, interpretedColumns::add);
         }
 
         List<DeviceBuffer> temporaries = new ArrayList<>();
@@ -79,7 +79,7 @@ public final class FilterProject {
                 Program.Output out = outputs.get(o);
                 int direct = sharable(exprs.get(i), schema.type(i), input) ? ((ColumnRef) exprs.get(i)).index() : -1;
                 if (direct < 0) {
-                    collectColumns(exprs.get(i), interpretedColumns);
+                    Exprs.forEachColumn(exprs.get(i), interpretedColumns::add);
                     allOutputsDirect = false;
                 }
                 boolean nullable = direct >= 0 ? input.column(direct).validity() != null : out.nullable();
@@ -175,14 +175,6 @@ public final class FilterProject {
         DataType in = input.column(ref.index()).type();
         boolean sameStrings = in.kind().isString() && type.kind().isString();
         return sameStrings || in.kind() == type.kind() && (in.kind() != TypeKind.DECIMAL || in.scale() == type.scale());
-    }
-
-    private static void collectColumns(Expr e, TreeSet<Integer> out) {
-        if (e instanceof ColumnRef ref) {
-            out.add(ref.index());
-        } else if (e instanceof Call call) {
-            call.args().forEach(a -> collectColumns(a, out));
-        }
     }
 
     private static DeviceBuffer track(List<DeviceBuffer> list, DeviceBuffer b) {

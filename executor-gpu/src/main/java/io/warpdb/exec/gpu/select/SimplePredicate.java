@@ -7,6 +7,7 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,7 +36,7 @@ record SimplePredicate(List<Term> terms) {
         if (call.op() == Op.AND) {
             return call.args().stream().allMatch(a -> collect(a, inputTypes, terms));
         }
-        int cmp = comparison(call.op());
+        int cmp = ProgramCompiler.comparisonCode(call.op());
         if (cmp < 0) {
             return false;
         }
@@ -72,19 +73,6 @@ record SimplePredicate(List<Term> terms) {
 
     private static int scale(DataType t) {
         return t.kind() == TypeKind.DECIMAL ? t.scale() : 0;
-    }
-
-    /** The kernel's comparison code: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE; -1 for other operators. */
-    private static int comparison(Op op) {
-        return switch (op) {
-            case EQ -> 0;
-            case NE -> 1;
-            case LT -> 2;
-            case LE -> 3;
-            case GT -> 4;
-            case GE -> 5;
-            default -> -1;
-        };
     }
 
     /** {@code c op x} as {@code x op' c}. */
