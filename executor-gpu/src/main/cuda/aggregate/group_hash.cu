@@ -32,12 +32,15 @@ pack_keys(const KeySource* keys, int numKeys, const u64* mins, const u64* nullCo
 }
 
 // Inserts every row's key; rowSlot[row] = its slot; the row that claims a slot is its
-// representative (slotRow). The table (mask + 1 slots, at most half full) starts all EMPTY_SLOT.
-extern "C" __global__ void __launch_bounds__(BLOCK)
-hash_insert(const u64* packed, int n, u64* slotKeys, int* slotRow, int* rowSlot, u64 mask) {
-    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+// representative (slotRow). The table (`slots` slots, any count: the fill factor comes from the
+// tuning rules, so it need not be a power of two) starts all EMPTY_SLOT and is never full. Block
+// size and grid also come from the rules (up to 1024 threads).
+extern "C" __global__ void __launch_bounds__(1024)
+hash_insert(const u64* packed, int n, u64* slotKeys, int* slotRow, int* rowSlot, u64 slots) {
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += stride) {
         u64 key = packed[row];
-        u64 slot = fmix64(key) & mask;
+        u64 slot = fmix64(key) % slots;
         while (true) {
             u64 prev = atomicCAS(&slotKeys[slot], EMPTY_SLOT, key);
             if (prev == EMPTY_SLOT) {
@@ -45,7 +48,7 @@ hash_insert(const u64* packed, int n, u64* slotKeys, int* slotRow, int* rowSlot,
                 break;
             }
             if (prev == key) break;
-            slot = (slot + 1) & mask;
+            slot = slot + 1 == slots ? 0 : slot + 1;
         }
         rowSlot[row] = (int)slot;
     }

@@ -23,6 +23,14 @@ import java.math.RoundingMode;
  */
 final class AggregateResults {
     private static final long SIGN_BIT = Long.MIN_VALUE;
+    private static final long[] POW10 = new long[19];
+
+    static {
+        POW10[0] = 1;
+        for (int i = 1; i < POW10.length; i++) {
+            POW10[i] = POW10[i - 1] * 10;
+        }
+    }
 
     private AggregateResults() {
     }
@@ -77,6 +85,12 @@ final class AggregateResults {
 
     private static long exactResult(AggCall call, DataType type, int inputScale, long high, long low, long count) {
         boolean average = call.function() == AggFunction.AVG;
+        if (high == low >> 63 && type.kind() != TypeKind.DOUBLE) {
+            Long fast = exactOnLongs(average, low, count, scaleOf(type) - inputScale, type.kind() == TypeKind.DECIMAL);
+            if (fast != null) {
+                return checkFits(fast, type);
+            }
+        }
         BigInteger unsignedLow = new BigInteger(Long.toUnsignedString(low));
         BigDecimal sum = new BigDecimal(BigInteger.valueOf(high).shiftLeft(64).add(unsignedLow), inputScale);
         if (type.kind() == TypeKind.DOUBLE) {
@@ -95,6 +109,33 @@ final class AggregateResults {
     }
 
     /** The physical value of an ordered key (sort/ordered_key.cuh); string keys are ranks. */
+    /**
+     * The common case without BigDecimal (millions of groups are finished here): a sum that fits
+     * 64 bits, scaled up by {@code shift} digits, divided by the count for AVG, rounded HALF_UP for
+     * DECIMAL results and toward zero otherwise. Null when it needs more than 64 bits or rounding
+     * of the sum itself (a smaller result scale): the exact path handles those.
+     */
+    private static Long exactOnLongs(boolean average, long sum, long count, int shift, boolean halfUp) {
+        if (shift < 0 || shift > 18) {
+            return null;
+        }
+        long scaled;
+        try {
+            scaled = Math.multiplyExact(sum, POW10[shift]);
+        } catch (ArithmeticException e) {
+            return null;
+        }
+        if (!average) {
+            return scaled;
+        }
+        long quotient = scaled / count;
+        long remainder = Math.abs(scaled % count);
+        if (halfUp && remainder >= count - remainder) {
+            quotient += scaled < 0 ? -1 : 1;
+        }
+        return quotient;
+    }
+
     static long decode(long key, int kind) {
         return switch (kind) {
             case KeyColumn.BOOL, KeyColumn.RANK -> key;

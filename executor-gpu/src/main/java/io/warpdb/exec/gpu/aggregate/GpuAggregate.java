@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * GROUP BY with aggregates on the GPU. The groups come from one of three paths ({@link PathRule}):
+ * GROUP BY with aggregates on the GPU. The groups come from one of three paths ({@link GroupByTuning}):
  * none (one group), a hash table over packed keys, or a radix sort by the keys. Every path yields
  * each row's group and a representative row per group; the aggregates are accumulated per group
  * on the device, the per-group state is finished into values on the host (exact decimal
@@ -54,7 +54,7 @@ public final class GpuAggregate {
         return run(node, input, work, null);
     }
 
-    /** {@code forced}: the path to take (tests), null to let {@link PathRule} choose. */
+    /** {@code forced}: the path to take (tests), null to let {@link GroupByTuning} choose. */
     static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work, AggregationPath forced) {
         int rows = input.rows();
         List<KeyColumn> keys = new ArrayList<>();
@@ -107,7 +107,7 @@ public final class GpuAggregate {
             System.arraycopy(keys.get(k).descriptor(), 0, descriptors, 4 * k, 4);
         }
         KeyPacking packing = KeyPacking.of(ranges, rows);
-        AggregationPath path = forced != null ? forced : PathRule.choose(keys.size(), packing);
+        AggregationPath path = forced != null ? forced : GroupByTuning.path(keys.size(), packing);
         try (DeviceBuffer keyDescriptors = work.upload(descriptors, "group key descriptors")) {
             return switch (path) {
                 case HASH -> {

@@ -7,16 +7,21 @@ import io.warpdb.exec.gpu.sort.PrefixSum;
 
 /**
  * Groups rows by packed keys in an open-addressing hash table (aggregate/group_hash.cu): insert
- * with atomicCAS and linear probing, then number the occupied slots in slot order.
+ * with atomicCAS and linear probing, then number the occupied slots in slot order. The table's
+ * size and the insert kernel's grid follow {@link GroupByTuning}.
  */
 final class HashGrouping {
     private static final String MODULE = "aggregate/group_hash";
+    /** Bytes per slot the insert kernel touches: the packed key and the representative row. */
+    static final int SLOT_BYTES = Long.BYTES + Integer.BYTES;
 
     private HashGrouping() {
     }
 
     static Groups group(DeviceBuffer keyDescriptors, int keyCount, KeyPacking packing, int rows, DeviceWork work) {
-        int slots = packing.tableSlots();
+        GroupByTuning.TablePlan table = GroupByTuning.table(packing.groupBound(), SLOT_BYTES,
+                GroupByTuning.Device.of(work.device()));
+        int slots = table.slots();
         int grid = GridSize.strided(rows, work);
         try (DeviceBuffer mins = work.upload(packing.mins(), "group key mins");
                 DeviceBuffer nullCodes = work.upload(packing.nullCodes(), "group key null codes");
@@ -30,8 +35,8 @@ final class HashGrouping {
             work.kernel(MODULE, "pack_keys").launch(work.stream(), grid, GridSize.BLOCK, 0, keyDescriptors, keyCount, mins,
                     nullCodes, shifts, rows, packed);
             slotKeys.fill((byte) 0xFF, (long) slots * Long.BYTES, work.stream());
-            work.kernel(MODULE, "hash_insert").launch(work.stream(), grid, GridSize.BLOCK, 0, packed, rows, slotKeys, slotRow,
-                    rowSlot, (long) slots - 1);
+            work.kernel(MODULE, "hash_insert").launch(work.stream(), table.blocks(), table.threads(), 0, packed, rows, slotKeys,
+                    slotRow, rowSlot, (long) slots);
             work.kernel(MODULE, "mark_occupied").launch(work.stream(), GridSize.strided(slots, work), GridSize.BLOCK, 0,
                     slotKeys, slots, occupied);
             PrefixSum.exclusive(occupied, groupOfSlot, slots, work);

@@ -47,10 +47,4 @@ record KeyPacking(long[] mins, long[] nullCodes, long[] shifts, int bits, long g
         long high = Math.multiplyHigh(a, b);
         return high != 0 || a * b < 0 ? Long.MAX_VALUE : a * b;
     }
-
-    /** Slots of the hash table: a power of two at least twice the group bound (at most half full). */
-    int tableSlots() {
-        long slots = Long.highestOneBit(Math.max(1, groupBound) * 2 - 1) << 1;
-        return (int) Math.max(slots, 2);
-    }
 }

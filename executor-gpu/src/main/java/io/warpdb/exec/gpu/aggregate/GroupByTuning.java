@@ -1,0 +1,85 @@
+package io.warpdb.exec.gpu.aggregate;
+
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+
+/**
+ * The group-by parameters, chosen by the rules of Karnagel, Müller and Lohman ("Optimizing
+ * GPU-accelerated Group-By and Aggregation", ADMS 2015) from the device's properties, read at run
+ * time, and the expected number of groups:
+ * <ul>
+ * <li>Path: no keys, one group; keys that do not pack into 63 bits, or more than
+ * {@link #MAX_HASH_GROUPS} groups (very high cardinality, where each group has few rows and a
+ * sort is as cheap as hashing), sort; otherwise the hash table.
+ * <li>Hash function: always murmur3 (its 64-bit finalizer): FNV-1a collides on dense key ranges.
+ * <li>Table size: while a half-full table would fit the L2 cache, the table takes the L2 size (a
+ * lower fill factor at no cache cost); below 2 GB, 50% fill; beyond, 83% fill (the table's own
+ * size then costs more than the extra probes).
+ * <li>Grid for the insert kernel: NSM blocks of 1024 threads while the table is under 4x L2
+ * (many threads hide atomic latency on a cached table); 8 NSM blocks of 64 threads under 2 GB;
+ * 8 NSM blocks of 8 threads beyond (fewer concurrent random accesses thrash the TLB less).
+ * </ul>
+ */
+final class GroupByTuning {
+    /** Beyond this many groups the sort-based path is taken. */
+    static final long MAX_HASH_GROUPS = 1L << 27;
+    static final long TWO_GB = 2L << 30;
+    static final double HIGH_FILL = 0.83;
+
+    /** What the rules read of the device. */
+    record Device(int smCount, long l2Bytes) {
+        static Device of(CudaDevice d) {
+            return new Device(d.smCount(), d.l2Bytes());
+        }
+    }
+
+    /** A hash table's slots, its fill factor at the expected groups, and the insert kernel's grid. */
+    record TablePlan(int slots, double fillFactor, int blocks, int threads, String rule) {
+    }
+
+    private GroupByTuning() {
+    }
+
+    /** @param packing the packed key layout, null when the keys do not fit 63 bits */
+    static AggregationPath path(int keyCount, KeyPacking packing) {
+        if (keyCount == 0) {
+            return AggregationPath.UNGROUPED;
+        }
+        if (packing != null && packing.groupBound() <= MAX_HASH_GROUPS) {
+            return AggregationPath.HASH;
+        }
+        return AggregationPath.SORT;
+    }
+
+    /** The table for {@code groups} expected groups of {@code slotBytes} bytes per slot. */
+    static TablePlan table(long groups, int slotBytes, Device device) {
+        long expected = Math.max(1, groups);
+        long halfFull = 2 * expected;
+        long slots;
+        String rule;
+        if (halfFull * slotBytes < device.l2Bytes()) {
+            slots = Math.max(halfFull, device.l2Bytes() / slotBytes);
+            rule = "L2-sized table";
+        } else if (halfFull * slotBytes < TWO_GB) {
+            slots = halfFull;
+            rule = "50% fill";
+        } else {
+            slots = (long) Math.ceil(expected / HIGH_FILL);
+            rule = "83% fill";
+        }
+        slots = Math.min(slots, Integer.MAX_VALUE);
+        long tableBytes = slots * slotBytes;
+        int blocks;
+        int threads;
+        if (tableBytes < 4 * device.l2Bytes()) {
+            blocks = device.smCount();
+            threads = 1024;
+        } else if (tableBytes < TWO_GB) {
+            blocks = 8 * device.smCount();
+            threads = 64;
+        } else {
+            blocks = 8 * device.smCount();
+            threads = 8;
+        }
+        return new TablePlan((int) slots, (double) expected / slots, blocks, threads, rule);
+    }
+}
