@@ -44,44 +44,90 @@ __device__ __forceinline__ void atomicAdd128(u64* lo, u64* hi, u64 xlo, u64 xhi)
     if (xhi + carry != 0) atomicAdd(hi, xhi + carry);
 }
 
+// Adds one row to group slot `g` of the state arrays (global or shared: atomics take both).
+__device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* count, u64* a, u64* b, int g, long long row) {
+    if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) {
+        atomicAdd(&count[g], 1ull);
+    }
+    if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) return;
+    switch (op) {
+        case OP_COUNT:
+            atomicAdd(&count[g], 1ull);
+            break;
+        case OP_SUM_EXACT: {
+            long long v = exactValue(s.arg, row);
+            atomicAdd(&count[g], 1ull);
+            atomicAdd128(&a[g], &b[g], (u64)v, v < 0 ? ~0ull : 0ull);
+            break;
+        }
+        case OP_SUM_DOUBLE:
+            atomicAdd(&count[g], 1ull);
+            atomicAdd((double*)&a[g], ((const double*)s.arg.values)[row]);
+            break;
+        case OP_MIN:
+            atomicAdd(&count[g], 1ull);
+            atomicMin(&a[g], orderedKey(s.arg, row));
+            break;
+        case OP_MAX:
+            atomicAdd(&count[g], 1ull);
+            atomicMax(&a[g], orderedKey(s.arg, row));
+            break;
+        default:  // OP_SINGLE_VALUE
+            atomicMin(&a[g], orderedKey(s.arg, row));
+            atomicOr(&b[g], 1ull);
+            break;
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
 accumulate_groups(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n) {
     for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
         const int g = groupOfRow[row];
         for (int a = 0; a < numAggs; a++) {
             const AggSpec s = aggs[a];
-            const int op = (int)s.op;
-            if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) {
-                atomicAdd(&s.count[g], 1ull);
-            }
-            if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) continue;
-            switch (op) {
-                case OP_COUNT:
-                    atomicAdd(&s.count[g], 1ull);
-                    break;
-                case OP_SUM_EXACT: {
-                    long long v = exactValue(s.arg, row);
-                    atomicAdd(&s.count[g], 1ull);
-                    atomicAdd128(&s.a[g], &s.b[g], (u64)v, v < 0 ? ~0ull : 0ull);
-                    break;
-                }
-                case OP_SUM_DOUBLE:
-                    atomicAdd(&s.count[g], 1ull);
-                    atomicAdd((double*)&s.a[g], ((const double*)s.arg.values)[row]);
-                    break;
-                case OP_MIN:
-                    atomicAdd(&s.count[g], 1ull);
-                    atomicMin(&s.a[g], orderedKey(s.arg, row));
-                    break;
-                case OP_MAX:
-                    atomicAdd(&s.count[g], 1ull);
-                    atomicMax(&s.a[g], orderedKey(s.arg, row));
-                    break;
-                default:  // OP_SINGLE_VALUE
-                    atomicMin(&s.a[g], orderedKey(s.arg, row));
-                    atomicOr(&s.b[g], 1ull);
-                    break;
-            }
+            accumulateRow(s, (int)s.op, s.count, s.a, s.b, g, row);
+        }
+    }
+}
+
+// Few groups (region I of Karnagel et al.: every row's atomic hits the same few words in L2):
+// each block first accumulates into its own copy of the state in shared memory (numAggs x 3
+// arrays of `groups` words, dynamic shared memory), then merges it into the global state.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n, int groups) {
+    extern __shared__ u64 state[];  // [aggregate][count | a | b][group]
+    for (int i = threadIdx.x; i < numAggs * groups; i += BLOCK) {
+        const int op = (int)aggs[i / groups].op;
+        u64* base = state + (size_t)(i / groups) * 3 * groups;
+        const int g = i % groups;
+        base[g] = 0;
+        base[groups + g] = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull;
+        base[2 * groups + g] = 0;
+    }
+    __syncthreads();
+    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+        const int g = groupOfRow[row];
+        for (int a = 0; a < numAggs; a++) {
+            u64* base = state + (size_t)a * 3 * groups;
+            accumulateRow(aggs[a], (int)aggs[a].op, base, base + groups, base + 2 * groups, g, row);
+        }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < numAggs * groups; i += BLOCK) {
+        const AggSpec s = aggs[i / groups];
+        const int op = (int)s.op;
+        const int g = i % groups;
+        const u64* base = state + (size_t)(i / groups) * 3 * groups;
+        const u64 count = base[g], a = base[groups + g], b = base[2 * groups + g];
+        if (count == 0) continue;  // nothing of this group in this block
+        atomicAdd(&s.count[g], count);
+        if (op == OP_SUM_EXACT) atomicAdd128(&s.a[g], &s.b[g], a, b);
+        else if (op == OP_SUM_DOUBLE) atomicAdd((double*)&s.a[g], __longlong_as_double((long long)a));
+        else if (op == OP_MIN) atomicMin(&s.a[g], a);
+        else if (op == OP_MAX) atomicMax(&s.a[g], a);
+        else if (op == OP_SINGLE_VALUE) {
+            atomicMin(&s.a[g], a);
+            if (b) atomicOr(&s.b[g], 1ull);
         }
     }
 }

@@ -82,11 +82,13 @@ public final class DevicePool {
             freeBlocks.put(0L, capacity);
         }
         for (Map.Entry<Long, Long> block : freeBlocks.entrySet()) {
-            if (block.getValue() >= size) {
-                long offset = block.getKey();
+            // Read the entry before removing it: TreeMap may reuse a removed entry for its successor.
+            long offset = block.getKey();
+            long blockSize = block.getValue();
+            if (blockSize >= size) {
                 freeBlocks.remove(offset);
-                if (block.getValue() > size) {
-                    freeBlocks.put(offset + size, block.getValue() - size);
+                if (blockSize > size) {
+                    freeBlocks.put(offset + size, blockSize - size);
                 }
                 used += size;
                 peak = Math.max(peak, used);

@@ -56,7 +56,7 @@ public final class GroupBySweepBench {
                 DeviceColumn col2 = random(rows, DataType.INTEGER, 1000, 2, work)) {
             Schema input = Schema.of(new Field("col1", DataType.BIGINT), new Field("col2", DataType.INTEGER));
             Schema keyed = Schema.of(new Field("g", DataType.BIGINT), new Field("col2", DataType.INTEGER));
-            System.out.println("groups,path_ms,rows_per_s");
+            System.out.println("groups,groups_found,ms,rows_per_s");
             for (long groups = 1; groups <= 100_000_000L; groups = next(groups)) {
                 try (DeviceTable base = new DeviceTable(input, rows, List.of(col1.share(), col2.share()));
                         DeviceTable table = FilterProject.run(base, null, List.of(
@@ -67,20 +67,20 @@ public final class GroupBySweepBench {
                             new AggCall(AggFunction.SUM, List.of(1), false, DataType.BIGINT, "s")),
                             Schema.of(new Field("g", DataType.BIGINT), new Field("n", DataType.BIGINT), new Field("s", DataType.BIGINT)));
                     long best = Long.MAX_VALUE;
+                    int found = 0;
                     for (int run = 0; run <= RUNS; run++) {
                         long start = System.nanoTime();
                         try (DeviceWork step = new DeviceWork(device); DeviceTable out = GpuAggregate.run(node, table, step)) {
                             step.synchronize();
-                            if (out.rows() != groups) {
-                                throw new IllegalStateException(groups + " groups expected, " + out.rows() + " found");
-                            }
+                            found = out.rows();
                         }
                         if (run > 0) {
                             best = Math.min(best, System.nanoTime() - start);
                         }
                     }
                     points.add(new long[] {groups, best});
-                    System.out.printf("%d,%.2f,%.3g%n", groups, best / 1e6, rows / (best / 1e9));
+                    // Random keys leave a few residues unused when G nears the row count.
+                    System.out.printf("%d,%d,%.2f,%.3g%n", groups, found, best / 1e6, rows / (best / 1e9));
                 }
             }
         }
