@@ -26,6 +26,8 @@ import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -37,16 +39,21 @@ import javax.imageio.ImageIO;
  * The group-by sweep of Karnagel et al. on the GPU: {@code SELECT MOD(col1, G), COUNT(*), SUM(col2)
  * FROM t GROUP BY MOD(col1, G)} over 2^N rows already in device memory (col1 BIGINT uniform in
  * [0, 10^9), col2 INTEGER), for G from 1 to 10^8 in steps of 1-2-5. Times the aggregation (best of
- * 3 after a warm-up; the MOD projection is computed before and not timed), prints one line per G
- * and the largest ratio between neighbouring points, and draws {@code OUT_PNG}:
- * {@code run.sh main io.warpdb.exec.gpu.bench.GroupBySweepBench [log2 rows] [png]}.
+ * 3 after a warm-up; the MOD projection is computed before and not timed), prints one CSV line
+ * per G and the largest ratio between neighbouring points:
+ * {@code run.sh main io.warpdb.exec.gpu.bench.GroupBySweepBench [log2 rows]}. The GPU host has no
+ * fonts, so the chart is drawn elsewhere from that output:
+ * {@code java ... GroupBySweepBench --chart sweep.log out.png}.
  */
 public final class GroupBySweepBench {
     private static final int RUNS = 3;
 
     public static void main(String[] args) throws IOException {
+        if (args.length == 3 && args[0].equals("--chart")) {
+            chart(Path.of(args[1]), new File(args[2]));
+            return;
+        }
         int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 28;
-        String png = args.length > 1 ? args[1] : "groupby-sweep.png";
         int rows = 1 << log2;
         CudaDevice device = CudaDevice.get();
         System.out.println("device: " + device + ", rows: 2^" + log2);
@@ -94,8 +101,21 @@ public final class GroupBySweepBench {
             }
         }
         System.out.printf("largest step between neighbouring points: %.2fx (to G = %d)%n", worst, at);
-        draw(points, rows, new File(png));
-        System.out.println("chart: " + png);
+    }
+
+    /** Draws the chart from a run's output (the "rows: 2^N" line and the CSV lines). */
+    private static void chart(Path log, File png) throws IOException {
+        List<long[]> points = new ArrayList<>();
+        int rows = 0;
+        for (String line : Files.readAllLines(log)) {
+            if (line.contains("rows: 2^")) {
+                rows = 1 << Integer.parseInt(line.substring(line.indexOf("rows: 2^") + 8).trim());
+            } else if (line.matches("\\d+,\\d+,[0-9.]+,.*")) {
+                String[] f = line.split(",");
+                points.add(new long[] {Long.parseLong(f[0]), (long) (Double.parseDouble(f[2]) * 1e6)});
+            }
+        }
+        draw(points, rows, png);
     }
 
     /** 1, 2, 5, 10, 20, 50, ... */
