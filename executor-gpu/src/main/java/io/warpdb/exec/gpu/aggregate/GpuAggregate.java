@@ -32,8 +32,8 @@ public final class GpuAggregate {
         for (AggCall call : node.aggregates()) {
             AggFunction f = call.function();
             boolean minMax = f == AggFunction.MIN || f == AggFunction.MAX;
-            if (call.distinct() && !minMax) {
-                return Support.no("COUNT(DISTINCT) on the GPU comes with issue 6");
+            if (call.distinct() && !minMax && !DistinctAggregation.applies(node)) {
+                return Support.no("DISTINCT aggregates over different arguments, or next to other aggregates, run on the CPU");
             }
             DataType arg = call.args().isEmpty() ? null : input.type(call.args().get(0));
             TypeKind result = call.type().kind();
@@ -56,6 +56,9 @@ public final class GpuAggregate {
 
     /** {@code forced}: the path to take (tests), null to let {@link GroupByTuning} choose. */
     static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work, AggregationPath forced) {
+        if (DistinctAggregation.applies(node)) {
+            return DistinctAggregation.run(node, input, work);
+        }
         int rows = input.rows();
         List<KeyColumn> keys = new ArrayList<>();
         List<KeyColumn> args = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.warpdb.exec.gpu.aggregate;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.plan.AggregateNode;
@@ -78,6 +80,36 @@ class GpuAggregateTest extends GpuTestBase {
 
     private static Schema allTypes() {
         return schema(RandomBatches.allTypes().toArray(new DataType[0]));
+    }
+
+    /** COUNT/SUM/AVG(DISTINCT x) with MIN/MAX(x), grouped and not: two group-bys on the GPU. */
+    @Test
+    void distinctAggregatesOverOneArgument() {
+        Schema s = schema(DataType.VARCHAR, DataType.INTEGER, DataType.decimal(12, 2));
+        RandomBatches random = new RandomBatches(70);
+        for (int keyCount : new int[] {0, 1}) {
+            for (int rows : RandomBatches.SIZES) {
+                try (ListSource source = randomSource(random, s, rows, Options.plain().withDistinct(30).withNulls(0.1))) {
+                    for (int arg : new int[] {1, 2}) {
+                        DataType t = s.type(arg);
+                        DataType sum = t.kind() == TypeKind.DECIMAL ? DataType.decimal(18, t.scale()) : DataType.BIGINT;
+                        DataType avg = t.kind() == TypeKind.DECIMAL ? DataType.decimal(18, t.scale() + 2) : DataType.DOUBLE;
+                        List<AggCall> calls = List.of(new AggCall(AggFunction.COUNT, List.of(arg), true, DataType.BIGINT, "cd"),
+                                new AggCall(AggFunction.SUM, List.of(arg), true, sum, "sd"),
+                                new AggCall(AggFunction.AVG, List.of(arg), true, avg, "ad"),
+                                new AggCall(AggFunction.MAX, List.of(arg), false, t, "mx"));
+                        List<Field> out = new ArrayList<>();
+                        List<Integer> keys = keyCount == 0 ? List.of() : List.of(0);
+                        keys.forEach(k -> out.add(s.field(k)));
+                        calls.forEach(c -> out.add(new Field(c.name(), c.type())));
+                        AggregateNode node = new AggregateNode(scan(source), keys, calls, new Schema(out));
+                        assertEquals(io.warpdb.core.exec.Support.YES, GpuAggregate.supports(node));
+                        assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work), false,
+                                "distinct, seed 70, rows " + rows + ", keys " + keyCount + ", arg " + arg);
+                    }
+                }
+            }
+        }
     }
 
     @Test
