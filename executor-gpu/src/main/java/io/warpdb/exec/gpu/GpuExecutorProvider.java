@@ -11,6 +11,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
@@ -31,8 +32,7 @@ import java.util.List;
  * and driver are present; EXPLAIN shows the reason otherwise, and per node why it stays on the CPU.
  */
 public final class GpuExecutorProvider implements ExecutorProvider {
-    private static final String JOINS_LATER = "joins, unions and constant rows run on the CPU until the GPU join and set"
-            + " operators land";
+    private static final String CPU_FOR_NOW = "joins and constant rows run on the CPU until the GPU join lands";
     private static volatile DeviceColumnCache cache;
 
     @Override
@@ -64,8 +64,10 @@ public final class GpuExecutorProvider implements ExecutorProvider {
                 return GpuAggregate.supports(aggregate);
             } else if (node instanceof SortNode sort) {
                 return GpuSort.supports(sort);
+            } else if (node instanceof UnionNode) {
+                return Support.YES;
             }
-            return Support.no(JOINS_LATER);
+            return Support.no(CPU_FOR_NOW);
         } catch (Unsupported e) {
             return Support.no(e.getMessage());
         }

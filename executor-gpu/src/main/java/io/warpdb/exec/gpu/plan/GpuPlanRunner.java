@@ -13,6 +13,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumn;
@@ -23,6 +24,7 @@ import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.select.FilterProject;
+import io.warpdb.exec.gpu.setop.GpuUnionAll;
 import io.warpdb.exec.gpu.sort.GpuSort;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +90,8 @@ public final class GpuPlanRunner {
                 } else if (node instanceof SortNode sort) {
                     input = evaluate(sort.input());
                     result = GpuSort.run(sort, input, work);
+                } else if (node instanceof UnionNode union) {
+                    result = unionAll(union, work);
                 } else {
                     throw new IllegalStateException("the GPU executor was given " + node.describe());
                 }
@@ -101,6 +105,19 @@ public final class GpuPlanRunner {
                     input.close();
                 }
             }
+        }
+    }
+
+    private DeviceTable unionAll(UnionNode union, DeviceWork work) {
+        List<DeviceTable> inputs = new ArrayList<>();
+        try {
+            for (PlanNode in : union.inputs()) {
+                inputs.add(evaluate(in));
+            }
+            return GpuUnionAll.run(union, inputs, work);
+        } finally {
+            work.synchronize();
+            inputs.forEach(DeviceTable::close);
         }
     }
 

@@ -2,10 +2,7 @@ package io.warpdb.exec.gpu.select;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.core.exec.ExecContext;
-import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
@@ -20,17 +17,13 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.exec.cpu.CpuExecutorProvider;
-import io.warpdb.exec.gpu.GpuExecutorProvider;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
 import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
 import io.warpdb.exec.gpu.testing.RandomBatches;
 import io.warpdb.exec.gpu.testing.ResultAssert;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -156,8 +149,8 @@ class FilterProjectTest extends GpuTestBase {
             assertEquals(cpuError, errorOf(plan, "gpu"), what);
             return;
         }
-        List<List<Object>> cpu = rows(plan, "cpu");
-        List<List<Object>> gpu = rows(plan, "gpu");
+        List<List<Object>> cpu = planRows(plan, "cpu");
+        List<List<Object>> gpu = planRows(plan, "gpu");
         if (ordered) {
             ResultAssert.assertSameOrderedRows(cpu, gpu, what);
         } else {
@@ -168,27 +161,11 @@ class FilterProjectTest extends GpuTestBase {
     /** The SQLSTATE running the plan fails with, or null when it succeeds. */
     private String errorOf(PlanNode plan, String executor) {
         try {
-            rows(plan, executor);
+            planRows(plan, executor);
             return null;
         } catch (WarpException e) {
             return e.sqlState();
         }
-    }
-
-    /** Every node of the plan placed on {@code executor}, run through the executor SPI. */
-    private List<List<Object>> rows(PlanNode plan, String executor) {
-        Map<PlanNode, String> placement = new IdentityHashMap<>();
-        placeAll(plan, executor, placement);
-        ExecContext context = new ExecContext(allocator,
-                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement);
-        try (BatchStream stream = context.run(plan)) {
-            return ResultAssert.rows(stream);
-        }
-    }
-
-    private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {
-        placement.put(node, executor);
-        node.inputs().forEach(in -> placeAll(in, executor, placement));
     }
 
     private static ColumnRef ref(int i) {

@@ -6,16 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
+import io.warpdb.exec.gpu.GpuExecutorProvider;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -85,6 +89,20 @@ public abstract class GpuTestBase {
         } else {
             ResultAssert.assertSameRows(expected, actual, context);
         }
+    }
+
+    /** The rows of {@code plan} with every node placed on {@code executor}, run through the executor SPI. */
+    protected List<List<Object>> planRows(PlanNode plan, String executor) {
+        Map<PlanNode, String> placement = new IdentityHashMap<>();
+        placeAll(plan, executor, placement);
+        ExecContext context = new ExecContext(allocator,
+                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement);
+        return ResultAssert.rows(context.run(plan));
+    }
+
+    private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {
+        placement.put(node, executor);
+        node.inputs().forEach(in -> placeAll(in, executor, placement));
     }
 
     /** A source over random batches (owned by the caller, who closes it). */
