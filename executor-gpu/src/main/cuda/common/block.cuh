@@ -22,39 +22,51 @@ __device__ __forceinline__ unsigned laneMaskLt() {
     return m;
 }
 
-// Exclusive positions of the selected rows of a tile, in row order. Rows are laid out item-major
-// (row = item * BLOCK + thread) so that every load is coalesced; `counts` is shared scratch of
-// ITEMS * WARPS ints. Returns the tile's selected count to every thread.
-__device__ __forceinline__ int tilePositions(const bool (&keep)[ITEMS], int (&pos)[ITEMS], int* counts) {
+// Exclusive positions of the selected rows of a tile of N rows per thread, in row order. Rows
+// are laid out item-major (row = item * BLOCK + thread) so that every load is coalesced; `counts`
+// is shared scratch of N * WARPS + 1 ints. Returns the tile's selected count to every thread.
+template <int N>
+__device__ __forceinline__ int tilePositions(const bool (&keep)[N], int (&pos)[N], int* counts) {
+    constexpr int COUNTS = N * WARPS;
+    constexpr int PER_LANE = COUNTS / 32;
+    static_assert(COUNTS % 32 == 0, "the count scan gives every lane the same number of counts");
     const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
-    unsigned ballots[ITEMS];
+    unsigned ballots[N];
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
+    for (int k = 0; k < N; k++) {
         ballots[k] = __ballot_sync(0xffffffffu, keep[k]);
         if (lane == 0) counts[k * WARPS + warpId] = __popc(ballots[k]);
     }
     __syncthreads();
-    // One warp scans the ITEMS * WARPS counts (k-major, the row order), two per lane.
+    // One warp scans the counts (k-major, the row order), PER_LANE consecutive ones per lane.
     if (warpId == 0) {
-        static_assert(ITEMS * WARPS == 64, "scan assumes 64 counts");
-        int a = counts[2 * lane], b = counts[2 * lane + 1];
-        int sum = a + b, inclusive = sum;
+        int mine[PER_LANE];
+        int sum = 0;
+#pragma unroll
+        for (int i = 0; i < PER_LANE; i++) {
+            mine[i] = counts[lane * PER_LANE + i];
+            sum += mine[i];
+        }
+        int inclusive = sum;
 #pragma unroll
         for (int o = 1; o < 32; o <<= 1) {
             int t = __shfl_up_sync(0xffffffffu, inclusive, o);
             if (lane >= o) inclusive += t;
         }
-        int exclusive = inclusive - sum;
-        counts[2 * lane] = exclusive;
-        counts[2 * lane + 1] = exclusive + a;
-        if (lane == 31) counts[64] = inclusive;
+        int running = inclusive - sum;
+#pragma unroll
+        for (int i = 0; i < PER_LANE; i++) {
+            counts[lane * PER_LANE + i] = running;
+            running += mine[i];
+        }
+        if (lane == 31) counts[COUNTS] = inclusive;
     }
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
+    for (int k = 0; k < N; k++) {
         pos[k] = counts[k * WARPS + warpId] + __popc(ballots[k] & laneMaskLt());
     }
-    int total = counts[64];
+    int total = counts[COUNTS];
     __syncthreads();
     return total;
 }

@@ -41,37 +41,39 @@ __device__ __forceinline__ bool validAt(unsigned long long valid, long long row)
     return valid == 0 || __ldg((const unsigned char*)valid + row) != 0;
 }
 
+template <int N>
 __device__ __forceinline__ void prefetchRows(const int* used, int numUsed, const unsigned long long* colValues,
                                              long long tileStart, long long rows) {
     for (int u = 0; u < numUsed; u++) {
         const unsigned long long base = colValues[used[u * 2]];
         const int width = used[u * 2 + 1];
 #pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
+        for (int k = 0; k < N; k++) {
             long long row = tileStart + k * BLOCK + threadIdx.x;
             if (row < rows) asm volatile("prefetch.global.L2 [%0];" ::"l"(base + row * width));
         }
     }
 }
 
-// A conjunction of `column <cmp> constant` terms for this thread's ITEMS rows, every load issued
+// A conjunction of `column <cmp> constant` terms for this thread's N rows, every load issued
 // before any is used. NULL counts as not kept.
+template <int N>
 __device__ __forceinline__ void evaluateSimplePredicate(const VmInput& in, const SimpleTerm* terms, int numTerms,
-                                                        long long tileStart, long long rows, bool (&keep)[ITEMS]) {
+                                                        long long tileStart, long long rows, bool (&keep)[N]) {
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++) keep[k] = tileStart + k * BLOCK + threadIdx.x < rows;
+    for (int k = 0; k < N; k++) keep[k] = tileStart + k * BLOCK + threadIdx.x < rows;
     for (int t = 0; t < numTerms; t++) {
         const SimpleTerm term = terms[t];
         const unsigned long long base = in.colValues[term.column];
         const unsigned long long valid = in.colValid[term.column];
         const int width = term.kind == 0 ? 4 : 8;
-        long long v[ITEMS];
+        long long v[N];
 #pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
+        for (int k = 0; k < N; k++) {
             v[k] = keep[k] ? loadWidth(base, width, tileStart + k * BLOCK + threadIdx.x) : 0;
         }
 #pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
+        for (int k = 0; k < N; k++) {
             int c;
             if (term.kind == 2) {
                 double x = __longlong_as_double(v[k]), y = __longlong_as_double(term.constant);
@@ -85,15 +87,16 @@ __device__ __forceinline__ void evaluateSimplePredicate(const VmInput& in, const
 }
 
 // The predicate through the simple path when it has terms, else through the interpreter.
+template <int N>
 __device__ __forceinline__ void evaluatePredicate(const VmInput& in, const SimpleTerm* terms, int numTerms,
                                                   int predStart, int predLen, int predResult,
-                                                  long long tileStart, long long rows, bool (&keep)[ITEMS]) {
+                                                  long long tileStart, long long rows, bool (&keep)[N]) {
     if (numTerms > 0) {
-        evaluateSimplePredicate(in, terms, numTerms, tileStart, rows, keep);
+        evaluateSimplePredicate<N>(in, terms, numTerms, tileStart, rows, keep);
         return;
     }
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++) {
+    for (int k = 0; k < N; k++) {
         long long row = tileStart + k * BLOCK + threadIdx.x;
         keep[k] = false;
         if (row < rows) {
@@ -104,7 +107,7 @@ __device__ __forceinline__ void evaluatePredicate(const VmInput& in, const Simpl
     }
 }
 
-template <bool INTERPRETED>
+template <bool INTERPRETED, int N>
 __device__ __forceinline__ void selectTiles(const Instr* code, const long long* consts, const int* tables,
                const unsigned long long* colValues, const unsigned long long* colValid,
                const int* used, int numUsed, const SimpleTerm* terms, int numTerms,
@@ -113,30 +116,30 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
                const unsigned long long* outValues, const unsigned long long* outValid,
                long long rows, unsigned long long* tileStatus, int* tileTicket,
                unsigned long long* selectedCount, int* error) {
-    __shared__ int counts[ITEMS * WARPS + 1];
+    __shared__ int counts[N * WARPS + 1];
     __shared__ int tileShared;
     __shared__ unsigned long long offsetShared;
-    __shared__ long long staging[TILE];
-    __shared__ unsigned char stagingValid[TILE];
+    __shared__ long long staging[(BLOCK * N)];
+    __shared__ unsigned char stagingValid[(BLOCK * N)];
 
     VmInput in{code, consts, tables, colValues, colValid, error};
-    const long long numTiles = (rows + TILE - 1) / TILE;
+    const long long numTiles = (rows + (BLOCK * N) - 1) / (BLOCK * N);
     while (true) {
         if (threadIdx.x == 0) tileShared = atomicAdd(tileTicket, 1);
         __syncthreads();
         const int tile = tileShared;
         if (tile >= numTiles) return;
-        const long long tileStart = (long long)tile * TILE;
+        const long long tileStart = (long long)tile * (BLOCK * N);
 
-        bool keep[ITEMS];
+        bool keep[N];
         if (INTERPRETED) {
-            prefetchRows(used, numUsed, colValues, tileStart, rows);
-            evaluatePredicate(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
+            prefetchRows<N>(used, numUsed, colValues, tileStart, rows);
+            evaluatePredicate<N>(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
         } else {
-            evaluateSimplePredicate(in, terms, numTerms, tileStart, rows, keep);
+            evaluateSimplePredicate<N>(in, terms, numTerms, tileStart, rows, keep);
         }
-        int pos[ITEMS];
-        const int count = tilePositions(keep, pos, counts);
+        int pos[N];
+        const int count = tilePositions<N>(keep, pos, counts);
         if (threadIdx.x < 32) {
             unsigned long long offset = lookBack(tileStatus, tile, count);
             if (threadIdx.x == 0) {
@@ -153,13 +156,13 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
             if (!INTERPRETED || spec.direct >= 0) {
                 const unsigned long long base = colValues[spec.direct];
                 const unsigned long long valid = colValid[spec.direct];
-                long long v[ITEMS];
+                long long v[N];
 #pragma unroll
-                for (int k = 0; k < ITEMS; k++) {
+                for (int k = 0; k < N; k++) {
                     v[k] = keep[k] ? loadWidth(base, spec.width, tileStart + k * BLOCK + threadIdx.x) : 0;
                 }
 #pragma unroll
-                for (int k = 0; k < ITEMS; k++) {
+                for (int k = 0; k < N; k++) {
                     if (keep[k]) {
                         staging[pos[k]] = v[k];
                         stagingValid[pos[k]] = validAt(valid, tileStart + k * BLOCK + threadIdx.x);
@@ -167,7 +170,7 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
                 }
             } else {
 #pragma unroll
-                for (int k = 0; k < ITEMS; k++) {
+                for (int k = 0; k < N; k++) {
                     if (keep[k]) {
                         bool isNull;
                         long long value = vmEval(in, spec.start, spec.len, spec.result, tileStart + k * BLOCK + threadIdx.x, isNull);
@@ -200,11 +203,13 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
 
 // Three blocks per SM: the interpreter needs registers.
 extern "C" __global__ void __launch_bounds__(BLOCK, 3) filter_project(SELECT_PARAMS) {
-    selectTiles<true>(SELECT_ARGS);
+    selectTiles<true, ITEMS>(SELECT_ARGS);
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK, 6) filter_columns(SELECT_PARAMS) {
-    selectTiles<false>(SELECT_ARGS);
+// The lean kernel takes tiles of twice the rows: half the look-backs per byte. Its tile size is
+// FilterProject.LEAN_TILE on the host.
+extern "C" __global__ void __launch_bounds__(BLOCK, 4) filter_columns(SELECT_PARAMS) {
+    selectTiles<false, 2 * ITEMS>(SELECT_ARGS);
 }
 
 // PROJECT without a predicate: a transform pass, every row in place, so no scan is needed. Each
