@@ -30,8 +30,6 @@ public final class FilterProject {
     private static final String MODULE = "select/filter_project";
     static final int BLOCK = 256;
     static final int TILE = BLOCK * 8;
-    /** Rows per tile of the lean kernel (filter_columns), twice the general kernel's. */
-    static final int LEAN_TILE = BLOCK * 16;
     /** Rows one block of the project kernel evaluates per step (PROJECT_ROWS per thread). */
     private static final int PROJECT_GROUP = BLOCK * 4;
     private static final int OUTPUT_SPEC_INTS = 6;
@@ -121,17 +119,16 @@ public final class FilterProject {
                         colValid, specBuffer, outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
                 rows = input.rows();
             } else {
-                // Nothing interpreted: the lean kernel, with larger tiles and more blocks per SM.
+                // Nothing interpreted: the lean kernel, which fits more blocks on an SM.
                 boolean lean = simple != null && allOutputsDirect;
-                int tile = lean ? LEAN_TILE : TILE;
-                long tiles = (input.rows() + tile - 1) / tile;
+                long tiles = (input.rows() + TILE - 1) / TILE;
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
                         : simple.encode(), "simple predicate"));
                 DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 4L : 3L));
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 8L : 3L));
                 work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
                         colValid, usedBuffer, interpretedColumns.size(), terms, simple == null ? 0 : simple.terms().size(),
                         condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
