@@ -128,7 +128,7 @@ public final class FilterProject {
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 8L : 3L));
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
                 work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
                         colValid, usedBuffer, interpretedColumns.size(), terms, simple == null ? 0 : simple.terms().size(),
                         condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
