@@ -55,25 +55,6 @@ __device__ __forceinline__ void prefetchRows(const int* used, int numUsed, const
     }
 }
 
-// Prefetches into L2 the rows of a tile that the lean kernel will read: the predicate's columns
-// and the output columns.
-template <int N>
-__device__ __forceinline__ void prefetchTile(const SimpleTerm* terms, int numTerms, const OutputSpec* outputs,
-                                             int numOutputs, const unsigned long long* colValues,
-                                             long long tileStart, long long rows) {
-    for (int t = 0; t < numTerms + numOutputs; t++) {
-        const int column = t < numTerms ? terms[t].column : outputs[t - numTerms].direct;
-        const int width = t < numTerms ? (terms[t].kind == 0 ? 4 : 8) : outputs[t - numTerms].width;
-        const unsigned long long base = colValues[column];
-        // One prefetch per 128-byte line: every (128 / width)-th row.
-        const int step = 128 / width;
-        for (long long r = tileStart + (long long)threadIdx.x * step; r < tileStart + BLOCK * N && r < rows;
-             r += (long long)BLOCK * step) {
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(base + r * width));
-        }
-    }
-}
-
 // A conjunction of `column <cmp> constant` terms for this thread's N rows, every load issued
 // before any is used. NULL counts as not kept.
 template <int N>
@@ -143,22 +124,12 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
 
     VmInput in{code, consts, tables, colValues, colValid, error};
     const long long numTiles = (rows + (BLOCK * N) - 1) / (BLOCK * N);
-    // A block holds the ticket of its next tile while it works on the current one and prefetches
-    // that tile's columns into L2, so DRAM streams while the block waits in barriers and the
-    // look-back. Tickets still go out in order and each block works through its own in order, so
-    // the smallest unfinished tile is always being worked on and the look-back always ends.
-    if (threadIdx.x == 0) tileShared = atomicAdd(tileTicket, 1);
-    __syncthreads();
-    int tile = tileShared;
-    while (tile < numTiles) {
-        const long long tileStart = (long long)tile * (BLOCK * N);
-        __syncthreads();  // everyone has read tileShared
+    while (true) {
         if (threadIdx.x == 0) tileShared = atomicAdd(tileTicket, 1);
         __syncthreads();
-        const int nextTile = tileShared;
-        if (!INTERPRETED && nextTile < numTiles) {
-            prefetchTile<N>(terms, numTerms, outputs, numOutputs, colValues, (long long)nextTile * (BLOCK * N), rows);
-        }
+        const int tile = tileShared;
+        if (tile >= numTiles) return;
+        const long long tileStart = (long long)tile * (BLOCK * N);
 
         bool keep[N];
         if (INTERPRETED) {
@@ -219,7 +190,6 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
             }
             __syncthreads();
         }
-        tile = nextTile;
     }
 }
 
