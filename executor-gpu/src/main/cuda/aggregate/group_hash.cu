@@ -2,20 +2,12 @@
 // (murmur3 finalizer, linear probing, atomicCAS), then number the occupied slots (scan.cu)
 // and give every row its group and every group a representative row.
 #include "block.cuh"
+#include "hash.cuh"
 #include "../sort/ordered_key.cuh"
 
 using namespace warp;
 
 constexpr u64 EMPTY_SLOT = ~0ull;  // never a packed key: keys use at most 63 bits
-
-__device__ __forceinline__ u64 fmix64(u64 k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
-}
 
 // packed[row] = OR over keys of (NULL ? nullCode : orderedKey - min) << shift.
 extern "C" __global__ void __launch_bounds__(BLOCK)

@@ -27,6 +27,19 @@ public final class KeyColumn implements AutoCloseable {
      * @param forEquality doubles with -0.0 equal to 0.0 (GROUP BY) rather than ordered before it
      */
     public KeyColumn(DeviceColumn column, boolean forEquality, DeviceWork work) {
+        this(column, forEquality, column.type().kind().isString() ? StringRanks.of(column.dictionary()) : null, null, work);
+    }
+
+    /**
+     * A key column for equality with another column: doubles with -0.0 equal to 0.0, and a string
+     * column's codes read as {@code keyOfCode[code]} (e.g. ids of the values shared by both
+     * columns' dictionaries) instead of ranks; {@code keyOfCode} is ignored for other types.
+     */
+    public static KeyColumn forEquality(DeviceColumn column, int[] keyOfCode, DeviceWork work) {
+        return new KeyColumn(column, true, null, column.type().kind().isString() ? keyOfCode : null, work);
+    }
+
+    private KeyColumn(DeviceColumn column, boolean forEquality, StringRanks ranks, int[] keyOfCode, DeviceWork work) {
         this.column = column;
         TypeKind type = column.type().kind();
         this.kind = switch (type) {
@@ -36,9 +49,13 @@ public final class KeyColumn implements AutoCloseable {
             case DOUBLE -> forEquality ? F64_EQUALITY : F64_ORDER;
             case VARCHAR, CHAR -> RANK;
         };
-        this.ranks = kind == RANK ? StringRanks.of(column.dictionary()) : null;
+        this.ranks = ranks;
+        int[] codeKeys = ranks != null ? ranks.rankOfCode() : keyOfCode;
+        if (kind == RANK && codeKeys == null) {
+            throw new IllegalArgumentException("a string key column needs a key per dictionary code");
+        }
         // An empty dictionary has no codes to look up (and nothing to copy).
-        this.rankBuffer = ranks == null || ranks.rankOfCode().length == 0 ? null : work.upload(ranks.rankOfCode(), "string ranks");
+        this.rankBuffer = codeKeys == null || codeKeys.length == 0 ? null : work.upload(codeKeys, "string key codes");
     }
 
     public DeviceColumn column() {
@@ -49,7 +66,7 @@ public final class KeyColumn implements AutoCloseable {
         return kind;
     }
 
-    /** The rank table of a string column (null otherwise). */
+    /** The rank table of a string column (null otherwise, and for {@link #forEquality} columns). */
     public StringRanks ranks() {
         return ranks;
     }
