@@ -7,6 +7,7 @@ import io.warpdb.core.exec.ExecutorProvider;
 import io.warpdb.core.exec.Support;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
@@ -19,6 +20,7 @@ import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.expr.Unsupported;
+import io.warpdb.exec.gpu.join.GpuHashJoin;
 import io.warpdb.exec.gpu.plan.GpuPlanRunner;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -32,7 +34,7 @@ import java.util.List;
  * and driver are present; EXPLAIN shows the reason otherwise, and per node why it stays on the CPU.
  */
 public final class GpuExecutorProvider implements ExecutorProvider {
-    private static final String CPU_FOR_NOW = "joins and constant rows run on the CPU until the GPU join lands";
+    private static final String CPU_FOR_NOW = "constant rows run on the CPU";
     private static volatile DeviceColumnCache cache;
 
     @Override
@@ -66,6 +68,8 @@ public final class GpuExecutorProvider implements ExecutorProvider {
                 return GpuSort.supports(sort);
             } else if (node instanceof UnionNode) {
                 return Support.YES;
+            } else if (node instanceof JoinNode join) {
+                return GpuHashJoin.supports(join);
             }
             return Support.no(CPU_FOR_NOW);
         } catch (Unsupported e) {

@@ -9,6 +9,7 @@ import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
@@ -20,6 +21,7 @@ import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.join.GpuHashJoin;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
@@ -92,6 +94,8 @@ public final class GpuPlanRunner {
                     result = GpuSort.run(sort, input, work);
                 } else if (node instanceof UnionNode union) {
                     result = unionAll(union, work);
+                } else if (node instanceof JoinNode join) {
+                    result = join(join, work);
                 } else {
                     throw new IllegalStateException("the GPU executor was given " + node.describe());
                 }
@@ -105,6 +109,14 @@ public final class GpuPlanRunner {
                     input.close();
                 }
             }
+        }
+    }
+
+    private DeviceTable join(JoinNode join, DeviceWork work) {
+        try (DeviceTable left = evaluate(join.left()); DeviceTable right = evaluate(join.right())) {
+            DeviceTable result = GpuHashJoin.run(join, left, right, work);
+            work.synchronize();
+            return result;
         }
     }
 
