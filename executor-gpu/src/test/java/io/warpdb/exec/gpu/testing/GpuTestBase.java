@@ -21,6 +21,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,22 +69,48 @@ public abstract class GpuTestBase {
         }
     }
 
+    /** A GPU operator over two inputs (a join: left, right). */
+    @FunctionalInterface
+    protected interface TwoInputOperator {
+        DeviceTable apply(DeviceTable left, DeviceTable right, DeviceWork work);
+    }
+
+    /** Uploads both sources' batches, applies {@code operator} on the GPU and downloads its rows. */
+    protected List<List<Object>> gpuRows(ListSource left, ListSource right, TwoInputOperator operator) {
+        try (DeviceWork work = new DeviceWork(CudaDevice.get());
+                DeviceTable leftInput = HostToDevice.upload(left.schema(), left.batches(), work);
+                DeviceTable rightInput = HostToDevice.upload(right.schema(), right.batches(), work);
+                DeviceTable output = operator.apply(leftInput, rightInput, work);
+                Batch batch = DeviceToHost.download(output, 0, output.rows(), allocator, work)) {
+            return ResultAssert.rows(List.of(batch));
+        }
+    }
+
+    /** As {@link #assertSameResult(PlanNode, ListSource, BiFunction, boolean, String)} for two inputs, as multisets. */
+    protected void assertSameResult(PlanNode plan, ListSource left, ListSource right, TwoInputOperator operator, String context) {
+        assertSameResult(plan, () -> gpuRows(left, right, operator), false, context);
+    }
+
     /**
      * Runs both sides: equal rows (as multisets, or in order when {@code ordered}), or, when the
      * CPU fails with a SQLSTATE, the same failure on the GPU. The seed is in {@code context}.
      */
     protected void assertSameResult(PlanNode plan, ListSource source,
             BiFunction<DeviceTable, DeviceWork, DeviceTable> operator, boolean ordered, String context) {
+        assertSameResult(plan, () -> gpuRows(source, operator), ordered, context);
+    }
+
+    private void assertSameResult(PlanNode plan, Supplier<List<List<Object>>> gpu, boolean ordered, String context) {
         List<List<Object>> expected;
         try {
             expected = cpuRows(plan);
         } catch (WarpException e) {
-            WarpException gpu = assertThrows(WarpException.class, () -> gpuRows(source, operator),
+            WarpException failure = assertThrows(WarpException.class, gpu::get,
                     context + ": the CPU failed with " + e.sqlState() + " (" + e.getMessage() + ")");
-            assertEquals(e.sqlState(), gpu.sqlState(), context + ": SQLSTATE of " + gpu.getMessage());
+            assertEquals(e.sqlState(), failure.sqlState(), context + ": SQLSTATE of " + failure.getMessage());
             return;
         }
-        List<List<Object>> actual = gpuRows(source, operator);
+        List<List<Object>> actual = gpu.get();
         if (ordered) {
             ResultAssert.assertSameOrderedRows(expected, actual, context);
         } else {

@@ -28,30 +28,39 @@ public final class RandomBatches {
     /** Row counts around the warp, block and tile edges, and one of many blocks. */
     public static final List<Integer> SIZES = List.of(0, 1, 31, 32, 33, 2047, 2048, 2049, 100_003);
 
-    /** How values are drawn. {@code distinct} 0: unbounded. */
-    public record Options(double nullFraction, int distinct, boolean zipf, boolean extremes, boolean varyDictionaries) {
+    /**
+     * How values are drawn. {@code distinct} 0: unbounded. {@code poolSeed} 0: pools of distinct
+     * values come from the generator's own stream; otherwise from this seed, so that generators
+     * with the same pool seed draw from the same values (join keys that match across two sources).
+     */
+    public record Options(double nullFraction, int distinct, boolean zipf, boolean extremes, boolean varyDictionaries,
+            long poolSeed) {
         public static Options plain() {
-            return new Options(0, 0, false, false, false);
+            return new Options(0, 0, false, false, false, 0);
+        }
+
+        public Options withSharedPools(long seed) {
+            return new Options(nullFraction, distinct, zipf, extremes, varyDictionaries, seed);
         }
 
         public Options withNulls(double fraction) {
-            return new Options(fraction, distinct, zipf, extremes, varyDictionaries);
+            return new Options(fraction, distinct, zipf, extremes, varyDictionaries, poolSeed);
         }
 
         public Options withDistinct(int values) {
-            return new Options(nullFraction, values, zipf, extremes, varyDictionaries);
+            return new Options(nullFraction, values, zipf, extremes, varyDictionaries, poolSeed);
         }
 
         public Options withZipf() {
-            return new Options(nullFraction, distinct, true, extremes, varyDictionaries);
+            return new Options(nullFraction, distinct, true, extremes, varyDictionaries, poolSeed);
         }
 
         public Options withExtremes() {
-            return new Options(nullFraction, distinct, zipf, true, varyDictionaries);
+            return new Options(nullFraction, distinct, zipf, true, varyDictionaries, poolSeed);
         }
 
         public Options withVaryingDictionaries() {
-            return new Options(nullFraction, distinct, zipf, extremes, true);
+            return new Options(nullFraction, distinct, zipf, extremes, true, poolSeed);
         }
     }
 
@@ -71,7 +80,7 @@ public final class RandomBatches {
     public List<Batch> generate(Schema schema, int rows, Options options, BufferAllocator allocator) {
         List<Object[]> columns = new ArrayList<>();
         for (int c = 0; c < schema.size(); c++) {
-            columns.add(column(schema.type(c), rows, options));
+            columns.add(column(c, schema.type(c), rows, options));
         }
         List<Integer> cuts = new ArrayList<>(List.of(0, rows));
         int extraCuts = random.nextInt(4);
@@ -148,12 +157,15 @@ public final class RandomBatches {
     }
 
     /** Normalized values (see {@link Vectors#setNormalized}; strings as String) of one column. */
-    private Object[] column(DataType type, int rows, Options options) {
+    private Object[] column(int position, DataType type, int rows, Options options) {
         Object[] pool = null;
         if (options.distinct() > 0) {
+            // A shared pool depends only on the pool seed, the column's position and its type.
+            Random poolSource = options.poolSeed() == 0 ? random
+                    : new Random(options.poolSeed() * 1_000_003L + position * 31L + type.kind().ordinal());
             pool = new Object[options.distinct()];
             for (int i = 0; i < pool.length; i++) {
-                pool[i] = value(type, options);
+                pool[i] = value(poolSource, type, options);
             }
         }
         Object[] out = new Object[rows];
@@ -161,7 +173,7 @@ public final class RandomBatches {
             if (options.nullFraction() > 0 && random.nextDouble() < options.nullFraction()) {
                 continue;
             }
-            out[r] = pool == null ? value(type, options) : pool[options.zipf() ? zipf(pool.length) : random.nextInt(pool.length)];
+            out[r] = pool == null ? value(random, type, options) : pool[options.zipf() ? zipf(pool.length) : random.nextInt(pool.length)];
         }
         return out;
     }
@@ -174,50 +186,50 @@ public final class RandomBatches {
         return i;
     }
 
-    private Object value(DataType type, Options options) {
-        boolean extreme = options.extremes() && random.nextInt(8) == 0;
+    private static Object value(Random source, DataType type, Options options) {
+        boolean extreme = options.extremes() && source.nextInt(8) == 0;
         return switch (type.kind()) {
-            case BOOLEAN -> random.nextBoolean();
-            case INTEGER -> (long) (extreme ? pick(Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1, -1, 0)
-                    : random.nextInt(2_000_001) - 1_000_000);
-            case BIGINT -> extreme ? pick(Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 0L)
-                    : random.nextLong() % 1_000_000_000_000L;
-            case DECIMAL -> decimal(type, extreme);
-            case DOUBLE -> extreme ? pick(0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN)
-                    : (random.nextInt(1 << 22) - (1 << 21)) / 4.0;
-            case DATE -> (long) (random.nextInt(200_000) - 100_000);
-            case VARCHAR, CHAR -> string(extreme);
+            case BOOLEAN -> source.nextBoolean();
+            case INTEGER -> (long) (extreme ? pick(source, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1, -1, 0)
+                    : source.nextInt(2_000_001) - 1_000_000);
+            case BIGINT -> extreme ? pick(source, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 0L)
+                    : source.nextLong() % 1_000_000_000_000L;
+            case DECIMAL -> decimal(source, type, extreme);
+            case DOUBLE -> extreme ? pick(source, 0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN)
+                    : (source.nextInt(1 << 22) - (1 << 21)) / 4.0;
+            case DATE -> (long) (source.nextInt(200_000) - 100_000);
+            case VARCHAR, CHAR -> string(source, extreme);
         };
     }
 
-    private Object decimal(DataType type, boolean extreme) {
+    private static Object decimal(Random source, DataType type, boolean extreme) {
         long limit = 1;
         for (int i = 0; i < type.precision(); i++) {
             limit *= 10;
         }
         long largest = limit - 1;
         if (extreme) {
-            return pick(largest, -largest, 0L, 1L, -1L);
+            return pick(source, largest, -largest, 0L, 1L, -1L);
         }
         long bound = Math.min(largest, 1_000_000_000_000L);
-        return random.nextLong() % (bound + 1);
+        return source.nextLong() % (bound + 1);
     }
 
-    private String string(boolean extreme) {
+    private static String string(Random source, boolean extreme) {
         if (extreme) {
-            return (String) pick("", "A", "a", "\u00e9t\u00e9", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
+            return (String) pick(source, "", "A", "a", "\u00e9t\u00e9", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
         }
-        int length = random.nextInt(6);
+        int length = source.nextInt(6);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < length; i++) {
-            sb.append((char) ('a' + random.nextInt(random.nextBoolean() ? 3 : 26)));
+            sb.append((char) ('a' + source.nextInt(source.nextBoolean() ? 3 : 26)));
         }
         return sb.toString();
     }
 
     @SafeVarargs
-    private <T> T pick(T... choices) {
-        return choices[random.nextInt(choices.length)];
+    private static <T> T pick(Random source, T... choices) {
+        return choices[source.nextInt(choices.length)];
     }
 
     /** Types tests cover: every kind, decimals narrow and at the 18-digit limit. */
