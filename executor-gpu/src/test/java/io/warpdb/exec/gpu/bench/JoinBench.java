@@ -1,0 +1,79 @@
+package io.warpdb.exec.gpu.bench;
+
+import io.warpdb.core.plan.JoinKind;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.join.GpuHashJoin;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.PinnedStaging;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+
+/**
+ * GPU hash join throughput on unique 8-byte keys, data resident: {@code run.sh main
+ * io.warpdb.exec.gpu.bench.JoinBench [log2 rows per side, default 27]}. The build side holds the
+ * keys 0..N-1 in order, the probe side the same keys scrambled (multiplication by an odd
+ * constant modulo N), so every probe row matches exactly one build row. Best of 3 after a warm-up;
+ * throughput counts the input tuples of both sides.
+ */
+public final class JoinBench {
+    private static final int RUNS = 3;
+
+    public static void main(String[] args) {
+        int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 27;
+        int rows = 1 << log2;
+        CudaDevice device = CudaDevice.get();
+        System.out.println("device: " + device + ", rows per side: 2^" + log2);
+        Schema left = Schema.of(new Field("lk", DataType.BIGINT));
+        Schema right = Schema.of(new Field("rk", DataType.BIGINT));
+        JoinNode node = new JoinNode(new ValuesNode(left, List.of()), new ValuesNode(right, List.of()), JoinKind.INNER,
+                List.of(0), List.of(0), null, Schema.of(left.field(0), right.field(0)));
+        try (DeviceWork work = new DeviceWork(device);
+                DeviceTable probe = new DeviceTable(left, rows, List.of(keys(rows, true, work)));
+                DeviceTable build = new DeviceTable(right, rows, List.of(keys(rows, false, work)))) {
+            long best = Long.MAX_VALUE;
+            int out = 0;
+            for (int run = 0; run <= RUNS; run++) {
+                long start = System.nanoTime();
+                try (DeviceWork step = new DeviceWork(device); DeviceTable result = GpuHashJoin.run(node, probe, build, step)) {
+                    step.synchronize();
+                    out = result.rows();
+                }
+                if (run > 0) {
+                    best = Math.min(best, System.nanoTime() - start);
+                }
+            }
+            System.out.printf("INNER join 2^%d x 2^%d unique BIGINT keys: %d output rows, %.2f ms, %.2f G input tuples/s%n",
+                    log2, log2, out, best / 1e6, 2.0 * rows / (best / 1e9) / 1e9);
+        }
+    }
+
+    private static DeviceColumn keys(int rows, boolean scrambled, DeviceWork work) {
+        DeviceBuffer values = work.allocate((long) rows * 8, "join keys");
+        long mask = rows - 1;
+        ByteBuffer chunk = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);
+        PinnedStaging staging = work.device().staging();
+        synchronized (staging) {
+            PinnedStaging.Upload upload = staging.upload(values, work.stream());
+            for (long i = 0; i < rows; ) {
+                chunk.clear();
+                while (chunk.hasRemaining() && i < rows) {
+                    chunk.putLong(scrambled ? (i * 0x9E3779B97F4A7C15L) & mask : i);
+                    i++;
+                }
+                chunk.flip();
+                upload.put(chunk);
+            }
+            upload.finish();
+        }
+        return new DeviceColumn(DataType.BIGINT, rows, values, null, null);
+    }
+}
