@@ -17,7 +17,7 @@ enum Opcode : int {
     OP_CHECK_INT32, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
     OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_SELECT, OP_COALESCE,
     OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
-    OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F, OP_CHECK_DATE
+    OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F
 };
 
 // Errors reported through the kernel's error word; the host raises the SQLSTATE.
@@ -208,10 +208,6 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 if (!n[d] && (v[d] >= limit || v[d] <= -limit)) fail(in.error, ERR_OVERFLOW);
                 break;
             }
-            case OP_CHECK_DATE:
-                n[d] = n[I.a]; v[d] = v[I.a];
-                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW);
-                break;
             case OP_I2F:  // exact (scale imm) to double
                 n[d] = n[I.a];
                 v[d] = asBits(I.imm == 0 ? (double)v[I.a] : (double)v[I.a] / (double)pow10ll(I.imm));

@@ -56,6 +56,11 @@ public final class DeviceColumn implements AutoCloseable {
         return validity;
     }
 
+    /** The validity bytes' device address, 0 when the column has no NULLs (as kernels take it). */
+    public long validityAddress() {
+        return validity == null ? 0 : validity.address();
+    }
+
     public StringDictionary dictionary() {
         return dictionary;
     }

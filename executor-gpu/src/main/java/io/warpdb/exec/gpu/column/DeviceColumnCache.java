@@ -33,7 +33,6 @@ public final class DeviceColumnCache {
                         c.close();
                     }
                 })
-                .recordStats()
                 .build();
         pool.addEvictionHook(this::evictAll);
     }
@@ -56,17 +55,5 @@ public final class DeviceColumnCache {
         columns.invalidateAll();
         columns.cleanUp();
         return any;
-    }
-
-    public long hits() {
-        return columns.stats().hitCount();
-    }
-
-    public long misses() {
-        return columns.stats().missCount();
-    }
-
-    public long entries() {
-        return columns.estimatedSize();
     }
 }

@@ -1,24 +1,21 @@
 package io.warpdb.exec.gpu.column;
 
 import io.warpdb.core.batch.Batch;
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.PinnedStaging;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
  * Copies Arrow batches into device columns, one contiguous column per input column. Fixed-width
  * values go as they are; BOOLEAN bits become bytes; string codes of batches with different
- * dictionaries are renumbered into one merged dictionary (the GPU compares codes, so a column
- * needs a single dictionary); validity bits become bytes only for columns that have NULLs.
+ * dictionaries are renumbered into one {@link MergedDictionary}; validity bits become bytes only
+ * for columns that have NULLs.
  */
 public final class HostToDevice {
     private HostToDevice() {
@@ -45,15 +42,8 @@ public final class HostToDevice {
     /** Column {@code c} of every batch as one device column of {@code rows} rows. */
     public static DeviceColumn uploadColumn(DataType type, List<Batch> batches, int c, int rows, DeviceWork work) {
         int width = DeviceColumn.width(type);
-        StringDictionary dictionary = null;
-        Map<StringDictionary, int[]> renumbering = null;
-        if (type.kind().isString()) {
-            dictionary = commonDictionary(batches, c);
-            renumbering = dictionary == null ? new IdentityHashMap<>() : null;
-            if (dictionary == null) {
-                dictionary = mergeDictionaries(batches, c, renumbering);
-            }
-        }
+        MergedDictionary merged = type.kind().isString()
+                ? MergedDictionary.of(batches.stream().map(b -> b.dictionary(c)).toList()) : null;
         boolean hasNulls = batches.stream().anyMatch(b -> b.vector(c).getNullCount() > 0);
         DeviceBuffer values = work.allocate((long) rows * width, "column values");
         DeviceBuffer validity = null;
@@ -63,7 +53,7 @@ public final class HostToDevice {
                 PinnedStaging.Upload upload = staging.upload(values, work.stream());
                 for (Batch b : batches) {
                     putValues(upload, b.vector(c), b.rowCount(), type, width,
-                            renumbering == null ? null : renumbering.get(b.dictionary(c)));
+                            merged != null && merged.renumbers() ? merged.codeMap(b.dictionary(c)) : null);
                 }
                 work.countToDevice(upload.finish());
                 if (hasNulls) {
@@ -85,7 +75,7 @@ public final class HostToDevice {
             }
             throw e;
         }
-        return new DeviceColumn(type, rows, values, validity, dictionary);
+        return new DeviceColumn(type, rows, values, validity, merged == null ? null : merged.dictionary());
     }
 
     private static void putValues(PinnedStaging.Upload upload, FieldVector v, int rows, DataType type, int width, int[] renumber) {
@@ -103,29 +93,4 @@ public final class HostToDevice {
         }
     }
 
-    /** The dictionary all batches share, or null when they differ. */
-    private static StringDictionary commonDictionary(List<Batch> batches, int c) {
-        StringDictionary first = batches.isEmpty() ? StringDictionary.EMPTY : batches.get(0).dictionary(c);
-        for (Batch b : batches) {
-            if (b.dictionary(c) != first) {
-                return null;
-            }
-        }
-        return first;
-    }
-
-    private static StringDictionary mergeDictionaries(List<Batch> batches, int c, Map<StringDictionary, int[]> renumbering) {
-        StringDictionary.Builder merged = new StringDictionary.Builder();
-        for (Batch b : batches) {
-            StringDictionary d = b.dictionary(c);
-            renumbering.computeIfAbsent(d, dict -> {
-                int[] codes = new int[dict.size()];
-                for (int i = 0; i < codes.length; i++) {
-                    codes[i] = merged.add(dict.get(i));
-                }
-                return codes;
-            });
-        }
-        return merged.build();
-    }
 }

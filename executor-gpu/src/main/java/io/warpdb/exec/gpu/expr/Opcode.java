@@ -9,7 +9,7 @@ enum Opcode {
     CHECK_INT32, CHECK_PRECISION, I2F, F2DEC,
     CMP_I, CMP_F, AND, OR, NOT, TRUTH, SELECT, COALESCE,
     LOOKUP_BOOL, MAP_CODE, LOOKUP_I64,
-    EXTRACT, ADD_DAYS, ADD_MONTHS, DISTINCT_I, DISTINCT_F, CHECK_DATE;
+    EXTRACT, ADD_DAYS, ADD_MONTHS, DISTINCT_I, DISTINCT_F;
 
     /** The number the kernel switches on (the CUDA enum starts at 1). */
     int code() {

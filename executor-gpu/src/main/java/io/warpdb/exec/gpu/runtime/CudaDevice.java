@@ -3,7 +3,6 @@ package io.warpdb.exec.gpu.runtime;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE;
-import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
 
 import io.warpdb.core.exec.Support;
@@ -31,7 +30,6 @@ public final class CudaDevice {
     private final String name;
     private final int smCount;
     private final int l2Bytes;
-    private final int maxSharedBytesPerBlock;
     private final int computeCapability;
     private final long totalMemory;
     private final KernelLibrary kernels;
@@ -49,7 +47,6 @@ public final class CudaDevice {
         this.name = new String(nameBytes, 0, end, StandardCharsets.US_ASCII);
         this.smCount = attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
         this.l2Bytes = attribute(device, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-        this.maxSharedBytesPerBlock = attribute(device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
         this.computeCapability = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10
                 + attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         long[] free = new long[1];
@@ -157,10 +154,6 @@ public final class CudaDevice {
 
     public int l2Bytes() {
         return l2Bytes;
-    }
-
-    public int maxSharedBytesPerBlock() {
-        return maxSharedBytesPerBlock;
     }
 
     public int computeCapability() {

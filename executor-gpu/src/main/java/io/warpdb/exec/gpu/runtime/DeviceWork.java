@@ -51,10 +51,6 @@ public final class DeviceWork implements AutoCloseable {
         return upload(Pointer.to(values), (long) values.length * Long.BYTES, owner);
     }
 
-    public DeviceBuffer upload(byte[] values, String owner) {
-        return upload(Pointer.to(values), values.length, owner);
-    }
-
     private DeviceBuffer upload(Pointer host, long bytes, String owner) {
         DeviceBuffer b = allocate(Math.max(bytes, 8), owner);
         // Synchronous: the Java array must not move or change while the copy runs.

@@ -53,9 +53,4 @@ public final class Kernel {
         throw new IllegalArgumentException("kernel " + name + ": unsupported parameter " + arg.getClass());
     }
 
-    /** Raises the dynamic shared memory limit of this kernel (needed above 48 KiB). */
-    public void allowSharedBytes(int bytes) {
-        JCudaDriver.cuFuncSetAttribute(function,
-                jcuda.driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
-    }
 }

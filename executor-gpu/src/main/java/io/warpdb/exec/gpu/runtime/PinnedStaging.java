@@ -26,10 +26,6 @@ public final class PinnedStaging {
         }
     }
 
-    public int bufferBytes() {
-        return BUFFER_BYTES;
-    }
-
     Pointer pointer(int i) {
         return pointers[i];
     }

@@ -69,7 +69,8 @@ public final class FilterProject {
         }
 
         List<DeviceBuffer> temporaries = new ArrayList<>();
-        DeviceColumn[] results = new DeviceColumn[exprs.size()];
+        // Output buffers by expression index (null for shared input columns); values then validity.
+        DeviceBuffer[][] outBuffers = new DeviceBuffer[exprs.size()][];
         try {
             int[] specs = new int[Math.max(1, outputs.size() * OUTPUT_SPEC_INTS)];
             long[] outValues = new long[Math.max(1, outputs.size())];
@@ -84,13 +85,9 @@ public final class FilterProject {
                 }
                 boolean nullable = direct >= 0 ? input.column(direct).validity() != null : out.nullable();
                 int width = DeviceColumn.width(schema.type(i));
-                DeviceBuffer values = work.allocate((long) input.rows() * width, "projected values");
-                DeviceBuffer valid = null;
-                try {
-                    valid = nullable ? work.allocate(input.rows(), "projected validity") : null;
-                } finally {
-                    results[i] = new DeviceColumn(schema.type(i), input.rows(), values, valid, out.dictionary());
-                }
+                outBuffers[i] = new DeviceBuffer[2];
+                DeviceBuffer values = outBuffers[i][0] = work.allocate((long) input.rows() * width, "projected values");
+                DeviceBuffer valid = outBuffers[i][1] = nullable ? work.allocate(input.rows(), "projected validity") : null;
                 outValues[o] = values.address();
                 outValid[o] = valid == null ? 0 : valid.address();
                 System.arraycopy(new int[] {out.start(), out.length(), out.resultSlot(), width, valid == null ? 0 : 1, direct}, 0,
@@ -138,16 +135,19 @@ public final class FilterProject {
             }
             raiseError(work.downloadInts(error, 1)[0], program);
             List<DeviceColumn> columns = new ArrayList<>(exprs.size());
-            for (int i = 0; i < exprs.size(); i++) {
-                DeviceColumn c = results[i];
-                columns.add(c == null ? input.column(((ColumnRef) exprs.get(i)).index()).share()
-                        : new DeviceColumn(c.type(), rows, c.values(), c.validity(), c.dictionary()));
+            for (int i = 0, o = 0; i < exprs.size(); i++) {
+                columns.add(outBuffers[i] == null ? input.column(((ColumnRef) exprs.get(i)).index()).share()
+                        : new DeviceColumn(schema.type(i), rows, outBuffers[i][0], outBuffers[i][1], outputs.get(o++).dictionary()));
             }
             return new DeviceTable(schema, rows, columns);
         } catch (RuntimeException e) {
-            for (DeviceColumn c : results) {
-                if (c != null) {
-                    c.close();
+            for (DeviceBuffer[] b : outBuffers) {
+                if (b != null) {
+                    for (DeviceBuffer buffer : b) {
+                        if (buffer != null) {
+                            buffer.close();
+                        }
+                    }
                 }
             }
             throw e;
@@ -185,7 +185,7 @@ public final class FilterProject {
         long[] out = new long[Math.max(1, input.columns().size())];
         for (int c = 0; c < input.columns().size(); c++) {
             DeviceColumn col = input.column(c);
-            out[c] = validity ? (col.validity() == null ? 0 : col.validity().address()) : col.values().address();
+            out[c] = validity ? col.validityAddress() : col.values().address();
         }
         return out;
     }

@@ -1,6 +1,5 @@
 package io.warpdb.exec.gpu.setop;
 
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -8,19 +7,18 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.ColumnGather;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.MergedDictionary;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import jcuda.driver.JCudaDriver;
 
 /**
  * UNION ALL on the GPU: every input's rows, input after input, by device-to-device copies into
  * one column per output column. String columns whose inputs carry different dictionaries get a
- * merged dictionary; each input's codes are renumbered by gathering from its code map (codes of
- * NULL rows are 0, a valid index).
+ * {@link MergedDictionary}; each input's codes are renumbered by gathering from its code map
+ * (codes of NULL rows are 0, a valid index).
  */
 public final class GpuUnionAll {
     private GpuUnionAll() {
@@ -48,18 +46,8 @@ public final class GpuUnionAll {
     private static DeviceColumn concatenate(DataType type, List<DeviceTable> inputs, int c, int rows, DeviceWork work) {
         int width = DeviceColumn.width(type);
         boolean nullable = inputs.stream().anyMatch(t -> t.column(c).validity() != null);
-        StringDictionary dictionary = null;
-        Map<StringDictionary, int[]> renumbering = null;
-        if (type.kind().isString()) {
-            dictionary = inputs.isEmpty() ? StringDictionary.EMPTY : inputs.get(0).column(c).dictionary();
-            for (DeviceTable t : inputs) {
-                if (t.column(c).dictionary() != dictionary) {
-                    renumbering = new IdentityHashMap<>();
-                    dictionary = merge(inputs, c, renumbering);
-                    break;
-                }
-            }
-        }
+        MergedDictionary merged = type.kind().isString()
+                ? MergedDictionary.of(inputs.stream().map(t -> t.column(c).dictionary()).toList()) : null;
         DeviceBuffer values = work.allocate((long) rows * width, "union values");
         DeviceBuffer validity = null;
         try {
@@ -69,8 +57,8 @@ public final class GpuUnionAll {
                 DeviceColumn in = t.column(c);
                 long n = t.rows();
                 if (n > 0) {
-                    if (renumbering != null) {
-                        try (DeviceColumn renumbered = renumber(in, renumbering.get(in.dictionary()), work)) {
+                    if (merged != null && merged.renumbers()) {
+                        try (DeviceColumn renumbered = renumber(in, merged.codeMap(in.dictionary()), work)) {
                             copy(values, offset * width, renumbered.values(), n * width, work);
                         }
                     } else {
@@ -86,7 +74,7 @@ public final class GpuUnionAll {
                 }
                 offset += n;
             }
-            return new DeviceColumn(type, rows, values, validity, dictionary);
+            return new DeviceColumn(type, rows, values, validity, merged == null ? null : merged.dictionary());
         } catch (RuntimeException e) {
             values.close();
             if (validity != null) {
@@ -109,19 +97,5 @@ public final class GpuUnionAll {
                 DeviceTable mapped = ColumnGather.gather(mapTable, in.values(), in.rows(), work)) {
             return mapped.column(0).share();
         }
-    }
-
-    private static StringDictionary merge(List<DeviceTable> inputs, int c, Map<StringDictionary, int[]> renumbering) {
-        StringDictionary.Builder merged = new StringDictionary.Builder();
-        for (DeviceTable t : inputs) {
-            renumbering.computeIfAbsent(t.column(c).dictionary(), d -> {
-                int[] codes = new int[d.size()];
-                for (int i = 0; i < codes.length; i++) {
-                    codes[i] = merged.add(d.get(i));
-                }
-                return codes;
-            });
-        }
-        return merged.build();
     }
 }

@@ -73,7 +73,7 @@ public final class KeyColumn implements AutoCloseable {
 
     /** The four words of the CUDA KeySource: values, validity, ranks (addresses, 0 when absent), kind. */
     public long[] descriptor() {
-        return new long[] {column.values().address(), column.validity() == null ? 0 : column.validity().address(),
+        return new long[] {column.values().address(), column.validityAddress(),
                 rankBuffer == null ? 0 : rankBuffer.address(), kind};
     }
 

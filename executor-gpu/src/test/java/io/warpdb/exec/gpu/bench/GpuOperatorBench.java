@@ -13,10 +13,7 @@ import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import io.warpdb.exec.gpu.runtime.PinnedStaging;
 import io.warpdb.exec.gpu.select.FilterProject;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.SplittableRandom;
 import jcuda.driver.CUevent;
@@ -123,26 +120,10 @@ public final class GpuOperatorBench {
         }
     }
 
-    /** Uniform values in [0, 10^9) (DECIMAL: unscaled hundredths below 1.00 for the discount-like column). */
+    /** Uniform values in [0, 10^9) (for the DECIMAL discount column, seed 4: unscaled hundredths up to 0.10). */
     private static DeviceColumn randomColumn(int rows, DataType type, long seed, DeviceWork work) {
-        DeviceBuffer values = work.allocate((long) rows * 8, "bench column");
         SplittableRandom random = new SplittableRandom(seed);
         boolean fraction = type.kind() == io.warpdb.core.types.TypeKind.DECIMAL && seed == 4;
-        ByteBuffer chunk = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);
-        PinnedStaging staging = work.device().staging();
-        synchronized (staging) {
-            PinnedStaging.Upload upload = staging.upload(values, work.stream());
-            for (int done = 0; done < rows; ) {
-                chunk.clear();
-                while (chunk.hasRemaining() && done < rows) {
-                    chunk.putLong(fraction ? random.nextLong(11) : random.nextLong(VALUE_RANGE));
-                    done++;
-                }
-                chunk.flip();
-                upload.put(chunk);
-            }
-            upload.finish();
-        }
-        return new DeviceColumn(type, rows, values, null, null);
+        return BenchColumns.generate(type, rows, row -> fraction ? random.nextLong(11) : random.nextLong(VALUE_RANGE), work);
     }
 }

@@ -15,9 +15,7 @@ import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
-import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import io.warpdb.exec.gpu.runtime.PinnedStaging;
 import io.warpdb.exec.gpu.select.FilterProject;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -28,8 +26,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -129,30 +125,8 @@ public final class GroupBySweepBench {
     }
 
     private static DeviceColumn random(int rows, DataType type, long bound, long seed, DeviceWork work) {
-        int width = DeviceColumn.width(type);
-        DeviceBuffer values = work.allocate((long) rows * width, "sweep column");
         SplittableRandom random = new SplittableRandom(seed);
-        ByteBuffer chunk = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);
-        PinnedStaging staging = work.device().staging();
-        synchronized (staging) {
-            PinnedStaging.Upload upload = staging.upload(values, work.stream());
-            for (int done = 0; done < rows; ) {
-                chunk.clear();
-                while (chunk.remaining() >= width && done < rows) {
-                    long v = random.nextLong(bound);
-                    if (width == 8) {
-                        chunk.putLong(v);
-                    } else {
-                        chunk.putInt((int) v);
-                    }
-                    done++;
-                }
-                chunk.flip();
-                upload.put(chunk);
-            }
-            upload.finish();
-        }
-        return new DeviceColumn(type, rows, values, null, null);
+        return BenchColumns.generate(type, rows, row -> random.nextLong(bound), work);
     }
 
     /** Time per G on log-log axes. */

@@ -10,11 +10,7 @@ import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.join.GpuHashJoin;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
-import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import io.warpdb.exec.gpu.runtime.PinnedStaging;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 
 /**
@@ -57,23 +53,7 @@ public final class JoinBench {
     }
 
     private static DeviceColumn keys(int rows, boolean scrambled, DeviceWork work) {
-        DeviceBuffer values = work.allocate((long) rows * 8, "join keys");
         long mask = rows - 1;
-        ByteBuffer chunk = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);
-        PinnedStaging staging = work.device().staging();
-        synchronized (staging) {
-            PinnedStaging.Upload upload = staging.upload(values, work.stream());
-            for (long i = 0; i < rows; ) {
-                chunk.clear();
-                while (chunk.hasRemaining() && i < rows) {
-                    chunk.putLong(scrambled ? (i * 0x9E3779B97F4A7C15L) & mask : i);
-                    i++;
-                }
-                chunk.flip();
-                upload.put(chunk);
-            }
-            upload.finish();
-        }
-        return new DeviceColumn(DataType.BIGINT, rows, values, null, null);
+        return BenchColumns.generate(DataType.BIGINT, rows, i -> scrambled ? (i * 0x9E3779B97F4A7C15L) & mask : i, work);
     }
 }
