@@ -33,7 +33,12 @@ public final class Database implements AutoCloseable {
 
     /** A database held in memory only, with the executors found on the class path. */
     public static Database inMemory(String name) {
-        return new Database(name, Catalog::new, ExecutorRegistry.load());
+        return inMemory(name, ExecutorRegistry.load());
+    }
+
+    /** A database held in memory only, with the given executors. */
+    public static Database inMemory(String name, ExecutorRegistry executors) {
+        return new Database(name, Catalog::new, executors);
     }
 
     /**

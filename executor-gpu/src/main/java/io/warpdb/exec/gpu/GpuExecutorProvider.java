@@ -50,9 +50,14 @@ public final class GpuExecutorProvider implements ExecutorProvider {
     @Override
     public Support supports(PlanNode node) {
         Support available = availability();
-        if (!available.supported()) {
-            return available;
-        }
+        return available.supported() ? planSupport(node) : available;
+    }
+
+    /**
+     * Whether the GPU executor has an operator for this node (not its inputs), whatever the
+     * machine: what {@link #supports} answers where a device is present.
+     */
+    public static Support planSupport(PlanNode node) {
         try {
             if (node instanceof ScanNode) {
                 return Support.YES;
