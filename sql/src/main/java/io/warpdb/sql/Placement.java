@@ -24,6 +24,7 @@ final class Placement {
 
     private final Map<PlanNode, String> executors = new IdentityHashMap<>();
     private final Map<PlanNode, List<String>> refusals = new IdentityHashMap<>();
+    private final Map<PlanNode, String> methods = new IdentityHashMap<>();
     private final List<ExecutorProvider> candidates;
 
     private Placement(List<ExecutorProvider> candidates) {
@@ -73,6 +74,9 @@ final class Placement {
             Support s = p.supports(node);
             if (s.supported()) {
                 executor = p.name();
+                if (s.reason() != null) {
+                    methods.put(node, s.reason());
+                }
                 break;
             }
             refused.add(p.name() + " cannot run it: " + s.reason());
@@ -121,9 +125,16 @@ final class Placement {
         });
     }
 
-    /** The executor, followed by why the candidates refused the node when it is on the CPU. */
+    /**
+     * The executor and how it runs the node when it said so (e.g. {@code gpu: hash join}), or on
+     * the CPU, why the candidates refused the node.
+     */
     private String bracket(PlanNode node, String executor) {
-        List<String> refused = executor.equals(CPU) ? refusals.get(node) : null;
+        if (!executor.equals(CPU)) {
+            String method = executor.equals(executors.get(node)) ? methods.get(node) : null;
+            return method == null ? executor : executor + ": " + method;
+        }
+        List<String> refused = refusals.get(node);
         return refused == null ? executor : executor + "; " + String.join("; ", refused);
     }
 

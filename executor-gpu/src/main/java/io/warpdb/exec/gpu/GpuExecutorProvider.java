@@ -20,7 +20,7 @@ import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.expr.Unsupported;
-import io.warpdb.exec.gpu.join.GpuHashJoin;
+import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.exec.gpu.plan.GpuPlanRunner;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -74,7 +74,7 @@ public final class GpuExecutorProvider implements ExecutorProvider {
             } else if (node instanceof UnionNode) {
                 return Support.YES;
             } else if (node instanceof JoinNode join) {
-                return GpuHashJoin.supports(join);
+                return GpuJoin.supports(join);
             }
             return Support.no(CPU_FOR_NOW);
         } catch (Unsupported e) {

@@ -1,27 +1,21 @@
 package io.warpdb.exec.gpu.join;
 
-import io.warpdb.core.exec.Support;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
-import io.warpdb.exec.gpu.column.ColumnGather;
-import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.PrefixSum;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * INNER, LEFT, SEMI and ANTI equi-joins on the GPU (join/hash_join.cu). The right input (the
- * planner puts the smaller side there) builds an open-addressing hash table of (hash, row id)
- * entries at most half full; the left input probes it twice, counting each row's output rows and
- * then, at offsets from their prefix sum, writing (left row, right row) pairs, from which the
- * output columns are gathered: left columns then right ones (none for SEMI and ANTI), the right
- * ones NULL where a LEFT join row matched nothing. NULL keys never match, so ANTI outputs the
- * left rows with a NULL key, as the CPU does. Output rows come in no particular order.
+ * Hash join pairs for INNER, LEFT, SEMI and ANTI equi-joins (join/hash_join.cu), as in section
+ * 3.3 of Gao and Sakharnykh: the right input builds an open-addressing hash table of (hash, row
+ * id) entries at most half full; the left input probes it twice, counting each row's output rows
+ * and then, at offsets from their prefix sum, writing (left row, right row) pairs, -1 where a
+ * LEFT join row matched nothing. NULL keys never match, so ANTI outputs the left rows with a
+ * NULL key, as the CPU does. {@link GpuJoin} decides which side builds.
  */
 public final class GpuHashJoin {
     private static final String MODULE = "join/hash_join";
@@ -29,64 +23,15 @@ public final class GpuHashJoin {
     private GpuHashJoin() {
     }
 
-    public static Support supports(JoinNode node) {
-        if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
-            return Support.no(node.kind() + " joins run on the CPU until the GPU join tracks which build rows matched");
-        }
-        if (node.leftKeys().isEmpty()) {
-            return Support.no("joins without equality keys run on the CPU until the GPU has a nested-loop join");
-        }
-        if (node.residual() != null) {
-            return Support.no("joins with a condition beyond key equality run on the CPU until the GPU join evaluates residual"
-                    + " predicates");
-        }
-        for (int k = 0; k < node.leftKeys().size(); k++) {
-            String reason = JoinKeys.unsupported(node.left().schema().type(node.leftKeys().get(k)),
-                    node.right().schema().type(node.rightKeys().get(k)));
-            if (reason != null) {
-                return Support.no(reason);
-            }
-        }
-        return Support.YES;
-    }
-
-    /** Joins {@code left} (probe side) with {@code right} (build side); the inputs stay owned by the caller. */
-    public static DeviceTable run(JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
-        Support support = supports(node);
-        if (!support.supported()) {
-            throw new IllegalArgumentException(support.reason());
-        }
-        try (Pairs pairs = matchRows(node, left, right, work)) {
-            return gatherOutput(node, left, right, pairs, work);
-        }
-    }
-
     /**
-     * Slots of the hash table for {@code buildRows} rows: a power of two at least twice as large
-     * (at most half full, so that every probe ends at an empty slot soon), and at least 2.
+     * The pairs of {@code kind} (INNER, LEFT, SEMI or ANTI) on the keys of {@code node}: the left
+     * input probes, the right one builds; the residual is not looked at.
      */
-    static long tableSlots(long buildRows) {
-        long wanted = Math.max(2, 2 * buildRows);
-        return Long.highestOneBit(wanted - 1) << 1;
-    }
-
-    /** Output row i pairs left row probeIds[i] with right row buildIds[i] (-1: none; buildIds null for SEMI/ANTI). */
-    private record Pairs(DeviceBuffer probeIds, DeviceBuffer buildIds, int count) implements AutoCloseable {
-        @Override
-        public void close() {
-            probeIds.close();
-            if (buildIds != null) {
-                buildIds.close();
-            }
-        }
-    }
-
-    /** Builds the table and probes it; the table is freed before the columns are gathered. */
-    private static Pairs matchRows(JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
+    static JoinPairs match(JoinKind kind, JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
         int probeRows = left.rows();
         int buildRows = right.rows();
         long slots = tableSlots(buildRows);
-        int mode = mode(node.kind());
+        int mode = mode(kind);
         try (JoinKeys keys = JoinKeys.of(node, left, right, work);
                 DeviceBuffer table = work.allocate(slots * Long.BYTES, "join hash table");
                 DeviceBuffer outputRows = work.allocate((long) probeRows * Integer.BYTES, "join output rows per probe row");
@@ -106,13 +51,13 @@ public final class GpuHashJoin {
             DeviceBuffer probeIds = work.allocate(count * Integer.BYTES, "join probe row ids");
             DeviceBuffer buildIds = null;
             try {
-                if (node.kind().outputsRight()) {
+                if (kind.outputsRight()) {
                     buildIds = work.allocate(count * Integer.BYTES, "join build row ids");
                 }
                 work.kernel(MODULE, "probe_write").launch(work.stream(), GridSize.strided(probeRows, work), GridSize.BLOCK, 0,
                         keys.probeDescriptors(), keys.buildDescriptors(), keys.count(), probeRows, table, mask, mode, offsets,
                         probeIds, buildIds);
-                return new Pairs(probeIds, buildIds, (int) count);
+                return new JoinPairs(probeIds, buildIds, (int) count);
             } catch (RuntimeException e) {
                 probeIds.close();
                 if (buildIds != null) {
@@ -123,6 +68,15 @@ public final class GpuHashJoin {
         }
     }
 
+    /**
+     * Slots of the hash table for {@code buildRows} rows: a power of two at least twice as large
+     * (at most half full, so that every probe ends at an empty slot soon), and at least 2.
+     */
+    static long tableSlots(long buildRows) {
+        long wanted = Math.max(2, 2 * buildRows);
+        return Long.highestOneBit(wanted - 1) << 1;
+    }
+
     /** The kernels' output mode (MODE_* in hash_join.cu). */
     private static int mode(JoinKind kind) {
         return switch (kind) {
@@ -130,21 +84,8 @@ public final class GpuHashJoin {
             case LEFT -> 1;
             case SEMI -> 2;
             case ANTI -> 3;
-            case RIGHT, FULL -> throw new IllegalArgumentException(kind + " join on the GPU");
+            case RIGHT, FULL -> throw new IllegalArgumentException(kind + " pairs come from the sort-merge join or"
+                    + " from completing inner pairs");
         };
-    }
-
-    private static DeviceTable gatherOutput(JoinNode node, DeviceTable left, DeviceTable right, Pairs pairs, DeviceWork work) {
-        List<DeviceColumn> columns = new ArrayList<>();
-        try (DeviceTable leftRows = ColumnGather.gather(left, pairs.probeIds(), pairs.count(), work);
-                DeviceTable rightRows = pairs.buildIds() == null ? null
-                        : node.kind() == JoinKind.LEFT ? ColumnGather.gatherOrNull(right, pairs.buildIds(), pairs.count(), work)
-                        : ColumnGather.gather(right, pairs.buildIds(), pairs.count(), work)) {
-            leftRows.columns().forEach(c -> columns.add(c.share()));
-            if (rightRows != null) {
-                rightRows.columns().forEach(c -> columns.add(c.share()));
-            }
-            return new DeviceTable(node.schema(), pairs.count(), columns);
-        }
     }
 }

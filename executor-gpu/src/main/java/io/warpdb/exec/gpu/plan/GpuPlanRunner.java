@@ -21,7 +21,7 @@ import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
-import io.warpdb.exec.gpu.join.GpuHashJoin;
+import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
@@ -114,7 +114,7 @@ public final class GpuPlanRunner {
 
     private DeviceTable join(JoinNode join, DeviceWork work) {
         try (DeviceTable left = evaluate(join.left()); DeviceTable right = evaluate(join.right())) {
-            DeviceTable result = GpuHashJoin.run(join, left, right, work);
+            DeviceTable result = GpuJoin.run(join, left, right, entries, work);
             work.synchronize();
             return result;
         }

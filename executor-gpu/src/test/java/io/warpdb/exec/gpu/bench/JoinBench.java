@@ -8,7 +8,7 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
-import io.warpdb.exec.gpu.join.GpuHashJoin;
+import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.List;
@@ -39,7 +39,7 @@ public final class JoinBench {
             int out = 0;
             for (int run = 0; run <= RUNS; run++) {
                 long start = System.nanoTime();
-                try (DeviceWork step = new DeviceWork(device); DeviceTable result = GpuHashJoin.run(node, probe, build, step)) {
+                try (DeviceWork step = new DeviceWork(device); DeviceTable result = GpuJoin.run(node, probe, build, null, step)) {
                     step.synchronize();
                     out = result.rows();
                 }

@@ -100,6 +100,11 @@ public abstract class GpuTestBase {
         assertSameResult(plan, () -> gpuRows(source, operator), ordered, context);
     }
 
+    /** As {@link #assertSameResult(PlanNode, ListSource, BiFunction, boolean, String)} with the whole plan on the GPU executor. */
+    protected void assertSameOnGpu(PlanNode plan, boolean ordered, String context) {
+        assertSameResult(plan, () -> planRows(plan, "gpu"), ordered, context);
+    }
+
     private void assertSameResult(PlanNode plan, Supplier<List<List<Object>>> gpu, boolean ordered, String context) {
         List<List<Object>> expected;
         try {
