@@ -5,6 +5,7 @@ import io.warpdb.storage.StorageOptions;
 import io.warpdb.tpch.BenchChart;
 import io.warpdb.tpch.LoadReport;
 import io.warpdb.tpch.TblFiles;
+import io.warpdb.tpch.QueryTarget;
 import io.warpdb.tpch.TpchBench;
 import io.warpdb.tpch.TpchData;
 import io.warpdb.tpch.TpchGenerator;
@@ -17,6 +18,7 @@ import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -139,11 +141,22 @@ public final class TpchCommand implements Runnable {
         @Option(names = "--executor", description = "auto, cpu or gpu (default: auto).")
         String executor = "auto";
 
+        @Option(names = "--explain-analyze",
+                description = "After the checks, run each query once more under EXPLAIN ANALYZE and print its plan: the executor,"
+                        + " rows, time, kernel time and copies of every node.")
+        boolean explainAnalyze;
+
         @Override
         public Integer call() {
             List<TpchQuery> queries = selection.queries();
             try (TpchSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
                 List<TpchRunner.Outcome> outcomes = new TpchRunner(warpdb, setup.reference()).runAll(queries, System.out);
+                if (explainAnalyze) {
+                    for (TpchQuery q : queries) {
+                        System.out.println("EXPLAIN ANALYZE " + q.name());
+                        warpdb.query("explain analyze " + q.sql()).rows().forEach(row -> System.out.println(row.get(0)));
+                    }
+                }
                 return TpchRunner.allOk(outcomes) ? 0 : 1;
             }
         }
@@ -159,7 +172,9 @@ public final class TpchCommand implements Runnable {
         QuerySelection selection;
 
         @Option(names = "--executor", split = ",", paramLabel = "EXECUTOR",
-                description = "auto, cpu or gpu, or several to compare on the same data, e.g. cpu,gpu (default: auto).")
+                description = "auto, cpu, gpu (data resident in device memory) or gpu-cold (device column cache emptied before"
+                        + " each run, so times include the copies), or several to compare on the same data, e.g. cpu,gpu"
+                        + " (default: auto).")
         List<String> executors = List.of("auto");
 
         @Option(names = "--warmups", description = "Untimed runs per query (default: 1).")
@@ -174,9 +189,15 @@ public final class TpchCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             List<TpchQuery> queries = selection.queries();
-            Map<String, WarpDbTarget> targets = new LinkedHashMap<>();
-            try (TpchSetup setup = setup(common, queries, executors)) {
-                executors.forEach(e -> targets.put(e, setup.warpdb(e)));
+            Map<String, QueryTarget> targets = new LinkedHashMap<>();
+            List<AutoCloseable> opened = new ArrayList<>();
+            try (TpchSetup setup = setup(common, queries, executors.stream().map(Bench::executorOf).toList())) {
+                for (String e : executors) {
+                    WarpDbTarget target = setup.warpdb(executorOf(e));
+                    QueryTarget timed = e.equals(ColdGpuTarget.LABEL) ? new ColdGpuTarget(target) : target;
+                    opened.add((AutoCloseable) timed);
+                    targets.put(e, timed);
+                }
                 String title = "TPC-H SF " + format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
                 TpchBench.Report report = new TpchBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
                 if (chart != null) {
@@ -185,8 +206,19 @@ public final class TpchCommand implements Runnable {
                 }
                 return report.timings().stream().allMatch(TpchBench.Timing::counts) ? 0 : 1;
             } finally {
-                targets.values().forEach(WarpDbTarget::close);
+                for (AutoCloseable target : opened) {
+                    try {
+                        target.close();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
             }
+        }
+
+        /** The executor behind a label: {@code gpu-cold} is the GPU executor. */
+        private static String executorOf(String label) {
+            return label.equals(ColdGpuTarget.LABEL) ? "gpu" : label;
         }
     }
 

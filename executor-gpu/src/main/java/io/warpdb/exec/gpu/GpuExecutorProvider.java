@@ -113,6 +113,13 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         return cache;
     }
 
+    /** Drops the columns cached in device memory (benchmarks that include the copies to the device). */
+    public static void evictCachedColumns() {
+        if (cache != null) {
+            cache.evictAll();
+        }
+    }
+
     /** Streams a device result to the host in batches of {@link DeviceToHost#BATCH_ROWS} rows. */
     private static final class Download implements BatchStream {
         private final DeviceTable table;

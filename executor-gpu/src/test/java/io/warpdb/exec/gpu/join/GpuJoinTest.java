@@ -148,11 +148,13 @@ class GpuJoinTest extends GpuTestBase {
             RandomBatches random = new RandomBatches(600 + size[0]);
             Options shared = options.withSharedPools(600 + size[0]);
             try (ListSource l = randomSource(random, left, size[0], shared); ListSource r = randomSource(random, right, size[1], shared)) {
-                // L.c1 < R.c1 (numbers), and L.c2 <> R.c2 (strings of different dictionaries), as in TPC-H Q21.
+                // L.c1 < R.c1 (as Q21's l1.l_suppkey <> l2.l_suppkey), and one reading strings and NULLs of both sides.
                 Expr numbers = lessThan(1, 4);
-                Expr strings = Call.of(Op.NE, DataType.BOOLEAN, new ColumnRef(2, DataType.VARCHAR), new ColumnRef(5, DataType.VARCHAR));
+                Expr mixed = Call.of(Op.OR, DataType.BOOLEAN, Call.of(Op.IS_NULL, DataType.BOOLEAN, new ColumnRef(5, DataType.VARCHAR)),
+                        Call.of(Op.AND, DataType.BOOLEAN, Call.of(Op.IS_NOT_NULL, DataType.BOOLEAN, new ColumnRef(2, DataType.VARCHAR)),
+                                lessThan(4, 1)));
                 for (JoinKind kind : KINDS) {
-                    for (Expr residual : List.of(numbers, strings)) {
+                    for (Expr residual : List.of(numbers, mixed)) {
                         compare(join(scan(l), scan(r), kind, List.of(0), List.of(0), residual),
                                 "seed " + random.seed() + ", rows " + size[0] + " x " + size[1] + ", " + kind + " on " + residual);
                     }
