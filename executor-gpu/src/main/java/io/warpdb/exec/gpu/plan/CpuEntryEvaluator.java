@@ -1,5 +1,7 @@
 package io.warpdb.exec.gpu.plan;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.StringDictionary;
@@ -15,6 +17,8 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 
@@ -22,17 +26,38 @@ import org.apache.arrow.vector.FieldVector;
  * Evaluates per-dictionary-entry expressions with the CPU executor, so string functions have
  * exactly one implementation; the GPU only ever sees the resulting lookup tables. When the whole
  * dictionary fails (a CAST of a bad string), entries are evaluated one by one so that only rows
- * holding a failing entry raise its error.
+ * holding a failing entry raise its error. Results are kept per dictionary while it lives: a
+ * dictionary of columns cached in device memory meets the same expressions query after query
+ * (a LIKE over a million comments costs far more than the GPU's whole filter).
  */
 final class CpuEntryEvaluator implements EntryEvaluator {
+    private static final Cache<StringDictionary, Map<EntryExpression, EntryValues>> BY_DICTIONARY =
+            Caffeine.newBuilder().weakKeys().maximumSize(1024).build();
+
     private final ExecContext context;
+
+    /** An expression over a dictionary's entries, as the lookup tables are keyed. */
+    private record EntryExpression(Expr overEntries, DataType entryType) {
+    }
 
     CpuEntryEvaluator(ExecContext context) {
         this.context = context;
     }
 
+    /** The values of {@code overEntries} per entry (shared: callers must not change the arrays). */
     @Override
     public EntryValues evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary) {
+        Map<EntryExpression, EntryValues> known = BY_DICTIONARY.get(dictionary, d -> new ConcurrentHashMap<>());
+        EntryExpression key = new EntryExpression(overEntries, entryType);
+        EntryValues values = known.get(key);
+        if (values == null) {
+            values = evaluateAll(overEntries, entryType, dictionary);
+            known.put(key, values);
+        }
+        return values;
+    }
+
+    private EntryValues evaluateAll(Expr overEntries, DataType entryType, StringDictionary dictionary) {
         int n = dictionary.size();
         long[] values = new long[n];
         boolean[] nulls = new boolean[n];

@@ -1,5 +1,7 @@
 package io.warpdb.exec.gpu.sort;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.warpdb.core.batch.StringDictionary;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,9 +12,19 @@ import java.util.List;
  * The order of a string column's codes: for each code the rank of its value among the
  * dictionary's distinct values (equal values share a rank, so non-unique dictionaries group and
  * sort correctly), and the distinct values in rank order as a dictionary whose code is the rank.
+ * Sorting a large dictionary costs far more than the GPU's sort of the codes, so the ranks of a
+ * dictionary are kept while it lives (columns cached in device memory keep theirs across queries).
  */
 public record StringRanks(int[] rankOfCode, StringDictionary byRank) {
+    private static final Cache<StringDictionary, StringRanks> BY_DICTIONARY =
+            Caffeine.newBuilder().weakKeys().maximumSize(1024).build();
+
+    /** The ranks of {@code dictionary}'s codes (shared: callers must not change the array). */
     public static StringRanks of(StringDictionary dictionary) {
+        return BY_DICTIONARY.get(dictionary, StringRanks::rank);
+    }
+
+    private static StringRanks rank(StringDictionary dictionary) {
         int size = dictionary.size();
         Integer[] byValue = new Integer[size];
         for (int i = 0; i < size; i++) {
