@@ -90,13 +90,23 @@ accumulate_groups(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n
     }
 }
 
-// Few groups (region I of Karnagel et al.: every row's atomic hits the same few words in L2):
-// each block first accumulates into its own copy of the state in shared memory (numAggs x 3
-// arrays of `groups` words, dynamic shared memory), then merges it into the global state.
-extern "C" __global__ void __launch_bounds__(BLOCK)
-accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n, int groups) {
-    extern __shared__ u64 state[];  // [aggregate][count | a | b][group]
-    for (int i = threadIdx.x; i < numAggs * groups; i += BLOCK) {
+// Adds a partial state (count, a, b) to group slot `g` of state arrays, global or shared.
+__device__ __forceinline__ void mergeState(int op, u64* count, u64* a, u64* b, int g, u64 partialCount, u64 pa, u64 pb) {
+    if (partialCount == 0) return;  // nothing of this group
+    atomicAdd(&count[g], partialCount);
+    if (op == OP_SUM_EXACT) atomicAdd128(&a[g], &b[g], pa, pb);
+    else if (op == OP_SUM_DOUBLE) atomicAdd((double*)&a[g], __longlong_as_double((long long)pa));
+    else if (op == OP_MIN) atomicMin(&a[g], pa);
+    else if (op == OP_MAX) atomicMax(&a[g], pa);
+    else if (op == OP_SINGLE_VALUE) {
+        atomicMin(&a[g], pa);
+        if (pb) atomicOr(&b[g], 1ull);
+    }
+}
+
+// Per-block copies of the state in shared memory: numAggs x 3 arrays of `groups` words.
+__device__ __forceinline__ void initSharedState(u64* state, const AggSpec* aggs, int numAggs, int groups) {
+    for (int i = threadIdx.x; i < numAggs * groups; i += blockDim.x) {
         const int op = (int)aggs[i / groups].op;
         u64* base = state + (size_t)(i / groups) * 3 * groups;
         const int g = i % groups;
@@ -105,6 +115,25 @@ accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow
         base[2 * groups + g] = 0;
     }
     __syncthreads();
+}
+
+__device__ __forceinline__ void flushSharedState(const u64* state, const AggSpec* aggs, int numAggs, int groups) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < numAggs * groups; i += blockDim.x) {
+        const AggSpec s = aggs[i / groups];
+        const int g = i % groups;
+        const u64* base = state + (size_t)(i / groups) * 3 * groups;
+        mergeState((int)s.op, s.count, s.a, s.b, g, base[g], base[groups + g], base[2 * groups + g]);
+    }
+}
+
+// Few groups (region I of Karnagel et al.: every row's atomic hits the same few words in L2):
+// each block first accumulates into its own copy of the state in shared memory (dynamic shared
+// memory), then merges it into the global state.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n, int groups) {
+    extern __shared__ u64 state[];  // [aggregate][count | a | b][group]
+    initSharedState(state, aggs, numAggs, groups);
     for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
         const int g = groupOfRow[row];
         for (int a = 0; a < numAggs; a++) {
@@ -112,24 +141,79 @@ accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow
             accumulateRow(aggs[a], (int)aggs[a].op, base, base + groups, base + 2 * groups, g, row);
         }
     }
-    __syncthreads();
-    for (int i = threadIdx.x; i < numAggs * groups; i += BLOCK) {
-        const AggSpec s = aggs[i / groups];
-        const int op = (int)s.op;
-        const int g = i % groups;
-        const u64* base = state + (size_t)(i / groups) * 3 * groups;
-        const u64 count = base[g], a = base[groups + g], b = base[2 * groups + g];
-        if (count == 0) continue;  // nothing of this group in this block
-        atomicAdd(&s.count[g], count);
-        if (op == OP_SUM_EXACT) atomicAdd128(&s.a[g], &s.b[g], a, b);
-        else if (op == OP_SUM_DOUBLE) atomicAdd((double*)&s.a[g], __longlong_as_double((long long)a));
-        else if (op == OP_MIN) atomicMin(&s.a[g], a);
-        else if (op == OP_MAX) atomicMax(&s.a[g], a);
-        else if (op == OP_SINGLE_VALUE) {
-            atomicMin(&s.a[g], a);
-            if (b) atomicOr(&s.b[g], 1ull);
+    flushSharedState(state, aggs, numAggs, groups);
+}
+
+// One row's contribution to its group, as a partial state (count, a, b); zero count: none.
+__device__ __forceinline__ void rowPartial(const AggSpec& s, int op, long long row, u64& count, u64& a, u64& b) {
+    count = 0;
+    a = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull;
+    b = 0;
+    if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) count = 1;
+    if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) return;
+    count = 1;
+    if (op == OP_SUM_EXACT) {
+        const long long v = exactValue(s.arg, row);
+        a = (u64)v;
+        b = v < 0 ? ~0ull : 0ull;
+    } else if (op == OP_SUM_DOUBLE) {
+        a = (u64)__double_as_longlong(((const double*)s.arg.values)[row]);
+    } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
+        a = orderedKey(s.arg, row);
+        b = 1;
+    }
+}
+
+// The sum (min, max, or) of a partial state over the lanes of a warp; every lane gets it.
+__device__ __forceinline__ void warpMerge(int op, u64& count, u64& a, u64& b) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const u64 oc = __shfl_xor_sync(0xffffffffu, count, offset);
+        const u64 oa = __shfl_xor_sync(0xffffffffu, a, offset);
+        const u64 ob = __shfl_xor_sync(0xffffffffu, b, offset);
+        count += oc;
+        if (op == OP_SUM_EXACT) add128(a, b, oa, ob);
+        else if (op == OP_SUM_DOUBLE) a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
+        else if (op == OP_MAX) a = max(a, oa);
+        else if (op == OP_MIN || op == OP_SINGLE_VALUE) {
+            a = min(a, oa);
+            b |= ob;
         }
     }
+}
+
+// Very few groups (the low end of region I, see GroupByTuning): as accumulate_groups_shared,
+// but a warp first merges the rows it holds of one group with shuffles, so one lane per group
+// present in the warp touches shared memory instead of every lane queueing on the same words.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+accumulate_groups_warp(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n, int groups) {
+    extern __shared__ u64 state[];  // [aggregate][count | a | b][group]
+    initSharedState(state, aggs, numAggs, groups);
+    const int lane = threadIdx.x & 31;
+    // Whole warps step together (shuffles need every lane); lanes past the end hold no row.
+    for (long long first = (long long)blockIdx.x * BLOCK; first < n; first += (long long)gridDim.x * BLOCK) {
+        const long long row = first + threadIdx.x;
+        const bool holds = row < n;
+        const int g = holds ? groupOfRow[row] : -1;
+        unsigned pending = __ballot_sync(0xffffffffu, holds);
+        while (pending != 0) {
+            const int leader = __ffs(pending) - 1;
+            const int group = __shfl_sync(0xffffffffu, g, leader);
+            const bool mine = holds && g == group;
+            pending &= ~__ballot_sync(0xffffffffu, mine);
+            for (int ai = 0; ai < numAggs; ai++) {
+                const AggSpec s = aggs[ai];
+                const int op = (int)s.op;
+                u64 count = 0, a = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull, b = 0;
+                if (mine) rowPartial(s, op, row, count, a, b);
+                warpMerge(op, count, a, b);
+                if (lane == leader) {
+                    u64* base = state + (size_t)ai * 3 * groups;
+                    mergeState(op, base, base + groups, base + 2 * groups, group, count, a, b);
+                }
+            }
+        }
+    }
+    flushSharedState(state, aggs, numAggs, groups);
 }
 
 // One block's partial of one aggregate.

@@ -1,5 +1,5 @@
 // Hash group-by on keys packed into 63 bits: pack, insert into an open-addressing table
-// (murmur3 finalizer, linear probing, atomicCAS), then number the occupied slots (scan.cu)
+// (murmur3 finalizer, linear probing, atomicCAS on empty slots), then number the occupied slots (scan.cu)
 // and give every row its group and every group a representative row.
 #include "block.cuh"
 #include "hash.cuh"
@@ -34,10 +34,15 @@ hash_insert(const u64* packed, int n, u64* slotKeys, int* slotRow, int* rowSlot,
         u64 key = packed[row];
         u64 slot = fmix64(key) % slots;
         while (true) {
-            u64 prev = atomicCAS(&slotKeys[slot], EMPTY_SLOT, key);
+            // Look before the CAS: with few groups every row meets its key already in place, and
+            // plain reads of one word are served to all of them, where CASes would queue on it.
+            u64 prev = __ldcg(&slotKeys[slot]);
             if (prev == EMPTY_SLOT) {
-                slotRow[slot] = (int)row;
-                break;
+                prev = atomicCAS(&slotKeys[slot], EMPTY_SLOT, key);
+                if (prev == EMPTY_SLOT) {
+                    slotRow[slot] = (int)row;
+                    break;
+                }
             }
             if (prev == key) break;
             slot = slot + 1 == slots ? 0 : slot + 1;

@@ -17,8 +17,6 @@ import java.util.List;
 final class Accumulation {
     /** State words per group and aggregate (count, a, b), in bytes. */
     private static final int SHARED_BYTES_PER_GROUP = 3 * Long.BYTES;
-    /** Shared memory the per-block state may take (the default limit without opting in). */
-    private static final int SHARED_STATE_BYTES = 48 << 10;
 
     static final int OP_COUNT_ROWS = 0;
     static final int OP_COUNT = 1;
@@ -80,14 +78,12 @@ final class Accumulation {
                 if (groups == null) {
                     work.kernel(MODULE, "accumulate_all").launch(work.stream(), grid, GridSize.BLOCK, 0, specBuffer,
                             calls.size(), rows);
-                } else if ((long) groupCount * calls.size() * SHARED_BYTES_PER_GROUP <= SHARED_STATE_BYTES) {
-                    // Few groups: per-block copies of the state in shared memory take the atomics' contention.
-                    work.kernel(MODULE, "accumulate_groups_shared").launch(work.stream(), grid, GridSize.BLOCK,
-                            groupCount * calls.size() * SHARED_BYTES_PER_GROUP, specBuffer, calls.size(), groups.groupOfRow(),
-                            rows, groupCount);
                 } else {
-                    work.kernel(MODULE, "accumulate_groups").launch(work.stream(), grid, GridSize.BLOCK, 0, specBuffer,
-                            calls.size(), groups.groupOfRow(), rows);
+                    long stateBytes = (long) groupCount * calls.size() * SHARED_BYTES_PER_GROUP;
+                    GroupByTuning.Accumulator accumulator = GroupByTuning.accumulator(groupCount, stateBytes);
+                    boolean shared = accumulator != GroupByTuning.Accumulator.GLOBAL;
+                    work.kernel(MODULE, accumulator.kernel).launch(work.stream(), grid, GridSize.BLOCK, shared ? (int) stateBytes : 0,
+                            specBuffer, calls.size(), groups.groupOfRow(), rows, groupCount);
                 }
                 List<State> states = new ArrayList<>();
                 for (int i = 0; i < calls.size(); i++) {

@@ -17,6 +17,11 @@ import io.warpdb.exec.gpu.runtime.CudaDevice;
  * <li>Grid for the insert kernel: NSM blocks of 1024 threads while the table is under 4x L2
  * (many threads hide atomic latency on a cached table); 8 NSM blocks of 64 threads under 2 GB;
  * 8 NSM blocks of 8 threads beyond (fewer concurrent random accesses thrash the TLB less).
+ * <li>Accumulation (region I, few groups, is bound by atomics on the same words): up to
+ * {@link #WARP_MERGE_MAX_GROUPS} groups, each warp merges its rows of a group with shuffles
+ * before one lane adds them to the block's state in shared memory; while every block's copy of
+ * the state fits {@link #SHARED_STATE_BYTES} of shared memory, rows go to that copy; beyond,
+ * straight to the global state.
  * </ul>
  */
 final class GroupByTuning {
@@ -24,6 +29,23 @@ final class GroupByTuning {
     static final long MAX_HASH_GROUPS = 1L << 27;
     static final long TWO_GB = 2L << 30;
     static final double HIGH_FILL = 0.83;
+    /** Up to this many groups a warp merges its rows per group before touching the state. */
+    static final int WARP_MERGE_MAX_GROUPS = 8;
+    /** Shared memory a block's copy of the state may take (the default limit without opting in). */
+    static final int SHARED_STATE_BYTES = 48 << 10;
+
+    /** Where rows are added to their group's state. */
+    enum Accumulator {
+        WARP_MERGED("accumulate_groups_warp"),
+        BLOCK_SHARED("accumulate_groups_shared"),
+        GLOBAL("accumulate_groups");
+
+        final String kernel;
+
+        Accumulator(String kernel) {
+            this.kernel = kernel;
+        }
+    }
 
     /** What the rules read of the device. */
     record Device(int smCount, long l2Bytes) {
@@ -48,6 +70,14 @@ final class GroupByTuning {
             return AggregationPath.HASH;
         }
         return AggregationPath.SORT;
+    }
+
+    /** The accumulator for {@code groups} groups whose state takes {@code stateBytes} per block copy. */
+    static Accumulator accumulator(long groups, long stateBytes) {
+        if (stateBytes > SHARED_STATE_BYTES) {
+            return Accumulator.GLOBAL;
+        }
+        return groups <= WARP_MERGE_MAX_GROUPS ? Accumulator.WARP_MERGED : Accumulator.BLOCK_SHARED;
     }
 
     /** The table for {@code groups} expected groups of {@code slotBytes} bytes per slot. */

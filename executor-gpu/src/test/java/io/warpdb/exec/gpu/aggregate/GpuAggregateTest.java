@@ -162,6 +162,16 @@ class GpuAggregateTest extends GpuTestBase {
     }
 
     @Test
+    void fewGroupsMergedPerWarp() {
+        // Up to GroupByTuning.WARP_MERGE_MAX_GROUPS groups (the NULL key is one more): every aggregate over every type.
+        for (int distinct : new int[] {1, 2, 5, 7, 8, 9}) {
+            check(60 + distinct, allTypes(), 1, Options.plain().withDistinct(distinct).withNulls(0.1).withExtremes(),
+                    AggregationPath.HASH);
+        }
+        check(70, allTypes(), 1, Options.plain().withDistinct(3).withZipf(), AggregationPath.HASH);
+    }
+
+    @Test
     void manyDistinctGroups() {
         check(50, schema(DataType.INTEGER, DataType.decimal(12, 2)), 1, Options.plain(), AggregationPath.HASH);
         check(51, schema(DataType.INTEGER, DataType.decimal(12, 2)), 1, Options.plain(), AggregationPath.SORT);

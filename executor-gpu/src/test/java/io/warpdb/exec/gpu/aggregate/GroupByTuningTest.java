@@ -59,6 +59,18 @@ class GroupByTuningTest {
     }
 
     @Test
+    void accumulatorRule() {
+        // One SUM: 24 bytes of state per group and block copy.
+        assertEquals(GroupByTuning.Accumulator.WARP_MERGED, GroupByTuning.accumulator(1, 24));
+        assertEquals(GroupByTuning.Accumulator.WARP_MERGED, GroupByTuning.accumulator(8, 8 * 24));
+        assertEquals(GroupByTuning.Accumulator.BLOCK_SHARED, GroupByTuning.accumulator(9, 9 * 24));
+        assertEquals(GroupByTuning.Accumulator.BLOCK_SHARED, GroupByTuning.accumulator(2048, 2048 * 24));
+        assertEquals(GroupByTuning.Accumulator.GLOBAL, GroupByTuning.accumulator(2049, 2049 * 24));
+        assertEquals(GroupByTuning.Accumulator.GLOBAL, GroupByTuning.accumulator(4, 49 << 10),
+                "few groups with too many aggregates for shared memory");
+    }
+
+    @Test
     void fewGroupsGetAnL2SizedTableAndLargeBlocks() {
         GroupByTuning.TablePlan p = GroupByTuning.table(12, HashGrouping.SLOT_BYTES, H100);
         assertEquals((50L << 20) / 12, p.slots());
