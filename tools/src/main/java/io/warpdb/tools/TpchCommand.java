@@ -17,6 +17,8 @@ import io.warpdb.tpch.TpchSetup;
 import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -141,21 +143,18 @@ public final class TpchCommand implements Runnable {
         @Option(names = "--executor", description = "auto, cpu or gpu (default: auto).")
         String executor = "auto";
 
-        @Option(names = "--explain-analyze",
-                description = "After the checks, run each query once more under EXPLAIN ANALYZE and print its plan: the executor,"
-                        + " rows, time, kernel time and copies of every node.")
-        boolean explainAnalyze;
+        @Option(names = "--explain-analyze", paramLabel = "FILE",
+                description = "After the checks, run each query once more under EXPLAIN ANALYZE and write its plan to FILE: the"
+                        + " executor, rows, time, kernel time and copies of every node.")
+        Path explainAnalyze;
 
         @Override
         public Integer call() {
             List<TpchQuery> queries = selection.queries();
             try (TpchSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
                 List<TpchRunner.Outcome> outcomes = new TpchRunner(warpdb, setup.reference()).runAll(queries, System.out);
-                if (explainAnalyze) {
-                    for (TpchQuery q : queries) {
-                        System.out.println("EXPLAIN ANALYZE " + q.name());
-                        warpdb.query("explain analyze " + q.sql()).rows().forEach(row -> System.out.println(row.get(0)));
-                    }
+                if (explainAnalyze != null) {
+                    writePlans(warpdb, queries, explainAnalyze);
                 }
                 return TpchRunner.allOk(outcomes) ? 0 : 1;
             }
@@ -186,6 +185,11 @@ public final class TpchCommand implements Runnable {
         @Option(names = "--chart", description = "Also draw the per-query comparison (of the first executor) as a PNG bar chart.")
         Path chart;
 
+        @Option(names = "--explain-analyze", paramLabel = "FILE",
+                description = "After timing, run each query once more under EXPLAIN ANALYZE on the first executor and write its plan"
+                        + " to FILE.")
+        Path explainAnalyze;
+
         @Override
         public Integer call() throws IOException {
             List<TpchQuery> queries = selection.queries();
@@ -203,6 +207,9 @@ public final class TpchCommand implements Runnable {
                 if (chart != null) {
                     BenchChart.write(report, chart);
                     System.err.println("chart written to " + chart);
+                }
+                if (explainAnalyze != null) {
+                    writePlans(targets.get(executors.get(0)), queries, explainAnalyze);
                 }
                 return report.timings().stream().allMatch(TpchBench.Timing::counts) ? 0 : 1;
             } finally {
@@ -244,5 +251,20 @@ public final class TpchCommand implements Runnable {
         }
         out.print(setup.referenceLoad().format());
         return setup;
+    }
+
+    /** Each query's EXPLAIN ANALYZE on {@code target}, query after query, into {@code file}. */
+    private static void writePlans(QueryTarget target, List<TpchQuery> queries, Path file) {
+        List<String> lines = new ArrayList<>();
+        for (TpchQuery q : queries) {
+            lines.add("EXPLAIN ANALYZE " + q.name());
+            target.query("explain analyze " + q.sql()).rows().forEach(row -> lines.add(String.valueOf(row.get(0))));
+        }
+        try {
+            Files.write(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        System.err.println("plans written to " + file);
     }
 }
