@@ -83,6 +83,24 @@ class WarpCliTest {
                 .execute("tpch", "bench", "--sf", "0.01", "--executor", "cpu,gpu", "--in-memory");
         assertEquals(1, status);
         assertTrue(err.toString().contains("executor 'gpu' is not available: "), err.toString());
+        StringWriter coldErr = new StringWriter();
+        assertEquals(1, WarpCli.commandLine().setErr(new PrintWriter(coldErr, true))
+                .execute("tpch", "bench", "--sf", "0.01", "--executor", "gpu-cold", "--in-memory"));
+        assertTrue(coldErr.toString().contains("executor 'gpu' is not available: "), "gpu-cold is the GPU executor: " + coldErr);
+    }
+
+    /** The plan of every query run, with each node's executor and figures, goes to the file named. */
+    @Test
+    void tpchRunWritesEachQuerysExplainAnalyze(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path plans = dir.resolve("plans.txt");
+        String[] result = runCapturingSystemOut("tpch", "run", "--sf", "0.01", "--in-memory", "--queries", "6,13", "--executor",
+                "cpu", "--explain-analyze", plans.toString());
+        assertEquals("0", result[0], result[1]);
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(plans);
+        assertEquals("EXPLAIN ANALYZE q06", lines.get(0));
+        assertTrue(lines.get(1).startsWith("Aggregate(") && lines.get(1).contains("[cpu] rows=1 time="), lines.toString());
+        assertTrue(lines.contains("EXPLAIN ANALYZE q13"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("Join(kind=") && l.contains("[cpu] rows=")), lines.toString());
     }
 
     @Test
