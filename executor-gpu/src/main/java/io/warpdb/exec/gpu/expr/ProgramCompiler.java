@@ -10,6 +10,7 @@ import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -35,7 +36,9 @@ public final class ProgramCompiler {
     private final EntryEvaluator entries;
     private final List<int[]> code = new ArrayList<>();
     private final List<Long> consts = new ArrayList<>();
-    private final List<Integer> tables = new ArrayList<>();
+    // Lookup tables hold an int per dictionary entry (millions for a comment column): unboxed.
+    private int[] tables = new int[256];
+    private int tableSize;
     private final List<Program.Output> outputs = new ArrayList<>();
     /** Errors of dictionary entries, by their position in {@link #tables}. */
     private final java.util.Map<Integer, io.warpdb.core.error.WarpException> entryErrors = new java.util.HashMap<>();
@@ -95,13 +98,20 @@ public final class ProgramCompiler {
         return o.start() + o.length();
     }
 
+    private void addTableEntry(int value) {
+        if (tableSize == tables.length) {
+            tables = Arrays.copyOf(tables, 2 * tables.length);
+        }
+        tables[tableSize++] = value;
+    }
+
     public Program build() {
         int[] flat = new int[code.size() * Program.INSTRUCTION_INTS];
         for (int i = 0; i < code.size(); i++) {
             System.arraycopy(code.get(i), 0, flat, i * Program.INSTRUCTION_INTS, Program.INSTRUCTION_INTS);
         }
         return new Program(flat, consts.stream().mapToLong(Long::longValue).toArray(),
-                tables.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(outputs), java.util.Map.copyOf(entryErrors));
+                Arrays.copyOf(tables, tableSize), List.copyOf(outputs), java.util.Map.copyOf(entryErrors));
     }
 
     // ---- expressions ----
@@ -196,7 +206,7 @@ public final class ProgramCompiler {
         StringDictionary dict = codes.dictionary();
         EntryEvaluator.EntryValues perEntry = entries.evaluate(new Call(call.op(), args, type), stringArg.type(), dict);
         int n = dict.size();
-        int tableStart = tables.size();
+        int tableStart = tableSize;
         boolean anyNull = false;
         for (int i = 0; i < n; i++) {
             anyNull |= perEntry.nulls()[i];
@@ -207,21 +217,21 @@ public final class ProgramCompiler {
         boolean nullable = anyNull || codes.nullable();
         if (type.kind() == TypeKind.BOOLEAN) {
             for (int i = 0; i < n; i++) {
-                tables.add(perEntry.fails(i) ? 3 : perEntry.nulls()[i] ? 2 : (int) perEntry.values()[i]);
+                addTableEntry(perEntry.fails(i) ? 3 : perEntry.nulls()[i] ? 2 : (int) perEntry.values()[i]);
             }
             emit(Opcode.LOOKUP_BOOL, codes.slot(), codes.slot(), 0, 0, tableStart);
             return new Operand(codes.slot(), type, nullable, null);
         }
         if (type.kind().isString()) {
             for (int i = 0; i < n; i++) {
-                tables.add(perEntry.fails(i) ? -2 : perEntry.nulls()[i] ? -1 : (int) perEntry.values()[i]);
+                addTableEntry(perEntry.fails(i) ? -2 : perEntry.nulls()[i] ? -1 : (int) perEntry.values()[i]);
             }
             emit(Opcode.MAP_CODE, codes.slot(), codes.slot(), 0, 0, tableStart);
             return new Operand(codes.slot(), type, nullable, perEntry.dictionary());
         }
         int constStart = consts.size();
         for (int i = 0; i < n; i++) {
-            tables.add(perEntry.fails(i) ? 2 : perEntry.nulls()[i] ? 1 : 0);
+            addTableEntry(perEntry.fails(i) ? 2 : perEntry.nulls()[i] ? 1 : 0);
             consts.add(perEntry.values()[i]);
         }
         emit(Opcode.LOOKUP_I64, codes.slot(), codes.slot(), 0, tableStart, constStart);
