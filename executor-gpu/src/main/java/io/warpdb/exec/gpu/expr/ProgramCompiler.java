@@ -11,8 +11,10 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -39,6 +41,8 @@ public final class ProgramCompiler {
     // Lookup tables hold an int per dictionary entry (millions for a comment column): unboxed.
     private int[] tables = new int[256];
     private int tableSize;
+    // A per-entry result used twice in one program (TPC-H Q22 takes SUBSTRING(c_phone, 1, 2) seven times) has one table.
+    private final Map<EntryEvaluator.EntryValues, PlacedTable> placedTables = new IdentityHashMap<>();
     private final List<Program.Output> outputs = new ArrayList<>();
     /** Errors of dictionary entries, by their position in {@link #tables}. */
     private final java.util.Map<Integer, io.warpdb.core.error.WarpException> entryErrors = new java.util.HashMap<>();
@@ -205,37 +209,52 @@ public final class ProgramCompiler {
         List<Expr> args = call.args().stream().map(a -> a == stringArg ? (Expr) entry : a).toList();
         StringDictionary dict = codes.dictionary();
         EntryEvaluator.EntryValues perEntry = entries.evaluate(new Call(call.op(), args, type), stringArg.type(), dict);
-        int n = dict.size();
-        int tableStart = tableSize;
-        boolean anyNull = false;
-        for (int i = 0; i < n; i++) {
-            anyNull |= perEntry.nulls()[i];
-            if (perEntry.fails(i)) {
-                entryErrors.put(tableStart + i, perEntry.errors()[i]);
-            }
-        }
-        boolean nullable = anyNull || codes.nullable();
+        PlacedTable table = placedTables.computeIfAbsent(perEntry, values -> placeTable(values, type));
+        boolean nullable = table.anyNull() || codes.nullable();
         if (type.kind() == TypeKind.BOOLEAN) {
-            for (int i = 0; i < n; i++) {
-                addTableEntry(perEntry.fails(i) ? 3 : perEntry.nulls()[i] ? 2 : (int) perEntry.values()[i]);
-            }
-            emit(Opcode.LOOKUP_BOOL, codes.slot(), codes.slot(), 0, 0, tableStart);
+            emit(Opcode.LOOKUP_BOOL, codes.slot(), codes.slot(), 0, 0, table.tableStart());
             return new Operand(codes.slot(), type, nullable, null);
         }
         if (type.kind().isString()) {
-            for (int i = 0; i < n; i++) {
-                addTableEntry(perEntry.fails(i) ? -2 : perEntry.nulls()[i] ? -1 : (int) perEntry.values()[i]);
-            }
-            emit(Opcode.MAP_CODE, codes.slot(), codes.slot(), 0, 0, tableStart);
+            emit(Opcode.MAP_CODE, codes.slot(), codes.slot(), 0, 0, table.tableStart());
             return new Operand(codes.slot(), type, nullable, perEntry.dictionary());
         }
-        int constStart = consts.size();
-        for (int i = 0; i < n; i++) {
-            addTableEntry(perEntry.fails(i) ? 2 : perEntry.nulls()[i] ? 1 : 0);
-            consts.add(perEntry.values()[i]);
-        }
-        emit(Opcode.LOOKUP_I64, codes.slot(), codes.slot(), 0, tableStart, constStart);
+        emit(Opcode.LOOKUP_I64, codes.slot(), codes.slot(), 0, table.tableStart(), table.constStart());
         return new Operand(codes.slot(), type, nullable, null);
+    }
+
+    /** Where a per-entry result's lookup table (and for numbers its values) starts, and whether an entry is NULL. */
+    private record PlacedTable(int tableStart, int constStart, boolean anyNull) {
+    }
+
+    /**
+     * Appends the lookup table of per-entry values of {@code type}: for BOOLEAN 0/1, 2 for NULL,
+     * 3 for a failing entry; for strings the result's code, -1 NULL, -2 failing; for numbers a
+     * NULL/failure flag per entry beside the values in the constants.
+     */
+    private PlacedTable placeTable(EntryEvaluator.EntryValues perEntry, DataType type) {
+        int n = perEntry.values().length;
+        int tableStart = tableSize;
+        int constStart = consts.size();
+        boolean anyNull = false;
+        for (int i = 0; i < n; i++) {
+            boolean isNull = perEntry.nulls()[i];
+            boolean fails = perEntry.fails(i);
+            anyNull |= isNull;
+            if (fails) {
+                entryErrors.put(tableStart + i, perEntry.errors()[i]);
+            }
+            long value = perEntry.values()[i];
+            if (type.kind() == TypeKind.BOOLEAN) {
+                addTableEntry(fails ? 3 : isNull ? 2 : (int) value);
+            } else if (type.kind().isString()) {
+                addTableEntry(fails ? -2 : isNull ? -1 : (int) value);
+            } else {
+                addTableEntry(fails ? 2 : isNull ? 1 : 0);
+                consts.add(value);
+            }
+        }
+        return new PlacedTable(tableStart, constStart, anyNull);
     }
 
     private Operand arithmetic(Call call) {
