@@ -29,8 +29,11 @@ final class GroupByTuning {
     static final long MAX_HASH_GROUPS = 1L << 27;
     static final long TWO_GB = 2L << 30;
     static final double HIGH_FILL = 0.83;
-    /** Up to this many groups a warp merges its rows per group before touching the state. */
-    static final int WARP_MERGE_MAX_GROUPS = 8;
+    /**
+     * Up to this many groups a warp merges its rows per group before touching the state;
+     * {@code -Dwarpdb.gpu.warpMergeMaxGroups=N} moves the bound for the sweep's measurements.
+     */
+    static final int WARP_MERGE_MAX_GROUPS = Integer.getInteger("warpdb.gpu.warpMergeMaxGroups", 8);
     /** Shared memory a block's copy of the state may take (the default limit without opting in). */
     static final int SHARED_STATE_BYTES = 48 << 10;
 

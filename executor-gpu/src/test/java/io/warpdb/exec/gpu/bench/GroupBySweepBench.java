@@ -37,7 +37,7 @@ import javax.imageio.ImageIO;
  * [0, 10^9), col2 INTEGER), for G from 1 to 10^8 in steps of 1-2-5. Times the aggregation (best of
  * 3 after a warm-up; the MOD projection is computed before and not timed), prints one CSV line
  * per G and the largest ratio between neighbouring points:
- * {@code run.sh main io.warpdb.exec.gpu.bench.GroupBySweepBench [log2 rows]}. The GPU host has no
+ * {@code run.sh main io.warpdb.exec.gpu.bench.GroupBySweepBench [log2 rows [largest G]]}. The GPU host has no
  * fonts, so the chart is drawn elsewhere from that output:
  * {@code java ... GroupBySweepBench --chart sweep.log out.png}.
  */
@@ -50,6 +50,7 @@ public final class GroupBySweepBench {
             return;
         }
         int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 28;
+        long maxGroups = args.length > 1 ? Long.parseLong(args[1]) : 100_000_000L;
         int rows = 1 << log2;
         CudaDevice device = CudaDevice.get();
         System.out.println("device: " + device + ", rows: 2^" + log2);
@@ -60,7 +61,7 @@ public final class GroupBySweepBench {
             Schema input = Schema.of(new Field("col1", DataType.BIGINT), new Field("col2", DataType.INTEGER));
             Schema keyed = Schema.of(new Field("g", DataType.BIGINT), new Field("col2", DataType.INTEGER));
             System.out.println("groups,groups_found,ms,rows_per_s");
-            for (long groups = 1; groups <= 100_000_000L; groups = next(groups)) {
+            for (long groups = 1; groups <= maxGroups; groups = next(groups)) {
                 try (DeviceTable base = new DeviceTable(input, rows, List.of(col1.share(), col2.share()));
                         DeviceTable table = FilterProject.run(base, null, List.of(
                                 Call.of(Op.MOD, DataType.BIGINT, new ColumnRef(0, DataType.BIGINT), Literal.ofLong(groups, DataType.BIGINT)),
