@@ -15,7 +15,8 @@ import org.apache.calcite.avatica.UnregisteredDriver;
  * The embedded JDBC driver: {@code jdbc:warpdb:mem:<name>[;property=value...]} (in memory) or
  * {@code jdbc:warpdb:/path/to/dir[;...]} (durable, created when missing) runs WarpDB in this JVM.
  * Connections that name the same database share it; it stays open until the last of them
- * closes. Properties: {@code executor=auto|cpu|gpu}.
+ * closes. Properties: {@code executor=auto|cpu|gpu}. {@code jdbc:warpdb:remote:http[s]://HOST:PORT}
+ * connects to a WarpDB server instead (see {@link RemoteConnector}).
  */
 public final class WarpDriver extends UnregisteredDriver {
     public static final String PREFIX = "jdbc:warpdb:";
@@ -49,6 +50,9 @@ public final class WarpDriver extends UnregisteredDriver {
             return null;
         }
         String rest = url.substring(PREFIX.length());
+        if (rest.startsWith(RemoteConnector.PREFIX)) {
+            return RemoteConnector.connect(rest.substring(RemoteConnector.PREFIX.length()), info);
+        }
         int options = rest.indexOf(';');
         String target = rest.substring(0, options < 0 ? rest.length() : options);
         boolean memory = target.startsWith(Databases.MEMORY);

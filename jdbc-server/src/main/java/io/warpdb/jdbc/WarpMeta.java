@@ -41,23 +41,34 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
 
     private final Function<Map<String, String>, Databases.Lease> databases;
     private final ErrorReporting errors;
+    private final String defaultExecutor;
+    private final QueryGate gate;
+    private final QueryLog log;
     private final Map<String, ConnectionState> connections = new ConcurrentHashMap<>();
 
     private WarpMeta(AvaticaConnection connection, Function<Map<String, String>, Databases.Lease> databases,
-            ErrorReporting errors) {
+            ErrorReporting errors, String defaultExecutor, QueryGate gate, QueryLog log) {
         super(connection);
         this.databases = databases;
         this.errors = errors;
+        this.defaultExecutor = defaultExecutor;
+        this.gate = gate;
+        this.log = log;
     }
 
     /** The Meta of one embedded connection, whose database the {@link #DATABASE} property names. */
     static WarpMeta embedded(AvaticaConnection connection) {
-        return new WarpMeta(connection, info -> Databases.shared().acquire(info.get(DATABASE)), ErrorReporting.EMBEDDED);
+        return new WarpMeta(connection, info -> Databases.shared().acquire(info.get(DATABASE)), ErrorReporting.EMBEDDED, null,
+                QueryGate.open(), QueryLog.to(null));
     }
 
-    /** The Meta behind a server: all its clients work on the one database named. */
-    static WarpMeta server(String database) {
-        return new WarpMeta(null, info -> Databases.shared().acquire(database), ErrorReporting.SERVER);
+    /**
+     * The Meta behind a server: all its clients work on the configured database, start with its
+     * executor, share its statement queue and are logged to its query log (which the Meta closes).
+     */
+    static WarpMeta server(ServerConfig config) {
+        return new WarpMeta(null, info -> Databases.shared().acquire(config.database()), ErrorReporting.SERVER, config.executor(),
+                new QueryGate(config.maxConcurrentQueries(), config.queueTimeout()), QueryLog.to(config.queryLog()));
     }
 
     // ---- connections
@@ -67,7 +78,7 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         // The remote client sends no map at all when it has no properties.
         Map<String, String> properties = info == null ? Map.of() : info;
         guarded(() -> connections.computeIfAbsent(ch.id,
-                id -> new ConnectionState(id, databases.apply(properties), properties.get(EXECUTOR))));
+                id -> new ConnectionState(id, databases.apply(properties), properties.getOrDefault(EXECUTOR, defaultExecutor))));
     }
 
     @Override
@@ -101,8 +112,12 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     /** Closes every connection still open (the server's clients that never said goodbye). */
     @Override
     public void close() {
-        for (String id : List.copyOf(connections.keySet())) {
-            closeConnection(new ConnectionHandle(id));
+        try {
+            for (String id : List.copyOf(connections.keySet())) {
+                closeConnection(new ConnectionHandle(id));
+            }
+        } finally {
+            log.close();
         }
     }
 
@@ -234,15 +249,17 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
             List<Object> parameters, long maxRowCount, int firstFrameRows) {
         return c.exclusive(statement, () -> {
             statement.closeResult();
-            StatementResult result = c.session().execute(sql, parameters);
-            if (!result.isQuery()) {
-                try (result) {
-                    return MetaResultSet.count(c.id, statement.id, result.updateCount());
+            return log.run(c.id, sql, () -> gate.run(() -> {
+                StatementResult result = c.session().execute(sql, parameters);
+                if (!result.isQuery()) {
+                    try (result) {
+                        return MetaResultSet.count(c.id, statement.id, result.updateCount());
+                    }
                 }
-            }
-            Signature signature = Signatures.of(sql, parameterTypes, result.schema());
-            Frame first = statement.open(result, maxRowCount).next(0, firstFrameRows);
-            return MetaResultSet.create(c.id, statement.id, false, signature, first);
+                Signature signature = Signatures.of(sql, parameterTypes, result.schema());
+                Frame first = statement.open(result, maxRowCount).next(0, firstFrameRows);
+                return MetaResultSet.create(c.id, statement.id, false, signature, first);
+            }));
         });
     }
 
@@ -250,12 +267,14 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     private long update(ConnectionState c, StatementState statement, String sql, List<Object> parameters) {
         return c.exclusive(statement, () -> {
             statement.closeResult();
-            try (StatementResult result = c.session().execute(sql, parameters)) {
-                if (result.isQuery()) {
-                    throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "a batch cannot contain a query: " + sql);
+            return log.run(c.id, sql, () -> gate.run(() -> {
+                try (StatementResult result = c.session().execute(sql, parameters)) {
+                    if (result.isQuery()) {
+                        throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "a batch cannot contain a query: " + sql);
+                    }
+                    return result.updateCount();
                 }
-                return result.updateCount();
-            }
+            }));
         });
     }
 

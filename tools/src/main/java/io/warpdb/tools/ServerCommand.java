@@ -1,31 +1,80 @@
 package io.warpdb.tools;
 
 import io.warpdb.jdbc.Databases;
+import io.warpdb.jdbc.ServerConfig;
 import io.warpdb.jdbc.WarpServer;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code warpdb server}: serves an in-memory or durable database until the process is stopped. */
-@Command(name = "server", mixinStandardHelpOptions = true,
-        description = "Serve a database to JDBC clients over HTTP (Avatica protobuf protocol) until stopped.")
+@Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Serve a database to JDBC clients over HTTP or HTTPS (Avatica protobuf protocol) until stopped (Ctrl-C or"
+                + " SIGTERM).",
+                "Clients connect with jdbc:warpdb:remote:http://HOST:PORT (WarpDB's driver, which reports refused passwords and"
+                        + " TLS failures with SQLSTATEs) or the stock jdbc:avatica:remote:url=http://HOST:PORT;serialization=protobuf.",
+                "Settings come from --config FILE (a properties file whose keys are the long option names without dashes in"
+                        + " front, e.g. 'port = 9000', 'auth = basic') and are overridden by the options given.",
+                ""},
+        footer = {"", "Authentication: with --auth basic or digest, clients give avatica_user and avatica_password and the users"
+                + " file (Jetty's format: one 'user: password,warpdb' line per user; the role warpdb is required) decides. Add"
+                + " ;authentication=BASIC (or DIGEST) to the URL.",
+                "TLS: --keystore (PKCS12 or JKS with the server's key and certificate) makes the server speak HTTPS; clients"
+                        + " then need the certificate in their trust store: truststore=FILE;truststore_password=...",
+                "Queueing: at most --max-concurrent-queries statements run at once; the others wait in arrival order, each up"
+                        + " to --queue-timeout-seconds, then fail with SQLSTATE 53000."})
 final class ServerCommand implements Callable<Integer> {
-    @Option(names = "--port", description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
-    int port = WarpServer.DEFAULT_PORT;
+    @Option(names = "--config", paramLabel = "FILE", description = "Read settings from this properties file first.")
+    Path config;
 
-    @Option(names = "--host", description = "Address to listen on; 0.0.0.0 serves other hosts, "
-            + "but note there is no authentication yet (default: ${DEFAULT-VALUE}).")
-    String host = WarpServer.DEFAULT_HOST;
+    @Option(names = "--port", description = "Port to listen on; 0 picks a free one (default: " + ServerConfig.DEFAULT_PORT + ").")
+    Integer port;
+
+    @Option(names = "--host", description = "Address to listen on; 0.0.0.0 serves other hosts: use --auth and --keystore"
+            + " then (default: " + ServerConfig.DEFAULT_HOST + ").")
+    String host;
 
     @Option(names = "--name", description = "Name of the in-memory database served (default: warpdb).")
-    String name = "warpdb";
+    String name;
 
-    @Option(names = "--data", description = "Serve the durable database in this directory (created when missing) "
-            + "instead of an in-memory one.")
+    @Option(names = "--data", paramLabel = "DIR", description = "Serve the durable database in this directory (created when"
+            + " missing) instead of an in-memory one.")
     String data;
+
+    @Option(names = "--executor", description = "Executor new connections start with: auto, cpu or gpu (default: auto);"
+            + " clients may change it with SET executor.")
+    String executor;
+
+    @Option(names = "--auth", paramLabel = "none|basic|digest", description = "Client authentication (default: none).")
+    String auth;
+
+    @Option(names = "--users", paramLabel = "FILE", description = "Users file for --auth.")
+    Path users;
+
+    @Option(names = "--keystore", paramLabel = "FILE", description = "Serve HTTPS with the key and certificate in this keystore.")
+    Path keystore;
+
+    @Option(names = "--keystore-password", paramLabel = "PASSWORD", description = "Password of the keystore (also from the"
+            + " environment variable WARPDB_KEYSTORE_PASSWORD).")
+    String keystorePassword;
+
+    @Option(names = "--max-concurrent-queries", paramLabel = "N", description = "Statements that run at once (default: the"
+            + " number of cores).")
+    Integer maxConcurrentQueries;
+
+    @Option(names = "--queue-timeout-seconds", paramLabel = "S", description = "How long a statement may wait for its turn"
+            + " (default: 300).")
+    Long queueTimeoutSeconds;
+
+    @Option(names = "--query-log", paramLabel = "FILE", description = "Append a line per statement (start, connection,"
+            + " duration, outcome or SQLSTATE, SQL) to this file.")
+    Path queryLog;
 
     @Spec
     CommandSpec spec;
@@ -33,17 +82,60 @@ final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        String database = data != null ? Databases.directory(data) : Databases.MEMORY + name;
-        WarpServer server = WarpServer.start(host, port, database);
+        ServerConfig settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        WarpServer server = WarpServer.start(settings);
         // SIGTERM and Ctrl-C run shutdown hooks: stop serving and free the database before the JVM goes.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             out.println("WarpDB server stopped.");
             out.flush();
         }, "warpdb-server-stop"));
-        out.println("WarpDB server: database '" + (data != null ? database : name) + "' at " + server.jdbcUrl());
+        String database = settings.database().startsWith(Databases.MEMORY)
+                ? settings.database().substring(Databases.MEMORY.length()) : settings.database();
+        out.println("WarpDB server: database '" + database + "' at " + server.warpdbUrl() + " (Avatica clients: "
+                + server.jdbcUrl() + ")");
         out.flush();
         server.join();
         return 0;
+    }
+
+    /** The configuration file's settings, then the options given. */
+    ServerConfig settings() {
+        ServerConfig c = config == null ? ServerConfig.defaults() : ServerConfig.load(config, ServerConfig.defaults());
+        if (host != null) {
+            c = c.withHost(host);
+        }
+        if (port != null) {
+            c = c.withPort(port);
+        }
+        if (data != null) {
+            c = c.withDatabase(Databases.directory(data));
+        } else if (name != null) {
+            c = c.withDatabase(Databases.MEMORY + name);
+        }
+        if (executor != null) {
+            c = c.withExecutor(executor);
+        }
+        if (auth != null || users != null) {
+            ServerConfig.Authentication mode = auth == null ? c.authentication() : ServerConfig.Authentication.of(auth);
+            c = c.withAuthentication(mode, users != null ? users : c.usersFile());
+        }
+        String password = keystorePassword != null ? keystorePassword : System.getenv("WARPDB_KEYSTORE_PASSWORD");
+        if (keystore != null || password != null && c.keystore() != null) {
+            c = c.withTls(keystore != null ? keystore : c.keystore(), password != null ? password : c.keystorePassword());
+        }
+        if (maxConcurrentQueries != null || queueTimeoutSeconds != null) {
+            c = c.withQueryQueue(maxConcurrentQueries != null ? maxConcurrentQueries : c.maxConcurrentQueries(),
+                    queueTimeoutSeconds != null ? Duration.ofSeconds(queueTimeoutSeconds) : c.queueTimeout());
+        }
+        if (queryLog != null) {
+            c = c.withQueryLog(queryLog);
+        }
+        return c;
     }
 }

@@ -126,8 +126,10 @@ class WarpCliTest {
         String name = "cli-" + UUID.randomUUID();
         try (CliProcess server = new CliProcess("server", "--port", "0", "--name", name)) {
             String banner = server.readLine();
-            assertTrue(banner != null && banner.startsWith("WarpDB server: database '" + name + "' at jdbc:avatica:remote:"), banner);
-            String url = banner.substring(banner.indexOf("jdbc:"));
+            assertTrue(banner != null && banner.startsWith("WarpDB server: database '" + name + "' at jdbc:warpdb:remote:http://"),
+                    banner);
+            assertTrue(banner.contains("(Avatica clients: jdbc:avatica:remote:url=http://"), banner);
+            String url = banner.substring(banner.indexOf("jdbc:"), banner.indexOf(" (Avatica"));
             try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
                 s.executeUpdate("CREATE TABLE t (x INTEGER)");
                 s.executeUpdate("INSERT INTO t VALUES (1), (2), (3)");
@@ -140,9 +142,28 @@ class WarpCliTest {
             server.terminate();
             assertEquals(143, server.waitFor(), "SIGTERM ends the JVM after the shutdown hook ran");
             assertTrue(server.readRest().contains("WarpDB server stopped."));
-            int port = Integer.parseInt(url.replaceAll(".*:(\\d+);.*", "$1"));
+            int port = Integer.parseInt(url.replaceAll(".*:(\\d+)$", "$1"));
             assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close(), "the port is closed");
         }
+    }
+
+    @Test
+    void serverExplainsItsSettingsAndRefusesBadOnes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        StringWriter help = new StringWriter();
+        assertEquals(0, WarpCli.commandLine().setOut(new PrintWriter(help, true)).execute("server", "--help"));
+        for (String option : new String[] {"--config", "--auth", "--users", "--keystore", "--max-concurrent-queries",
+                "--queue-timeout-seconds", "--query-log", "--executor", "53000", "truststore="}) {
+            assertTrue(help.toString().contains(option), option + " in:\n" + help);
+        }
+        StringWriter err = new StringWriter();
+        assertEquals(2, WarpCli.commandLine().setErr(new PrintWriter(err, true)).execute("server", "--auth", "basic"));
+        assertTrue(err.toString().contains("BASIC authentication needs a users file (--users)"), err.toString());
+        java.nio.file.Path config = dir.resolve("server.properties");
+        java.nio.file.Files.writeString(config, "auth = kerberos\n");
+        StringWriter badConfig = new StringWriter();
+        assertEquals(2, WarpCli.commandLine().setErr(new PrintWriter(badConfig, true)).execute("server", "--config", config.toString()));
+        assertTrue(badConfig.toString().contains("server.properties: authentication must be none, basic or digest, not 'kerberos'"),
+                badConfig.toString());
     }
 
     @Test

@@ -1,0 +1,69 @@
+package io.warpdb.jdbc;
+
+import io.warpdb.core.error.SqlState;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import javax.net.ssl.SSLException;
+
+/**
+ * {@code jdbc:warpdb:remote:http[s]://HOST:PORT[;option=value...]}: a connection to a WarpDB
+ * server through the Avatica remote driver, whose failures to connect (a RuntimeException with
+ * an HTTP status or a TLS error inside) become SQLExceptions with a SQLSTATE and a message that
+ * says what to do: 28P01 for a refused user or password, 28000 for a user without the
+ * {@value ServerConfig#ROLE} role, 08006 for a TLS handshake that failed (usually a certificate
+ * the client does not trust), 08001 for a server that cannot be reached. Options are Avatica's
+ * ({@code authentication}, {@code avatica_user}, {@code avatica_password}, {@code truststore},
+ * {@code truststore_password}, ...).
+ */
+final class RemoteConnector {
+    static final String PREFIX = "remote:";
+
+    private RemoteConnector() {
+    }
+
+    /** {@code target} is what follows {@code jdbc:warpdb:remote:}. */
+    static Connection connect(String target, Properties info) throws SQLException {
+        int options = target.indexOf(';');
+        String address = options < 0 ? target : target.substring(0, options);
+        String rest = options < 0 ? "" : target.substring(options);
+        if (!address.startsWith("http://") && !address.startsWith("https://")) {
+            throw new SQLException("a remote URL is jdbc:warpdb:remote:http[s]://HOST:PORT, not jdbc:warpdb:remote:" + target,
+                    SqlState.UNABLE_TO_CONNECT.code());
+        }
+        String avatica = "jdbc:avatica:remote:url=" + address + (rest.contains("serialization=") ? "" : ";serialization=protobuf")
+                + rest;
+        try {
+            return DriverManager.getConnection(avatica, info);
+        } catch (RuntimeException e) {
+            throw translate(address, e);
+        }
+    }
+
+    private static SQLException translate(String address, RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SSLException) {
+                return new SQLException("TLS handshake with " + address + " failed (" + t.getMessage() + "); a client must trust"
+                        + " the server's certificate: give its trust store with truststore=FILE;truststore_password=...",
+                        SqlState.CONNECTION_FAILURE.code(), e);
+            }
+            if (t instanceof ConnectException || t instanceof UnknownHostException) {
+                return new SQLException("cannot reach a WarpDB server at " + address + ": " + t.getMessage(),
+                        SqlState.UNABLE_TO_CONNECT.code(), e);
+            }
+        }
+        if (message.contains("HTTP/401")) {
+            return new SQLException("the server at " + address + " refused the user name or password (HTTP 401); give them with"
+                    + " avatica_user and avatica_password", SqlState.INVALID_PASSWORD.code(), e);
+        }
+        if (message.contains("HTTP/403")) {
+            return new SQLException("the server at " + address + " knows the user but does not let it in (HTTP 403): the users"
+                    + " file must give it the role " + ServerConfig.ROLE, SqlState.INVALID_AUTHORIZATION.code(), e);
+        }
+        return new SQLException("cannot connect to " + address + ": " + message, SqlState.CONNECTION_EXCEPTION.code(), e);
+    }
+}
