@@ -8,6 +8,7 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.Session;
+import io.warpdb.sql.SqlFunctions;
 import io.warpdb.sql.ViewCatalog;
 import io.warpdb.sql.calcite.CalcitePlanner;
 import io.warpdb.storage.CatalogSnapshot;
@@ -19,6 +20,7 @@ import java.util.function.Predicate;
 import org.apache.calcite.avatica.Meta.Pat;
 import org.apache.calcite.avatica.MetaImpl.MetaCatalog;
 import org.apache.calcite.avatica.MetaImpl.MetaColumn;
+import org.apache.calcite.avatica.MetaImpl.MetaFunction;
 import org.apache.calcite.avatica.MetaImpl.MetaSchema;
 import org.apache.calcite.avatica.MetaImpl.MetaTable;
 import org.apache.calcite.avatica.MetaImpl.MetaTableType;
@@ -114,6 +116,17 @@ final class CatalogMetadata {
             case CHAR -> DataType.chars(DataType.VARCHAR.displaySize());
             default -> new DataType(kind, 0, 0, true);
         };
+    }
+
+    /**
+     * The built-in functions whose names match (they belong to no catalog or schema, so only the
+     * name pattern selects), ordered by name as JDBC asks.
+     */
+    List<MetaFunction> functions(Pat functionNamePattern) {
+        Predicate<String> nameMatches = SearchPattern.of(functionNamePattern.s);
+        return SqlFunctions.ALL.stream().filter(f -> nameMatches.test(f.name()))
+                .map(f -> new MetaFunction(null, null, f.name(), (short) DatabaseMetaData.functionNoTable, f.name()))
+                .toList();
     }
 
     /** A table or view; {@code schema} is null for views, whose columns come from planning them. */

@@ -308,6 +308,11 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     }
 
     @Override
+    public MetaResultSet getFunctions(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat functionNamePattern) {
+        return metadata(ch, MetaFunction.class, m -> m.functions(functionNamePattern));
+    }
+
+    @Override
     public MetaResultSet getTypeInfo(ConnectionHandle ch) {
         return metadata(ch, MetaTypeInfo.class, CatalogMetadata::typeInfo);
     }
