@@ -2,10 +2,16 @@ package io.warpdb.tools;
 
 import io.warpdb.sql.Database;
 import io.warpdb.storage.StorageOptions;
+import io.warpdb.jdbc.Databases;
+import io.warpdb.jdbc.ServerConfig;
+import io.warpdb.jdbc.WarpServer;
 import io.warpdb.tpch.BenchChart;
+import io.warpdb.tpch.ConcurrentClients;
+import io.warpdb.tpch.DuckDbReference;
 import io.warpdb.tpch.LoadReport;
 import io.warpdb.tpch.TblFiles;
 import io.warpdb.tpch.QueryTarget;
+import io.warpdb.tpch.ResultTable;
 import io.warpdb.tpch.TpchBench;
 import io.warpdb.tpch.TpchData;
 import io.warpdb.tpch.TpchGenerator;
@@ -13,6 +19,7 @@ import io.warpdb.tpch.TpchLoader;
 import io.warpdb.tpch.TpchQueries;
 import io.warpdb.tpch.TpchQuery;
 import io.warpdb.tpch.TpchRunner;
+import io.warpdb.tpch.TpchSchema;
 import io.warpdb.tpch.TpchSetup;
 import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
@@ -20,11 +27,13 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,7 +46,8 @@ import picocli.CommandLine.Option;
  * DuckDB, loaded in-process from the same data, is the reference answer and the benchmark peer.
  */
 @Command(name = "tpch", mixinStandardHelpOptions = true, description = "Generate, load, run and benchmark TPC-H.",
-        subcommands = {TpchCommand.Gen.class, TpchCommand.Load.class, TpchCommand.Run.class, TpchCommand.Bench.class})
+        subcommands = {TpchCommand.Gen.class, TpchCommand.Load.class, TpchCommand.Run.class, TpchCommand.Bench.class,
+                TpchCommand.Stress.class})
 public final class TpchCommand implements Runnable {
     @Override
     public void run() {
@@ -226,6 +236,57 @@ public final class TpchCommand implements Runnable {
         /** The executor behind a label: {@code gpu-cold} is the GPU executor. */
         private static String executorOf(String label) {
             return label.equals(ColdGpuTarget.LABEL) ? "gpu" : label;
+        }
+    }
+
+    @Command(name = "stress", mixinStandardHelpOptions = true,
+            description = "Serve the data with a WarpDB server and run the queries from many JDBC clients at once over the"
+                    + " remote driver for a while, checking every answer against DuckDB; print throughput and latency"
+                    + " percentiles; exit 1 on any error or wrong answer.")
+    static final class Stress implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Mixin
+        QuerySelection selection;
+
+        @Option(names = "--clients", description = "Concurrent JDBC connections (default: ${DEFAULT-VALUE}).")
+        int clients = 32;
+
+        @Option(names = "--seconds", description = "How long the clients run (default: ${DEFAULT-VALUE}).")
+        int seconds = 300;
+
+        @Option(names = "--executor", description = "Executor of the server's connections: auto, cpu or gpu (default: auto).")
+        String executor = "auto";
+
+        @Option(names = "--max-concurrent-queries", paramLabel = "N",
+                description = "The server's limit on statements at once (default: the number of cores).")
+        int maxConcurrentQueries = Runtime.getRuntime().availableProcessors();
+
+        @Override
+        public Integer call() throws InterruptedException {
+            List<TpchQuery> queries = selection.queries();
+            List<TpchSchema.Table> tables = TpchQueries.tablesRead(queries);
+            String location = common.inMemory ? Databases.MEMORY + "tpch-stress" : Databases.directory(common.dataDirectory().toString());
+            try (Databases.Lease lease = Databases.shared().acquire(location); DuckDbReference reference = DuckDbReference.open()) {
+                if (!TpchLoader.isLoaded(lease.database(), tables)) {
+                    TpchLoader.drop(lease.database());
+                    System.out.print(TpchLoader.load(lease.database(), common.source(), common.threads, tables).format());
+                }
+                System.out.print(reference.load(common.source(), common.threads, tables).format());
+                Map<TpchQuery, ResultTable> expected = new LinkedHashMap<>();
+                queries.forEach(q -> expected.put(q, reference.query(q.sql())));
+                ServerConfig config = ServerConfig.defaults().withPort(0).withDatabase(location).withExecutor(executor)
+                        .withQueryQueue(maxConcurrentQueries, Duration.ofMinutes(10));
+                try (WarpServer server = WarpServer.start(config)) {
+                    System.out.println("server at " + server.warpdbUrl() + ", executor " + executor + ", at most "
+                            + maxConcurrentQueries + " statements at once; " + clients + " clients for " + seconds + " s");
+                    ConcurrentClients.Report report = ConcurrentClients.run(server.warpdbUrl(), new Properties(), expected, clients,
+                            Duration.ofSeconds(seconds), System.out);
+                    System.out.print(report.format());
+                    return report.errors() == 0 && report.wrongAnswers() == 0 ? 0 : 1;
+                }
+            }
         }
     }
 

@@ -89,6 +89,18 @@ class WarpCliTest {
         assertTrue(coldErr.toString().contains("executor 'gpu' is not available: "), "gpu-cold is the GPU executor: " + coldErr);
     }
 
+    /** Several remote clients at once against one server, every answer checked. */
+    @Test
+    void tpchStressRunsClientsAgainstAServer() {
+        String[] result = runCapturingSystemOut("tpch", "stress", "--sf", "0.01", "--in-memory", "--queries", "1,6,13",
+                "--clients", "4", "--seconds", "3", "--executor", "cpu");
+        String out = result[1];
+        assertEquals("0", result[0], out);
+        assertTrue(out.contains("server at jdbc:warpdb:remote:http://127.0.0.1:"), out);
+        assertTrue(out.matches("(?s).*4 clients, \\d+ s: [1-9]\\d* queries \\([0-9.]+/s\\), 0 errors, 0 wrong answers; latency p50"
+                + " [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms.*"), out);
+    }
+
     /** The plan of every query run, with each node's executor and figures, goes to the file named. */
     @Test
     void tpchRunWritesEachQuerysExplainAnalyze(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {

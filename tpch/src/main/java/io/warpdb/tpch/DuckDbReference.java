@@ -5,11 +5,9 @@ import io.warpdb.core.types.Field;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
@@ -129,20 +127,7 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
     @Override
     public ResultTable query(String sql) {
         try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
-            ResultSetMetaData meta = rs.getMetaData();
-            List<String> columns = new ArrayList<>();
-            for (int c = 1; c <= meta.getColumnCount(); c++) {
-                columns.add(meta.getColumnLabel(c));
-            }
-            List<List<Object>> rows = new ArrayList<>();
-            while (rs.next()) {
-                Object[] row = new Object[columns.size()];
-                for (int c = 0; c < row.length; c++) {
-                    row[c] = rs.getObject(c + 1);
-                }
-                rows.add(Arrays.asList(row));
-            }
-            return new ResultTable(columns, rows);
+            return ResultTable.of(rs);
         } catch (SQLException e) {
             throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
         }

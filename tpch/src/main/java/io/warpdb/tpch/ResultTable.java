@@ -1,5 +1,10 @@
 package io.warpdb.tpch;
 
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,5 +19,23 @@ public record ResultTable(List<String> columns, List<List<Object>> rows) {
 
     public int rowCount() {
         return rows.size();
+    }
+
+    /** Every row of a JDBC result set, read with getObject. */
+    public static ResultTable of(ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        List<String> columns = new ArrayList<>();
+        for (int c = 1; c <= meta.getColumnCount(); c++) {
+            columns.add(meta.getColumnLabel(c));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            Object[] row = new Object[columns.size()];
+            for (int c = 0; c < row.length; c++) {
+                row[c] = rs.getObject(c + 1);
+            }
+            rows.add(Arrays.asList(row));
+        }
+        return new ResultTable(columns, rows);
     }
 }
