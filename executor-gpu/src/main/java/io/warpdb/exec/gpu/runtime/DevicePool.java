@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
 /**
@@ -15,6 +17,11 @@ import jcuda.driver.JCudaDriver;
  * on free). One cuMemAlloc avoids the driver's synchronizing allocation per operator; the fixed
  * capacity is the executor's limit. When a request does not fit, the eviction hook (the column
  * cache) is asked to free memory before {@link GpuOutOfMemoryException} is thrown.
+ *
+ * <p>Operators free temporaries as soon as their last kernel is queued, before it has run. On the
+ * freeing stream that is safe (its later work runs after), but queries run concurrently on
+ * streams of their own, so a block freed with work still queued is held back until an event
+ * recorded after that work has passed; an allocation that finds no room waits for all of them.
  */
 public final class DevicePool {
     static final long ALIGNMENT = 256;
@@ -26,6 +33,8 @@ public final class DevicePool {
     private final TreeMap<Long, Long> freeBlocks = new TreeMap<>();
     private final Map<DeviceBuffer, String> live = new IdentityHashMap<>();
     private final List<BooleanSupplier> evictionHooks = new ArrayList<>();
+    /** Blocks freed while their stream may still use them, reusable once the event has passed. */
+    private final List<Pending> pending = new ArrayList<>();
     private long used;
     private long peak;
     private long allocations;
@@ -41,13 +50,27 @@ public final class DevicePool {
         evictionHooks.add(hook);
     }
 
+    private record Pending(long offset, long size, CUevent passed) {
+    }
+
     /** A block of at least {@code bytes} (contents undefined), owned by the caller until closed. */
     public DeviceBuffer allocate(long bytes, String owner) {
+        return allocate(bytes, owner, null);
+    }
+
+    /**
+     * As {@link #allocate(long, String)} for work queued on {@code stream}: when the block is
+     * closed, it returns to the pool only after the work queued on that stream by then.
+     */
+    public DeviceBuffer allocate(long bytes, String owner, GpuStream stream) {
         long size = Math.max(ALIGNMENT, (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
         while (true) {
-            DeviceBuffer b = tryAllocate(size, bytes, owner);
+            DeviceBuffer b = tryAllocate(size, bytes, owner, stream);
             if (b != null) {
                 return b;
+            }
+            if (awaitPending()) {
+                continue;
             }
             if (!evictSomething()) {
                 synchronized (this) {
@@ -73,7 +96,8 @@ public final class DevicePool {
         return false;
     }
 
-    private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner) {
+    private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner, GpuStream stream) {
+        reclaimPassed();
         if (arena == null) {
             device.bind();
             arena = new CUdeviceptr();
@@ -93,7 +117,8 @@ public final class DevicePool {
                 used += size;
                 peak = Math.max(peak, used);
                 allocations++;
-                DeviceBuffer b = new DeviceBuffer(this, arena.withByteOffset(offset), arenaAddress + offset, offset, size, requested);
+                DeviceBuffer b = new DeviceBuffer(this, arena.withByteOffset(offset), arenaAddress + offset, offset, size, requested,
+                        stream);
                 live.put(b, owner);
                 return b;
             }
@@ -106,8 +131,55 @@ public final class DevicePool {
             return;
         }
         used -= buffer.reservedBytes();
-        long offset = buffer.offset();
-        long size = buffer.reservedBytes();
+        CUevent passed = null;
+        if (buffer.stream() != null) {
+            device.bind();
+            passed = buffer.stream().markQueued();
+        }
+        if (passed == null) {
+            release(buffer.offset(), buffer.reservedBytes());
+        } else {
+            pending.add(new Pending(buffer.offset(), buffer.reservedBytes(), passed));
+        }
+    }
+
+    /** Returns the pending blocks whose events have passed to the free list. */
+    private void reclaimPassed() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        device.bind();
+        pending.removeIf(p -> {
+            if (JCudaDriver.cuEventQuery(p.passed()) != CUresult.CUDA_SUCCESS) {
+                return false;
+            }
+            JCudaDriver.cuEventDestroy(p.passed());
+            release(p.offset(), p.size());
+            return true;
+        });
+    }
+
+    /** Waits for every pending block's event and frees the blocks; false when none was pending. */
+    private boolean awaitPending() {
+        List<Pending> waiting;
+        synchronized (this) {
+            if (pending.isEmpty()) {
+                return false;
+            }
+            waiting = List.copyOf(pending);
+        }
+        device.bind();
+        for (Pending p : waiting) {
+            JCudaDriver.cuEventSynchronize(p.passed());
+        }
+        synchronized (this) {
+            reclaimPassed();
+        }
+        return true;
+    }
+
+    /** Puts a block back on the free list, merged with free neighbours. */
+    private void release(long offset, long size) {
         Map.Entry<Long, Long> before = freeBlocks.floorEntry(offset);
         if (before != null && before.getKey() + before.getValue() == offset) {
             offset = before.getKey();

@@ -17,6 +17,7 @@ public final class GpuStream implements AutoCloseable {
     private final List<CUevent[]> kernelEvents = new ArrayList<>();
     private CUevent pendingStart;
     private long kernelNanos;
+    private volatile boolean closed;
 
     public GpuStream(CudaDevice device) {
         device.bind();
@@ -43,6 +44,20 @@ public final class GpuStream implements AutoCloseable {
         return e;
     }
 
+    /**
+     * An event after everything queued so far (no timing), for memory freed now that the queued
+     * work may still read; null once the stream is closed, when all its work has finished.
+     */
+    synchronized CUevent markQueued() {
+        if (closed) {
+            return null;
+        }
+        CUevent e = new CUevent();
+        JCudaDriver.cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING);
+        JCudaDriver.cuEventRecord(e, handle);
+        return e;
+    }
+
     /** Waits for everything queued and adds the finished kernels' time to {@link #kernelNanos()}. */
     public void synchronize() {
         JCudaDriver.cuStreamSynchronize(handle);
@@ -62,8 +77,9 @@ public final class GpuStream implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         synchronize();
+        closed = true;
         JCudaDriver.cuStreamDestroy(handle);
     }
 }
