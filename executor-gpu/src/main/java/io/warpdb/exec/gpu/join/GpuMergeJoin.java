@@ -3,11 +3,30 @@ package io.warpdb.exec.gpu.join;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
+import io.warpdb.exec.gpu.sort.GridSize;
+import io.warpdb.exec.gpu.sort.KeyColumn;
+import io.warpdb.exec.gpu.sort.PrefixSum;
+import io.warpdb.exec.gpu.sort.RadixSorter;
+import java.util.List;
 
 /**
- * Sort-merge join (moderngpu "Relational Joins"): INNER, LEFT, RIGHT and FULL equi-joins with
- * duplicate keys on both sides.
+ * Sort-merge join after moderngpu's "Relational Joins" (join/merge_join.cu), for INNER, LEFT,
+ * RIGHT and FULL equi-joins on one key column, duplicates on both sides:
+ * <ol>
+ *   <li>each side's rows are radix-sorted by key, NULL keys last (they never match);
+ *   <li>a vectorized sorted search finds every left key's lower and upper bound among the right
+ *       keys; their difference is its match count, at least 1 for a LEFT or FULL join;
+ *   <li>the counts are scanned into output offsets, and a load-balancing search gives every
+ *       output row its left key and its rank among that key's matches, so a key with a million
+ *       duplicates costs no more than a million keys with one;
+ *   <li>the pairs are written, then for outer joins the unmatched rows: left rows with NULL keys
+ *       (LEFT, FULL), and right rows whose key the left side lacks (a sorted search the other
+ *       way) or is NULL (RIGHT, FULL).
+ * </ol>
+ * The caller gathers the output columns from the pairs.
  */
 public final class GpuMergeJoin {
     private GpuMergeJoin() {
@@ -15,11 +34,154 @@ public final class GpuMergeJoin {
 
     /** Why the keys of {@code node} cannot be merged on the GPU, or null when they can. */
     static String unsupportedKeys(JoinNode node) {
-        return "the sort-merge join is not built yet";
+        return node.leftKeys().size() == 1 ? null
+                : "the sort-merge join compares one key column; joins on " + node.leftKeys().size() + " keys are hashed";
     }
 
     /** The pairs of {@code kind} (INNER, LEFT, RIGHT or FULL) on the keys of {@code node}; its residual is not looked at. */
     static JoinPairs match(JoinKind kind, JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
-        throw new UnsupportedOperationException("the sort-merge join is not built yet");
+        if (kind == JoinKind.SEMI || kind == JoinKind.ANTI || unsupportedKeys(node) != null) {
+            throw new IllegalArgumentException("the sort-merge join does not produce " + kind + " pairs on " + node.leftKeys());
+        }
+        boolean outerLeft = kind == JoinKind.LEFT || kind == JoinKind.FULL;
+        boolean outerRight = kind == JoinKind.RIGHT || kind == JoinKind.FULL;
+        try (JoinKeys keys = JoinKeys.of(node, left, right, work);
+                SortedSide l = SortedSide.of(keys.probeColumn(0), left.rows(), work);
+                SortedSide r = SortedSide.of(keys.buildColumn(0), right.rows(), work);
+                DeviceBuffer lower = SortedSearch.bounds(l.keys, l.valid, r.keys, r.valid, true, work);
+                DeviceBuffer upper = SortedSearch.bounds(l.keys, l.valid, r.keys, r.valid, false, work);
+                DeviceBuffer counts = work.allocate((long) l.valid * Integer.BYTES, "merge join counts");
+                DeviceBuffer offsets = work.allocate(((long) l.valid + 1) * Integer.BYTES, "merge join offsets");
+                RightOnly rightOnly = outerRight ? RightOnly.of(l, r, work) : RightOnly.NONE) {
+            int grid = GridSize.strided(l.valid, work);
+            work.kernel(SortedSearch.MODULE, "match_counts").launch(work.stream(), grid, GridSize.BLOCK, 0, lower, upper, l.valid,
+                    outerLeft ? 1 : 0, counts);
+            long matched = sum(counts, l.valid, work);
+            long leftOnly = outerLeft ? l.rows - l.valid : 0;
+            long total = matched + leftOnly + rightOnly.count + (outerRight ? r.rows - r.valid : 0);
+            if (total > Integer.MAX_VALUE) {
+                throw new GpuOutOfMemoryException("a GPU join result holds at most 2^31-1 rows, not " + total);
+            }
+            PrefixSum.exclusive(counts, offsets, l.valid, work);
+            DeviceBuffer outLeft = work.allocate(total * Integer.BYTES, "join left row ids");
+            DeviceBuffer outRight = null;
+            try {
+                outRight = work.allocate(total * Integer.BYTES, "join right row ids");
+                expand(l, r, lower, upper, offsets, (int) matched, outLeft, outRight, work);
+                long at = matched;
+                if (leftOnly > 0) {
+                    appendRows(outLeft, outRight, at, l.ids.pointer((long) l.valid * Integer.BYTES), null, (int) leftOnly, work);
+                    at += leftOnly;
+                }
+                if (outerRight) {
+                    rightOnly.append(r, outLeft, outRight, at, work);
+                    at += rightOnly.count;
+                    appendRows(outLeft, outRight, at, null, r.ids.pointer((long) r.valid * Integer.BYTES), r.rows - r.valid, work);
+                }
+                return new JoinPairs(outLeft, outRight, (int) total);
+            } catch (RuntimeException e) {
+                outLeft.close();
+                if (outRight != null) {
+                    outRight.close();
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** One input's row ids sorted by key (NULL keys last) and the keys of its {@code valid} non-NULL rows in that order. */
+    private record SortedSide(DeviceBuffer ids, DeviceBuffer keys, int rows, int valid) implements AutoCloseable {
+        static SortedSide of(KeyColumn key, int rows, DeviceWork work) {
+            int valid = (int) key.range(work).valids();
+            DeviceBuffer ids = RadixSorter.sortedRowIds(List.of(new RadixSorter.Key(key, false, false)), rows, work);
+            try {
+                DeviceBuffer keys = work.allocate(Math.max(1L, valid) * Long.BYTES, "sorted join keys");
+                Object[] source = key.kernelArguments();
+                work.kernel(SortedSearch.MODULE, "sorted_keys").launch(work.stream(), GridSize.strided(valid, work), GridSize.BLOCK,
+                        0, source[0], source[1], source[2], source[3], ids, valid, keys);
+                return new SortedSide(ids, keys, rows, valid);
+            } catch (RuntimeException e) {
+                ids.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            ids.close();
+            keys.close();
+        }
+    }
+
+    /** The right rows whose non-NULL key no left key equals, flagged and counted (RIGHT and FULL joins). */
+    private record RightOnly(DeviceBuffer flags, DeviceBuffer offsets, int count) implements AutoCloseable {
+        static final RightOnly NONE = new RightOnly(null, null, 0);
+
+        static RightOnly of(SortedSide l, SortedSide r, DeviceWork work) {
+            try (DeviceBuffer lower = SortedSearch.bounds(r.keys, r.valid, l.keys, l.valid, true, work);
+                    DeviceBuffer upper = SortedSearch.bounds(r.keys, r.valid, l.keys, l.valid, false, work)) {
+                DeviceBuffer flags = work.allocate((long) r.valid * Integer.BYTES, "unmatched right keys");
+                DeviceBuffer offsets = null;
+                try {
+                    offsets = work.allocate(((long) r.valid + 1) * Integer.BYTES, "unmatched right offsets");
+                    work.kernel(SortedSearch.MODULE, "unmatched_flags").launch(work.stream(), GridSize.strided(r.valid, work),
+                            GridSize.BLOCK, 0, lower, upper, r.valid, flags);
+                    PrefixSum.exclusive(flags, offsets, r.valid, work);
+                    return new RightOnly(flags, offsets, PrefixSum.total(offsets, r.valid, work));
+                } catch (RuntimeException e) {
+                    flags.close();
+                    if (offsets != null) {
+                        offsets.close();
+                    }
+                    throw e;
+                }
+            }
+        }
+
+        /** Writes (-1, right row) for each unmatched right key from position {@code at}. */
+        void append(SortedSide r, DeviceBuffer outLeft, DeviceBuffer outRight, long at, DeviceWork work) {
+            work.kernel(SortedSearch.MODULE, "append_unmatched").launch(work.stream(), GridSize.strided(r.valid, work),
+                    GridSize.BLOCK, 0, flags, offsets, r.ids, r.valid, at, outLeft, outRight);
+        }
+
+        @Override
+        public void close() {
+            if (flags != null) {
+                flags.close();
+                offsets.close();
+            }
+        }
+    }
+
+    /** The 64-bit total of {@code count} unsigned counts. */
+    private static long sum(DeviceBuffer counts, int count, DeviceWork work) {
+        try (DeviceBuffer total = work.allocateZeroed(Long.BYTES, "merge join total")) {
+            work.kernel(SortedSearch.MODULE, "sum_counts").launch(work.stream(), GridSize.strided(count, work), GridSize.BLOCK, 0,
+                    counts, count, total);
+            return work.downloadLongs(total, 1)[0];
+        }
+    }
+
+    /** Writes the {@code outputs} pairs of the matched (and for LEFT/FULL unmatched) non-NULL left keys. */
+    private static void expand(SortedSide l, SortedSide r, DeviceBuffer lower, DeviceBuffer upper, DeviceBuffer offsets,
+            int outputs, DeviceBuffer outLeft, DeviceBuffer outRight, DeviceWork work) {
+        if (outputs == 0) {
+            return;
+        }
+        try (DeviceBuffer starts = work.allocate((long) l.valid * Long.BYTES, "segment starts")) {
+            work.kernel(SortedSearch.MODULE, "widen").launch(work.stream(), GridSize.strided(l.valid, work), GridSize.BLOCK, 0,
+                    offsets, l.valid, starts);
+            try (DeviceBuffer segment = SortedSearch.segments(outputs, starts, l.valid, work)) {
+                work.kernel(SortedSearch.MODULE, "expand_pairs").launch(work.stream(), GridSize.strided(outputs, work),
+                        GridSize.BLOCK, 0, segment, offsets, lower, upper, l.ids, r.ids, outputs, outLeft, outRight);
+            }
+        }
+    }
+
+    /** Appends {@code count} pairs at {@code at}: left ids with -1, or -1 with right ids (the other side null). */
+    private static void appendRows(DeviceBuffer outLeft, DeviceBuffer outRight, long at, Object leftIds, Object rightIds, int count,
+            DeviceWork work) {
+        work.kernel(JoinCompletion.MODULE, "append_pairs").launch(work.stream(), GridSize.strided(count, work), GridSize.BLOCK, 0,
+                outLeft, outRight, at, leftIds, rightIds, count);
     }
 }

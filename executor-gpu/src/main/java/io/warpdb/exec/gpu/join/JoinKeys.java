@@ -62,6 +62,16 @@ final class JoinKeys implements AutoCloseable {
         return count;
     }
 
+    /** Key column {@code k} of the left (probe) input. */
+    KeyColumn probeColumn(int k) {
+        return columns.get(2 * k);
+    }
+
+    /** Key column {@code k} of the right (build) input. */
+    KeyColumn buildColumn(int k) {
+        return columns.get(2 * k + 1);
+    }
+
     DeviceBuffer probeDescriptors() {
         return probeDescriptors;
     }

@@ -88,8 +88,8 @@ public final class KeyColumn implements AutoCloseable {
         }
     }
 
-    /** Kernel arguments values, validity, ranks, kind (in that order). */
-    Object[] kernelArguments() {
+    /** Kernel arguments values, validity, ranks, kind (in that order), for kernels that build a KeySource. */
+    public Object[] kernelArguments() {
         return new Object[] {column.values(), column.validity(), rankBuffer, kind};
     }
 

@@ -9,13 +9,15 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.join.GpuJoin;
+import io.warpdb.exec.gpu.join.JoinStrategy;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.List;
 
 /**
- * GPU hash join throughput on unique 8-byte keys, data resident: {@code run.sh main
- * io.warpdb.exec.gpu.bench.JoinBench [log2 rows per side, default 27]}. The build side holds the
+ * GPU join throughput on unique 8-byte keys, data resident: {@code run.sh main
+ * io.warpdb.exec.gpu.bench.JoinBench [log2 rows per side, default 27]}, by the hash join, or by the
+ * sort-merge join with {@code JAVA_OPTS=-Dwarpdb.gpu.join=merge}. The build side holds the
  * keys 0..N-1 in order, the probe side the same keys scrambled (multiplication by an odd
  * constant modulo N), so every probe row matches exactly one build row. Best of 3 after a warm-up;
  * throughput counts the input tuples of both sides.
@@ -47,8 +49,8 @@ public final class JoinBench {
                     best = Math.min(best, System.nanoTime() - start);
                 }
             }
-            System.out.printf("INNER join 2^%d x 2^%d unique BIGINT keys: %d output rows, %.2f ms, %.2f G input tuples/s%n",
-                    log2, log2, out, best / 1e6, 2.0 * rows / (best / 1e9) / 1e9);
+            System.out.printf("INNER join 2^%d x 2^%d unique BIGINT keys, %s: %d output rows, %.2f ms, %.2f G input tuples/s%n",
+                    log2, log2, JoinStrategy.choose(node).label(), out, best / 1e6, 2.0 * rows / (best / 1e9) / 1e9);
         }
     }
 
