@@ -10,6 +10,7 @@ import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import io.warpdb.exec.gpu.sort.PrefixSum;
 import io.warpdb.exec.gpu.sort.RadixSorter;
+import io.warpdb.exec.gpu.sort.SortedSearch;
 import java.util.List;
 
 /**
@@ -29,6 +30,8 @@ import java.util.List;
  * The caller gathers the output columns from the pairs.
  */
 public final class GpuMergeJoin {
+    private static final String MODULE = "join/merge_join";
+
     private GpuMergeJoin() {
     }
 
@@ -54,7 +57,7 @@ public final class GpuMergeJoin {
                 DeviceBuffer offsets = work.allocate(((long) l.valid + 1) * Integer.BYTES, "merge join offsets");
                 RightOnly rightOnly = outerRight ? RightOnly.of(l, r, work) : RightOnly.NONE) {
             int grid = GridSize.strided(l.valid, work);
-            work.kernel(SortedSearch.MODULE, "match_counts").launch(work.stream(), grid, GridSize.BLOCK, 0, lower, upper, l.valid,
+            work.kernel(MODULE, "match_counts").launch(work.stream(), grid, GridSize.BLOCK, 0, lower, upper, l.valid,
                     outerLeft ? 1 : 0, counts);
             long matched = sum(counts, l.valid, work);
             long leftOnly = outerLeft ? l.rows - l.valid : 0;
@@ -95,11 +98,7 @@ public final class GpuMergeJoin {
             int valid = (int) key.range(work).valids();
             DeviceBuffer ids = RadixSorter.sortedRowIds(List.of(new RadixSorter.Key(key, false, false)), rows, work);
             try {
-                DeviceBuffer keys = work.allocate(Math.max(1L, valid) * Long.BYTES, "sorted join keys");
-                Object[] source = key.kernelArguments();
-                work.kernel(SortedSearch.MODULE, "sorted_keys").launch(work.stream(), GridSize.strided(valid, work), GridSize.BLOCK,
-                        0, source[0], source[1], source[2], source[3], ids, valid, keys);
-                return new SortedSide(ids, keys, rows, valid);
+                return new SortedSide(ids, SortedSearch.sortedKeys(key, ids, valid, work), rows, valid);
             } catch (RuntimeException e) {
                 ids.close();
                 throw e;
@@ -124,7 +123,7 @@ public final class GpuMergeJoin {
                 DeviceBuffer offsets = null;
                 try {
                     offsets = work.allocate(((long) r.valid + 1) * Integer.BYTES, "unmatched right offsets");
-                    work.kernel(SortedSearch.MODULE, "unmatched_flags").launch(work.stream(), GridSize.strided(r.valid, work),
+                    work.kernel(MODULE, "unmatched_flags").launch(work.stream(), GridSize.strided(r.valid, work),
                             GridSize.BLOCK, 0, lower, upper, r.valid, flags);
                     PrefixSum.exclusive(flags, offsets, r.valid, work);
                     return new RightOnly(flags, offsets, PrefixSum.total(offsets, r.valid, work));
@@ -140,7 +139,7 @@ public final class GpuMergeJoin {
 
         /** Writes (-1, right row) for each unmatched right key from position {@code at}. */
         void append(SortedSide r, DeviceBuffer outLeft, DeviceBuffer outRight, long at, DeviceWork work) {
-            work.kernel(SortedSearch.MODULE, "append_unmatched").launch(work.stream(), GridSize.strided(r.valid, work),
+            work.kernel(MODULE, "append_unmatched").launch(work.stream(), GridSize.strided(r.valid, work),
                     GridSize.BLOCK, 0, flags, offsets, r.ids, r.valid, at, outLeft, outRight);
         }
 
@@ -156,7 +155,7 @@ public final class GpuMergeJoin {
     /** The 64-bit total of {@code count} unsigned counts. */
     private static long sum(DeviceBuffer counts, int count, DeviceWork work) {
         try (DeviceBuffer total = work.allocateZeroed(Long.BYTES, "merge join total")) {
-            work.kernel(SortedSearch.MODULE, "sum_counts").launch(work.stream(), GridSize.strided(count, work), GridSize.BLOCK, 0,
+            work.kernel(MODULE, "sum_counts").launch(work.stream(), GridSize.strided(count, work), GridSize.BLOCK, 0,
                     counts, count, total);
             return work.downloadLongs(total, 1)[0];
         }
@@ -169,10 +168,10 @@ public final class GpuMergeJoin {
             return;
         }
         try (DeviceBuffer starts = work.allocate((long) l.valid * Long.BYTES, "segment starts")) {
-            work.kernel(SortedSearch.MODULE, "widen").launch(work.stream(), GridSize.strided(l.valid, work), GridSize.BLOCK, 0,
+            work.kernel(MODULE, "widen").launch(work.stream(), GridSize.strided(l.valid, work), GridSize.BLOCK, 0,
                     offsets, l.valid, starts);
             try (DeviceBuffer segment = SortedSearch.segments(outputs, starts, l.valid, work)) {
-                work.kernel(SortedSearch.MODULE, "expand_pairs").launch(work.stream(), GridSize.strided(outputs, work),
+                work.kernel(MODULE, "expand_pairs").launch(work.stream(), GridSize.strided(outputs, work),
                         GridSize.BLOCK, 0, segment, offsets, lower, upper, l.ids, r.ids, outputs, outLeft, outRight);
             }
         }

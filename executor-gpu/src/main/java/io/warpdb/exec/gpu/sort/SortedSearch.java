@@ -1,15 +1,16 @@
-package io.warpdb.exec.gpu.join;
+package io.warpdb.exec.gpu.sort;
 
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 
 /**
- * moderngpu's vectorized sorted search and load-balancing search on the GPU (join/merge_join.cu),
+ * moderngpu's vectorized sorted search and load-balancing search on the GPU (sort/merge_path.cu),
  * both merges of two sorted sequences partitioned by merge path: one kernel splits the merge
- * along diagonals NV items apart, then each block merges its tile from shared memory.
+ * along diagonals NV items apart, then each block merges its tile from shared memory. The
+ * sort-merge join and the set operations are built on them.
  */
-final class SortedSearch {
-    static final String MODULE = "join/merge_join";
+public final class SortedSearch {
+    private static final String MODULE = "sort/merge_path";
     /** Threads per block and merge items per tile; must match NT and NV in merge_join.cu. */
     private static final int THREADS = 128;
     private static final int TILE = THREADS * 7;
@@ -22,7 +23,7 @@ final class SortedSearch {
      * of the first key not below it) or upper bound (first key above it) among the {@code bCount}
      * ascending keys in {@code b}; the caller closes the returned int buffer.
      */
-    static DeviceBuffer bounds(DeviceBuffer a, int aCount, DeviceBuffer b, int bCount, boolean lowerBound, DeviceWork work) {
+    public static DeviceBuffer bounds(DeviceBuffer a, int aCount, DeviceBuffer b, int bCount, boolean lowerBound, DeviceWork work) {
         DeviceBuffer bound = work.allocate((long) aCount * Integer.BYTES, lowerBound ? "lower bounds" : "upper bounds");
         try {
             merge(a, aCount, b, bCount, lowerBound, "sorted_search", bound, work);
@@ -39,13 +40,30 @@ final class SortedSearch {
      * output counts) at or before it. Segments with no output are skipped, however the outputs
      * spread over them.
      */
-    static DeviceBuffer segments(int outputs, DeviceBuffer starts, int segments, DeviceWork work) {
+    public static DeviceBuffer segments(int outputs, DeviceBuffer starts, int segments, DeviceWork work) {
         DeviceBuffer segment = work.allocate((long) outputs * Integer.BYTES, "output segments");
         try {
             merge(null, outputs, starts, segments, false, "load_balance", segment, work);
             return segment;
         } catch (RuntimeException e) {
             segment.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The 64-bit ordered keys (sort/ordered_key.cuh) of the rows {@code ids[0..count)} of
+     * {@code key}'s column, in that order: for rows sorted by the key, an ascending sequence to search.
+     */
+    public static DeviceBuffer sortedKeys(KeyColumn key, DeviceBuffer ids, int count, DeviceWork work) {
+        DeviceBuffer keys = work.allocate(Math.max(1L, count) * Long.BYTES, "sorted keys");
+        try {
+            Object[] source = key.kernelArguments();
+            work.kernel(MODULE, "sorted_keys").launch(work.stream(), GridSize.strided(count, work), GridSize.BLOCK, 0, source[0],
+                    source[1], source[2], source[3], ids, count, keys);
+            return keys;
+        } catch (RuntimeException e) {
+            keys.close();
             throw e;
         }
     }
