@@ -8,7 +8,7 @@ import java.util.List;
  * output schema. Executors turn plans into {@link io.warpdb.core.batch.BatchStream}s.
  */
 public sealed interface PlanNode
-        permits ScanNode, ValuesNode, FilterNode, ProjectNode, AggregateNode, JoinNode, SortNode, UnionNode {
+        permits ScanNode, ValuesNode, FilterNode, ProjectNode, AggregateNode, JoinNode, SortNode, UnionNode, SetOpNode {
     Schema schema();
 
     List<PlanNode> inputs();

@@ -11,6 +11,7 @@ import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.types.Schema;
@@ -71,7 +72,7 @@ public final class GpuExecutorProvider implements ExecutorProvider {
                 return GpuAggregate.supports(aggregate);
             } else if (node instanceof SortNode sort) {
                 return GpuSort.supports(sort);
-            } else if (node instanceof UnionNode) {
+            } else if (node instanceof UnionNode || node instanceof SetOpNode) {
                 return Support.YES;
             } else if (node instanceof JoinNode join) {
                 return GpuJoin.supports(join);

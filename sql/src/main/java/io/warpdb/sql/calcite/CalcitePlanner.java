@@ -88,10 +88,9 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         }
     };
 
-    /** DISTINCT set operations become aggregates over UNION ALL, the one set operation executors run. */
+    /** Nested UNIONs of one kind become one, which executors run as a single set operation. */
     private static final HepProgram SET_OPS = new HepProgramBuilder()
-            .addRuleCollection(List.of(CoreRules.UNION_TO_DISTINCT, CoreRules.INTERSECT_TO_DISTINCT,
-                    CoreRules.MINUS_TO_DISTINCT, CoreRules.UNION_MERGE))
+            .addRuleCollection(List.of(CoreRules.UNION_MERGE))
             .build();
 
     private static final HepProgram SUB_QUERIES_TO_CORRELATES = new HepProgramBuilder()

@@ -11,6 +11,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortKey;
+import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
@@ -74,6 +75,9 @@ public final class ColumnPruner {
         }
         if (node instanceof UnionNode union) {
             return union(union, needed);
+        }
+        if (node instanceof SetOpNode setOp) {
+            return setOp(setOp);
         }
         throw new IllegalStateException("no pruning rule for " + node.getClass().getSimpleName());
     }
@@ -140,6 +144,15 @@ public final class ColumnPruner {
             newIndex[kept.get(i)] = i;
         }
         return new Pruned(new UnionNode(inputs, union.schema().select(kept)), newIndex);
+    }
+
+    /** Set operations compare whole rows: both inputs keep every column. */
+    private static Pruned setOp(SetOpNode setOp) {
+        BitSet all = new BitSet();
+        all.set(0, setOp.schema().size());
+        Pruned left = prune(setOp.left(), all);
+        Pruned right = prune(setOp.right(), all);
+        return identity(new SetOpNode(setOp.kind(), setOp.all(), left.node, right.node, setOp.schema()));
     }
 
     private static Pruned join(JoinNode join, BitSet needed) {

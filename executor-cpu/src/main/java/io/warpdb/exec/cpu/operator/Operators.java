@@ -10,6 +10,7 @@ import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
@@ -78,6 +79,9 @@ public final class Operators {
         }
         if (plan instanceof UnionNode union) {
             return new UnionAllOperator(union, inputs, context);
+        }
+        if (plan instanceof SetOpNode setOp) {
+            return new SetOperationOperator(setOp, inputs.get(0), inputs.get(1), context);
         }
         throw new IllegalArgumentException("unknown plan node " + plan.describe());
     }

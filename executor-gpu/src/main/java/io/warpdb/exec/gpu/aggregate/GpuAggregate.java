@@ -102,6 +102,25 @@ public final class GpuAggregate {
         }
     }
 
+    /**
+     * Each row's number among the distinct rows of {@code table} (all columns compared, NULL
+     * equal to NULL, -0.0 equal to 0.0), numbered by the path the tuning rules pick, as the
+     * GROUP BY of every column would group them; the caller closes the int32 buffer.
+     */
+    public static DeviceBuffer rowGroupNumbers(DeviceTable table, DeviceWork work) {
+        List<KeyColumn> keys = new ArrayList<>();
+        try {
+            for (DeviceColumn c : table.columns()) {
+                keys.add(new KeyColumn(c, true, work));
+            }
+            Groups groups = group(keys, table.rows(), null, work);
+            groups.representatives().close();
+            return groups.groupOfRow();
+        } finally {
+            keys.forEach(KeyColumn::close);
+        }
+    }
+
     private static Groups group(List<KeyColumn> keys, int rows, AggregationPath forced, DeviceWork work) {
         List<KeyColumn.KeyRange> ranges = new ArrayList<>();
         long[] descriptors = new long[keys.size() * 4];

@@ -13,6 +13,7 @@ import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.types.Schema;
@@ -26,6 +27,7 @@ import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.select.FilterProject;
+import io.warpdb.exec.gpu.setop.GpuSetOperation;
 import io.warpdb.exec.gpu.setop.GpuUnionAll;
 import io.warpdb.exec.gpu.sort.GpuSort;
 import java.util.ArrayList;
@@ -96,6 +98,8 @@ public final class GpuPlanRunner {
                     result = unionAll(union, work);
                 } else if (node instanceof JoinNode join) {
                     result = join(join, work);
+                } else if (node instanceof SetOpNode setOp) {
+                    result = setOperation(setOp, work);
                 } else {
                     throw new IllegalStateException("the GPU executor was given " + node.describe());
                 }
@@ -115,6 +119,14 @@ public final class GpuPlanRunner {
     private DeviceTable join(JoinNode join, DeviceWork work) {
         try (DeviceTable left = evaluate(join.left()); DeviceTable right = evaluate(join.right())) {
             DeviceTable result = GpuJoin.run(join, left, right, entries, work);
+            work.synchronize();
+            return result;
+        }
+    }
+
+    private DeviceTable setOperation(SetOpNode setOp, DeviceWork work) {
+        try (DeviceTable left = evaluate(setOp.left()); DeviceTable right = evaluate(setOp.right())) {
+            DeviceTable result = GpuSetOperation.run(setOp, left, right, work);
             work.synchronize();
             return result;
         }
