@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import jcuda.CudaException;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUresult;
@@ -150,13 +151,25 @@ public final class DevicePool {
         }
         device.bind();
         pending.removeIf(p -> {
-            if (JCudaDriver.cuEventQuery(p.passed()) != CUresult.CUDA_SUCCESS) {
+            if (!hasPassed(p.passed())) {
                 return false;
             }
             JCudaDriver.cuEventDestroy(p.passed());
             release(p.offset(), p.size());
             return true;
         });
+    }
+
+    /** Whether the work before {@code event} has run; JCuda throws for "not ready", as for any result but success. */
+    private static boolean hasPassed(CUevent event) {
+        try {
+            return JCudaDriver.cuEventQuery(event) == CUresult.CUDA_SUCCESS;
+        } catch (CudaException e) {
+            if (String.valueOf(e.getMessage()).contains(CUresult.stringFor(CUresult.CUDA_ERROR_NOT_READY))) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Waits for every pending block's event and frees the blocks; false when none was pending. */
