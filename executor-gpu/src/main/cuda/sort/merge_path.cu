@@ -26,11 +26,12 @@ __device__ __forceinline__ bool aFirst(u64 a, u64 b, bool lowerBound) {
     return lowerBound ? a <= b : a < b;
 }
 
-// How many of a's elements are among the first `diag` elements of the merge of a and b.
+// How many of a's elements are among the first `diag` elements of the merge of a and b. The
+// diagonal is 64-bit: both sequences may hold up to 2^31-1 elements, so their merge may not fit an int.
 template <typename A, typename B>
-__device__ __forceinline__ int mergePath(const A& a, int aCount, const B& b, int bCount, int diag, bool lowerBound) {
-    int lo = max(0, diag - bCount);
-    int hi = min(diag, aCount);
+__device__ __forceinline__ int mergePath(const A& a, int aCount, const B& b, int bCount, long long diag, bool lowerBound) {
+    int lo = (int)max(0ll, diag - bCount);
+    int hi = (int)min(diag, (long long)aCount);
     while (lo < hi) {
         const int mid = (lo + hi) >> 1;
         if (aFirst(a[mid], b[diag - 1 - mid], lowerBound)) {
@@ -48,8 +49,7 @@ merge_partitions(Keys a, int aCount, Keys b, int bCount, int lowerBound, int* pa
     const int t = blockIdx.x * NT + threadIdx.x;
     if (t >= count) return;
     const long long total = (long long)aCount + bCount;
-    const int diag = (int)min((long long)t * NV, total);
-    partitions[t] = mergePath(a, aCount, b, bCount, diag, lowerBound != 0);
+    partitions[t] = mergePath(a, aCount, b, bCount, min((long long)t * NV, total), lowerBound != 0);
 }
 
 // A sorted sequence staged in shared memory (`offset` = its first element's global index).
@@ -66,12 +66,12 @@ __device__ __forceinline__ void mergeTile(Keys a, int aCount, Keys b, int bCount
                                           Found found) {
     __shared__ u64 keys[NV];
     const long long total = (long long)aCount + bCount;
-    const int diag0 = (int)min((long long)blockIdx.x * NV, total);
-    const int diag1 = (int)min((long long)diag0 + NV, total);
+    const long long diag0 = min((long long)blockIdx.x * NV, total);
+    const long long diag1 = min(diag0 + NV, total);
     const int a0 = partitions[blockIdx.x];
     const int a1 = partitions[blockIdx.x + 1];
-    const int b0 = diag0 - a0;
-    const int b1 = diag1 - a1;
+    const int b0 = (int)(diag0 - a0);
+    const int b1 = (int)(diag1 - a1);
     const int na = a1 - a0;
     const int nb = b1 - b0;
     for (int i = threadIdx.x; i < na + nb; i += NT) {
