@@ -6,11 +6,32 @@
 //   3. load-balancing search (sort/merge_path.cu): every output row finds the left key it belongs
 //      to, however unevenly duplicates spread the output over the keys, and its rank in it;
 //   4. (left row, right row) pairs are written; the caller gathers the columns.
+// Several key columns are first packed into one 64-bit key per row (pack_keys), so that the
+// sort and the searches compare one word.
 #include "block.cuh"
+#include "../sort/ordered_key.cuh"
 
 using namespace warp;
 
-typedef unsigned long long u64;
+// packed[row] = the row's keys packed into one word whose ordered key (as a BIGINT:
+// value ^ SIGN_BIT) is the sum of (ordered key k - mins[k]) << shifts[k], valid[row] = 0 when a
+// key is NULL. The host (PackedKeys) gives every key its own bit field, wide enough for the
+// values of both sides (a key of span 0 gets shift 0: it adds 0), so equal packed words mean
+// equal keys.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+pack_keys(const KeySource* keys, int numKeys, const u64* mins, const u64* shifts, int rows, u64* packed,
+          unsigned char* valid) {
+    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < rows; row += (long long)gridDim.x * BLOCK) {
+        u64 word = 0;
+        bool allValid = true;
+        for (int k = 0; k < numKeys && allValid; k++) {
+            allValid = keyValid(keys[k], row);
+            if (allValid) word |= (orderedKey(keys[k], row) - mins[k]) << shifts[k];
+        }
+        packed[row] = allValid ? word ^ SIGN_BIT : 0;
+        valid[row] = allValid ? 1 : 0;
+    }
+}
 
 // Output rows per left key: its matches, or one row with no right row when the left side is outer.
 extern "C" __global__ void __launch_bounds__(BLOCK)

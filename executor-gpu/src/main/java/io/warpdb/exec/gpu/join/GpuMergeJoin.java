@@ -15,9 +15,11 @@ import java.util.List;
 
 /**
  * Sort-merge join after moderngpu's "Relational Joins" (join/merge_join.cu), for INNER, LEFT,
- * RIGHT and FULL equi-joins on one key column, duplicates on both sides:
+ * RIGHT and FULL equi-joins, duplicates on both sides:
  * <ol>
- *   <li>each side's rows are radix-sorted by key, NULL keys last (they never match);
+ *   <li>each side's rows are radix-sorted by key, NULL keys last (they never match); several key
+ *       columns are first packed into one 64-bit key ({@link PackedKeys}), which types bound the
+ *       join to: e.g. two INTEGER, DATE or VARCHAR keys, not a BIGINT key with another;
  *   <li>a vectorized sorted search finds every left key's lower and upper bound among the right
  *       keys; their difference is its match count, at least 1 for a LEFT or FULL join;
  *   <li>the counts are scanned into output offsets, and a load-balancing search gives every
@@ -35,10 +37,23 @@ public final class GpuMergeJoin {
     private GpuMergeJoin() {
     }
 
-    /** Why the keys of {@code node} cannot be merged on the GPU, or null when they can. */
+    /**
+     * Why the keys of {@code node} cannot be merged on the GPU, or null when they can: one key
+     * column of any type, or several whose types bound them to 64 bits together (decided from
+     * the plan alone, so that EXPLAIN and the run agree whatever the data).
+     */
     static String unsupportedKeys(JoinNode node) {
-        return node.leftKeys().size() == 1 ? null
-                : "the sort-merge join compares one key column; joins on " + node.leftKeys().size() + " keys are hashed";
+        if (node.leftKeys().isEmpty()) {
+            return "the sort-merge join needs equality keys";
+        }
+        int bits = 0;
+        for (int k = 0; k < node.leftKeys().size(); k++) {
+            bits += PackedKeys.bitBound(node.left().schema().type(node.leftKeys().get(k)),
+                    node.right().schema().type(node.rightKeys().get(k)));
+        }
+        return node.leftKeys().size() == 1 || bits <= PackedKeys.MAX_BITS ? null
+                : "the sort-merge join packs several keys into 64 bits; these " + node.leftKeys().size() + " keys may need " + bits
+                        + ", so they are hashed";
     }
 
     /** The pairs of {@code kind} (INNER, LEFT, RIGHT or FULL) on the keys of {@code node}; its residual is not looked at. */
@@ -49,8 +64,9 @@ public final class GpuMergeJoin {
         boolean outerLeft = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         boolean outerRight = kind == JoinKind.RIGHT || kind == JoinKind.FULL;
         try (JoinKeys keys = JoinKeys.of(node, left, right, work);
-                SortedSide l = SortedSide.of(keys.probeColumn(0), left.rows(), work);
-                SortedSide r = SortedSide.of(keys.buildColumn(0), right.rows(), work);
+                PackedKeys packed = keys.count() == 1 ? null : PackedKeys.of(keys, left.rows(), right.rows(), work);
+                SortedSide l = SortedSide.of(packed == null ? keys.probeColumn(0) : packed.probe(), left.rows(), work);
+                SortedSide r = SortedSide.of(packed == null ? keys.buildColumn(0) : packed.build(), right.rows(), work);
                 DeviceBuffer lower = SortedSearch.bounds(l.keys, l.valid, r.keys, r.valid, true, work);
                 DeviceBuffer upper = SortedSearch.bounds(l.keys, l.valid, r.keys, r.valid, false, work);
                 DeviceBuffer counts = work.allocate((long) l.valid * Integer.BYTES, "merge join counts");

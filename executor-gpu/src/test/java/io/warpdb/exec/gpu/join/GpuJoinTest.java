@@ -229,7 +229,7 @@ class GpuJoinTest extends GpuTestBase {
     }
 
     /** A join whose output is the left fields then, for kinds that output them, the right ones (nullable on outer sides). */
-    private static JoinNode join(PlanNode left, PlanNode right, JoinKind kind, List<Integer> leftKeys, List<Integer> rightKeys,
+    static JoinNode join(PlanNode left, PlanNode right, JoinKind kind, List<Integer> leftKeys, List<Integer> rightKeys,
             Expr residual) {
         List<Field> out = new ArrayList<>(left.schema().fields());
         if (kind.outputsRight()) {
@@ -245,7 +245,7 @@ class GpuJoinTest extends GpuTestBase {
         return new JoinNode(left, right, kind, leftKeys, rightKeys, residual, new Schema(out));
     }
 
-    private static Schema schema(DataType... types) {
+    static Schema schema(DataType... types) {
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < types.length; i++) {
             fields.add(new Field("c" + i, types[i]));
