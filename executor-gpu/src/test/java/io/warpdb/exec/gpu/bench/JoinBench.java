@@ -16,8 +16,9 @@ import java.util.List;
 
 /**
  * GPU join throughput on unique 8-byte keys, data resident: {@code run.sh main
- * io.warpdb.exec.gpu.bench.JoinBench [log2 rows per side, default 27]}, by the hash join, or by the
- * sort-merge join with {@code JAVA_OPTS=-Dwarpdb.gpu.join=merge}. The build side holds the
+ * io.warpdb.exec.gpu.bench.JoinBench [log2 rows per side, default 27] [--algorithm hash|merge]},
+ * by the algorithm the rule picks (the hash join for INNER), or the one named (the same as
+ * {@code JAVA_OPTS=-Dwarpdb.gpu.join=...}). The build side holds the
  * keys 0..N-1 in order, the probe side the same keys scrambled (multiplication by an odd
  * constant modulo N), so every probe row matches exactly one build row. Best of 3 after a warm-up;
  * throughput counts the input tuples of both sides.
@@ -26,7 +27,14 @@ public final class JoinBench {
     private static final int RUNS = 3;
 
     public static void main(String[] args) {
-        int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 27;
+        int log2 = 27;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--algorithm") && i + 1 < args.length) {
+                System.setProperty(JoinStrategy.OVERRIDE_PROPERTY, args[++i]);
+            } else {
+                log2 = Integer.parseInt(args[i]);
+            }
+        }
         int rows = 1 << log2;
         CudaDevice device = CudaDevice.get();
         System.out.println("device: " + device + ", rows per side: 2^" + log2);
