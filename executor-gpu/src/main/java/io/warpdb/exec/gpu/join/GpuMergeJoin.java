@@ -18,8 +18,8 @@ import java.util.List;
  * RIGHT and FULL equi-joins, duplicates on both sides:
  * <ol>
  *   <li>each side's rows are radix-sorted by key, NULL keys last (they never match); several key
- *       columns are first packed into one 64-bit key ({@link PackedKeys}), which types bound the
- *       join to: e.g. two INTEGER, DATE or VARCHAR keys, not a BIGINT key with another;
+ *       columns are first packed into one 64-bit key ({@link PackedKeys}) when their types fit
+ *       64 bits together: e.g. two INTEGER, DATE or VARCHAR keys, not a BIGINT key with another;
  *   <li>a vectorized sorted search finds every left key's lower and upper bound among the right
  *       keys; their difference is its match count, at least 1 for a LEFT or FULL join;
  *   <li>the counts are scanned into output offsets, and a load-balancing search gives every
