@@ -1,5 +1,7 @@
 package io.warpdb.sql;
 
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import java.util.List;
 
@@ -11,6 +13,8 @@ import java.util.List;
 public final class Session implements AutoCloseable {
     private final Database database;
     private volatile String executor = "auto";
+    private volatile int parallelism = ExecContext.defaultParallelism();
+    private volatile long memoryLimit = defaultMemoryLimit();
     private volatile ExecContext running;
 
     Session(Database database) {
@@ -33,6 +37,59 @@ public final class Session implements AutoCloseable {
             database.executors().require(n);
         }
         executor = n;
+    }
+
+    /** Threads a statement's execution may use at once (also {@code SET parallelism = n}). */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** Changes {@link #parallelism()}; SQLSTATE 22023 below 1. */
+    public void setParallelism(int threads) {
+        if (threads < 1) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "parallelism must be at least 1, not " + threads);
+        }
+        parallelism = threads;
+    }
+
+    /**
+     * The most bytes of batch memory one statement may hold at once; a statement that needs more
+     * fails with SQLSTATE 53200 and releases what it held. Defaults to the system property
+     * {@code warpdb.query.memoryLimit} (bytes, or with a KB/MB/GB suffix), else no limit.
+     */
+    public long memoryLimit() {
+        return memoryLimit;
+    }
+
+    /** Changes {@link #memoryLimit()} (also {@code SET memory_limit = '512MB'}); SQLSTATE 22023 if not a positive size. */
+    public void setMemoryLimit(String size) {
+        memoryLimit = parseBytes(size);
+    }
+
+    private static long defaultMemoryLimit() {
+        String configured = System.getProperty("warpdb.query.memoryLimit");
+        return configured == null ? Long.MAX_VALUE : parseBytes(configured);
+    }
+
+    /** A byte count written as digits with an optional KB, MB or GB suffix (powers of 1024). */
+    static long parseBytes(String size) {
+        String text = size.trim().toUpperCase(java.util.Locale.ROOT);
+        long unit = 1;
+        for (String[] suffix : new String[][] {{"KB", "10"}, {"MB", "20"}, {"GB", "30"}}) {
+            if (text.endsWith(suffix[0])) {
+                unit = 1L << Integer.parseInt(suffix[1]);
+                text = text.substring(0, text.length() - 2).trim();
+            }
+        }
+        try {
+            long value = Long.parseLong(text);
+            if (value > 0 && value <= Long.MAX_VALUE / unit) {
+                return value * unit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "not a memory size: '" + size + "' (bytes, or with KB, MB or GB)");
     }
 
     /**

@@ -36,6 +36,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.TableModify;
@@ -262,11 +263,24 @@ final class StatementRunner {
     }
 
     private ExecContext newContext(BufferAllocator allocator, Placement placement) {
-        return new ExecContext(allocator, database.executors(), placement.executors());
+        ExecContext context = new ExecContext(allocator, database.executors(), placement.executors());
+        context.setParallelism(session.parallelism());
+        return context;
+    }
+
+    /** The allocator of one statement, limited to the session's memory limit. */
+    private BufferAllocator statementAllocator(String name) {
+        return database.allocator().newChildAllocator(name, 0, session.memoryLimit());
+    }
+
+    /** Arrow's allocation failure as the SQL error it is: the statement exceeded its memory limit. */
+    private WarpException memoryLimitExceeded(OutOfMemoryException e) {
+        return new WarpException(SqlState.OUT_OF_MEMORY, "the statement needs more memory than its limit of "
+                + session.memoryLimit() + " bytes (SET memory_limit): " + e.getMessage(), e);
     }
 
     private StatementResult execute(Query query, CatalogSnapshot snapshot) {
-        BufferAllocator allocator = database.allocator().newChildAllocator("query", 0, Long.MAX_VALUE);
+        BufferAllocator allocator = statementAllocator("query");
         ExecContext context = newContext(allocator, place(query.plan));
         try {
             session.started(context);
@@ -289,11 +303,13 @@ final class StatementRunner {
      * statistics complete) once {@code consume} returns, and the context it runs in.
      */
     private <T> T run(PlanNode plan, Placement placement, BiFunction<BatchStream, ExecContext, T> consume) {
-        try (BufferAllocator allocator = database.allocator().newChildAllocator("statement", 0, Long.MAX_VALUE)) {
+        try (BufferAllocator allocator = statementAllocator("statement")) {
             ExecContext context = newContext(allocator, placement);
             session.started(context);
             try (BatchStream stream = context.run(plan)) {
                 return consume.apply(stream, context);
+            } catch (OutOfMemoryException e) {
+                throw memoryLimitExceeded(e);
             } finally {
                 session.finished(context);
             }
@@ -392,10 +408,19 @@ final class StatementRunner {
         SqlNode value = option.getValue();
         String text = value instanceof SqlCharStringLiteral s ? s.getValueAs(String.class)
                 : value instanceof SqlIdentifier id ? id.toString() : String.valueOf(value);
-        if (!name.equals("executor")) {
-            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "unknown setting '" + name + "'; settable: executor");
+        switch (name) {
+            case "executor" -> session.setExecutor(text);
+            case "parallelism" -> {
+                try {
+                    session.setParallelism(Integer.parseInt(text.trim()));
+                } catch (NumberFormatException e) {
+                    throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "parallelism must be a whole number, not '" + text + "'");
+                }
+            }
+            case "memory_limit" -> session.setMemoryLimit(text);
+            default -> throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
+                    "unknown setting '" + name + "'; settable: executor, parallelism, memory_limit");
         }
-        session.setExecutor(text);
         return StatementResult.update(0);
     }
 
@@ -422,7 +447,11 @@ final class StatementRunner {
         @Override
         public Batch next() {
             context.checkCancelled();
-            return inner.next();
+            try {
+                return inner.next();
+            } catch (OutOfMemoryException e) {
+                throw memoryLimitExceeded(e);
+            }
         }
 
         @Override

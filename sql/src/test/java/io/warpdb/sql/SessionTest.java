@@ -141,6 +141,45 @@ class SessionTest {
         assertEquals(List.of(row(4L)), query("select count(*) from emp"), "failed statements changed nothing");
     }
 
+    /** A table of 250,000 rows: v in [0, 250000), k = v % 1000. */
+    private void createBigTable() {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            values.append(i == 0 ? "" : ", ").append('(').append(i).append(')');
+        }
+        update("create table big as select a.x * 500 + b.x as v, mod(a.x * 500 + b.x, 1000) as k from (values " + values
+                + ") as a(x), (values " + values + ") as b(x)");
+    }
+
+    @Test
+    void aStatementOverItsMemoryLimitFailsWith53200AndTheSessionGoesOn() {
+        createBigTable();
+        update("set memory_limit = '1MB'");
+        WarpException e = assertThrows(WarpException.class,
+                () -> query("select count(*) from big p join big q on p.v = q.v"));
+        assertEquals(SqlState.OUT_OF_MEMORY, e.state(), e.getMessage());
+        assertTrue(e.getMessage().contains("memory_limit"), e.getMessage());
+        update("set memory_limit = '1GB'");
+        assertEquals(List.of(row(250_000L)), query("select count(*) from big p join big q on p.v = q.v"));
+        assertEquals(SqlState.INVALID_PARAMETER_VALUE, assertThrows(WarpException.class,
+                () -> update("set memory_limit = 'lots'")).state());
+    }
+
+    @Test
+    void parallelismIsASessionSettingAndResultsDoNotDependOnIt() {
+        createBigTable();
+        String sql = "select k, count(*), sum(v) from big where v % 3 = 0 group by k order by k limit 3";
+        List<List<Object>> parallel = query(sql);
+        update("set parallelism = 1");
+        assertEquals(1, session.parallelism());
+        assertEquals(parallel, query(sql));
+        // k = 0: v = 1000 j for j < 250, of which the 84 with j % 3 = 0 pass; their sum is 1000 * 3 * (0 + ... + 83).
+        assertEquals(84L, parallel.get(0).get(1));
+        assertEquals(10_458_000L, ((Number) parallel.get(0).get(2)).longValue());
+        assertEquals(SqlState.INVALID_PARAMETER_VALUE, assertThrows(WarpException.class,
+                () -> update("set parallelism = 0")).state());
+    }
+
     private SqlState error(String sql) {
         return assertThrows(WarpException.class, () -> query(sql)).state();
     }

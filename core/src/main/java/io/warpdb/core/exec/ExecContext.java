@@ -27,6 +27,7 @@ public final class ExecContext {
     private final Map<PlanNode, String> placement;
     private final Map<PlanNode, NodeStats> stats = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private volatile int parallelism = defaultParallelism();
 
     /** A context without placement: the executor given the plan runs all of it. */
     public ExecContext(BufferAllocator allocator) {
@@ -94,6 +95,28 @@ public final class ExecContext {
             copy.putAll(stats);
             return Collections.unmodifiableMap(copy);
         }
+    }
+
+    /**
+     * The default degree of parallelism: the system property {@code warpdb.parallelism} when
+     * set, else the number of processors.
+     */
+    public static int defaultParallelism() {
+        Integer configured = Integer.getInteger("warpdb.parallelism");
+        return configured != null && configured > 0 ? configured : Runtime.getRuntime().availableProcessors();
+    }
+
+    /** How many threads an executor may run this query's work on at once (at least 1). */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** Sets {@link #parallelism()}; 1 runs everything on the calling thread. */
+    public void setParallelism(int threads) {
+        if (threads < 1) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "parallelism must be at least 1, not " + threads);
+        }
+        parallelism = threads;
     }
 
     public void cancel() {

@@ -61,9 +61,14 @@ public abstract class ExecTestBase {
 
     /** Runs the plan to its end and returns its rows. */
     protected List<List<Object>> run(PlanNode plan) {
+        return run(plan, new ExecContext(allocator));
+    }
+
+    /** Runs the plan to its end in the given context and returns its rows. */
+    protected List<List<Object>> run(PlanNode plan, ExecContext context) {
         List<List<Object>> rows = new ArrayList<>();
         batchSizes = new ArrayList<>();
-        try (BatchStream stream = new CpuExecutorProvider().execute(plan, new ExecContext(allocator))) {
+        try (BatchStream stream = new CpuExecutorProvider().execute(plan, context)) {
             Batch batch;
             while ((batch = stream.next()) != null) {
                 try (Batch b = batch) {

@@ -6,7 +6,7 @@ import io.warpdb.exec.cpu.value.Decimals;
 import java.util.Arrays;
 
 /** COUNT(*) (every row) and COUNT(x) (non-NULL values). */
-final class CountAccumulator implements Accumulator {
+final class CountAccumulator implements MergeableAccumulator {
     private final boolean countNulls;
     private final DataType type;
     private long[] counts = new long[0];
@@ -23,6 +23,15 @@ final class CountAccumulator implements Accumulator {
             if (countNulls || !values.isNull(row)) {
                 counts[groupIds[row]]++;
             }
+        }
+    }
+
+    @Override
+    public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
+        counts = Accumulators.grow(counts, groupCount);
+        long[] partialCounts = ((CountAccumulator) partial).counts;
+        for (int g = 0; g < groupIds.length; g++) {
+            counts[groupIds[g]] += g < partialCounts.length ? partialCounts[g] : 0;
         }
     }
 

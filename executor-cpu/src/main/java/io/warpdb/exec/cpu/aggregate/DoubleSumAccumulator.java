@@ -4,7 +4,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.exec.cpu.column.Column;
 
 /** SUM and AVG of DOUBLE, in double. */
-final class DoubleSumAccumulator implements Accumulator {
+final class DoubleSumAccumulator implements MergeableAccumulator {
     private final boolean average;
     private double[] sums = new double[0];
     private long[] counts = new long[0];
@@ -28,6 +28,17 @@ final class DoubleSumAccumulator implements Accumulator {
                 sums[groupIds[row]] += v[row];
                 counts[groupIds[row]]++;
             }
+        }
+    }
+
+    @Override
+    public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
+        sums = Accumulators.grow(sums, groupCount);
+        counts = Accumulators.grow(counts, groupCount);
+        DoubleSumAccumulator other = (DoubleSumAccumulator) partial;
+        for (int g = 0; g < Math.min(groupIds.length, other.counts.length); g++) {
+            sums[groupIds[g]] += other.sums[g];
+            counts[groupIds[g]] += other.counts[g];
         }
     }
 

@@ -14,7 +14,7 @@ import java.math.RoundingMode;
  * result type (22003 otherwise): SUM at the result's scale; AVG as DOUBLE (sum / 10^scale / count),
  * DECIMAL (rounded HALF_UP) or an integer type (truncated).
  */
-final class ExactSumAccumulator implements Accumulator {
+final class ExactSumAccumulator implements MergeableAccumulator {
     private final boolean average;
     private final int inputScale;
     private final DataType type;
@@ -44,6 +44,19 @@ final class ExactSumAccumulator implements Accumulator {
             // Add the sign extension of v and the carry out of the low word (an unsigned overflow).
             high[g] += (v[row] >> 63) + (Long.compareUnsigned(low[g], before) < 0 ? 1 : 0);
             counts[g]++;
+        }
+    }
+
+    @Override
+    public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
+        grow(groupCount);
+        ExactSumAccumulator other = (ExactSumAccumulator) partial;
+        for (int g = 0; g < Math.min(groupIds.length, other.counts.length); g++) {
+            int to = groupIds[g];
+            long before = low[to];
+            low[to] = before + other.low[g];
+            high[to] += other.high[g] + (Long.compareUnsigned(low[to], before) < 0 ? 1 : 0);
+            counts[to] += other.counts[g];
         }
     }
 

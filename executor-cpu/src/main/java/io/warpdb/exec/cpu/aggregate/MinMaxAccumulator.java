@@ -10,7 +10,7 @@ import io.warpdb.exec.cpu.column.Column;
  * longs compare correctly), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
  * codes of different batches' dictionaries do not compare).
  */
-final class MinMaxAccumulator implements Accumulator {
+final class MinMaxAccumulator implements MergeableAccumulator {
     private final boolean max;
     private final DataType type;
     private final boolean isString;
@@ -63,6 +63,12 @@ final class MinMaxAccumulator implements Accumulator {
             }
             seen[g] = true;
         }
+    }
+
+    /** A partial's results are its best values (NULL where it saw none): adding them is merging. */
+    @Override
+    public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
+        add(partial.result(0, groupIds.length), groupIds, groupCount);
     }
 
     private void grow(int groups) {

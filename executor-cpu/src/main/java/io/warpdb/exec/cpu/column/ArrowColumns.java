@@ -6,12 +6,16 @@ import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
 /**
  * Moves values between Arrow vectors and {@link Column}s. The physical vectors differ only in
- * value width, so both directions work on the raw buffers by width instead of per vector class.
+ * value width, so both directions work on the raw buffers by width instead of per vector class,
+ * through their memory addresses: {@link ArrowBuf}'s accessors check bounds on every value,
+ * which cost more than the copy itself; the loops here stay within the row counts the vectors
+ * were allocated or filled for.
  */
 public final class ArrowColumns {
     private ArrowColumns() {
@@ -25,11 +29,12 @@ public final class ArrowColumns {
     public static Column read(FieldVector vector, DataType type, StringDictionary dictionary, int rowCount) {
         boolean[] nulls = readNulls(vector, rowCount);
         ArrowBuf data = vector.getDataBuffer();
+        long address = data.memoryAddress();
         ValueLayout layout = ValueLayout.of(type);
         if (layout == ValueLayout.FLOAT64) {
             double[] values = new double[rowCount];
             for (int i = 0; i < rowCount; i++) {
-                values[i] = data.getDouble((long) i << 3);
+                values[i] = Double.longBitsToDouble(MemoryUtil.getLong(address + ((long) i << 3)));
             }
             clearNullSlots(values, nulls);
             return Column.ofDoubles(type, values, nulls);
@@ -43,12 +48,12 @@ public final class ArrowColumns {
             }
             case INT32 -> {
                 for (int i = 0; i < rowCount; i++) {
-                    values[i] = data.getInt((long) i << 2);
+                    values[i] = MemoryUtil.getInt(address + ((long) i << 2));
                 }
             }
             default -> {
                 for (int i = 0; i < rowCount; i++) {
-                    values[i] = data.getLong((long) i << 3);
+                    values[i] = MemoryUtil.getLong(address + ((long) i << 3));
                 }
             }
         }
@@ -67,10 +72,10 @@ public final class ArrowColumns {
         if (vector.getNullCount() == 0) {
             return null;
         }
-        ArrowBuf validity = vector.getValidityBuffer();
+        long validity = vector.getValidityBuffer().memoryAddress();
         boolean[] nulls = new boolean[rowCount];
         for (int i = 0; i < rowCount; i++) {
-            nulls[i] = BitVectorHelper.get(validity, i) == 0;
+            nulls[i] = (MemoryUtil.getByte(validity + (i >> 3)) >> (i & 7) & 1) == 0;
         }
         return nulls;
     }
@@ -94,18 +99,13 @@ public final class ArrowColumns {
         int rowCount = column.size();
         FieldVector vector = Vectors.allocate(name, type, rowCount, allocator);
         ArrowBuf data = vector.getDataBuffer();
-        ArrowBuf validity = vector.getValidityBuffer();
-        boolean[] nulls = column.nulls();
-        for (int i = 0; i < rowCount; i++) {
-            if (nulls == null || !nulls[i]) {
-                BitVectorHelper.setBit(validity, i);
-            }
-        }
+        long address = data.memoryAddress();
+        writeValidity(vector.getValidityBuffer().memoryAddress(), column.nulls(), rowCount);
         switch (ValueLayout.of(type)) {
             case FLOAT64 -> {
                 double[] values = column.doubles();
                 for (int i = 0; i < rowCount; i++) {
-                    data.setDouble((long) i << 3, values[i]);
+                    MemoryUtil.putLong(address + ((long) i << 3), Double.doubleToRawLongBits(values[i]));
                 }
             }
             case BIT -> {
@@ -119,18 +119,31 @@ public final class ArrowColumns {
             case INT32 -> {
                 long[] values = column.longs();
                 for (int i = 0; i < rowCount; i++) {
-                    data.setInt((long) i << 2, (int) values[i]);
+                    MemoryUtil.putInt(address + ((long) i << 2), (int) values[i]);
                 }
             }
             case INT64 -> {
                 long[] values = column.longs();
                 for (int i = 0; i < rowCount; i++) {
-                    data.setLong((long) i << 3, values[i]);
+                    MemoryUtil.putLong(address + ((long) i << 3), values[i]);
                 }
             }
         }
         vector.setValueCount(rowCount);
         return vector;
+    }
+
+    /** Sets the validity bits of the non-NULL rows, a byte at a time (the buffer starts cleared). */
+    private static void writeValidity(long validity, boolean[] nulls, int rowCount) {
+        for (int from = 0; from < rowCount; from += 8) {
+            int bits = 0;
+            for (int i = from, end = Math.min(from + 8, rowCount); i < end; i++) {
+                if (nulls == null || !nulls[i]) {
+                    bits |= 1 << (i - from);
+                }
+            }
+            MemoryUtil.putByte(validity + (from >> 3), (byte) bits);
+        }
     }
 
     /** A new vector of {@code rowCount} NULLs. */

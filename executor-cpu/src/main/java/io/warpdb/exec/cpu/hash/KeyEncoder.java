@@ -104,8 +104,7 @@ public final class KeyEncoder {
                     }
                     int code = (int) codes[i];
                     if (ids[code] == UNRESOLVED) {
-                        String value = c.dictionary().get(code);
-                        ids[code] = addStrings ? strings.add(value) : strings.find(value);
+                        ids[code] = resolve(c.dictionary().get(code));
                     }
                     out[i] = ids[code];
                     if (ids[code] < 0) {
@@ -113,6 +112,16 @@ public final class KeyEncoder {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The id of a string value. The builder may be shared by the encoders of several workers
+     * (parallel grouping); each value is resolved once per dictionary, so the lock is rare.
+     */
+    private int resolve(String value) {
+        synchronized (strings) {
+            return addStrings ? strings.add(value) : strings.find(value);
         }
     }
 

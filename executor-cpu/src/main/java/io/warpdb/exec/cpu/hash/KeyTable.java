@@ -6,8 +6,9 @@ import java.util.Arrays;
  * A hash table giving dense ids (0, 1, 2, ... in order of first appearance) to distinct tuples of
  * encoded keys (see {@link KeyEncoder}), each key with a NULL flag, so that NULL is a value of its
  * own (GROUP BY puts NULLs in one group; joins skip rows with NULL keys before they get here).
- * With no keys at all every row gets id 0. Open addressing with linear probing over the ids;
- * the tuples are stored column-wise by id.
+ * With no keys at all every row gets id 0. Open addressing with linear probing; each slot holds
+ * the tuple's hash next to its id, so that a probe touches the stored tuple only when the hashes
+ * agree (one cache miss per lookup instead of three). The tuples are stored column-wise by id.
  */
 public final class KeyTable {
     private static final long NULL_HASH = 0x5bd1e9955bd1e995L;
@@ -18,8 +19,11 @@ public final class KeyTable {
     private boolean[][] nullKeys;
     private int[] hashes;
     private int size;
-    /** id + 1 per slot, 0 for empty; the length is a power of two kept at most half full. */
-    private int[] slots = new int[16];
+    /**
+     * Per slot: the tuple's hash in the high 32 bits and its id + 1 in the low 32 bits, 0 for
+     * empty; the length is a power of two kept at most half full.
+     */
+    private long[] slots = new long[16];
 
     public KeyTable(int keyCount) {
         this.keyCount = keyCount;
@@ -57,12 +61,12 @@ public final class KeyTable {
             boolean added = slots[slot] == 0;
             if (added) {
                 ids[row] = insert(rowKeys, rowNulls, row, hash);
-                slots[slot] = ids[row] + 1;
+                slots[slot] = slotEntry(hash, ids[row]);
                 if (size * 2 > slots.length) {
                     rehash();
                 }
             } else {
-                ids[row] = slots[slot] - 1;
+                ids[row] = idOf(slots[slot]);
             }
             if (isNew != null) {
                 isNew[row] = added;
@@ -78,7 +82,7 @@ public final class KeyTable {
                 continue;
             }
             int slot = findSlot(rowKeys, rowNulls, row, hash(rowKeys, rowNulls, row));
-            ids[row] = slots[slot] - 1;
+            ids[row] = idOf(slots[slot]);
         }
     }
 
@@ -86,14 +90,23 @@ public final class KeyTable {
     private int findSlot(long[][] rowKeys, boolean[][] rowNulls, int row, int hash) {
         int mask = slots.length - 1;
         int slot = hash & mask;
-        while (slots[slot] != 0) {
-            int id = slots[slot] - 1;
-            if (hashes[id] == hash && equalsStored(rowKeys, rowNulls, row, id)) {
+        long entry;
+        while ((entry = slots[slot]) != 0) {
+            if ((int) (entry >>> 32) == hash && equalsStored(rowKeys, rowNulls, row, idOf(entry))) {
                 return slot;
             }
             slot = (slot + 1) & mask;
         }
         return slot;
+    }
+
+    private static long slotEntry(int hash, int id) {
+        return (long) hash << 32 | (id + 1L);
+    }
+
+    /** The id in a slot entry; -1 for an empty slot. */
+    private static int idOf(long entry) {
+        return (int) entry - 1;
     }
 
     private boolean equalsStored(long[][] rowKeys, boolean[][] rowNulls, int row, int id) {
@@ -125,14 +138,14 @@ public final class KeyTable {
     }
 
     private void rehash() {
-        slots = new int[slots.length * 2];
+        slots = new long[slots.length * 2];
         int mask = slots.length - 1;
         for (int id = 0; id < size; id++) {
             int slot = hashes[id] & mask;
             while (slots[slot] != 0) {
                 slot = (slot + 1) & mask;
             }
-            slots[slot] = id + 1;
+            slots[slot] = slotEntry(hashes[id], id);
         }
     }
 

@@ -18,41 +18,38 @@ import io.warpdb.exec.cpu.expr.ExprCompiler;
 import io.warpdb.exec.cpu.expr.JoinedInput;
 import io.warpdb.exec.cpu.expr.SubsetInput;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
-import io.warpdb.exec.cpu.hash.KeyTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * All six join kinds by hashing. The right input is read whole into one batch (the build side)
- * and its rows are grouped by key in a {@link KeyTable}; rows with a NULL key join nothing. Each
- * left batch (the probe side) is then matched row by row against the rows of its key, producing
- * candidate pairs in chunks of up to {@link #MAX_BATCH_ROWS}; the residual condition, if any, is
- * evaluated over a chunk at once and keeps the pairs where it is TRUE. With no keys every pair
- * is a candidate, which makes this a nested-loop join.
+ * All six join kinds by hashing. The right input is the {@link JoinBuild} (read whole, rows
+ * grouped by key; rows with a NULL key join nothing). Each left batch (the probe side) is then
+ * matched row by row against the rows of its key, producing candidate pairs in chunks of up to
+ * {@link #MAX_BATCH_ROWS}; the residual condition, if any, is evaluated over a chunk at once and
+ * keeps the pairs where it is TRUE. With no keys every pair is a candidate, which makes this a
+ * nested-loop join.
  *
  * <p>INNER/LEFT/RIGHT/FULL emit the kept pairs; after a probe batch, LEFT/FULL emit its rows that
  * matched nothing (right side NULL), SEMI/ANTI its rows that matched something / nothing; after
  * the last probe batch RIGHT/FULL emit the build rows that matched nothing (left side NULL).
+ * The build may be shared by several probing operators (the copies of a parallel pipeline) for
+ * every kind but RIGHT and FULL, whose unmatched build rows only a single prober knows.
  */
 final class HashJoinOperator extends Operator {
     private final JoinKind kind;
     private final Schema leftSchema;
     private final Schema rightSchema;
     private final List<Integer> leftKeys;
-    private final List<Integer> rightKeys;
-    private final List<KeyEncoder> probeEncoders = new ArrayList<>();
-    private final List<KeyEncoder> buildEncoders = new ArrayList<>();
+    private final List<KeyEncoder> probeEncoders;
     /** The residual condition over left ++ right columns; null when there is none. */
     private final Evaluator residual;
+    private final JoinBuild build;
+    /** Whether this operator closes the build (false when the copies of a pipeline share it). */
+    private final boolean ownsBuild;
 
-    private Batch build;
-    private EvalInput buildInput;
-    private KeyTable buildKeys;
-    /** Build rows grouped by key id: those of key k are rowsByKey[keyStart[k] .. keyStart[k + 1]). */
-    private int[] keyStart;
-    private int[] rowsByKey;
+    private boolean built;
     /** For RIGHT/FULL: build rows that joined something. */
     private boolean[] buildMatched;
     private boolean leftExhausted;
@@ -70,26 +67,26 @@ final class HashJoinOperator extends Operator {
     private final int[] pairLeft = new int[MAX_BATCH_ROWS];
     private final int[] pairRight = new int[MAX_BATCH_ROWS];
 
-    HashJoinOperator(JoinNode node, BatchStream left, BatchStream right, ExecContext context) {
-        super(context, node.schema(), left, right);
+    HashJoinOperator(JoinNode node, BatchStream left, JoinBuild build, boolean ownsBuild, ExecContext context) {
+        super(context, node.schema(), left);
         this.kind = node.kind();
         this.leftSchema = node.left().schema();
         this.rightSchema = node.right().schema();
         this.leftKeys = node.leftKeys();
-        this.rightKeys = node.rightKeys();
-        StringDictionary.Builder strings = new StringDictionary.Builder();
-        for (int k = 0; k < leftKeys.size(); k++) {
-            DataType leftType = leftSchema.type(leftKeys.get(k));
-            DataType rightType = rightSchema.type(rightKeys.get(k));
-            probeEncoders.add(KeyEncoder.forJoin(leftType, rightType, strings, false));
-            buildEncoders.add(KeyEncoder.forJoin(rightType, leftType, strings, true));
-        }
+        this.build = build;
+        this.ownsBuild = ownsBuild;
+        this.probeEncoders = build.probeEncoders();
         this.residual = node.residual() == null ? null : ExprCompiler.compile(node.residual());
+    }
+
+    /** Whether the build of a join of this kind can be probed by several operators at once. */
+    static boolean sharesBuild(JoinKind kind) {
+        return kind != JoinKind.RIGHT && kind != JoinKind.FULL;
     }
 
     @Override
     public Batch next() {
-        if (build == null) {
+        if (!built) {
             buildSide();
         }
         while (true) {
@@ -110,66 +107,12 @@ final class HashJoinOperator extends Operator {
     }
 
     private void buildSide() {
-        List<Batch> batches = new ArrayList<>();
-        try {
-            Batch batch;
-            while ((batch = pullNonEmpty(input(1))) != null) {
-                batches.add(batch);
-            }
-        } catch (RuntimeException e) {
-            BatchRows.closeAll(batches);
-            throw e;
-        }
-        build = BatchRows.concat(rightSchema, batches, allocator());
-        buildInput = new BatchInput(build);
-        int rows = build.rowCount();
-        EncodedKeys keys = encodeKeys(buildInput, rightKeys, buildEncoders);
-        int[] keyIds = new int[rows];
-        buildKeys = new KeyTable(rightKeys.size());
-        buildKeys.add(keys.values(), new boolean[rightKeys.size()][], keys.unmatchable(), keyIds, null);
-        groupRowsByKey(keyIds);
-        buildMatched = new boolean[rows];
+        build.ensureBuilt();
+        built = true;
+        int rows = build.rows().rowCount();
+        buildMatched = sharesBuild(kind) ? null : new boolean[rows];
         // With nothing to build on, INNER, SEMI and RIGHT get no row out of the left side.
         leftExhausted = rows == 0 && (kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT);
-    }
-
-    /** Fills keyStart/rowsByKey: a counting sort of the build rows by key id, keeping their order within a key. */
-    private void groupRowsByKey(int[] keyIds) {
-        int keyCount = buildKeys.size();
-        keyStart = new int[keyCount + 1];
-        for (int id : keyIds) {
-            if (id >= 0) {
-                keyStart[id + 1]++;
-            }
-        }
-        for (int k = 0; k < keyCount; k++) {
-            keyStart[k + 1] += keyStart[k];
-        }
-        rowsByKey = new int[keyStart[keyCount]];
-        int[] next = keyStart.clone();
-        for (int row = 0; row < keyIds.length; row++) {
-            if (keyIds[row] >= 0) {
-                rowsByKey[next[keyIds[row]]++] = row;
-            }
-        }
-    }
-
-    /** Every row's encoded keys, and the rows that can match nothing (a NULL key, or a value the other side cannot hold). */
-    private record EncodedKeys(long[][] values, boolean[] unmatchable) {
-    }
-
-    private static EncodedKeys encodeKeys(EvalInput input, List<Integer> columns, List<KeyEncoder> encoders) {
-        int rows = input.rowCount();
-        long[][] values = new long[columns.size()][rows];
-        boolean[] unmatchable = new boolean[rows];
-        for (int k = 0; k < columns.size(); k++) {
-            Column column = input.column(columns.get(k));
-            encoders.get(k).encode(column, values[k], unmatchable);
-            for (int i = 0; i < rows; i++) {
-                unmatchable[i] |= column.isNull(i);
-            }
-        }
-        return new EncodedKeys(values, unmatchable);
     }
 
     /** Pulls the next non-empty left batch and looks its keys up; false at the end of the left input. */
@@ -180,9 +123,9 @@ final class HashJoinOperator extends Operator {
         }
         probeInput = new BatchInput(probe);
         int rows = probe.rowCount();
-        EncodedKeys keys = encodeKeys(probeInput, leftKeys, probeEncoders);
+        JoinKeys keys = JoinKeys.encode(probeInput, leftKeys, probeEncoders);
         probeKeyIds = new int[rows];
-        buildKeys.find(keys.values(), new boolean[leftKeys.size()][], keys.unmatchable(), probeKeyIds);
+        build.keys().find(keys.values(), new boolean[leftKeys.size()][], keys.unmatchable(), probeKeyIds);
         probeMatched = new boolean[rows];
         cursorRow = 0;
         cursorMatch = 0;
@@ -208,14 +151,18 @@ final class HashJoinOperator extends Operator {
             int[] rightRows = pairs[1];
             if (residual != null) {
                 Column condition = residual.evaluate(new JoinedInput(new SubsetInput(probeInput, leftRows), leftSchema.size(),
-                        new SubsetInput(buildInput, rightRows)));
+                        new SubsetInput(build.rowInput(), rightRows)));
                 int[] kept = condition.trueRows();
                 leftRows = select(leftRows, kept);
                 rightRows = select(rightRows, kept);
             }
             for (int i = 0; i < leftRows.length; i++) {
                 probeMatched[leftRows[i]] = true;
-                buildMatched[rightRows[i]] = true;
+            }
+            if (buildMatched != null) {
+                for (int row : rightRows) {
+                    buildMatched[row] = true;
+                }
             }
             return kind.outputsRight() ? joinedBatch(leftRows, rightRows, leftRows.length) : null;
         }
@@ -232,6 +179,8 @@ final class HashJoinOperator extends Operator {
     private int[][] nextCandidatePairs() {
         int count = 0;
         int rows = probe.rowCount();
+        int[] keyStart = build.keyStart();
+        int[] rowsByKey = build.rowsByKey();
         while (cursorRow < rows && count < MAX_BATCH_ROWS) {
             int key = probeKeyIds[cursorRow];
             // SEMI/ANTI need one match per row: skip the rest of a row's candidates once it has one.
@@ -276,12 +225,12 @@ final class HashJoinOperator extends Operator {
 
     /** After the last probe batch: the next build rows that joined nothing, for RIGHT/FULL; null when done. */
     private Batch unmatchedBuildRows() {
-        if (kind != JoinKind.RIGHT && kind != JoinKind.FULL) {
+        if (buildMatched == null) {
             return null;
         }
         int[] rows = new int[MAX_BATCH_ROWS];
         int count = 0;
-        while (nextUnmatchedBuildRow < build.rowCount() && count < MAX_BATCH_ROWS) {
+        while (nextUnmatchedBuildRow < buildMatched.length && count < MAX_BATCH_ROWS) {
             int row = nextUnmatchedBuildRow++;
             if (!buildMatched[row]) {
                 rows[count++] = row;
@@ -300,7 +249,7 @@ final class HashJoinOperator extends Operator {
         try {
             addSide(vectors, dictionaries, probe, leftSchema, leftRows, count);
             if (kind.outputsRight()) {
-                addSide(vectors, dictionaries, build, rightSchema, rightRows, count);
+                addSide(vectors, dictionaries, build.rows(), rightSchema, rightRows, count);
             }
             return new Batch(schema(), vectors, dictionaries, count);
         } catch (RuntimeException e) {
@@ -339,7 +288,7 @@ final class HashJoinOperator extends Operator {
                 probe.close();
             }
         } finally {
-            if (build != null) {
+            if (ownsBuild) {
                 build.close();
             }
         }

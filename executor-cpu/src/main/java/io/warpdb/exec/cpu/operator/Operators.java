@@ -28,11 +28,26 @@ public final class Operators {
     private Operators() {
     }
 
-    /** The root operator of {@code plan}; if building fails, what was already built is closed. */
+    /**
+     * The root operator of {@code plan}; if building fails, what was already built is closed. A
+     * pipeline worth running in parallel (see {@link Pipeline}) is gathered from its workers.
+     */
     public static BatchStream create(PlanNode plan, ExecContext context) {
+        if (!(plan instanceof ScanNode)) {
+            Pipeline pipeline = Pipeline.of(plan, context);
+            if (pipeline != null) {
+                // Each copy meters its own nodes; the gather adds nothing to count.
+                return new GatherOperator(pipeline, pipeline.copies(plan));
+            }
+        }
+        return metered(plan, build(plan, context), context);
+    }
+
+    /** {@code operator} counted into the statistics of {@code plan}. */
+    static BatchStream metered(PlanNode plan, BatchStream operator, ExecContext context) {
         NodeStats stats = context.stats(plan);
         stats.setExecutor(CpuExecutorProvider.NAME);
-        return new MeteredStream(build(plan, context), stats);
+        return new MeteredStream(operator, stats);
     }
 
     private static BatchStream build(PlanNode plan, ExecContext context) {
@@ -41,6 +56,12 @@ public final class Operators {
         }
         if (plan instanceof ValuesNode values) {
             return new ValuesOperator(values, context);
+        }
+        if (plan instanceof AggregateNode aggregate && HashAggregateOperator.mergeable(aggregate)) {
+            Pipeline pipeline = Pipeline.of(aggregate.input(), context);
+            if (pipeline != null) {
+                return new HashAggregateOperator(aggregate, pipeline.copies(aggregate.input()), context);
+            }
         }
         List<BatchStream> inputs = new ArrayList<>();
         try {
@@ -55,7 +76,7 @@ public final class Operators {
     }
 
     /** An input placed on another executor runs there; any other is built here. */
-    private static BatchStream input(PlanNode input, ExecContext context) {
+    static BatchStream input(PlanNode input, ExecContext context) {
         String placed = context.executorFor(input);
         return placed != null && !placed.equals(CpuExecutorProvider.NAME) ? context.run(input) : create(input, context);
     }
@@ -68,10 +89,10 @@ public final class Operators {
             return new ProjectOperator(project, inputs.get(0), context);
         }
         if (plan instanceof AggregateNode aggregate) {
-            return new HashAggregateOperator(aggregate, inputs.get(0), context);
+            return new HashAggregateOperator(aggregate, inputs, context);
         }
         if (plan instanceof JoinNode join) {
-            return new HashJoinOperator(join, inputs.get(0), inputs.get(1), context);
+            return new HashJoinOperator(join, inputs.get(0), new JoinBuild(join, inputs.get(1), context), true, context);
         }
         if (plan instanceof SortNode sort) {
             return sort.keys().isEmpty() ? new LimitOperator(sort, inputs.get(0), context)

@@ -1,0 +1,189 @@
+package io.warpdb.exec.cpu.operator;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.CpuExecutorProvider;
+import io.warpdb.exec.cpu.batch.BatchRows;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Morsel-driven parallelism for one pipeline of a plan: a chain of filters, projections and join
+ * probes (joins whose build can be shared, see {@link HashJoinOperator#sharesBuild}) down the
+ * left inputs to one table scan. The chain is built {@link ExecContext#parallelism()} times, one
+ * copy per worker; the copies pull their batches (morsels) from one shared scan
+ * ({@link MorselSource}) and probe shared join builds, each built once from its own right input
+ * (itself run as pipelines where it can be). The consumer is a {@link GatherOperator} or a
+ * parallel {@link HashAggregateOperator}.
+ *
+ * <p>The copies own the shared scan and builds together: the last copy closed closes them. A
+ * copy that fails aborts the scan, so the other copies end at their next pull.
+ */
+final class Pipeline {
+    /**
+     * Scans of fewer rows run on the calling thread alone: below this, starting workers costs
+     * more than it saves, and small results keep their scan order.
+     */
+    static final long MIN_PARALLEL_ROWS = 150_000;
+
+    private final ExecContext context;
+    private final MorselSource morsels;
+    private final Map<PlanNode, JoinBuild> builds = new IdentityHashMap<>();
+    private final AtomicInteger openCopies = new AtomicInteger();
+
+    private Pipeline(PlanNode root, ScanNode scan, ExecContext context) {
+        this.context = context;
+        this.morsels = new MorselSource(scan.table().scan(scan.columns(), scan.predicates(), context.allocator()));
+        try {
+            for (PlanNode node = root; !(node instanceof ScanNode); node = node.inputs().get(0)) {
+                if (node instanceof JoinNode join) {
+                    builds.put(join, new JoinBuild(join, Operators.input(join.right(), context), context));
+                }
+            }
+        } catch (RuntimeException e) {
+            closeShared();
+            throw e;
+        }
+    }
+
+    /**
+     * The pipeline ending at {@code root}, when it is one and worth running in parallel: the
+     * context allows more than one thread and the scan has at least {@link #MIN_PARALLEL_ROWS}
+     * rows. Null otherwise.
+     */
+    static Pipeline of(PlanNode root, ExecContext context) {
+        if (context.parallelism() < 2) {
+            return null;
+        }
+        ScanNode scan = drivingScan(root, context);
+        if (scan == null || scan.table().rowCount() < MIN_PARALLEL_ROWS) {
+            return null;
+        }
+        return new Pipeline(root, scan, context);
+    }
+
+    /** The scan at the end of the chain from {@code node} down, or null when the chain breaks or leaves this executor. */
+    private static ScanNode drivingScan(PlanNode node, ExecContext context) {
+        String placed = context.executorFor(node);
+        if (placed != null && !placed.equals(CpuExecutorProvider.NAME)) {
+            return null;
+        }
+        if (node instanceof ScanNode scan) {
+            return scan;
+        }
+        if (node instanceof FilterNode || node instanceof ProjectNode) {
+            return drivingScan(node.inputs().get(0), context);
+        }
+        if (node instanceof JoinNode join && HashJoinOperator.sharesBuild(join.kind())) {
+            return drivingScan(join.left(), context);
+        }
+        return null;
+    }
+
+    /** One copy of the chain per worker; to be called once. */
+    List<BatchStream> copies(PlanNode root) {
+        int count = context.parallelism();
+        List<BatchStream> copies = new ArrayList<>(count);
+        openCopies.set(count);
+        for (int i = 0; i < count; i++) {
+            try {
+                copies.add(new Copy(copy(root)));
+            } catch (RuntimeException e) {
+                // Copies not made yet will never be closed: release them now, then the made ones.
+                for (int missing = i; missing < count; missing++) {
+                    release();
+                }
+                BatchRows.closeAll(copies);
+                throw e;
+            }
+        }
+        return copies;
+    }
+
+    private BatchStream copy(PlanNode node) {
+        if (node instanceof ScanNode scan) {
+            return Operators.metered(node, new ScanOperator(scan, morsels.view(), context), context);
+        }
+        BatchStream input = copy(node.inputs().get(0));
+        try {
+            BatchStream operator;
+            if (node instanceof FilterNode filter) {
+                operator = new FilterOperator(filter, input, context);
+            } else if (node instanceof ProjectNode project) {
+                operator = new ProjectOperator(project, input, context);
+            } else {
+                JoinNode join = (JoinNode) node;
+                operator = new HashJoinOperator(join, input, builds.get(join), false, context);
+            }
+            return Operators.metered(node, operator, context);
+        } catch (RuntimeException e) {
+            input.close();
+            throw e;
+        }
+    }
+
+    /** Stops handing out morsels: every copy ends at its next pull. */
+    void abort() {
+        morsels.abort();
+    }
+
+    private void release() {
+        if (openCopies.decrementAndGet() == 0) {
+            closeShared();
+        }
+    }
+
+    private void closeShared() {
+        List<AutoCloseable> shared = new ArrayList<>(builds.values());
+        shared.add(morsels);
+        BatchRows.closeAll(shared);
+    }
+
+    /** A worker's copy: aborts the pipeline when it fails, and releases the shared parts when closed. */
+    private final class Copy implements BatchStream {
+        private final BatchStream chain;
+        private boolean closed;
+
+        Copy(BatchStream chain) {
+            this.chain = chain;
+        }
+
+        @Override
+        public Schema schema() {
+            return chain.schema();
+        }
+
+        @Override
+        public Batch next() {
+            try {
+                return chain.next();
+            } catch (RuntimeException | Error e) {
+                abort();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                chain.close();
+            } finally {
+                release();
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.warpdb.exec.cpu.operator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Op;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinKind;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.cpu.ExecTestBase;
+import io.warpdb.exec.cpu.TestTable;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Plans over a table large enough to run as parallel pipelines give, with four workers, the rows
+ * they give on one thread (compared as sorted lists, since a parallel pipeline keeps no order),
+ * and every buffer is released, also when a worker fails or the query is cancelled.
+ */
+class ParallelExecutionTest extends ExecTestBase {
+    private static final int ROWS = (int) Pipeline.MIN_PARALLEL_ROWS + 50_000;
+
+    /** (id, part, tag, price, weight): part in [0, 1000), tag one of 50 strings or NULL, price DECIMAL(12,2) or NULL. */
+    private static TestTable facts() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            rows.add(row(i, i % 1000, i % 13 == 0 ? null : "t" + (i % 50), i % 17 == 0 ? null : BigDecimal.valueOf(i % 9973, 2),
+                    (double) (i % 101)));
+        }
+        return TestTable.of("facts", "id", INT, "part", INT, "tag", VARCHAR, "price", dec(12, 2), "weight", DOUBLE)
+                .batches(rows, 50_000, 0, 50_000, 50_000, 50_000, ROWS - 200_000);
+    }
+
+    /** (part, name) for even parts below 1000 only. */
+    private static TestTable parts() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int p = 0; p < 1000; p += 2) {
+            rows.add(row(p, "p" + p));
+        }
+        return TestTable.of("parts", "part", INT, "name", VARCHAR).batches(rows, rows.size());
+    }
+
+    private ExecContext context(int parallelism) {
+        ExecContext context = new ExecContext(allocator);
+        context.setParallelism(parallelism);
+        return context;
+    }
+
+    private List<List<Object>> sorted(List<List<Object>> rows) {
+        List<List<Object>> out = new ArrayList<>(rows);
+        out.sort(Comparator.comparing(Object::toString));
+        return out;
+    }
+
+    /** Runs on one thread and on four; both must give the same rows; returns them. */
+    private List<List<Object>> sameOnOneAndFourThreads(PlanNode plan) {
+        List<List<Object>> serial = sorted(run(plan, context(1)));
+        List<List<Object>> parallel = sorted(run(plan, context(4)));
+        assertEquals(serial.size(), parallel.size());
+        assertEquals(serial, parallel);
+        return parallel;
+    }
+
+    private static AggCall agg(AggFunction f, int arg, DataType type) {
+        return new AggCall(f, arg < 0 ? List.of() : List.of(arg), false, type, f.name().toLowerCase());
+    }
+
+    private static AggregateNode aggregate(PlanNode input, List<Integer> keys, AggCall... calls) {
+        List<Field> fields = new ArrayList<>();
+        keys.forEach(k -> fields.add(input.schema().field(k)));
+        for (AggCall c : calls) {
+            fields.add(new Field(c.name(), c.type()));
+        }
+        return new AggregateNode(input, keys, List.of(calls), new Schema(fields));
+    }
+
+    private static JoinNode join(PlanNode left, PlanNode right, JoinKind kind) {
+        Schema schema = kind.outputsRight() ? left.schema().concat(right.schema()) : left.schema();
+        return new JoinNode(left, right, kind, List.of(1), List.of(0), null, schema);
+    }
+
+    @Test
+    void filterAndProjectGiveTheSerialRows() {
+        Expr cheap = call(Op.LT, BOOL, col(3, dec(12, 2)), dec("10.00"));
+        List<List<Object>> rows = sameOnOneAndFourThreads(
+                project(new FilterNode(scan(facts()), cheap), col(0, INT), call(Op.CONCAT, VARCHAR, col(2, VARCHAR), str("!"))));
+        long expected = 0;
+        for (int i = 0; i < ROWS; i++) {
+            expected += i % 17 != 0 && i % 9973 < 1000 ? 1 : 0;
+        }
+        assertEquals(expected, rows.size());
+    }
+
+    @Test
+    void groupedAggregatesMergeAcrossWorkers() {
+        AggregateNode byTag = aggregate(scan(facts()), List.of(2), agg(AggFunction.COUNT_STAR, -1, BIGINT),
+                agg(AggFunction.SUM, 3, dec(18, 2)), agg(AggFunction.AVG, 3, dec(18, 6)), agg(AggFunction.MIN, 0, INT),
+                agg(AggFunction.MAX, 2, VARCHAR), agg(AggFunction.SUM, 4, DOUBLE), agg(AggFunction.COUNT, 3, BIGINT));
+        List<List<Object>> rows = sameOnOneAndFourThreads(byTag);
+        assertEquals(51, rows.size()); // 50 tags and NULL
+        List<Object> nullTag = rows.stream().filter(r -> r.get(0) == null).findFirst().orElseThrow();
+        long nullTagRows = (ROWS + 12) / 13;
+        assertEquals(nullTagRows, nullTag.get(1));
+        assertEquals(0, nullTag.get(4)); // id 0 has a NULL tag
+        assertEquals(null, nullTag.get(5));
+    }
+
+    @Test
+    void ungroupedAggregateOverTheWholeTable() {
+        List<List<Object>> rows = sameOnOneAndFourThreads(aggregate(scan(facts()), List.of(),
+                agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.MAX, 0, INT)));
+        assertEquals(List.of(row((long) ROWS, ROWS - 1)), rows);
+    }
+
+    @Test
+    void joinsProbeOneSharedBuildFromEveryWorker() {
+        for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI)) {
+            List<List<Object>> rows = sameOnOneAndFourThreads(join(scan(facts()), scan(parts()), kind));
+            int expected = kind == JoinKind.INNER || kind == JoinKind.SEMI ? ROWS / 2 : kind == JoinKind.ANTI ? ROWS / 2 : ROWS;
+            assertEquals(expected, rows.size(), kind.toString());
+        }
+    }
+
+    @Test
+    void aggregateOverJoinInOnePipeline() {
+        PlanNode joined = join(scan(facts()), scan(parts()), JoinKind.INNER);
+        List<List<Object>> rows = sameOnOneAndFourThreads(aggregate(joined, List.of(6), agg(AggFunction.COUNT_STAR, -1, BIGINT)));
+        assertEquals(500, rows.size());
+        assertTrue(rows.stream().allMatch(r -> (long) r.get(1) == ROWS / 1000));
+    }
+
+    @Test
+    void aWorkersErrorReachesTheConsumerWithItsSqlState() {
+        // id / (part - 999) divides by zero on every thousandth row.
+        Expr ratio = call(Op.DIVIDE, INT, col(0, INT), call(Op.SUBTRACT, INT, col(1, INT), lit(999)));
+        WarpException e = assertThrows(WarpException.class, () -> run(project(scan(facts()), ratio), context(4)));
+        assertEquals(SqlState.DIVISION_BY_ZERO, e.state());
+    }
+
+    @Test
+    void aCancelledQueryStopsEveryWorker() {
+        ExecContext context = context(4);
+        context.cancel();
+        WarpException e = assertThrows(WarpException.class,
+                () -> run(aggregate(scan(facts()), List.of(1), agg(AggFunction.COUNT_STAR, -1, BIGINT)), context));
+        assertEquals(SqlState.QUERY_CANCELED, e.state());
+    }
+}
