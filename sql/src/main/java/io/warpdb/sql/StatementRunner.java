@@ -22,11 +22,14 @@ import io.warpdb.sql.calcite.CalcitePlanner;
 import io.warpdb.sql.calcite.TypeMapping;
 import io.warpdb.sql.ddl.DdlParser;
 import io.warpdb.sql.ddl.DdlStatement;
+import io.warpdb.sql.load.LoadOptions;
+import io.warpdb.sql.load.Loader;
 import io.warpdb.sql.translate.ColumnPruner;
 import io.warpdb.sql.system.CounterTable;
 import io.warpdb.sql.translate.PlanTranslator;
 import io.warpdb.storage.CatalogSnapshot;
 import io.warpdb.storage.Table;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -351,6 +354,9 @@ final class StatementRunner {
             ViewCatalog.drop(database.catalog(), drop.name(), drop.ifExists());
         } else if (ddl instanceof DdlStatement.CreateView view) {
             createView(view);
+        } else if (ddl instanceof DdlStatement.Copy copy) {
+            List<Path> files = copy.files().stream().map(Path::of).toList();
+            return new Loader(database, LoadOptions.of(copy.options()), Loader.Progress.NONE).load(copy.table(), files).rows();
         } else {
             DdlStatement.CreateTable create = (DdlStatement.CreateTable) ddl;
             if (ViewCatalog.exists(database.catalog(), create.name())) {

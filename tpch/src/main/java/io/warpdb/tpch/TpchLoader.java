@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.load.OrderedParallel;
 import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,12 +5,15 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.sql.load.LoadOptions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * A recursive-descent parser for CREATE/DROP TABLE and CREATE/DROP VIEW. Errors carry SQLSTATE 42601 and
+ * A recursive-descent parser for CREATE/DROP TABLE, CREATE/DROP VIEW and COPY. Errors carry SQLSTATE 42601 and
  * the line and column of the offending token.
  */
 public final class DdlParser {
@@ -18,9 +21,14 @@ public final class DdlParser {
     private int pos;
     private Token token;
 
-    private record Token(String text, boolean quoted, int offset) {
+    /** {@code quoted}: a "quoted identifier"; {@code string}: a 'string literal' (text without its quotes). */
+    private record Token(String text, boolean quoted, boolean string, int offset) {
         boolean is(String keyword) {
-            return !quoted && text.equalsIgnoreCase(keyword);
+            return !quoted && !string && text.equalsIgnoreCase(keyword);
+        }
+
+        boolean isEnd() {
+            return text.isEmpty() && !quoted && !string;
         }
     }
 
@@ -44,6 +52,9 @@ public final class DdlParser {
                 throw p.error("VIEW");
             }
             return null;
+        }
+        if (p.accept("COPY")) {
+            return p.copy();
         }
         if (p.accept("DROP")) {
             if (p.accept("TABLE")) {
@@ -105,6 +116,46 @@ public final class DdlParser {
         }
         expectEnd();
         return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null);
+    }
+
+    /** COPY table FROM 'file' [, 'file' ...] [[WITH] (option value, ...)]; options as {@link LoadOptions#NAMES}. */
+    private DdlStatement copy() {
+        String table = tableName();
+        expect("FROM");
+        List<String> files = new ArrayList<>(List.of(string("a file name in quotes")));
+        while (accept(",")) {
+            files.add(string("a file name in quotes"));
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        boolean with = accept("WITH");
+        if (accept("(")) {
+            do {
+                String name = token.text().toUpperCase(Locale.ROOT);
+                if (token.quoted() || token.string() || !LoadOptions.NAMES.contains(name)) {
+                    throw error("an option (" + String.join(", ", LoadOptions.NAMES) + ")");
+                }
+                advance();
+                if (token.isEnd() || token.is(",") || token.is(")")) {
+                    throw error("a value for " + name);
+                }
+                options.put(name, token.text());
+                advance();
+            } while (accept(","));
+            expect(")");
+        } else if (with) {
+            throw error("'('");
+        }
+        expectEnd();
+        return new DdlStatement.Copy(table, files, options);
+    }
+
+    private String string(String what) {
+        if (!token.string()) {
+            throw error(what);
+        }
+        String s = token.text();
+        advance();
+        return s;
     }
 
     private DdlStatement dropTable() {
@@ -194,7 +245,7 @@ public final class DdlParser {
     }
 
     private String identifier(String what) {
-        boolean word = token.quoted() || (!token.text().isEmpty() && Character.isLetter(token.text().charAt(0)));
+        boolean word = token.quoted() || (!token.string() && !token.text().isEmpty() && Character.isLetter(token.text().charAt(0)));
         if (!word) {
             throw error(what);
         }
@@ -231,13 +282,13 @@ public final class DdlParser {
 
     private void expectEnd() {
         accept(";");
-        if (!token.text().isEmpty() || token.quoted()) {
+        if (!token.isEnd()) {
             throw error("end of statement");
         }
     }
 
     private WarpException error(String expected) {
-        String found = token.text().isEmpty() && !token.quoted() ? "end of statement" : "'" + token.text() + "'";
+        String found = token.isEnd() ? "end of statement" : "'" + token.text() + "'";
         return new WarpException(SqlState.SYNTAX_ERROR, "syntax error at " + position(token.offset()) + ": expected "
                 + expected + " but found " + found);
     }
@@ -268,22 +319,23 @@ public final class DdlParser {
     private void advance() {
         skipSpaceAndComments();
         if (pos >= sql.length()) {
-            token = new Token("", false, pos);
+            token = new Token("", false, false, pos);
             return;
         }
         int start = pos;
         char c = sql.charAt(pos);
-        if (c == '"') {
+        if (c == '"' || c == '\'') {
             StringBuilder sb = new StringBuilder();
             pos++;
             while (true) {
                 if (pos >= sql.length()) {
-                    throw new WarpException(SqlState.SYNTAX_ERROR, "syntax error at " + position(start) + ": unterminated quoted identifier");
+                    throw new WarpException(SqlState.SYNTAX_ERROR, "syntax error at " + position(start) + ": unterminated "
+                            + (c == '"' ? "quoted identifier" : "string"));
                 }
                 char q = sql.charAt(pos++);
-                if (q == '"') {
-                    if (pos < sql.length() && sql.charAt(pos) == '"') {
-                        sb.append('"');
+                if (q == c) {
+                    if (pos < sql.length() && sql.charAt(pos) == c) {
+                        sb.append(c);
                         pos++;
                         continue;
                     }
@@ -291,15 +343,15 @@ public final class DdlParser {
                 }
                 sb.append(q);
             }
-            token = new Token(sb.toString(), true, start);
+            token = new Token(sb.toString(), c == '"', c == '\'', start);
         } else if (Character.isLetterOrDigit(c) || c == '_') {
             while (pos < sql.length() && (Character.isLetterOrDigit(sql.charAt(pos)) || sql.charAt(pos) == '_' || sql.charAt(pos) == '$')) {
                 pos++;
             }
-            token = new Token(sql.substring(start, pos), false, start);
+            token = new Token(sql.substring(start, pos), false, false, start);
         } else {
             pos++;
-            token = new Token(String.valueOf(c), false, start);
+            token = new Token(String.valueOf(c), false, false, start);
         }
     }
 

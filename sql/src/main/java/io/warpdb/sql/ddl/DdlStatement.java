@@ -22,4 +22,8 @@ public sealed interface DdlStatement {
 
     record DropView(String name, boolean ifExists) implements DdlStatement {
     }
+
+    /** COPY table FROM 'file', ...: a bulk load; {@code options} by upper-case name, see {@link io.warpdb.sql.load.LoadOptions}. */
+    record Copy(String table, java.util.List<String> files, java.util.Map<String, String> options) implements DdlStatement {
+    }
 }

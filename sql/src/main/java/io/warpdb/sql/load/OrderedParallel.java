@@ -1,6 +1,7 @@
-package io.warpdb.tpch;
+package io.warpdb.sql.load;
 
 import java.util.ArrayDeque;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -8,35 +9,52 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
- * Runs tasks {@code 0..count-1} on a pool and hands their results back in task order. At most
+ * Runs tasks on a pool and hands their results back in task order: tasks {@code 0..count-1},
+ * or tasks taken one by one from a source (e.g. a file cut into chunks as it is read). At most
  * {@code window} results are computed ahead of the consumer, which bounds memory while keeping
  * the pool busy; the order makes loaded tables and written files independent of scheduling.
  * Closing early waits for the tasks in flight (tasks not yet started then do nothing) and
  * disposes of their results, so nothing a task allocated is left behind.
  */
-final class OrderedParallel<T> implements AutoCloseable {
+public final class OrderedParallel<T> implements AutoCloseable {
     private final ExecutorService pool;
-    private final int count;
     private final int window;
-    private final IntFunction<T> task;
+    /** The next task, or null when there are no more; called on the consumer's thread only. */
+    private final Supplier<Callable<T>> tasks;
     private final Consumer<T> dispose;
     private final ArrayDeque<Future<T>> inFlight = new ArrayDeque<>();
     private volatile boolean closed;
-    private int submitted;
+    private boolean exhausted;
 
-    OrderedParallel(ExecutorService pool, int count, int window, IntFunction<T> task, Consumer<T> dispose) {
+    public OrderedParallel(ExecutorService pool, int count, int window, IntFunction<T> task, Consumer<T> dispose) {
+        this(pool, window, numbered(count, task), dispose);
+    }
+
+    /** Tasks from {@code tasks} until it returns null; a task it fails to make fails {@link #next()}. */
+    public OrderedParallel(ExecutorService pool, int window, Supplier<Callable<T>> tasks, Consumer<T> dispose) {
         this.pool = pool;
-        this.count = count;
         this.window = Math.max(1, window);
-        this.task = task;
+        this.tasks = tasks;
         this.dispose = dispose;
         submitMore();
     }
 
+    private static <T> Supplier<Callable<T>> numbered(int count, IntFunction<T> task) {
+        int[] next = {0};
+        return () -> {
+            if (next[0] >= count) {
+                return null;
+            }
+            int i = next[0]++;
+            return () -> task.apply(i);
+        };
+    }
+
     /** A pool of daemon threads named after the work, so a stuck load never keeps the JVM alive. */
-    static ExecutorService pool(int threads, String name) {
+    public static ExecutorService pool(int threads, String name) {
         AtomicInteger n = new AtomicInteger();
         return Executors.newFixedThreadPool(Math.max(1, threads), r -> {
             Thread t = new Thread(r, name + "-" + n.incrementAndGet());
@@ -45,14 +63,19 @@ final class OrderedParallel<T> implements AutoCloseable {
         });
     }
 
-    boolean hasNext() {
+    public boolean hasNext() {
         return !inFlight.isEmpty();
     }
 
     /** The next result in task order; a task's exception is rethrown here. */
-    T next() {
+    public T next() {
         Future<T> next = inFlight.remove();
-        submitMore();
+        try {
+            submitMore();
+        } catch (RuntimeException e) {
+            inFlight.addFirst(next); // close() disposes of its result
+            throw e;
+        }
         try {
             return next.get();
         } catch (InterruptedException e) {
@@ -65,9 +88,13 @@ final class OrderedParallel<T> implements AutoCloseable {
     }
 
     private void submitMore() {
-        while (!closed && submitted < count && inFlight.size() < window) {
-            int i = submitted++;
-            inFlight.add(pool.submit(() -> closed ? null : task.apply(i)));
+        while (!closed && !exhausted && inFlight.size() < window) {
+            Callable<T> task = tasks.get();
+            if (task == null) {
+                exhausted = true;
+            } else {
+                inFlight.add(pool.submit(() -> closed ? null : task.call()));
+            }
         }
     }
 

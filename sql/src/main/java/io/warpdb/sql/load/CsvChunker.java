@@ -1,0 +1,120 @@
+package io.warpdb.sql.load;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/**
+ * Cuts a CSV byte stream into chunks that end at record boundaries, so that chunks parse
+ * independently on many threads. It follows quoting (a line end inside a quoted field does not
+ * end the record) but looks at nothing else, which makes it much cheaper than parsing; it also
+ * counts lines, so that each chunk knows the line it starts on.
+ */
+final class CsvChunker {
+    /** A run of whole records: {@code bytes[0..length)}, the first starting on line {@code firstLine} (1-based). */
+    record Chunk(int index, byte[] bytes, int length, long firstLine) {
+    }
+
+    private static final int FIELD_START = 0;
+    private static final int UNQUOTED = 1;
+    private static final int QUOTED = 2;
+    private static final int QUOTED_ESCAPE = 3;
+    private static final int QUOTE_SEEN = 4;
+
+    private final InputStream in;
+    private final CsvDialect dialect;
+    private final int chunkBytes;
+    private byte[] buffer;
+    private int length;
+    private int scanned;
+    private int state = FIELD_START;
+    private int boundary;
+    private long linesToBoundary;
+    private long linesScanned;
+    private long nextLine = 1;
+    private int nextIndex;
+    private boolean end;
+
+    CsvChunker(InputStream in, CsvDialect dialect, int chunkBytes) {
+        this.in = in;
+        this.dialect = dialect;
+        this.chunkBytes = chunkBytes;
+        this.buffer = new byte[chunkBytes];
+    }
+
+    /** The next chunk, or null after the last. The last chunk may end without a line end. */
+    Chunk next() throws IOException {
+        while (!end && length < buffer.length) {
+            int n = in.read(buffer, length, buffer.length - length);
+            if (n < 0) {
+                end = true;
+            } else {
+                length += n;
+            }
+            scan();
+            if (!end && length == buffer.length && boundary == 0) {
+                buffer = Arrays.copyOf(buffer, buffer.length * 2); // one record longer than a chunk
+            }
+        }
+        if (length == 0) {
+            return null;
+        }
+        int cut = end ? length : boundary;
+        long lines = end ? linesScanned : linesToBoundary;
+        Chunk chunk = new Chunk(nextIndex++, buffer, cut, nextLine);
+        byte[] rest = new byte[Math.max(chunkBytes, length - cut)];
+        System.arraycopy(buffer, cut, rest, 0, length - cut);
+        buffer = rest;
+        length -= cut;
+        scanned -= cut;
+        nextLine += lines;
+        linesScanned -= lines;
+        boundary = 0;
+        linesToBoundary = 0;
+        return chunk;
+    }
+
+    private void scan() {
+        int s = state;
+        for (int i = scanned; i < length; i++) {
+            byte c = buffer[i];
+            s = step(s, c, dialect);
+            if (c == '\n') {
+                linesScanned++;
+                if (s == FIELD_START) {
+                    boundary = i + 1;
+                    linesToBoundary = linesScanned;
+                }
+            }
+        }
+        state = s;
+        scanned = length;
+    }
+
+    /** The offset just past the line end that ends the record starting at {@code from}, or {@code to}. */
+    static int recordEnd(byte[] bytes, int from, int to, CsvDialect dialect) {
+        int s = FIELD_START;
+        for (int i = from; i < to; i++) {
+            s = step(s, bytes[i], dialect);
+            if (bytes[i] == '\n' && s == FIELD_START) {
+                return i + 1;
+            }
+        }
+        return to;
+    }
+
+    /** The state after byte {@code c}; a line end that leads to FIELD_START ends a record. */
+    private static int step(int s, byte c, CsvDialect dialect) {
+        byte quote = dialect.quote();
+        if (s == QUOTED) {
+            return c == quote ? QUOTE_SEEN : c == dialect.escape() ? QUOTED_ESCAPE : QUOTED;
+        }
+        if (s == QUOTED_ESCAPE || s == QUOTE_SEEN && c == quote && dialect.escape() == quote) {
+            return QUOTED; // an escaped byte, or a doubled quote
+        }
+        if (c == '\n' || c == dialect.delimiter()) {
+            return FIELD_START;
+        }
+        return s == FIELD_START && c == quote ? QUOTED : UNQUOTED;
+    }
+}

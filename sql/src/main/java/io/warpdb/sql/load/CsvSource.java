@@ -1,0 +1,78 @@
+package io.warpdb.sql.load;
+
+import io.warpdb.core.types.Schema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * A CSV file (gzip-compressed or not) read as parts: one thread cuts it into chunks at record
+ * boundaries, the pool parses chunks in parallel, and parts come back in file order.
+ */
+final class CsvSource implements LoadSource {
+    /** Bytes per chunk: large enough to amortize a task, small enough to keep every core busy. */
+    static final int CHUNK_BYTES = 4 << 20;
+
+    private final Path file;
+    private final InputFiles.CountingStream counted;
+    private final InputStream in;
+    private final OrderedParallel<LoadedPart> parts;
+
+    CsvSource(Path file, CsvDialect dialect, Schema schema, boolean reject, ExecutorService pool, int window,
+            BufferAllocator allocator) {
+        this.file = file;
+        this.counted = InputFiles.open(file);
+        try {
+            this.in = InputFiles.content(file, counted);
+            CsvChunker chunker = new CsvChunker(in, dialect, CHUNK_BYTES);
+            CsvParser parser = new CsvParser(file.toString(), dialect);
+            this.parts = new OrderedParallel<>(pool, window, () -> task(chunker, parser, schema, dialect.header(), reject, allocator),
+                    LoadedPart::close);
+        } catch (RuntimeException e) {
+            close(counted);
+            throw e;
+        }
+    }
+
+    private Callable<LoadedPart> task(CsvChunker chunker, CsvParser parser, Schema schema, boolean header, boolean reject,
+            BufferAllocator allocator) {
+        CsvChunker.Chunk chunk;
+        try {
+            chunk = chunker.next();
+        } catch (IOException e) {
+            throw InputFiles.failure(file, e);
+        }
+        return chunk == null ? null : () -> parser.parse(chunk, schema, header && chunk.index() == 0, reject, allocator);
+    }
+
+    @Override
+    public LoadedPart next() {
+        return parts.hasNext() ? parts.next() : null;
+    }
+
+    @Override
+    public long bytesRead() {
+        return counted.count();
+    }
+
+    @Override
+    public void close() {
+        try {
+            parts.close();
+        } finally {
+            close(in);
+        }
+    }
+
+    private void close(InputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + file, e);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.warpdb.sql.load;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * The schema of a table to create from a file (COPY ... (CREATE true), {@code warpdb load
+ * --create}). Arrow and Parquet files say their types; a CSV file's types are the narrowest
+ * that every one of its first {@link #SAMPLE_ROWS} values parses as, and its names come from
+ * the header (else c1, c2, ...). Columns are nullable.
+ */
+final class SchemaInference {
+    static final int SAMPLE_ROWS = 1000;
+    private static final int SAMPLE_BYTES = 1 << 20;
+
+    private SchemaInference() {
+    }
+
+    static Schema csv(Path file, CsvDialect dialect) {
+        InputFiles.CountingStream counted = InputFiles.open(file);
+        try (InputStream in = InputFiles.content(file, counted)) {
+            CsvChunker.Chunk chunk = new CsvChunker(in, dialect, SAMPLE_BYTES).next();
+            List<String[]> records = chunk == null ? List.of() : new CsvParser(file.toString(), dialect)
+                    .records(chunk, SAMPLE_ROWS + 1);
+            if (records.isEmpty()) {
+                throw new WarpException(SqlState.BAD_COPY_FILE_FORMAT, file + ": no rows to infer a schema from");
+            }
+            String[] first = records.get(0);
+            List<String[]> sample = dialect.header() ? records.subList(1, records.size()) : records;
+            List<Field> fields = new ArrayList<>();
+            for (int c = 0; c < first.length; c++) {
+                String name = dialect.header() && first[c] != null && !first[c].isBlank() ? first[c].strip() : "c" + (c + 1);
+                fields.add(new Field(name, csvType(sample, c)));
+            }
+            return new Schema(fields);
+        } catch (IOException e) {
+            throw InputFiles.failure(file, e);
+        }
+    }
+
+    /** The narrowest type every sampled value of column {@code c} parses as; VARCHAR when none. */
+    private static DataType csvType(List<String[]> sample, int c) {
+        List<DataType> candidates = new ArrayList<>(List.of(DataType.BOOLEAN, DataType.INTEGER, DataType.BIGINT,
+                DataType.DATE, DataType.DOUBLE));
+        int scale = 0;
+        int integerDigits = 0;
+        boolean decimal = true;
+        for (String[] record : sample) {
+            String value = c < record.length ? record[c] : null;
+            if (value == null) {
+                continue;
+            }
+            candidates.removeIf(type -> !parses(type, value));
+            int point = value.indexOf('.');
+            String digits = value.startsWith("-") || value.startsWith("+") ? value.substring(1) : value;
+            if (decimal && digits.matches("[0-9]+(\\.[0-9]+)?")) {
+                int dot = digits.indexOf('.');
+                scale = Math.max(scale, point < 0 ? 0 : digits.length() - dot - 1);
+                integerDigits = Math.max(integerDigits, dot < 0 ? digits.length() : dot);
+            } else {
+                decimal = false;
+            }
+        }
+        if (!candidates.isEmpty() && candidates.get(0) != DataType.DOUBLE) {
+            return candidates.get(0);
+        }
+        if (decimal && scale > 0 && integerDigits + scale <= DataType.MAX_DECIMAL_PRECISION) {
+            return DataType.decimal(DataType.MAX_DECIMAL_PRECISION, scale); // exact, as money columns need
+        }
+        return candidates.isEmpty() ? DataType.VARCHAR : DataType.DOUBLE;
+    }
+
+    private static boolean parses(DataType type, String value) {
+        byte[] b = value.getBytes(StandardCharsets.UTF_8);
+        try {
+            switch (type.kind()) {
+                case BOOLEAN -> {
+                    return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
+                }
+                case INTEGER -> {
+                    long v = ColumnBuilder.parseInteger(b, 0, b.length, "");
+                    return v == (int) v;
+                }
+                case BIGINT -> ColumnBuilder.parseInteger(b, 0, b.length, "");
+                case DATE -> ColumnBuilder.parseDate(b, 0, b.length);
+                case DOUBLE -> ColumnBuilder.parseDouble(value);
+                default -> throw new IllegalArgumentException("not a candidate: " + type);
+            }
+            return true;
+        } catch (BadValueException e) {
+            return false;
+        }
+    }
+
+    static Schema arrow(Path file, org.apache.arrow.vector.types.pojo.Schema schema) {
+        List<Field> fields = new ArrayList<>();
+        for (org.apache.arrow.vector.types.pojo.Field f : schema.getFields()) {
+            fields.add(new Field(f.getName(), arrowType(file, f)));
+        }
+        return new Schema(fields);
+    }
+
+    private static DataType arrowType(Path file, org.apache.arrow.vector.types.pojo.Field field) {
+        ArrowType t = field.getType();
+        if (t instanceof ArrowType.Int i) {
+            return i.getBitWidth() <= 32 && (i.getIsSigned() || i.getBitWidth() < 32) ? DataType.INTEGER : DataType.BIGINT;
+        }
+        if (t instanceof ArrowType.FloatingPoint) {
+            return DataType.DOUBLE;
+        }
+        if (t instanceof ArrowType.Decimal d && d.getPrecision() <= DataType.MAX_DECIMAL_PRECISION) {
+            return DataType.decimal(d.getPrecision(), d.getScale());
+        }
+        if (t instanceof ArrowType.Date) {
+            return DataType.DATE;
+        }
+        if (t instanceof ArrowType.Bool) {
+            return DataType.BOOLEAN;
+        }
+        if (t instanceof ArrowType.Utf8 || t instanceof ArrowType.LargeUtf8 || t instanceof ArrowType.Utf8View) {
+            return DataType.VARCHAR;
+        }
+        throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, file + ": column " + field.getName() + " has Arrow type " + t
+                + ", which WarpDB cannot store; create the table first with the types to convert to");
+    }
+}
