@@ -41,11 +41,11 @@ class GpuExplainAnalyzeTest {
             assertTrue(analyzed.stream().anyMatch(l -> l.contains("Aggregate") && l.contains("[gpu]") && l.contains("kernel=")), all);
             assertTrue(analyzed.stream().anyMatch(l -> l.contains("Scan") && l.contains("h2d=")), all);
 
-            // An inner equi-join runs on the GPU; a FULL join stays on the CPU and says why.
+            // Joins run on the GPU, and EXPLAIN says by which algorithm: hash for inner, sort-merge for FULL.
             List<String> join = lines(s, "EXPLAIN SELECT u.label, SUM(t.v) FROM t JOIN u ON t.g = u.g GROUP BY u.label");
-            assertTrue(join.stream().anyMatch(l -> l.contains("Join") && l.contains("[gpu]")), String.join("\n", join));
+            assertTrue(join.stream().anyMatch(l -> l.contains("Join") && l.contains("[gpu: hash join]")), String.join("\n", join));
             List<String> full = lines(s, "EXPLAIN SELECT u.label, t.v FROM t FULL JOIN u ON t.g = u.g");
-            assertTrue(full.stream().anyMatch(l -> l.contains("Join") && l.contains("[cpu; gpu cannot run it:")), String.join("\n", full));
+            assertTrue(full.stream().anyMatch(l -> l.contains("Join") && l.contains("[gpu: sort-merge join]")), String.join("\n", full));
             try (ResultSet rs = s.executeQuery("SELECT u.label, SUM(t.v) FROM t JOIN u ON t.g = u.g GROUP BY u.label ORDER BY 1")) {
                 assertTrue(rs.next());
                 assertEquals("one", rs.getString(1));
