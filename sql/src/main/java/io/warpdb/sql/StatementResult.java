@@ -1,7 +1,11 @@
 package io.warpdb.sql;
 
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -47,6 +51,26 @@ public final class StatementResult implements AutoCloseable {
     /** The query's batches, each owned by the caller once pulled; null for non-queries. */
     public BatchStream batches() {
         return batches;
+    }
+
+    /**
+     * Reads every remaining row of a query as the Java values {@link Batch#getObject} gives (the
+     * batches are closed as they are read): for tools and tests that want the answer as values.
+     */
+    public List<List<Object>> rows() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Batch b = batches.next(); b != null; b = batches.next()) {
+            try (Batch batch = b) {
+                for (int r = 0; r < batch.rowCount(); r++) {
+                    Object[] row = new Object[batch.columnCount()];
+                    for (int c = 0; c < row.length; c++) {
+                        row[c] = batch.getObject(c, r);
+                    }
+                    rows.add(Arrays.asList(row));
+                }
+            }
+        }
+        return rows;
     }
 
     @Override

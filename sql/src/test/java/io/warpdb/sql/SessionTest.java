@@ -44,21 +44,9 @@ class SessionTest {
     }
 
     private List<List<Object>> query(String sql, Object... params) {
-        List<List<Object>> rows = new ArrayList<>();
         try (StatementResult r = session.execute(sql, Arrays.asList(params))) {
-            for (Batch b = r.batches().next(); b != null; b = r.batches().next()) {
-                try (Batch batch = b) {
-                    for (int i = 0; i < batch.rowCount(); i++) {
-                        List<Object> row = new ArrayList<>();
-                        for (int c = 0; c < batch.columnCount(); c++) {
-                            row.add(batch.getObject(c, i));
-                        }
-                        rows.add(row);
-                    }
-                }
-            }
+            return r.rows();
         }
-        return rows;
     }
 
     private static List<Object> row(Object... values) {

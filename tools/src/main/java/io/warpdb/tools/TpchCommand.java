@@ -269,9 +269,9 @@ public final class TpchCommand implements Runnable {
             List<TpchSchema.Table> tables = TpchQueries.tablesRead(queries);
             String location = common.inMemory ? Databases.MEMORY + "tpch-stress" : Databases.directory(common.dataDirectory().toString());
             try (Databases.Lease lease = Databases.shared().acquire(location); DuckDbReference reference = DuckDbReference.open()) {
-                if (!TpchLoader.isLoaded(lease.database(), tables)) {
-                    TpchLoader.drop(lease.database());
-                    System.out.print(TpchLoader.load(lease.database(), common.source(), common.threads, tables).format());
+                LoadReport loaded = TpchLoader.loadMissing(lease.database(), common.source(), common.threads, tables);
+                if (loaded != null) {
+                    System.out.print(loaded.format());
                 }
                 System.out.print(reference.load(common.source(), common.threads, tables).format());
                 Map<TpchQuery, ResultTable> expected = new LinkedHashMap<>();

@@ -2,7 +2,6 @@ package io.warpdb.tools;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorProvider;
@@ -18,7 +17,6 @@ import io.warpdb.tpch.TpchGenerator;
 import io.warpdb.tpch.TpchLoader;
 import io.warpdb.tpch.TpchQueries;
 import io.warpdb.tpch.TpchQuery;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -67,17 +65,9 @@ class TpchGpuPlacementTest {
     }
 
     private static List<String> explain(String sql) {
-        List<String> lines = new ArrayList<>();
         try (StatementResult r = session.execute("explain " + sql, List.of())) {
-            for (Batch b = r.batches().next(); b != null; b = r.batches().next()) {
-                try (Batch batch = b) {
-                    for (int i = 0; i < batch.rowCount(); i++) {
-                        lines.add((String) batch.getObject(0, i));
-                    }
-                }
-            }
+            return r.rows().stream().map(row -> (String) row.get(0)).toList();
         }
-        return lines;
     }
 
     /** Plans like the GPU executor on a machine with a device; never asked to run anything. */

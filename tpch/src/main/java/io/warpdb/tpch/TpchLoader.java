@@ -30,6 +30,18 @@ public final class TpchLoader {
         TpchSchema.tables().forEach(t -> database.catalog().drop(t.name(), true));
     }
 
+    /**
+     * Loads {@code tables} from {@code data} unless {@code database} already holds them (a durable
+     * database loaded by an earlier run); then null. Partly loaded data is dropped first.
+     */
+    public static LoadReport loadMissing(Database database, TpchData data, int threads, List<TpchSchema.Table> tables) {
+        if (isLoaded(database, tables)) {
+            return null;
+        }
+        drop(database);
+        return load(database, data, threads, tables);
+    }
+
     /** Creates and fills the TPC-H tables (which must not exist yet) from {@code data}. */
     public static LoadReport load(Database database, TpchData data, int threads) {
         return load(database, data, threads, TpchSchema.tables());

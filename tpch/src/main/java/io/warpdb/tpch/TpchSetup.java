@@ -33,11 +33,7 @@ public final class TpchSetup implements AutoCloseable {
     public static TpchSetup open(Database database, TpchData data, int threads, List<TpchSchema.Table> tables) {
         DuckDbReference reference = null;
         try {
-            LoadReport warpdbLoad = null;
-            if (!TpchLoader.isLoaded(database, tables)) {
-                TpchLoader.drop(database);
-                warpdbLoad = TpchLoader.load(database, data, threads, tables);
-            }
+            LoadReport warpdbLoad = TpchLoader.loadMissing(database, data, threads, tables);
             reference = DuckDbReference.open();
             LoadReport referenceLoad = reference.load(data, threads, tables);
             return new TpchSetup(database, reference, warpdbLoad, referenceLoad);

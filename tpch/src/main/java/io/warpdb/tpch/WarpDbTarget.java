@@ -33,21 +33,8 @@ public final class WarpDbTarget implements QueryTarget, AutoCloseable {
             if (!result.isQuery()) {
                 throw new IllegalArgumentException("not a query: " + sql);
             }
-            List<List<Object>> rows = new ArrayList<>();
-            BatchStream batches = result.batches();
-            for (Batch b = batches.next(); b != null; b = batches.next()) {
-                try (Batch batch = b) {
-                    for (int r = 0; r < batch.rowCount(); r++) {
-                        Object[] row = new Object[batch.columnCount()];
-                        for (int c = 0; c < row.length; c++) {
-                            row[c] = batch.getObject(c, r);
-                        }
-                        rows.add(Arrays.asList(row));
-                    }
-                }
-            }
             List<String> columns = result.schema().fields().stream().map(Field::name).toList();
-            return new ResultTable(columns, rows);
+            return new ResultTable(columns, result.rows());
         }
     }
 

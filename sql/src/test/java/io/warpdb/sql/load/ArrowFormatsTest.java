@@ -85,21 +85,9 @@ class ArrowFormatsTest {
     }
 
     private List<List<Object>> query(String sql) {
-        List<List<Object>> out = new ArrayList<>();
         try (StatementResult r = session.execute(sql, List.of())) {
-            for (Batch b = r.batches().next(); b != null; b = r.batches().next()) {
-                try (Batch batch = b) {
-                    for (int i = 0; i < batch.rowCount(); i++) {
-                        List<Object> row = new ArrayList<>();
-                        for (int c = 0; c < batch.columnCount(); c++) {
-                            row.add(batch.getObject(c, i));
-                        }
-                        out.add(row);
-                    }
-                }
-            }
+            return r.rows();
         }
-        return out;
     }
 
     private long update(String sql) {

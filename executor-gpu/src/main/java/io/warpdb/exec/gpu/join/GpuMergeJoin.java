@@ -10,6 +10,7 @@ import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import io.warpdb.exec.gpu.sort.PrefixSum;
 import io.warpdb.exec.gpu.sort.RadixSorter;
+import io.warpdb.exec.gpu.sort.ScannedFlags;
 import io.warpdb.exec.gpu.sort.SortedSearch;
 import java.util.List;
 
@@ -71,13 +72,13 @@ public final class GpuMergeJoin {
                 DeviceBuffer upper = SortedSearch.bounds(l.keys, l.valid, r.keys, r.valid, false, work);
                 DeviceBuffer counts = work.allocate((long) l.valid * Integer.BYTES, "merge join counts");
                 DeviceBuffer offsets = work.allocate(((long) l.valid + 1) * Integer.BYTES, "merge join offsets");
-                RightOnly rightOnly = outerRight ? RightOnly.of(l, r, work) : RightOnly.NONE) {
+                ScannedFlags rightOnly = outerRight ? unmatchedRight(l, r, work) : ScannedFlags.NONE) {
             int grid = GridSize.strided(l.valid, work);
             work.kernel(MODULE, "match_counts").launch(work.stream(), grid, GridSize.BLOCK, 0, lower, upper, l.valid,
                     outerLeft ? 1 : 0, counts);
             long matched = sum(counts, l.valid, work);
             long leftOnly = outerLeft ? l.rows - l.valid : 0;
-            long total = matched + leftOnly + rightOnly.count + (outerRight ? r.rows - r.valid : 0);
+            long total = matched + leftOnly + rightOnly.count() + (outerRight ? r.rows - r.valid : 0);
             if (total > Integer.MAX_VALUE) {
                 throw new GpuOutOfMemoryException("a GPU join result holds at most 2^31-1 rows, not " + total);
             }
@@ -93,8 +94,8 @@ public final class GpuMergeJoin {
                     at += leftOnly;
                 }
                 if (outerRight) {
-                    rightOnly.append(r, outLeft, outRight, at, work);
-                    at += rightOnly.count;
+                    appendUnmatched(rightOnly, r, outLeft, outRight, at, work);
+                    at += rightOnly.count();
                     appendRows(outLeft, outRight, at, null, r.ids.pointer((long) r.valid * Integer.BYTES), r.rows - r.valid, work);
                 }
                 return new JoinPairs(outLeft, outRight, (int) total);
@@ -128,44 +129,27 @@ public final class GpuMergeJoin {
         }
     }
 
-    /** The right rows whose non-NULL key no left key equals, flagged and counted (RIGHT and FULL joins). */
-    private record RightOnly(DeviceBuffer flags, DeviceBuffer offsets, int count) implements AutoCloseable {
-        static final RightOnly NONE = new RightOnly(null, null, 0);
-
-        static RightOnly of(SortedSide l, SortedSide r, DeviceWork work) {
-            try (DeviceBuffer lower = SortedSearch.bounds(r.keys, r.valid, l.keys, l.valid, true, work);
-                    DeviceBuffer upper = SortedSearch.bounds(r.keys, r.valid, l.keys, l.valid, false, work)) {
-                DeviceBuffer flags = work.allocate((long) r.valid * Integer.BYTES, "unmatched right keys");
-                DeviceBuffer offsets = null;
-                try {
-                    offsets = work.allocate(((long) r.valid + 1) * Integer.BYTES, "unmatched right offsets");
-                    work.kernel(MODULE, "unmatched_flags").launch(work.stream(), GridSize.strided(r.valid, work),
-                            GridSize.BLOCK, 0, lower, upper, r.valid, flags);
-                    PrefixSum.exclusive(flags, offsets, r.valid, work);
-                    return new RightOnly(flags, offsets, PrefixSum.total(offsets, r.valid, work));
-                } catch (RuntimeException e) {
-                    flags.close();
-                    if (offsets != null) {
-                        offsets.close();
-                    }
-                    throw e;
-                }
-            }
-        }
-
-        /** Writes (-1, right row) for each unmatched right key from position {@code at}. */
-        void append(SortedSide r, DeviceBuffer outLeft, DeviceBuffer outRight, long at, DeviceWork work) {
-            work.kernel(MODULE, "append_unmatched").launch(work.stream(), GridSize.strided(r.valid, work),
-                    GridSize.BLOCK, 0, flags, offsets, r.ids, r.valid, at, outLeft, outRight);
-        }
-
-        @Override
-        public void close() {
-            if (flags != null) {
+    /** Flags the right rows whose non-NULL key no left key equals (RIGHT and FULL joins), scanned. */
+    private static ScannedFlags unmatchedRight(SortedSide l, SortedSide r, DeviceWork work) {
+        try (DeviceBuffer lower = SortedSearch.bounds(r.keys, r.valid, l.keys, l.valid, true, work);
+                DeviceBuffer upper = SortedSearch.bounds(r.keys, r.valid, l.keys, l.valid, false, work)) {
+            DeviceBuffer flags = work.allocate((long) r.valid * Integer.BYTES, "unmatched right keys");
+            try {
+                work.kernel(MODULE, "unmatched_flags").launch(work.stream(), GridSize.strided(r.valid, work), GridSize.BLOCK, 0,
+                        lower, upper, r.valid, flags);
+            } catch (RuntimeException e) {
                 flags.close();
-                offsets.close();
+                throw e;
             }
+            return ScannedFlags.scan(flags, r.valid, work);
         }
+    }
+
+    /** Writes (-1, right row) for each unmatched right key from position {@code at}. */
+    private static void appendUnmatched(ScannedFlags rightOnly, SortedSide r, DeviceBuffer outLeft, DeviceBuffer outRight, long at,
+            DeviceWork work) {
+        work.kernel(MODULE, "append_unmatched").launch(work.stream(), GridSize.strided(r.valid, work), GridSize.BLOCK, 0,
+                rightOnly.flags(), rightOnly.offsets(), r.ids, r.valid, at, outLeft, outRight);
     }
 
     /** The 64-bit total of {@code count} unsigned counts. */

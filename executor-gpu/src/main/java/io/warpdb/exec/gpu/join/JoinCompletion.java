@@ -5,7 +5,7 @@ import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.sort.GridSize;
-import io.warpdb.exec.gpu.sort.PrefixSum;
+import io.warpdb.exec.gpu.sort.ScannedFlags;
 
 /**
  * Turns the pairs that satisfy a join's whole condition into the output pairs of its kind
@@ -57,16 +57,16 @@ final class JoinCompletion {
     /** The rows of {0..rows) that the ids mark ({@link #MATCHED}) or do not mark ({@link #UNMATCHED}). */
     private static Rows rowsWhere(DeviceBuffer ids, int count, int rows, int want, DeviceWork work) {
         int grid = GridSize.strided(rows, work);
-        try (DeviceBuffer marks = work.allocateZeroed((long) rows * Integer.BYTES, "join row marks");
-                DeviceBuffer flags = work.allocate((long) rows * Integer.BYTES, "join row flags");
-                DeviceBuffer offsets = work.allocate(((long) rows + 1) * Integer.BYTES, "join row offsets")) {
+        DeviceBuffer flags;
+        try (DeviceBuffer marks = work.allocateZeroed((long) rows * Integer.BYTES, "join row marks")) {
+            flags = work.allocate((long) rows * Integer.BYTES, "join row flags");
             work.kernel(MODULE, "mark_rows").launch(work.stream(), GridSize.strided(count, work), GridSize.BLOCK, 0, ids, count, marks);
             work.kernel(MODULE, "select_flags").launch(work.stream(), grid, GridSize.BLOCK, 0, marks, want, rows, flags);
-            PrefixSum.exclusive(flags, offsets, rows, work);
-            int selected = PrefixSum.total(offsets, rows, work);
-            DeviceBuffer out = work.allocate((long) selected * Integer.BYTES, "join unmatched row ids");
-            work.kernel(MODULE, "scatter_flagged").launch(work.stream(), grid, GridSize.BLOCK, 0, flags, offsets, rows, out);
-            return new Rows(out, selected);
+        }
+        try (ScannedFlags selected = ScannedFlags.scan(flags, rows, work)) {
+            DeviceBuffer out = work.allocate((long) selected.count() * Integer.BYTES, "join unmatched row ids");
+            work.kernel(MODULE, "scatter_flagged").launch(work.stream(), grid, GridSize.BLOCK, 0, flags, selected.offsets(), rows, out);
+            return new Rows(out, selected.count());
         }
     }
 

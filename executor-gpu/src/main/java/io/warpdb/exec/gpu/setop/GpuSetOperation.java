@@ -14,8 +14,8 @@ import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.KeyColumn;
-import io.warpdb.exec.gpu.sort.PrefixSum;
 import io.warpdb.exec.gpu.sort.RadixSorter;
+import io.warpdb.exec.gpu.sort.ScannedFlags;
 import io.warpdb.exec.gpu.sort.SortedSearch;
 import java.util.List;
 
@@ -63,12 +63,12 @@ public final class GpuSetOperation {
                 case INTERSECT -> node.all() ? KEEP_BELOW_COUNT : KEEP_FIRST_MATCHED;
                 case EXCEPT -> node.all() ? KEEP_FROM_COUNT : KEEP_FIRST_UNMATCHED;
             };
-            try (Kept fromLeft = Kept.of(l, r, leftMode, work);
-                    Kept fromRight = node.kind() == SetOpKind.UNION ? Kept.of(r, l, KEEP_FIRST_UNMATCHED, work) : Kept.NONE) {
-                long total = (long) fromLeft.count + fromRight.count;
+            try (ScannedFlags fromLeft = kept(l, r, leftMode, work);
+                    ScannedFlags fromRight = node.kind() == SetOpKind.UNION ? kept(r, l, KEEP_FIRST_UNMATCHED, work) : ScannedFlags.NONE) {
+                long total = (long) fromLeft.count() + fromRight.count();
                 try (DeviceBuffer kept = work.allocate(total * Integer.BYTES, "set operation rows")) {
-                    fromLeft.scatter(l, 0, kept, work);
-                    fromRight.scatter(r, fromLeft.count, kept, work);
+                    scatter(fromLeft, l, 0, kept, work);
+                    scatter(fromRight, r, fromLeft.count(), kept, work);
                     try (DeviceTable out = ColumnGather.gather(rows, kept, (int) total, work)) {
                         return new DeviceTable(node.schema(), out.rows(), out.columns().stream().map(DeviceColumn::share).toList());
                     }
@@ -111,45 +111,27 @@ public final class GpuSetOperation {
         }
     }
 
-    /** The rows of one side that the set logic keeps: flags, their output offsets and count. */
-    private record Kept(DeviceBuffer flags, DeviceBuffer offsets, int count) implements AutoCloseable {
-        static final Kept NONE = new Kept(null, null, 0);
-
-        static Kept of(Side own, Side other, int mode, DeviceWork work) {
-            try (DeviceBuffer lower = SortedSearch.bounds(own.keys, own.rows, other.keys, other.rows, true, work);
-                    DeviceBuffer upper = SortedSearch.bounds(own.keys, own.rows, other.keys, other.rows, false, work)) {
-                DeviceBuffer flags = work.allocate((long) own.rows * Integer.BYTES, "set operation flags");
-                DeviceBuffer offsets = null;
-                try {
-                    offsets = work.allocate(((long) own.rows + 1) * Integer.BYTES, "set operation offsets");
-                    work.kernel(MODULE, "set_flags").launch(work.stream(), GridSize.strided(own.rows, work), GridSize.BLOCK, 0,
-                            mode, own.first, lower, upper, own.rows, flags);
-                    PrefixSum.exclusive(flags, offsets, own.rows, work);
-                    return new Kept(flags, offsets, PrefixSum.total(offsets, own.rows, work));
-                } catch (RuntimeException e) {
-                    flags.close();
-                    if (offsets != null) {
-                        offsets.close();
-                    }
-                    throw e;
-                }
-            }
-        }
-
-        /** Writes the kept rows' numbers in the concatenation from position {@code at} of {@code out}. */
-        void scatter(Side own, long at, DeviceBuffer out, DeviceWork work) {
-            if (flags != null) {
-                work.kernel(MODULE, "scatter_kept").launch(work.stream(), GridSize.strided(own.rows, work), GridSize.BLOCK, 0, flags,
-                        offsets, own.positions, own.base, own.rows, at, out);
-            }
-        }
-
-        @Override
-        public void close() {
-            if (flags != null) {
+    /** Flags the rows of {@code own} that the set logic keeps ({@code mode}), scanned into output positions. */
+    private static ScannedFlags kept(Side own, Side other, int mode, DeviceWork work) {
+        try (DeviceBuffer lower = SortedSearch.bounds(own.keys, own.rows, other.keys, other.rows, true, work);
+                DeviceBuffer upper = SortedSearch.bounds(own.keys, own.rows, other.keys, other.rows, false, work)) {
+            DeviceBuffer flags = work.allocate((long) own.rows * Integer.BYTES, "set operation flags");
+            try {
+                work.kernel(MODULE, "set_flags").launch(work.stream(), GridSize.strided(own.rows, work), GridSize.BLOCK, 0, mode,
+                        own.first, lower, upper, own.rows, flags);
+            } catch (RuntimeException e) {
                 flags.close();
-                offsets.close();
+                throw e;
             }
+            return ScannedFlags.scan(flags, own.rows, work);
+        }
+    }
+
+    /** Writes the kept rows' numbers in the concatenation from position {@code at} of {@code out}. */
+    private static void scatter(ScannedFlags kept, Side own, long at, DeviceBuffer out, DeviceWork work) {
+        if (kept.flags() != null) {
+            work.kernel(MODULE, "scatter_kept").launch(work.stream(), GridSize.strided(own.rows, work), GridSize.BLOCK, 0,
+                    kept.flags(), kept.offsets(), own.positions, own.base, own.rows, at, out);
         }
     }
 }
