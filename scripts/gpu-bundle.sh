@@ -3,7 +3,7 @@
 # that has no Java and no Maven: ../shared/gpu/bundle.sh writes .gpu-bundle (classes and jars)
 # and .gpu-jre (a trimmed runtime). DuckDB's jar carries natives for four platforms (~80 MB)
 # and JCuda's a PTX compiler binding WarpDB does not use; both are swapped for slimmer copies,
-# and the JUnit launcher is left out (`run.sh tests` is not for this bundle), so that
+# and the JUnit launcher and arrow-dataset (Parquet loading) are left out (`run.sh tests` is not for this bundle), so that
 # .gpu-bundle stays under the 64 MiB that may travel in one call. See docs/benchmarks.md, "How to run on a GPU host".
 #
 #   scripts/gpu-bundle.sh          run from the project root
@@ -50,7 +50,11 @@ fi
 cp "$slim" "$jcuda"
 
 # The JUnit console launcher (3 MB) only serves `run.sh tests`; this bundle is for the CLI.
-rm -rf .gpu-bundle/launcher
+rm -rf .gpu-bundle/launcher .gpu-bundle/lib/junit-*.jar .gpu-bundle/lib/opentest4j-*.jar .gpu-bundle/lib/apiguardian-*.jar
+# arrow-dataset (75 MB of natives) only reads Parquet for `warpdb load`/COPY; TPC-H runs do not load it.
+rm -f .gpu-bundle/lib/arrow-dataset-*.jar
+# JNA only serves sqlline's terminal; `warpdb sql` is not for a GPU host without a terminal.
+rm -f .gpu-bundle/lib/jna-*.jar .gpu-bundle/lib/jline-terminal-jna-*.jar
 
 limit=$((64 * 1024 * 1024))
 bundle_bytes=$(du -sb .gpu-bundle | cut -f1)

@@ -9,10 +9,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * Calcite's type rules adjusted to what WarpDB stores: DECIMAL fits a scaled 64-bit integer
  * (precision 18); SUM widens integers to BIGINT and DECIMAL to the widest precision at the same
- * scale; AVG and the quotient of DECIMALs are DOUBLE, as in DuckDB.
+ * scale; AVG and the quotient of DECIMALs are DOUBLE, as in DuckDB. A product whose exact type
+ * would need more than 18 digits keeps its whole digits and gives up fraction digits (down to 6),
+ * as SQL Server does, instead of keeping every fraction digit and overflowing.
  */
 public final class WarpTypeSystem extends RelDataTypeSystemImpl {
     public static final WarpTypeSystem INSTANCE = new WarpTypeSystem();
+    /** Fraction digits a product keeps at least when its exact type does not fit. */
+    private static final int MIN_PRODUCT_SCALE = 6;
 
     private WarpTypeSystem() {
     }
@@ -47,6 +51,24 @@ public final class WarpTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
+    }
+
+    @Override
+    public RelDataType deriveDecimalMultiplyType(RelDataTypeFactory typeFactory, RelDataType left, RelDataType right) {
+        RelDataType exact = super.deriveDecimalMultiplyType(typeFactory, left, right);
+        if (exact == null || exact.getSqlTypeName() != SqlTypeName.DECIMAL) {
+            return exact;
+        }
+        RelDataType l = typeFactory.decimalOf(left);
+        RelDataType r = typeFactory.decimalOf(right);
+        int whole = (l.getPrecision() - l.getScale()) + (r.getPrecision() - r.getScale());
+        int scale = l.getScale() + r.getScale();
+        int max = DataType.MAX_DECIMAL_PRECISION;
+        if (whole + scale <= max) {
+            return exact;
+        }
+        int kept = Math.min(scale, Math.max(Math.min(scale, MIN_PRODUCT_SCALE), max - whole));
+        return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DECIMAL, max, kept), exact.isNullable());
     }
 
     @Override

@@ -72,10 +72,23 @@ public final class DeviceColumn implements AutoCloseable {
 
     /** Another reference to this column; each reference is closed once. */
     public DeviceColumn share() {
-        if (references.getAndIncrement() <= 0) {
+        DeviceColumn shared = tryShare();
+        if (shared == null) {
             throw new IllegalStateException("column already freed");
         }
-        return this;
+        return shared;
+    }
+
+    /** Another reference, or null when the last one was closed meanwhile (a cache entry evicted by another query). */
+    public DeviceColumn tryShare() {
+        int n = references.get();
+        while (n > 0) {
+            if (references.compareAndSet(n, n + 1)) {
+                return this;
+            }
+            n = references.get();
+        }
+        return null;
     }
 
     @Override

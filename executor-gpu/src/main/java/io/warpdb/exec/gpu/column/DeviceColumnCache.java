@@ -40,7 +40,7 @@ public final class DeviceColumnCache {
     /** A new reference to the cached column (the caller closes it), or null. */
     public DeviceColumn get(Key key) {
         DeviceColumn c = columns.getIfPresent(key);
-        return c == null ? null : c.share();
+        return c == null ? null : c.tryShare();
     }
 
     /** Caches {@code column} (taking a reference of its own) and returns it. */

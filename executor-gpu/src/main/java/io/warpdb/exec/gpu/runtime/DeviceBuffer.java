@@ -12,13 +12,10 @@ public final class DeviceBuffer implements AutoCloseable {
     private final long offset;
     private final long reservedBytes;
     private final long bytes;
-    private final GpuStream stream;
     private boolean closed;
 
-    DeviceBuffer(DevicePool pool, CUdeviceptr pointer, long address, long offset, long reservedBytes, long bytes,
-            GpuStream stream) {
+    DeviceBuffer(DevicePool pool, CUdeviceptr pointer, long address, long offset, long reservedBytes, long bytes) {
         this.pool = pool;
-        this.stream = stream;
         this.pointer = pointer;
         this.address = address;
         this.offset = offset;
@@ -50,11 +47,6 @@ public final class DeviceBuffer implements AutoCloseable {
 
     long reservedBytes() {
         return reservedBytes;
-    }
-
-    /** The stream of the work that allocated it (null: none), whose queued kernels may still use it when it is closed. */
-    GpuStream stream() {
-        return stream;
     }
 
     /** Copies {@code length} bytes from host memory (pinned or direct) to {@code byteOffset}, on {@code stream}. */

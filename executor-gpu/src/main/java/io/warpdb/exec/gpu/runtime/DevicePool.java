@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import jcuda.CudaException;
 import jcuda.driver.CUdeviceptr;
@@ -19,10 +22,11 @@ import jcuda.driver.JCudaDriver;
  * capacity is the executor's limit. When a request does not fit, the eviction hook (the column
  * cache) is asked to free memory before {@link GpuOutOfMemoryException} is thrown.
  *
- * <p>Operators free temporaries as soon as their last kernel is queued, before it has run. On the
- * freeing stream that is safe (its later work runs after), but queries run concurrently on
- * streams of their own, so a block freed with work still queued is held back until an event
- * recorded after that work has passed; an allocation that finds no room waits for all of them.
+ * <p>Operators free temporaries as soon as their last kernel is queued, before it has run, and a
+ * block may be read by streams other than the one that wrote it (an operator's result is read by
+ * its parent's stream, a cached column by every query's). Queries run concurrently on streams of
+ * their own, so a freed block is held back until events recorded then on every open stream have
+ * passed; an allocation that finds no room waits for them.
  */
 public final class DevicePool {
     static final long ALIGNMENT = 256;
@@ -34,8 +38,10 @@ public final class DevicePool {
     private final TreeMap<Long, Long> freeBlocks = new TreeMap<>();
     private final Map<DeviceBuffer, String> live = new IdentityHashMap<>();
     private final List<BooleanSupplier> evictionHooks = new ArrayList<>();
-    /** Blocks freed while their stream may still use them, reusable once the event has passed. */
+    /** Blocks freed while queued work may still use them, reusable once all their events have passed. */
     private final List<Pending> pending = new ArrayList<>();
+    /** Streams created and not yet closed: any of them may have work queued that reads a block being freed. */
+    private final Set<GpuStream> openStreams = ConcurrentHashMap.newKeySet();
     private long used;
     private long peak;
     private long allocations;
@@ -51,22 +57,25 @@ public final class DevicePool {
         evictionHooks.add(hook);
     }
 
-    private record Pending(long offset, long size, CUevent passed) {
+    private record Pending(long offset, long size, List<CUevent> events) {
     }
 
-    /** A block of at least {@code bytes} (contents undefined), owned by the caller until closed. */
-    public DeviceBuffer allocate(long bytes, String owner) {
-        return allocate(bytes, owner, null);
+    void streamOpened(GpuStream stream) {
+        openStreams.add(stream);
+    }
+
+    void streamClosed(GpuStream stream) {
+        openStreams.remove(stream);
     }
 
     /**
-     * As {@link #allocate(long, String)} for work queued on {@code stream}: when the block is
-     * closed, it returns to the pool only after the work queued on that stream by then.
+     * A block of at least {@code bytes} (contents undefined), owned by the caller until closed;
+     * when closed, it returns to the pool only after the work queued on any stream by then.
      */
-    public DeviceBuffer allocate(long bytes, String owner, GpuStream stream) {
+    public DeviceBuffer allocate(long bytes, String owner) {
         long size = Math.max(ALIGNMENT, (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
         while (true) {
-            DeviceBuffer b = tryAllocate(size, bytes, owner, stream);
+            DeviceBuffer b = tryAllocate(size, bytes, owner);
             if (b != null) {
                 return b;
             }
@@ -97,7 +106,7 @@ public final class DevicePool {
         return false;
     }
 
-    private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner, GpuStream stream) {
+    private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner) {
         reclaimPassed();
         if (arena == null) {
             device.bind();
@@ -118,8 +127,7 @@ public final class DevicePool {
                 used += size;
                 peak = Math.max(peak, used);
                 allocations++;
-                DeviceBuffer b = new DeviceBuffer(this, arena.withByteOffset(offset), arenaAddress + offset, offset, size, requested,
-                        stream);
+                DeviceBuffer b = new DeviceBuffer(this, arena.withByteOffset(offset), arenaAddress + offset, offset, size, requested);
                 live.put(b, owner);
                 return b;
             }
@@ -127,37 +135,60 @@ public final class DevicePool {
         return null;
     }
 
-    synchronized void free(DeviceBuffer buffer) {
-        if (live.remove(buffer) == null) {
-            return;
-        }
-        used -= buffer.reservedBytes();
-        CUevent passed = null;
-        if (buffer.stream() != null) {
-            device.bind();
-            passed = buffer.stream().markQueued();
-        }
-        if (passed == null) {
-            release(buffer.offset(), buffer.reservedBytes());
-        } else {
-            pending.add(new Pending(buffer.offset(), buffer.reservedBytes(), passed));
+    void free(DeviceBuffer buffer) {
+        // Marked outside the pool's lock: a stream being closed waits for its work under its own.
+        List<CUevent> queued = markOpenStreams();
+        synchronized (this) {
+            if (live.remove(buffer) == null) {
+                destroy(queued);
+                return;
+            }
+            used -= buffer.reservedBytes();
+            if (queued.isEmpty()) {
+                release(buffer.offset(), buffer.reservedBytes());
+            } else {
+                pending.add(new Pending(buffer.offset(), buffer.reservedBytes(), queued));
+            }
         }
     }
 
-    /** Returns the pending blocks whose events have passed to the free list. */
-    private void reclaimPassed() {
-        if (pending.isEmpty()) {
-            return;
+    private List<CUevent> markOpenStreams() {
+        if (openStreams.isEmpty()) {
+            return List.of();
         }
         device.bind();
-        pending.removeIf(p -> {
-            if (!hasPassed(p.passed())) {
-                return false;
+        List<CUevent> events = new ArrayList<>(openStreams.size());
+        for (GpuStream stream : openStreams) {
+            CUevent e = stream.markQueued();
+            if (e != null) {
+                events.add(e);
             }
-            JCudaDriver.cuEventDestroy(p.passed());
+        }
+        return events;
+    }
+
+    /** Returns the pending blocks whose events have all passed to the free list; true when any was. */
+    private boolean reclaimPassed() {
+        if (pending.isEmpty()) {
+            return false;
+        }
+        device.bind();
+        return pending.removeIf(p -> {
+            for (CUevent e : p.events()) {
+                if (!hasPassed(e)) {
+                    return false;
+                }
+            }
+            destroy(p.events());
             release(p.offset(), p.size());
             return true;
         });
+    }
+
+    private static void destroy(List<CUevent> events) {
+        for (CUevent e : events) {
+            JCudaDriver.cuEventDestroy(e);
+        }
     }
 
     /** Whether the work before {@code event} has run; JCuda throws for "not ready", as for any result but success. */
@@ -172,23 +203,22 @@ public final class DevicePool {
         }
     }
 
-    /** Waits for every pending block's event and frees the blocks; false when none was pending. */
+    /**
+     * Waits until some pending block is back on the free list; false when none was pending. Polls
+     * rather than waiting on an event, which another thread may reclaim and destroy meanwhile.
+     */
     private boolean awaitPending() {
-        List<Pending> waiting;
-        synchronized (this) {
-            if (pending.isEmpty()) {
-                return false;
+        while (true) {
+            synchronized (this) {
+                if (pending.isEmpty()) {
+                    return false;
+                }
+                if (reclaimPassed()) {
+                    return true;
+                }
             }
-            waiting = List.copyOf(pending);
+            LockSupport.parkNanos(20_000);
         }
-        device.bind();
-        for (Pending p : waiting) {
-            JCudaDriver.cuEventSynchronize(p.passed());
-        }
-        synchronized (this) {
-            reclaimPassed();
-        }
-        return true;
     }
 
     /** Puts a block back on the free list, merged with free neighbours. */

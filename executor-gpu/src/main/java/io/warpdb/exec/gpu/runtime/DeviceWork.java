@@ -32,9 +32,9 @@ public final class DeviceWork implements AutoCloseable {
         return device.kernels().kernel(module, function);
     }
 
-    /** A block for this work's kernels; closed while they may still run, it waits for them before another stream gets it. */
+    /** A block for this work's kernels; closed while they may still run, it waits for them before it is reused. */
     public DeviceBuffer allocate(long bytes, String owner) {
-        return device.pool().allocate(bytes, owner, stream);
+        return device.pool().allocate(bytes, owner);
     }
 
     /** A zeroed block. */

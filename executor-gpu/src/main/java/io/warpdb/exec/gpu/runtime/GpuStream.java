@@ -14,6 +14,7 @@ import jcuda.driver.JCudaDriver;
  */
 public final class GpuStream implements AutoCloseable {
     private final CUstream handle = new CUstream();
+    private final DevicePool pool;
     private final List<CUevent[]> kernelEvents = new ArrayList<>();
     private CUevent pendingStart;
     private long kernelNanos;
@@ -22,6 +23,8 @@ public final class GpuStream implements AutoCloseable {
     public GpuStream(CudaDevice device) {
         device.bind();
         JCudaDriver.cuStreamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING);
+        this.pool = device.pool();
+        pool.streamOpened(this);
     }
 
     public CUstream handle() {
@@ -77,9 +80,12 @@ public final class GpuStream implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
         synchronize();
-        closed = true;
-        JCudaDriver.cuStreamDestroy(handle);
+        synchronized (this) {
+            closed = true;
+            JCudaDriver.cuStreamDestroy(handle);
+        }
+        pool.streamClosed(this);
     }
 }

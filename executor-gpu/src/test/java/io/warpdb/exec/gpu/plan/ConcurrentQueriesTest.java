@@ -16,6 +16,7 @@ import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.GpuExecutorProvider;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
 import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
@@ -28,16 +29,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
  * Queries running at once on the GPU (as a server's clients do), each on its own streams: every
  * answer equals the CPU's. Temporaries one query frees while its kernels are queued must not
- * reach another query's stream before those kernels ran.
+ * reach another query's stream before those kernels ran, and cached columns evicted while other
+ * queries read them must stay until they are done.
  */
 class ConcurrentQueriesTest extends GpuTestBase {
-    private static final int THREADS = 8;
-    private static final int ROUNDS = 6;
+    private static final int THREADS = 16;
+    private static final int ROUNDS = 8;
 
     @Test
     void concurrentPlansGiveTheCpusAnswers() throws Exception {
@@ -46,14 +49,24 @@ class ConcurrentQueriesTest extends GpuTestBase {
         Schema dims = Schema.of(new Field("k", DataType.INTEGER), new Field("w", DataType.BIGINT));
         RandomBatches random = new RandomBatches(4242);
         Options options = Options.plain().withDistinct(5000).withNulls(0.05).withSharedPools(4242);
-        try (ListSource f = randomSource(random, facts, 300_000, options); ListSource d = randomSource(random, dims, 20_000, options)) {
+        try (ListSource f = new ListSource(facts, random.generate(facts, 300_000, options, allocator), "facts v1");
+                ListSource d = new ListSource(dims, random.generate(dims, 20_000, options, allocator), "dims v1")) {
             List<PlanNode> plans = plans(scan(f), scan(d));
             List<List<List<Object>>> expected = new ArrayList<>();
             for (PlanNode p : plans) {
                 expected.add(cpuRows(p));
             }
-            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
+            AtomicBoolean running = new AtomicBoolean(true);
             try {
+                // Evicts the cached columns again and again, as memory pressure from other queries does.
+                Future<?> evictions = pool.submit(() -> {
+                    while (running.get()) {
+                        GpuExecutorProvider.evictCachedColumns();
+                        Thread.sleep(3);
+                    }
+                    return null;
+                });
                 List<Future<?>> runs = new ArrayList<>();
                 for (int t = 0; t < THREADS; t++) {
                     int first = t;
@@ -69,8 +82,12 @@ class ConcurrentQueriesTest extends GpuTestBase {
                 for (Future<?> run : runs) {
                     run.get(5, TimeUnit.MINUTES);
                 }
+                running.set(false);
+                evictions.get(1, TimeUnit.MINUTES);
             } finally {
+                running.set(false);
                 pool.shutdownNow();
+                GpuExecutorProvider.evictCachedColumns();
             }
         }
     }

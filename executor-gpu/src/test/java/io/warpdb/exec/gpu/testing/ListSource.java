@@ -17,10 +17,22 @@ import org.apache.arrow.memory.BufferAllocator;
 public final class ListSource implements TableSource, AutoCloseable {
     private final Schema schema;
     private final List<Batch> batches;
+    private final Object dataVersion;
 
     public ListSource(Schema schema, List<Batch> batches) {
+        this(schema, batches, null);
+    }
+
+    /** With a data version, so the GPU executor caches the columns it copies in. */
+    public ListSource(Schema schema, List<Batch> batches, Object dataVersion) {
         this.schema = schema;
         this.batches = List.copyOf(batches);
+        this.dataVersion = dataVersion;
+    }
+
+    @Override
+    public Object dataVersion() {
+        return dataVersion;
     }
 
     /** The batches themselves (still owned by this source). */
