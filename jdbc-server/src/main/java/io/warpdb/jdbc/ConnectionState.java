@@ -16,10 +16,15 @@ import org.apache.calcite.avatica.Meta;
 /**
  * One client connection: its session on a database, its statements and its JDBC connection
  * properties. A session runs one statement at a time, so all work on the session is
- * serialized here; closing a statement or the connection cancels the work running now, which
- * is how a client interrupts a long query (Avatica's protocol has no cancel request).
+ * serialized here. Avatica's protocol has no cancel request, so the work running now is cancelled
+ * by closing its statement or connection, or by {@link #cancelRunning(String)} with the
+ * connection's id (which {@code CANCEL QUERY 'id'} from another connection reaches; see
+ * {@link CancelRequest}).
  */
 final class ConnectionState implements AutoCloseable {
+    /** Every open connection of this JVM by id, embedded or served, for cancel requests. */
+    private static final Map<String, ConnectionState> OPEN = new ConcurrentHashMap<>();
+
     final String id;
     private final Databases.Lease database;
     private final Session session;
@@ -30,8 +35,11 @@ final class ConnectionState implements AutoCloseable {
     private volatile StatementState running;
     private boolean closed;
 
-    /** Opens a session on the leased database, taking it over; {@code executor} may be null for the default. */
-    ConnectionState(String id, Databases.Lease database, String executor) {
+    /**
+     * Opens a session on the leased database, taking it over; {@code executor} may be null for the
+     * default. Its statements start with the given limits.
+     */
+    ConnectionState(String id, Databases.Lease database, String executor, ServerConfig.QueryLimits limits) {
         this.id = id;
         this.database = database;
         try {
@@ -39,6 +47,11 @@ final class ConnectionState implements AutoCloseable {
             if (executor != null) {
                 session.setExecutor(executor);
             }
+            session.setQueryTimeoutMillis(limits.timeoutMillis());
+            if (limits.memoryLimit() != null) {
+                session.setMemoryLimit(limits.memoryLimit());
+            }
+            OPEN.put(id, this);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -114,9 +127,23 @@ final class ConnectionState implements AutoCloseable {
         }
     }
 
+    /**
+     * Cancels the statement that connection {@code connectionId} runs now (it fails with SQLSTATE
+     * 57014); false when no such connection is open or it runs nothing.
+     */
+    static boolean cancelRunning(String connectionId) {
+        ConnectionState c = OPEN.get(connectionId);
+        if (c == null || c.running == null) {
+            return false;
+        }
+        c.session.cancel();
+        return true;
+    }
+
     /** Cancels what runs now, closes every statement's result and the session, and releases the database. */
     @Override
     public void close() {
+        OPEN.remove(id, this);
         if (running != null) {
             session.cancel();
         }

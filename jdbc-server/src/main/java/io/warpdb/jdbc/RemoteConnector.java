@@ -6,8 +6,10 @@ import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Properties;
 import javax.net.ssl.SSLException;
+import org.apache.calcite.avatica.AvaticaConnection;
 
 /**
  * {@code jdbc:warpdb:remote:http[s]://HOST:PORT[;option=value...]}: a connection to a WarpDB
@@ -17,7 +19,8 @@ import javax.net.ssl.SSLException;
  * {@value ServerConfig#ROLE} role, 08006 for a TLS handshake that failed (usually a certificate
  * the client does not trust), 08001 for a server that cannot be reached. Options are Avatica's
  * ({@code authentication}, {@code avatica_user}, {@code avatica_password}, {@code truststore},
- * {@code truststore_password}, ...).
+ * {@code truststore_password}, ...). {@code Statement.cancel()} and query timeouts reach the server
+ * through {@link CancellableStatements}.
  */
 final class RemoteConnector {
     static final String PREFIX = "remote:";
@@ -37,9 +40,17 @@ final class RemoteConnector {
         String avatica = "jdbc:avatica:remote:url=" + address + (rest.contains("serialization=") ? "" : ";serialization=protobuf")
                 + rest;
         try {
-            return DriverManager.getConnection(avatica, info);
+            AvaticaConnection connection = (AvaticaConnection) DriverManager.getConnection(avatica, info);
+            return CancellableStatements.wrap(connection, connection.handle.id, id -> sendCancel(avatica, info, id));
         } catch (RuntimeException e) {
             throw translate(address, e);
+        }
+    }
+
+    /** Cancels what connection {@code id} runs through a connection of its own: the first one is busy running it. */
+    private static void sendCancel(String avatica, Properties info, String id) throws SQLException {
+        try (Connection side = DriverManager.getConnection(avatica, info); Statement statement = side.createStatement()) {
+            statement.executeUpdate(CancelRequest.sql(id));
         }
     }
 

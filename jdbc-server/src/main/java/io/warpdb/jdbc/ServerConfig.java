@@ -13,12 +13,14 @@ import java.util.TreeSet;
 /**
  * How a {@link WarpServer} serves: where, which database, who may connect (Avatica BASIC or
  * DIGEST authentication against a users file), TLS, how many queries run at once (the others
- * wait in a queue, up to a time limit) and where each statement is logged. Immutable; built
+ * wait in a queue, up to a time limit), how long and with how much memory each query may run, and
+ * where each statement is logged. Immutable; built
  * with the {@code with...} methods, from a properties file ({@link #load}), or both (flags
  * override the file).
  */
 public record ServerConfig(String host, int port, String database, String executor, Authentication authentication,
-        Path usersFile, Path keystore, String keystorePassword, int maxConcurrentQueries, Duration queueTimeout, Path queryLog) {
+        Path usersFile, Path keystore, String keystorePassword, int maxConcurrentQueries, Duration queueTimeout, Path queryLog,
+        QueryLimits queryLimits) {
     public static final int DEFAULT_PORT = 8765;
     /** Without authentication the server only listens on the loopback interface unless told otherwise. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -27,7 +29,23 @@ public record ServerConfig(String host, int port, String database, String execut
 
     /** Keys of a configuration file, each the long name of the matching {@code warpdb server} flag. */
     public static final Set<String> KEYS = Set.of("host", "port", "data", "name", "executor", "auth", "users", "keystore",
-            "keystore-password", "max-concurrent-queries", "queue-timeout-seconds", "query-log");
+            "keystore-password", "max-concurrent-queries", "queue-timeout-seconds", "query-log", "query-timeout-seconds",
+            "query-memory-limit");
+
+    /**
+     * What every connection's statements start with: a timeout in ms (0: none) and a memory limit
+     * ("512MB"; null: the default of {@code warpdb.query.memoryLimit}). A session may change both
+     * with SET query_timeout and SET memory_limit.
+     */
+    public record QueryLimits(long timeoutMillis, String memoryLimit) {
+        public static final QueryLimits NONE = new QueryLimits(0, null);
+
+        public QueryLimits {
+            if (timeoutMillis < 0) {
+                throw new IllegalArgumentException("query timeout must not be negative");
+            }
+        }
+    }
 
     /** How clients prove who they are. */
     public enum Authentication {
@@ -70,7 +88,7 @@ public record ServerConfig(String host, int port, String database, String execut
     /** Loopback, the default port, an in-memory database {@code warpdb}, no authentication or TLS, one query per core. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, Databases.MEMORY + "warpdb", null, Authentication.NONE, null, null,
-                null, Runtime.getRuntime().availableProcessors(), Duration.ofMinutes(5), null);
+                null, Runtime.getRuntime().availableProcessors(), Duration.ofMinutes(5), null, QueryLimits.NONE);
     }
 
     /**
@@ -123,6 +141,12 @@ public record ServerConfig(String host, int port, String database, String execut
             if ((v = p.getProperty("query-log")) != null) {
                 c = c.withQueryLog(Path.of(v.trim()));
             }
+            if ((v = p.getProperty("query-timeout-seconds")) != null) {
+                c = c.withQueryLimits(new QueryLimits(Long.parseLong(v.trim()) * 1000, c.queryLimits.memoryLimit()));
+            }
+            if ((v = p.getProperty("query-memory-limit")) != null) {
+                c = c.withQueryLimits(new QueryLimits(c.queryLimits.timeoutMillis(), v.trim()));
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
@@ -131,45 +155,50 @@ public record ServerConfig(String host, int port, String database, String execut
 
     public ServerConfig withHost(String newHost) {
         return new ServerConfig(newHost, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
     }
 
     public ServerConfig withPort(int newPort) {
         return new ServerConfig(host, newPort, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
     }
 
     /** {@code mem:<name>} or a directory ({@link Databases#acquire}). */
     public ServerConfig withDatabase(String newDatabase) {
         return new ServerConfig(host, port, newDatabase, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
     }
 
     /** The executor connections start with ({@code auto}, {@code cpu}, {@code gpu}); clients may change it. */
     public ServerConfig withExecutor(String newExecutor) {
         return new ServerConfig(host, port, database, newExecutor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
     }
 
     public ServerConfig withAuthentication(Authentication newAuthentication, Path newUsersFile) {
         return new ServerConfig(host, port, database, executor, newAuthentication, newUsersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
     }
 
     /** Serve HTTPS with the key and certificate in {@code newKeystore} (JKS or PKCS12). */
     public ServerConfig withTls(Path newKeystore, String newKeystorePassword) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, newKeystore, newKeystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
     }
 
     public ServerConfig withQueryQueue(int newMaxConcurrentQueries, Duration newQueueTimeout) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                newMaxConcurrentQueries, newQueueTimeout, queryLog);
+                newMaxConcurrentQueries, newQueueTimeout, queryLog, queryLimits);
     }
 
     /** Append a line per statement (time, connection, duration, outcome, SQL) to this file. */
     public ServerConfig withQueryLog(Path newQueryLog) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, newQueryLog);
+                maxConcurrentQueries, queueTimeout, newQueryLog, queryLimits);
+    }
+
+    public ServerConfig withQueryLimits(QueryLimits newQueryLimits) {
+        return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
+                maxConcurrentQueries, queueTimeout, queryLog, newQueryLimits);
     }
 }

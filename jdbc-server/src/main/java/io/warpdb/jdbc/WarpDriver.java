@@ -70,6 +70,6 @@ public final class WarpDriver extends UnregisteredDriver {
             throw Helper.INSTANCE.createException("cannot connect to " + url + ": " + e.getMessage(), e);
         }
         handler.onConnectionInit(connection);
-        return connection;
+        return CancellableStatements.wrap(connection, connection.handle.id, ConnectionState::cancelRunning);
     }
 }

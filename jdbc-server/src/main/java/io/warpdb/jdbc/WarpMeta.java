@@ -44,11 +44,13 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     private final String defaultExecutor;
     private final QueryGate gate;
     private final QueryLog log;
+    private final ServerConfig.QueryLimits limits;
     private final Map<String, ConnectionState> connections = new ConcurrentHashMap<>();
 
     private WarpMeta(AvaticaConnection connection, Function<Map<String, String>, Databases.Lease> databases,
-            ErrorReporting errors, String defaultExecutor, QueryGate gate, QueryLog log) {
+            ErrorReporting errors, String defaultExecutor, QueryGate gate, QueryLog log, ServerConfig.QueryLimits limits) {
         super(connection);
+        this.limits = limits;
         this.databases = databases;
         this.errors = errors;
         this.defaultExecutor = defaultExecutor;
@@ -59,7 +61,7 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     /** The Meta of one embedded connection, whose database the {@link #DATABASE} property names. */
     static WarpMeta embedded(AvaticaConnection connection) {
         return new WarpMeta(connection, info -> Databases.shared().acquire(info.get(DATABASE)), ErrorReporting.EMBEDDED, null,
-                QueryGate.open(), QueryLog.to(null));
+                QueryGate.open(), QueryLog.to(null), ServerConfig.QueryLimits.NONE);
     }
 
     /**
@@ -68,7 +70,8 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
      */
     static WarpMeta server(ServerConfig config) {
         return new WarpMeta(null, info -> Databases.shared().acquire(config.database()), ErrorReporting.SERVER, config.executor(),
-                new QueryGate(config.maxConcurrentQueries(), config.queueTimeout()), QueryLog.to(config.queryLog()));
+                new QueryGate(config.maxConcurrentQueries(), config.queueTimeout()), QueryLog.to(config.queryLog()),
+                config.queryLimits());
     }
 
     // ---- connections
@@ -78,7 +81,8 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         // The remote client sends no map at all when it has no properties.
         Map<String, String> properties = info == null ? Map.of() : info;
         guarded(() -> connections.computeIfAbsent(ch.id,
-                id -> new ConnectionState(id, databases.apply(properties), properties.getOrDefault(EXECUTOR, defaultExecutor))));
+                id -> new ConnectionState(id, databases.apply(properties), properties.getOrDefault(EXECUTOR, defaultExecutor),
+                        limits)));
     }
 
     @Override
@@ -247,6 +251,10 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     /** Runs a statement; a query's result stays open on {@code statement} for {@link #fetch}. */
     private MetaResultSet run(ConnectionState c, StatementState statement, String sql, List<DataType> parameterTypes,
             List<Object> parameters, long maxRowCount, int firstFrameRows) {
+        String cancelled = CancelRequest.connectionId(sql);
+        if (cancelled != null) {
+            return log.run(c.id, sql, () -> MetaResultSet.count(c.id, statement.id, ConnectionState.cancelRunning(cancelled) ? 1 : 0));
+        }
         return c.exclusive(statement, () -> {
             statement.closeResult();
             return log.run(c.id, sql, () -> gate.run(() -> {

@@ -15,6 +15,7 @@ public final class Session implements AutoCloseable {
     private volatile String executor = "auto";
     private volatile int parallelism = ExecContext.defaultParallelism();
     private volatile long memoryLimit = defaultMemoryLimit();
+    private volatile long queryTimeoutMillis;
     private volatile ExecContext running;
 
     Session(Database database) {
@@ -104,6 +105,50 @@ public final class Session implements AutoCloseable {
     /** Parses and validates without running: parameter types and result columns. */
     public PreparedInfo prepare(String sql) {
         return new StatementRunner(this).prepare(sql);
+    }
+
+    /** How long a statement may run before it fails with SQLSTATE 57014, in ms; 0 for no limit. */
+    public long queryTimeoutMillis() {
+        return queryTimeoutMillis;
+    }
+
+    /**
+     * Changes {@link #queryTimeoutMillis()} (also {@code SET query_timeout = '30s'}): a duration in
+     * ms, s or min (a bare number is ms); 0 removes the limit. SQLSTATE 22023 if not a duration.
+     */
+    public void setQueryTimeout(String duration) {
+        setQueryTimeoutMillis(parseMillis(duration));
+    }
+
+    public void setQueryTimeoutMillis(long millis) {
+        if (millis < 0) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "a query timeout cannot be negative: " + millis + " ms");
+        }
+        queryTimeoutMillis = millis;
+    }
+
+    static long parseMillis(String duration) {
+        String t = duration.trim().toLowerCase(java.util.Locale.ROOT).replace(" ", "");
+        long unit = 1;
+        String number = t;
+        if (t.endsWith("ms")) {
+            number = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("min")) {
+            unit = 60_000;
+            number = t.substring(0, t.length() - 3);
+        } else if (t.endsWith("s")) {
+            unit = 1000;
+            number = t.substring(0, t.length() - 1);
+        }
+        try {
+            long value = Long.parseLong(number);
+            if (value >= 0) {
+                return Math.multiplyExact(value, unit);
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            // reported below
+        }
+        throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "not a duration: '" + duration + "' (ms, or with s or min; 0 for none)");
     }
 
     void started(ExecContext context) {

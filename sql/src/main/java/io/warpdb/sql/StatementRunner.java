@@ -268,6 +268,7 @@ final class StatementRunner {
     private ExecContext newContext(BufferAllocator allocator, Placement placement) {
         ExecContext context = new ExecContext(allocator, database.executors(), placement.executors());
         context.setParallelism(session.parallelism());
+        context.setTimeout(session.queryTimeoutMillis());
         return context;
     }
 
@@ -424,8 +425,9 @@ final class StatementRunner {
                 }
             }
             case "memory_limit" -> session.setMemoryLimit(text);
+            case "query_timeout" -> session.setQueryTimeout(text);
             default -> throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
-                    "unknown setting '" + name + "'; settable: executor, parallelism, memory_limit");
+                    "unknown setting '" + name + "'; settable: executor, parallelism, memory_limit, query_timeout");
         }
         return StatementResult.update(0);
     }

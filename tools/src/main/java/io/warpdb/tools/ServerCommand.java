@@ -76,6 +76,14 @@ final class ServerCommand implements Callable<Integer> {
             + " duration, outcome or SQLSTATE, SQL) to this file.")
     Path queryLog;
 
+    @Option(names = "--query-timeout-seconds", paramLabel = "S", description = "A statement running longer fails with"
+            + " SQLSTATE 57014 (default: 0, no limit; a session may change it with SET query_timeout = '30s').")
+    Long queryTimeoutSeconds;
+
+    @Option(names = "--query-memory-limit", paramLabel = "SIZE", description = "Memory one statement may take, e.g. 2GB;"
+            + " more fails with SQLSTATE 53200 and the server goes on (default: no limit; SET memory_limit changes it).")
+    String queryMemoryLimit;
+
     @Spec
     CommandSpec spec;
 
@@ -135,6 +143,12 @@ final class ServerCommand implements Callable<Integer> {
         }
         if (queryLog != null) {
             c = c.withQueryLog(queryLog);
+        }
+        if (queryTimeoutSeconds != null || queryMemoryLimit != null) {
+            ServerConfig.QueryLimits limits = c.queryLimits();
+            c = c.withQueryLimits(new ServerConfig.QueryLimits(
+                    queryTimeoutSeconds != null ? queryTimeoutSeconds * 1000 : limits.timeoutMillis(),
+                    queryMemoryLimit != null ? queryMemoryLimit : limits.memoryLimit()));
         }
         return c;
     }

@@ -164,7 +164,8 @@ class WarpCliTest {
         StringWriter help = new StringWriter();
         assertEquals(0, WarpCli.commandLine().setOut(new PrintWriter(help, true)).execute("server", "--help"));
         for (String option : new String[] {"--config", "--auth", "--users", "--keystore", "--max-concurrent-queries",
-                "--queue-timeout-seconds", "--query-log", "--executor", "53000", "truststore="}) {
+                "--queue-timeout-seconds", "--query-log", "--executor", "53000", "truststore=", "--query-timeout-seconds",
+                "--query-memory-limit", "57014"}) {
             assertTrue(help.toString().contains(option), option + " in:\n" + help);
         }
         StringWriter err = new StringWriter();
@@ -176,6 +177,11 @@ class WarpCliTest {
         assertEquals(2, WarpCli.commandLine().setErr(new PrintWriter(badConfig, true)).execute("server", "--config", config.toString()));
         assertTrue(badConfig.toString().contains("server.properties: authentication must be none, basic or digest, not 'kerberos'"),
                 badConfig.toString());
+        java.nio.file.Files.writeString(config, "query-timeout-seconds = 30\nquery-memory-limit = 1GB\n");
+        ServerCommand limited = new ServerCommand();
+        new picocli.CommandLine(limited).parseArgs("--config", config.toString(), "--query-timeout-seconds", "45");
+        assertEquals(new io.warpdb.jdbc.ServerConfig.QueryLimits(45_000, "1GB"), limited.settings().queryLimits(),
+                "the flag wins over the file, the file's memory limit stays");
     }
 
     @Test

@@ -28,6 +28,9 @@ public final class ExecContext {
     private final Map<PlanNode, NodeStats> stats = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private volatile int parallelism = defaultParallelism();
+    /** System.nanoTime() after which the query fails as timed out; 0 for no timeout. */
+    private volatile long deadlineNanos;
+    private volatile long timeoutMillis;
 
     /** A context without placement: the executor given the plan runs all of it. */
     public ExecContext(BufferAllocator allocator) {
@@ -123,10 +126,21 @@ public final class ExecContext {
         cancelled.set(true);
     }
 
-    /** Throws SQLSTATE 57014 once the query has been cancelled. */
+    /** Makes the query fail with SQLSTATE 57014 once it has run {@code millis} from now (0: never). */
+    public void setTimeout(long millis) {
+        timeoutMillis = millis;
+        deadlineNanos = millis <= 0 ? 0 : Math.max(1, System.nanoTime() + millis * 1_000_000);
+    }
+
+    /** Throws SQLSTATE 57014 once the query has been cancelled or has run past its timeout. */
     public void checkCancelled() {
         if (cancelled.get()) {
             throw new WarpException(SqlState.QUERY_CANCELED, "query cancelled");
+        }
+        long deadline = deadlineNanos;
+        if (deadline != 0 && System.nanoTime() - deadline > 0) {
+            throw new WarpException(SqlState.QUERY_CANCELED, "query cancelled: it ran longer than its timeout of "
+                    + timeoutMillis + " ms");
         }
     }
 
