@@ -31,7 +31,9 @@ final class CountAccumulator implements MergeableAccumulator {
         counts = Accumulators.grow(counts, groupCount);
         long[] partialCounts = ((CountAccumulator) partial).counts;
         for (int g = 0; g < groupIds.length; g++) {
-            counts[groupIds[g]] += g < partialCounts.length ? partialCounts[g] : 0;
+            if (groupIds[g] >= 0) {
+                counts[groupIds[g]] += g < partialCounts.length ? partialCounts[g] : 0;
+            }
         }
     }
 

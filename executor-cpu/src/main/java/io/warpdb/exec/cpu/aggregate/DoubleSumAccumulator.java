@@ -37,8 +37,10 @@ final class DoubleSumAccumulator implements MergeableAccumulator {
         counts = Accumulators.grow(counts, groupCount);
         DoubleSumAccumulator other = (DoubleSumAccumulator) partial;
         for (int g = 0; g < Math.min(groupIds.length, other.counts.length); g++) {
-            sums[groupIds[g]] += other.sums[g];
-            counts[groupIds[g]] += other.counts[g];
+            if (groupIds[g] >= 0) {
+                sums[groupIds[g]] += other.sums[g];
+                counts[groupIds[g]] += other.counts[g];
+            }
         }
     }
 

@@ -53,6 +53,9 @@ final class ExactSumAccumulator implements MergeableAccumulator {
         ExactSumAccumulator other = (ExactSumAccumulator) partial;
         for (int g = 0; g < Math.min(groupIds.length, other.counts.length); g++) {
             int to = groupIds[g];
+            if (to < 0) {
+                continue;
+            }
             long before = low[to];
             low[to] = before + other.low[g];
             high[to] += other.high[g] + (Long.compareUnsigned(low[to], before) < 0 ? 1 : 0);

@@ -41,10 +41,10 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     public void add(Column values, int[] groupIds, int groupCount) {
         grow(groupCount);
         for (int row = 0; row < groupIds.length; row++) {
-            if (values.isNull(row)) {
+            int g = groupIds[row];
+            if (g < 0 || values.isNull(row)) {
                 continue;
             }
-            int g = groupIds[row];
             if (isString) {
                 String v = values.string(row);
                 if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {

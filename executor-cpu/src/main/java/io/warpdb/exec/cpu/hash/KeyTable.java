@@ -45,6 +45,11 @@ public final class KeyTable {
         return nullKeys[k][id];
     }
 
+    /** The hash of stored tuple {@code id}, as {@link #add} computed it (the same for equal tuples in any table). */
+    public int storedHash(int id) {
+        return hashes[id];
+    }
+
     /**
      * Writes into {@code ids} the id of each row's tuple, adding tuples not seen before ({@code isNew}
      * flags the rows that added one; may be null). {@code rowKeys[k]} holds key k for every row and

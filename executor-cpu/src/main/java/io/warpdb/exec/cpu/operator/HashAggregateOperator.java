@@ -46,8 +46,13 @@ final class HashAggregateOperator extends Operator {
     private final List<StringDictionary.Builder> keyStrings = new ArrayList<>();
     /** Per aggregate: converts the accumulator's results to the aggregate's declared type. */
     private final List<Evaluator> resultConversions = new ArrayList<>();
+    /** Groups of all partials together above which the partials merge in parallel. */
+    private static final long PARALLEL_MERGE_GROUPS = 1 << 16;
+
     private final int inputCount;
-    private Groups groups;
+    /** The result: one table of groups, or one per hash partition after a parallel merge. */
+    private List<Groups> results;
+    private int resultIndex;
     private int emittedGroups;
 
     HashAggregateOperator(AggregateNode node, List<BatchStream> inputs, ExecContext context) {
@@ -84,17 +89,21 @@ final class HashAggregateOperator extends Operator {
 
     @Override
     public Batch next() {
-        if (groups == null) {
-            groups = inputCount == 1 ? drain(0) : drainInParallel();
+        if (results == null) {
+            results = inputCount == 1 ? List.of(drain(0)) : drainInParallel();
         }
-        int groupCount = groups.count();
-        if (emittedGroups >= groupCount) {
-            return null;
+        while (resultIndex < results.size()) {
+            Groups groups = results.get(resultIndex);
+            if (emittedGroups < groups.count()) {
+                int count = Math.min(MAX_BATCH_ROWS, groups.count() - emittedGroups);
+                Batch out = output(groups, emittedGroups, count);
+                emittedGroups += count;
+                return out;
+            }
+            resultIndex++;
+            emittedGroups = 0;
         }
-        int count = Math.min(MAX_BATCH_ROWS, groupCount - emittedGroups);
-        Batch out = output(emittedGroups, count);
-        emittedGroups += count;
-        return out;
+        return null;
     }
 
     private Groups drain(int inputIndex) {
@@ -108,14 +117,51 @@ final class HashAggregateOperator extends Operator {
         return partial;
     }
 
-    private Groups drainInParallel() {
+    /**
+     * One partial aggregation per worker, then their merge. Few groups merge into the first
+     * partial on this thread; many (every worker saw most of them) merge in parallel, each worker
+     * building the groups of one hash partition from all partials, as a radix-partitioned
+     * aggregation does, so that the merge is not one thread's work of workers x groups inserts.
+     */
+    private List<Groups> drainInParallel() {
         Groups[] partials = new Groups[inputCount];
         Workers.runAll(inputCount, i -> partials[i] = drain(i));
-        for (int i = 1; i < inputCount; i++) {
-            context.checkCancelled();
-            partials[0].merge(partials[i]);
+        long total = 0;
+        for (Groups partial : partials) {
+            total += partial.count();
         }
-        return partials[0];
+        if (groupKeys.isEmpty() || total < PARALLEL_MERGE_GROUPS) {
+            for (int i = 1; i < inputCount; i++) {
+                context.checkCancelled();
+                partials[0].merge(partials[i], partials[i].storedKeys(1), null);
+            }
+            return List.of(partials[0]);
+        }
+        int parts = inputCount;
+        StoredKeys[] keys = new StoredKeys[inputCount];
+        Workers.runAll(inputCount, i -> keys[i] = partials[i].storedKeys(parts));
+        Groups[] merged = new Groups[parts];
+        Workers.runAll(parts, p -> {
+            Groups own = new Groups();
+            for (int i = 0; i < inputCount; i++) {
+                context.checkCancelled();
+                own.merge(partials[i], keys[i], keys[i].outside(p));
+            }
+            merged[p] = own;
+        });
+        return List.of(merged);
+    }
+
+    /** The group keys of a partial, column-wise, with the hash partition (of {@code parts}) of each group. */
+    private record StoredKeys(long[][] keys, boolean[][] nulls, int[] partition) {
+        /** Flags of the groups outside partition {@code p}, which its merge skips. */
+        boolean[] outside(int p) {
+            boolean[] skip = new boolean[partition.length];
+            for (int g = 0; g < skip.length; g++) {
+                skip[g] = partition[g] != p;
+            }
+            return skip;
+        }
     }
 
     /** The groups one worker has seen, with their aggregate states. */
@@ -157,21 +203,33 @@ final class HashAggregateOperator extends Operator {
             }
         }
 
-        /** Adds the groups and states of {@code partial}; string keys need no translation (the ids are shared). */
-        void merge(Groups partial) {
-            int partialCount = partial.count();
-            int[] groupIds = new int[partialCount];
-            if (!groupKeys.isEmpty()) {
-                int keyCount = groupKeys.size();
-                long[][] keys = new long[keyCount][partialCount];
-                boolean[][] nulls = new boolean[keyCount][partialCount];
-                for (int k = 0; k < keyCount; k++) {
-                    for (int g = 0; g < partialCount; g++) {
-                        keys[k][g] = partial.table.key(k, g);
-                        nulls[k][g] = partial.table.isNull(k, g);
+        /** This worker's group keys, each group in one of {@code parts} hash partitions (by the hash's high bits). */
+        StoredKeys storedKeys(int parts) {
+            int groupCount = count();
+            int keyCount = groupKeys.size();
+            long[][] keys = new long[keyCount][groupCount];
+            boolean[][] nulls = new boolean[keyCount][groupCount];
+            int[] partition = new int[groupCount];
+            if (keyCount > 0) {
+                for (int g = 0; g < groupCount; g++) {
+                    for (int k = 0; k < keyCount; k++) {
+                        keys[k][g] = table.key(k, g);
+                        nulls[k][g] = table.isNull(k, g);
                     }
+                    partition[g] = (int) (((table.storedHash(g) & 0xffffffffL) * parts) >>> 32);
                 }
-                table.add(keys, nulls, null, groupIds, null);
+            }
+            return new StoredKeys(keys, nulls, partition);
+        }
+
+        /**
+         * Adds the groups and states of {@code partial} (whose keys are {@code keys}) but those
+         * flagged in {@code skip} (may be null); string keys need no translation (the ids are shared).
+         */
+        void merge(Groups partial, StoredKeys keys, boolean[] skip) {
+            int[] groupIds = new int[partial.count()];
+            if (!groupKeys.isEmpty()) {
+                table.add(keys.keys(), keys.nulls(), skip, groupIds, null);
             }
             for (int a = 0; a < accumulators.size(); a++) {
                 ((MergeableAccumulator) accumulators.get(a)).merge((MergeableAccumulator) partial.accumulators.get(a),
@@ -180,14 +238,14 @@ final class HashAggregateOperator extends Operator {
         }
     }
 
-    private Batch output(int from, int count) {
+    private Batch output(Groups groups, int from, int count) {
         Schema schema = schema();
         List<FieldVector> vectors = new ArrayList<>(schema.size());
         List<StringDictionary> dictionaries = new ArrayList<>(schema.size());
         try {
             for (int c = 0; c < schema.size(); c++) {
                 int keys = groupKeys.size();
-                Column values = c < keys ? groupKeyColumn(c, from, count) : aggregateColumn(c - keys, from, count);
+                Column values = c < keys ? groupKeyColumn(groups, c, from, count) : aggregateColumn(groups, c - keys, from, count);
                 vectors.add(ArrowColumns.write(values, schema.type(c), schema.field(c).name(), allocator()));
                 dictionaries.add(values.dictionary());
             }
@@ -199,7 +257,7 @@ final class HashAggregateOperator extends Operator {
     }
 
     /** Key k of groups [from, from + count), decoded from the table. */
-    private Column groupKeyColumn(int k, int from, int count) {
+    private Column groupKeyColumn(Groups groups, int k, int from, int count) {
         DataType type = inputSchema.type(groupKeys.get(k));
         boolean[] nulls = new boolean[count];
         long[] keys = new long[count];
@@ -220,7 +278,7 @@ final class HashAggregateOperator extends Operator {
         return Column.ofLongs(type, keys, nulls);
     }
 
-    private Column aggregateColumn(int a, int from, int count) {
+    private Column aggregateColumn(Groups groups, int a, int from, int count) {
         Column result = groups.accumulators.get(a).result(from, count);
         return resultConversions.get(a).evaluate(new ColumnsInput(count, result));
     }

@@ -1,6 +1,7 @@
 package io.warpdb.exec.cpu.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.plan.AggCall;
@@ -157,8 +158,10 @@ class AggregateTest extends ExecTestBase {
         TestTable t = TestTable.of("t", "k", BIGINT, "v", INT).batches(rows, 100_000, 0, 100_000);
         List<List<Object>> out = run(aggregate(scan(t), List.of(0), agg(AggFunction.SUM, 1, BIGINT)));
         assertEquals(100_000, out.size());
-        assertEquals(List.of(65_536, 34_464), batchSizes);
-        assertEquals(row(0L, 100_000L), out.get(0));
-        assertEquals(row(99_999L, 99_999L + 199_999L), out.get(99_999));
+        // One thread emits 65,536 + 34,464; several emit each hash partition of the merge in turn.
+        assertTrue(batchSizes.size() >= 2 && batchSizes.stream().allMatch(n -> n <= 65_536), batchSizes.toString());
+        assertEquals(100_000, batchSizes.stream().mapToInt(Integer::intValue).sum());
+        assertTrue(out.contains(row(0L, 100_000L)));
+        assertTrue(out.contains(row(99_999L, 99_999L + 199_999L)));
     }
 }

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class ParallelExecutionTest extends ExecTestBase {
     private static final int ROWS = (int) Pipeline.MIN_PARALLEL_ROWS + 50_000;
+    private static final int PARALLEL_GROUPS = 1 << 16;
 
     /** (id, part, tag, price, weight): part in [0, 1000), tag one of 50 strings or NULL, price DECIMAL(12,2) or NULL. */
     private static TestTable facts() {
@@ -118,6 +119,25 @@ class ParallelExecutionTest extends ExecTestBase {
         assertEquals(nullTagRows, nullTag.get(1));
         assertEquals(0, nullTag.get(4)); // id 0 has a NULL tag
         assertEquals(null, nullTag.get(5));
+    }
+
+    /**
+     * Hundreds of thousands of groups, each seen by several workers: the partials merge in
+     * parallel, one hash partition per worker, and still give every group exactly once.
+     */
+    @Test
+    void manyGroupsMergeByHashPartition() {
+        AggregateNode byId = aggregate(scan(facts()), List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT),
+                agg(AggFunction.SUM, 3, dec(18, 2)), agg(AggFunction.MAX, 2, VARCHAR), agg(AggFunction.MIN, 4, DOUBLE));
+        List<List<Object>> rows = sameOnOneAndFourThreads(byId);
+        assertEquals(ROWS, rows.size());
+        assertTrue(rows.stream().allMatch(r -> (long) r.get(1) == 1));
+        // Two keys, one of them NULL in every 13th row: (id / 2, tag) groups of one or two rows.
+        AggregateNode byPair = aggregate(project(scan(facts()), call(Op.DIVIDE, INT, col(0, INT), lit(2)), col(2, VARCHAR),
+                col(3, dec(12, 2))), List.of(0, 1), agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.SUM, 2, dec(18, 2)));
+        List<List<Object>> pairs = sameOnOneAndFourThreads(byPair);
+        assertEquals(ROWS, pairs.stream().mapToLong(r -> (long) r.get(2)).sum());
+        assertTrue(pairs.size() > PARALLEL_GROUPS, "enough groups to merge in parallel: " + pairs.size());
     }
 
     @Test
