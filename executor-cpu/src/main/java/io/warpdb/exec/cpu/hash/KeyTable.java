@@ -61,34 +61,38 @@ public final class KeyTable {
                 ids[row] = -1;
                 continue;
             }
-            int hash = hash(rowKeys, rowNulls, row);
-            int slot = findSlot(rowKeys, rowNulls, row, hash);
-            boolean added = slots[slot] == 0;
-            if (added) {
-                ids[row] = insert(rowKeys, rowNulls, row, hash);
-                slots[slot] = slotEntry(hash, ids[row]);
-                if (size * 2 > slots.length) {
-                    rehash();
-                }
-            } else {
-                ids[row] = idOf(slots[slot]);
-            }
+            int before = size;
+            ids[row] = addRow(rowKeys, rowNulls, row, hashOf(rowKeys, rowNulls, row));
             if (isNew != null) {
-                isNew[row] = added;
+                isNew[row] = size > before;
             }
         }
+    }
+
+    /** The id of one row's tuple (whose {@link #hashOf} is {@code hash}), added if new. */
+    public int addRow(long[][] rowKeys, boolean[][] rowNulls, int row, int hash) {
+        int slot = findSlot(rowKeys, rowNulls, row, hash);
+        if (slots[slot] != 0) {
+            return idOf(slots[slot]);
+        }
+        int id = insert(rowKeys, rowNulls, row, hash);
+        slots[slot] = slotEntry(hash, id);
+        if (size * 2 > slots.length) {
+            rehash();
+        }
+        return id;
     }
 
     /** Like {@link #add} without adding: rows whose tuple is not in the table get -1. */
     public void find(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids) {
         for (int row = 0; row < ids.length; row++) {
-            if (skip != null && skip[row]) {
-                ids[row] = -1;
-                continue;
-            }
-            int slot = findSlot(rowKeys, rowNulls, row, hash(rowKeys, rowNulls, row));
-            ids[row] = idOf(slots[slot]);
+            ids[row] = skip != null && skip[row] ? -1 : findRow(rowKeys, rowNulls, row, hashOf(rowKeys, rowNulls, row));
         }
+    }
+
+    /** The id of one row's tuple (whose {@link #hashOf} is {@code hash}), or -1. */
+    public int findRow(long[][] rowKeys, boolean[][] rowNulls, int row, int hash) {
+        return idOf(slots[findSlot(rowKeys, rowNulls, row, hash)]);
     }
 
     /** The slot holding the row's tuple, or the empty slot where it would go. */
@@ -154,9 +158,10 @@ public final class KeyTable {
         }
     }
 
-    private int hash(long[][] rowKeys, boolean[][] rowNulls, int row) {
+    /** The hash of a row's tuple: equal tuples hash alike in every table, so it may also pick a partition. */
+    public static int hashOf(long[][] rowKeys, boolean[][] rowNulls, int row) {
         long h = 0;
-        for (int k = 0; k < keyCount; k++) {
+        for (int k = 0; k < rowKeys.length; k++) {
             boolean isNull = rowNulls[k] != null && rowNulls[k][row];
             h = mix(h * 31 + (isNull ? NULL_HASH : rowKeys[k][row]));
         }

@@ -125,7 +125,7 @@ final class HashJoinOperator extends Operator {
         int rows = probe.rowCount();
         JoinKeys keys = JoinKeys.encode(probeInput, leftKeys, probeEncoders);
         probeKeyIds = new int[rows];
-        build.keys().find(keys.values(), new boolean[leftKeys.size()][], keys.unmatchable(), probeKeyIds);
+        build.keys().find(keys.values(), keys.unmatchable(), probeKeyIds);
         probeMatched = new boolean[rows];
         cursorRow = 0;
         cursorMatch = 0;

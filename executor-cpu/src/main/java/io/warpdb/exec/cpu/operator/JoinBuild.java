@@ -11,13 +11,12 @@ import io.warpdb.exec.cpu.batch.BatchRows;
 import io.warpdb.exec.cpu.expr.BatchInput;
 import io.warpdb.exec.cpu.expr.EvalInput;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
-import io.warpdb.exec.cpu.hash.KeyTable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The build side of a hash join: the right input read whole into one batch, its rows grouped by
- * key in a {@link KeyTable}; rows with a NULL key join nothing. Built once, by the first probe
+ * key in {@link PartitionedJoinKeys} (indexed in parallel when large); rows with a NULL key join nothing. Built once, by the first probe
  * that needs it, and read-only afterwards, so the workers of a parallel pipeline all probe the
  * same build (a failure to build is rethrown to each of them).
  */
@@ -30,7 +29,7 @@ final class JoinBuild implements AutoCloseable {
 
     private Batch rows;
     private EvalInput rowInput;
-    private KeyTable keys;
+    private PartitionedJoinKeys keys;
     /** Build rows grouped by key id: those of key k are rowsByKey[keyStart[k] .. keyStart[k + 1]). */
     private int[] keyStart;
     private int[] rowsByKey;
@@ -97,8 +96,7 @@ final class JoinBuild implements AutoCloseable {
         }
         JoinKeys encoded = JoinKeys.encode(rowInput, node.rightKeys(), encoders);
         int[] keyIds = new int[rows.rowCount()];
-        keys = new KeyTable(node.rightKeys().size());
-        keys.add(encoded.values(), new boolean[node.rightKeys().size()][], encoded.unmatchable(), keyIds, null);
+        keys = PartitionedJoinKeys.build(encoded.values(), encoded.unmatchable(), keyIds, context);
         groupRowsByKey(keyIds);
     }
 
@@ -131,7 +129,7 @@ final class JoinBuild implements AutoCloseable {
         return rowInput;
     }
 
-    KeyTable keys() {
+    PartitionedJoinKeys keys() {
         return keys;
     }
 

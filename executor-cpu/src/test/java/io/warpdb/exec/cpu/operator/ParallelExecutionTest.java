@@ -156,6 +156,35 @@ class ParallelExecutionTest extends ExecTestBase {
         }
     }
 
+    /**
+     * A build side above {@link PartitionedJoinKeys#MIN_PARTITIONED_ROWS} rows is indexed by hash
+     * partition on every worker: every join kind gives the rows of a one-thread build.
+     */
+    @Test
+    void largeBuildsArePartitionedAcrossWorkers() {
+        // Right: (k = id / 2, tag): every key twice; left ids above ROWS / 2 find none, and NULL tags join nothing.
+        PlanNode right = project(scan(facts()), call(Op.DIVIDE, INT, col(0, INT), lit(2)), col(2, VARCHAR));
+        PlanNode left = project(scan(facts()), col(0, INT), col(2, VARCHAR));
+        assertTrue(ROWS > PartitionedJoinKeys.MIN_PARTITIONED_ROWS);
+        for (JoinKind kind : JoinKind.values()) {
+            Schema schema = kind.outputsRight() ? left.schema().concat(right.schema()) : left.schema();
+            JoinNode byId = new JoinNode(left, right, kind, List.of(0), List.of(0), null, schema);
+            List<List<Object>> rows = sameOnOneAndFourThreads(byId);
+            int matchedLeft = (ROWS + 1) / 2;
+            int expected = switch (kind) {
+                case INNER -> 2 * matchedLeft;
+                case LEFT, FULL -> 2 * matchedLeft + (ROWS - matchedLeft);
+                case RIGHT -> ROWS;
+                case SEMI -> matchedLeft;
+                case ANTI -> ROWS - matchedLeft;
+            };
+            assertEquals(expected, rows.size(), kind.toString());
+            // Two-column keys (id, tag) against (id / 2, tag): matches only where both agree, NULL tags never.
+            JoinNode byPair = new JoinNode(left, right, kind, List.of(0, 1), List.of(0, 1), null, schema);
+            sameOnOneAndFourThreads(byPair);
+        }
+    }
+
     @Test
     void aggregateOverJoinInOnePipeline() {
         PlanNode joined = join(scan(facts()), scan(parts()), JoinKind.INNER);
