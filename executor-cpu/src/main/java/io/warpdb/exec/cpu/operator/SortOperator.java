@@ -15,7 +15,8 @@ import java.util.List;
  * ORDER BY with OFFSET/LIMIT: collects the input into one batch, orders its row numbers (stable,
  * see {@link RowOrder}) and emits rows [offset, offset + limit) of that order in batches. With a
  * limit (top-N), the collected rows are cut back to the best offset + limit whenever they grow
- * well past that, so memory stays proportional to offset + limit rather than to the input.
+ * well past that, so memory stays proportional to offset + limit rather than to the input. Large
+ * inputs are sorted on the query's workers (sorted runs merged pairwise).
  */
 final class SortOperator extends Operator {
     private final List<SortKey> keys;
@@ -70,7 +71,7 @@ final class SortOperator extends Operator {
             }
         }
         sorted = concatCollected();
-        order = RowOrder.sort(sorted, keys);
+        order = RowOrder.sort(sorted, keys, context.parallelism(), Workers::runAll);
         endPosition = (int) Math.min(order.length, needed < 0 ? Long.MAX_VALUE : needed);
         nextPosition = (int) Math.min(offset, endPosition);
     }
@@ -78,7 +79,8 @@ final class SortOperator extends Operator {
     /** Replaces the collected rows by the first {@code needed} of their order. */
     private void keepOnlyNeededRows() {
         try (Batch all = concatCollected()) {
-            int[] best = Arrays.copyOf(RowOrder.sort(all, keys), (int) Math.min(needed, all.rowCount()));
+            int[] best = Arrays.copyOf(RowOrder.sort(all, keys, context.parallelism(), Workers::runAll),
+                    (int) Math.min(needed, all.rowCount()));
             Batch kept = BatchRows.gather(all, best, allocator());
             collected.add(kept);
             collectedRows = kept.rowCount();

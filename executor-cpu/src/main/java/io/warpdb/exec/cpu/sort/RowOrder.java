@@ -19,6 +19,11 @@ public final class RowOrder {
 
     /** Row numbers of {@code batch} in sorted order. */
     public static int[] sort(Batch batch, List<SortKey> keys) {
+        return sort(batch, keys, 1, null);
+    }
+
+    /** As {@link #sort(Batch, List)}, on up to {@code threads} of the {@code workers}. */
+    public static int[] sort(Batch batch, List<SortKey> keys, int threads, IntSorter.Workers workers) {
         int keyCount = keys.size();
         long[][] values = new long[keyCount][];
         boolean[][] nulls = new boolean[keyCount][];
@@ -52,7 +57,7 @@ public final class RowOrder {
                 }
             }
             return 0;
-        });
+        }, threads, workers);
         return rows;
     }
 

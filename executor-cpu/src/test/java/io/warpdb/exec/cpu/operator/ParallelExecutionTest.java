@@ -16,6 +16,8 @@ import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SortNode;
+import io.warpdb.core.plan.SortKey;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
@@ -182,6 +184,25 @@ class ParallelExecutionTest extends ExecTestBase {
             // Two-column keys (id, tag) against (id / 2, tag): matches only where both agree, NULL tags never.
             JoinNode byPair = new JoinNode(left, right, kind, List.of(0, 1), List.of(0, 1), null, schema);
             sameOnOneAndFourThreads(byPair);
+        }
+    }
+
+    /** Sorts on four workers give exactly the one-thread order: ties keep their input order (the sort is stable). */
+    @Test
+    void sortsOnWorkersKeepTheOneThreadOrder() {
+        PlanNode facts = scan(facts());
+        List<List<SortKey>> orders = List.of(
+                List.of(new SortKey(1, false, false)), // 1000 distinct parts: many ties
+                List.of(new SortKey(2, true, true), new SortKey(3, false, false)), // strings with NULLs first, then decimals with NULLs
+                List.of(new SortKey(4, true, false), new SortKey(0, true, false)));
+        for (List<SortKey> keys : orders) {
+            for (long[] offsetLimit : new long[][] {{0, -1}, {0, 10}, {12_345, 1000}, {0, ROWS + 5L}, {0, 0}}) {
+                SortNode sort = new SortNode(facts, keys, offsetLimit[0], offsetLimit[1]);
+                List<List<Object>> serial = run(sort, context(1));
+                assertEquals(serial, run(sort, context(4)), keys + " offset " + offsetLimit[0] + " limit " + offsetLimit[1]);
+                long expected = offsetLimit[1] < 0 ? ROWS : Math.min(offsetLimit[1], ROWS - offsetLimit[0]);
+                assertEquals(expected, serial.size());
+            }
         }
     }
 
