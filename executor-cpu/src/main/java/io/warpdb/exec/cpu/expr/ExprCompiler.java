@@ -26,6 +26,7 @@ import java.util.Set;
  * CAST between strings) keeps the codes over a mapped dictionary ({@link DictionaryMapEvaluator}).
  * <li>Where an argument's type differs from what the operator computes on (a CASE branch of
  * another type, a string compared with a date) a cast is inserted.
+ * <li>A call that reads no column is computed once ({@link ConstantEvaluator}).
  * </ul>
  */
 public final class ExprCompiler {
@@ -44,8 +45,18 @@ public final class ExprCompiler {
             return new LiteralEvaluator(literal);
         }
         Call call = (Call) expr;
+        if (readsNoColumn(call)) {
+            return new ConstantEvaluator(compileCall(call));
+        }
         Expr soleString = soleStringArgument(call);
         return soleString != null ? perDictionaryEntry(call, soleString) : compileCall(call);
+    }
+
+    /** Whether the expression is the same for every row (every operator is deterministic). */
+    private static boolean readsNoColumn(Expr expr) {
+        boolean[] reads = new boolean[1];
+        Exprs.forEachColumn(expr, column -> reads[0] = true);
+        return !reads[0];
     }
 
     /** Compiles {@code expr} and converts its values to {@code type} where the physical form differs. */

@@ -1,12 +1,15 @@
 package io.warpdb.exec.cpu.expr;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Op;
 import io.warpdb.exec.cpu.ExecTestBase;
 import io.warpdb.exec.cpu.TestTable;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ArithmeticTest extends ExecTestBase {
@@ -90,6 +93,21 @@ class ArithmeticTest extends ExecTestBase {
         evalConstantFailing(call(Op.MOD, INT, lit(1), lit(0)), SqlState.DIVISION_BY_ZERO);
         evalConstantFailing(call(Op.MOD, DOUBLE, dbl(1), dbl(0)), SqlState.DIVISION_BY_ZERO);
         evalConstantFailing(call(Op.MOD, dec(18, 2), dec("1.00"), dec("0.000")), SqlState.DIVISION_BY_ZERO);
+    }
+
+    /** Calls over constants are computed once and repeated; an empty input computes nothing (so 1 / 0 raises nothing). */
+    @Test
+    void constantCallsAreComputedOnceForEveryRow() {
+        assertEquals(Arrays.asList(bd("0.05"), bd("0.05"), bd("0.05")),
+                eval(numbers, call(Op.SUBTRACT, dec(15, 2), dec("0.06"), dec("0.01"))));
+        assertEquals(Arrays.asList(false, true, null), eval(numbers,
+                call(Op.LT, BOOL, col(0, INT), call(Op.ADD, INT, lit(2), call(Op.MULTIPLY, INT, lit(4), lit(1))))));
+        TestTable empty = TestTable.of("t", "i", INT).batch();
+        assertEquals(List.of(), eval(empty, call(Op.ADD, INT, col(0, INT), call(Op.DIVIDE, INT, lit(1), lit(0)))));
+        TestTable one = TestTable.of("t", "i", INT).batch(row(5));
+        WarpException e = assertThrows(WarpException.class,
+                () -> eval(one, call(Op.ADD, INT, col(0, INT), call(Op.DIVIDE, INT, lit(1), lit(0)))));
+        assertEquals(SqlState.DIVISION_BY_ZERO, e.state());
     }
 
     @Test
