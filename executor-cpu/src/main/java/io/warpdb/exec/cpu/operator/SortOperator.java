@@ -16,7 +16,7 @@ import java.util.List;
  * see {@link RowOrder}) and emits rows [offset, offset + limit) of that order in batches. With a
  * limit (top-N), the collected rows are cut back to the best offset + limit whenever they grow
  * well past that, so memory stays proportional to offset + limit rather than to the input. Large
- * inputs are sorted on the query's workers (sorted runs merged pairwise).
+ * inputs are sorted on the query's workers (see {@link RowOrder#sortFirst}).
  */
 final class SortOperator extends Operator {
     private final List<SortKey> keys;
@@ -61,7 +61,8 @@ final class SortOperator extends Operator {
     }
 
     private void sortInput() {
-        long cutBackAt = needed < 0 ? Long.MAX_VALUE : Math.max(2 * needed, MAX_BATCH_ROWS);
+        // Cutting back at a batch per worker gives each worker a batch to pick its best rows from.
+        long cutBackAt = needed < 0 ? Long.MAX_VALUE : Math.max(2 * needed, (long) MAX_BATCH_ROWS * context.parallelism());
         Batch batch;
         while ((batch = pullNonEmpty(input(0))) != null) {
             collected.add(batch);
@@ -71,20 +72,25 @@ final class SortOperator extends Operator {
             }
         }
         sorted = concatCollected();
-        order = RowOrder.sort(sorted, keys, context.parallelism(), Workers::runAll);
-        endPosition = (int) Math.min(order.length, needed < 0 ? Long.MAX_VALUE : needed);
+        order = sortFirst(sorted);
+        endPosition = order.length;
         nextPosition = (int) Math.min(offset, endPosition);
     }
 
     /** Replaces the collected rows by the first {@code needed} of their order. */
     private void keepOnlyNeededRows() {
         try (Batch all = concatCollected()) {
-            int[] best = Arrays.copyOf(RowOrder.sort(all, keys, context.parallelism(), Workers::runAll),
-                    (int) Math.min(needed, all.rowCount()));
+            int[] best = sortFirst(all);
             Batch kept = BatchRows.gather(all, best, allocator());
             collected.add(kept);
             collectedRows = kept.rowCount();
         }
+    }
+
+    /** The first {@code needed} row numbers of {@code batch} in order (all when needed is -1). */
+    private int[] sortFirst(Batch batch) {
+        int limit = (int) Math.min(batch.rowCount(), needed < 0 ? Long.MAX_VALUE : needed);
+        return RowOrder.sortFirst(batch, keys, limit, context.parallelism(), Workers::runAll);
     }
 
     /** One batch of all collected rows; the collected list is emptied (the batch owns the rows). */

@@ -1,5 +1,6 @@
 package io.warpdb.exec.cpu.sort;
 
+import java.util.Arrays;
 import java.util.function.IntConsumer;
 
 /** A stable merge sort of int arrays (row numbers) by a comparator, without boxing; optionally on several threads. */
@@ -28,36 +29,65 @@ public final class IntSorter {
     }
 
     /**
-     * As {@link #sort(int[], IntComparator)} on up to {@code threads} workers: equal runs are sorted
-     * side by side, then merged pairwise, each level's merges side by side. Merges prefer the
-     * left run on ties, so the result is as stable as the one-thread sort.
+     * The first {@code limit} of {@code values} in sorted order (all of them when there are fewer),
+     * as the stable one-thread sort places them; {@code values} serves as scratch space. On
+     * several workers, equal runs are sorted side by side, each keeping only its first
+     * {@code limit} values (no others can be among the overall first), then neighbouring runs are
+     * merged pairwise, each level's merges side by side, left first on ties (so the result stays
+     * stable) and stopping after {@code limit} values.
      */
-    public static void sort(int[] values, IntComparator comparator, int threads, Workers workers) {
-        int runs = Integer.highestOneBit(Math.max(1, Math.min(threads, values.length / MIN_VALUES_PER_THREAD)));
+    public static int[] sortFirst(int[] values, int limit, IntComparator comparator, int threads, Workers workers) {
+        return sortFirst(values, limit, comparator, threads, workers, MIN_VALUES_PER_THREAD);
+    }
+
+    /** As {@link #sortFirst(int[], int, IntComparator, int, Workers)}; tests lower {@code minValuesPerThread} to split small inputs. */
+    static int[] sortFirst(int[] values, int limit, IntComparator comparator, int threads, Workers workers,
+            int minValuesPerThread) {
+        int n = values.length;
+        int kept = Math.min(limit, n);
+        int runs = Math.max(1, Math.min(threads, n / minValuesPerThread));
         if (runs == 1) {
             sort(values, comparator);
-            return;
+            return kept == n ? values : Arrays.copyOf(values, kept);
         }
-        int[] bounds = new int[runs + 1];
-        for (int r = 0; r <= runs; r++) {
-            bounds[r] = (int) ((long) values.length * r / runs);
+        // Run r starts at start[r] in src and holds length[r] sorted values.
+        int[] start = new int[runs];
+        int[] length = new int[runs];
+        for (int r = 0; r < runs; r++) {
+            start[r] = (int) ((long) n * r / runs);
+            length[r] = (int) ((long) n * (r + 1) / runs) - start[r];
         }
         int[] scratch = values.clone();
-        workers.runAll(runs, r -> mergeSort(scratch, values, bounds[r], bounds[r + 1], comparator));
         int[] src = values;
         int[] dst = scratch;
-        for (int width = 1; width < runs; width *= 2) {
-            int w = width;
-            int[] from = src;
-            int[] to = dst;
-            workers.runAll(runs / (2 * w), m -> merge(from, to, bounds[2 * w * m], bounds[2 * w * m + w], bounds[2 * w * (m + 1)],
-                    comparator));
-            src = to;
-            dst = from;
+        workers.runAll(runs, r -> {
+            mergeSort(scratch, values, start[r], start[r] + length[r], comparator);
+            length[r] = Math.min(length[r], limit);
+        });
+        // Each level merges neighbours (2m, 2m + 1) into src's space of run 2m; an odd last run moves along.
+        for (int count = runs; count > 1; count = (count + 1) / 2) {
+            int[] in = src;
+            int[] out = dst;
+            int pairs = count / 2;
+            workers.runAll((count + 1) / 2, m -> {
+                int left = 2 * m;
+                if (m == pairs) {
+                    System.arraycopy(in, start[left], out, start[left], length[left]);
+                } else {
+                    int right = left + 1;
+                    int end = merge(in, start[left], length[left], start[right], length[right], out, start[left], limit,
+                            comparator);
+                    length[left] = end - start[left];
+                }
+            });
+            for (int m = 0; m < (count + 1) / 2; m++) {
+                start[m] = start[2 * m];
+                length[m] = length[2 * m];
+            }
+            src = out;
+            dst = in;
         }
-        if (src != values) {
-            System.arraycopy(src, 0, values, 0, values.length);
-        }
+        return src == values && length[0] == n ? values : Arrays.copyOfRange(src, start[0], start[0] + length[0]);
     }
 
     /** Sorts {@code dst[from, to)}; on entry {@code src} holds the same values there and serves as scratch space. */
@@ -87,8 +117,23 @@ public final class IntSorter {
 
     /** Merges the sorted runs {@code src[from, middle)} and {@code src[middle, to)} into {@code dst[from, to)}, left first on ties. */
     private static void merge(int[] src, int[] dst, int from, int middle, int to, IntComparator comparator) {
-        for (int i = from, p = from, q = middle; i < to; i++) {
-            dst[i] = q >= to || p < middle && comparator.compare(src[p], src[q]) <= 0 ? src[p++] : src[q++];
+        merge(src, from, middle - from, middle, to - middle, dst, from, to - from, comparator);
+    }
+
+    /**
+     * Merges the sorted runs of {@code src} at {@code left} and {@code right} into {@code dst} at
+     * {@code at}, left first on ties, stopping after {@code limit} values; returns the end in {@code dst}.
+     */
+    private static int merge(int[] src, int left, int leftLength, int right, int rightLength, int[] dst, int at, int limit,
+            IntComparator comparator) {
+        int p = left;
+        int pEnd = left + leftLength;
+        int q = right;
+        int qEnd = right + rightLength;
+        int end = at + (int) Math.min(limit, (long) leftLength + rightLength);
+        for (int i = at; i < end; i++) {
+            dst[i] = q >= qEnd || p < pEnd && comparator.compare(src[p], src[q]) <= 0 ? src[p++] : src[q++];
         }
+        return end;
     }
 }

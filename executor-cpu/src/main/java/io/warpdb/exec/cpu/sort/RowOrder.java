@@ -17,13 +17,12 @@ public final class RowOrder {
     private RowOrder() {
     }
 
-    /** Row numbers of {@code batch} in sorted order. */
-    public static int[] sort(Batch batch, List<SortKey> keys) {
-        return sort(batch, keys, 1, null);
-    }
-
-    /** As {@link #sort(Batch, List)}, on up to {@code threads} of the {@code workers}. */
-    public static int[] sort(Batch batch, List<SortKey> keys, int threads, IntSorter.Workers workers) {
+    /**
+     * The first {@code limit} row numbers of {@code batch} in sorted order (all when it has fewer
+     * rows), on up to {@code threads} of the {@code workers} (unused for one thread); see
+     * {@link IntSorter#sortFirst}.
+     */
+    public static int[] sortFirst(Batch batch, List<SortKey> keys, int limit, int threads, IntSorter.Workers workers) {
         int keyCount = keys.size();
         long[][] values = new long[keyCount][];
         boolean[][] nulls = new boolean[keyCount][];
@@ -41,7 +40,7 @@ public final class RowOrder {
         for (int i = 0; i < rows.length; i++) {
             rows[i] = i;
         }
-        IntSorter.sort(rows, (a, b) -> {
+        return IntSorter.sortFirst(rows, limit, (a, b) -> {
             for (int k = 0; k < keyCount; k++) {
                 boolean aNull = nulls[k] != null && nulls[k][a];
                 boolean bNull = nulls[k] != null && nulls[k][b];
@@ -58,7 +57,6 @@ public final class RowOrder {
             }
             return 0;
         }, threads, workers);
-        return rows;
     }
 
     /** Longs ordered as the column's values are. */
