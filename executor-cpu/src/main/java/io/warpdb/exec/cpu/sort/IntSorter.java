@@ -9,6 +9,9 @@ public final class IntSorter {
     /** Values per thread below which sorting on fewer threads is faster than handing out work. */
     private static final int MIN_VALUES_PER_THREAD = 1 << 15;
 
+    /** A run this many times longer than the limit picks its first values with a heap rather than sorting them all. */
+    private static final int SELECT_RATIO = 8;
+
     /** Compares two ints, e.g. the rows they number. */
     @FunctionalInterface
     public interface IntComparator {
@@ -61,7 +64,11 @@ public final class IntSorter {
         int[] src = values;
         int[] dst = scratch;
         workers.runAll(runs, r -> {
-            mergeSort(scratch, values, start[r], start[r] + length[r], comparator);
+            if ((long) limit * SELECT_RATIO < length[r]) {
+                selectFirst(values, start[r], start[r] + length[r], limit, comparator);
+            } else {
+                mergeSort(scratch, values, start[r], start[r] + length[r], comparator);
+            }
             length[r] = Math.min(length[r], limit);
         });
         // Each level merges neighbours (2m, 2m + 1) into src's space of run 2m; an odd last run moves along.
@@ -88,6 +95,46 @@ public final class IntSorter {
             dst = in;
         }
         return src == values && length[0] == n ? values : Arrays.copyOfRange(src, start[0], start[0] + length[0]);
+    }
+
+    /**
+     * Moves the first {@code limit} of {@code values[from, to)} in sorted order to the front of that
+     * range, without sorting the rest: a heap keeps the best so far, the worst on top. Ties are
+     * broken by position, which picks and orders them as the stable sort does.
+     */
+    private static void selectFirst(int[] values, int from, int to, int limit, IntComparator comparator) {
+        IntComparator byPosition = (p, q) -> {
+            int c = comparator.compare(values[p], values[q]);
+            return c != 0 ? c : Integer.compare(p, q);
+        };
+        int[] heap = new int[limit];
+        int size = 0;
+        for (int p = from; p < to && limit > 0; p++) {
+            if (size < limit) {
+                int i = size++;
+                for (int parent; i > 0 && byPosition.compare(heap[parent = (i - 1) / 2], p) < 0; i = parent) {
+                    heap[i] = heap[parent];
+                }
+                heap[i] = p;
+            } else if (byPosition.compare(p, heap[0]) < 0) {
+                int i = 0;
+                for (int child; (child = 2 * i + 1) < size; i = child) {
+                    if (child + 1 < size && byPosition.compare(heap[child + 1], heap[child]) > 0) {
+                        child++;
+                    }
+                    if (byPosition.compare(heap[child], p) <= 0) {
+                        break;
+                    }
+                    heap[i] = heap[child];
+                }
+                heap[i] = p;
+            }
+        }
+        sort(heap, byPosition);
+        for (int i = 0; i < size; i++) {
+            heap[i] = values[heap[i]];
+        }
+        System.arraycopy(heap, 0, values, from, size);
     }
 
     /** Sorts {@code dst[from, to)}; on entry {@code src} holds the same values there and serves as scratch space. */

@@ -49,7 +49,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *     side is one row (so the build dominates; rows counted are the build's);
  * <li>joinProbe: the same build probed by {@value #ROWS} rows, half of which match once;
  * <li>hashAggregate: {@code SUM(b), COUNT(*) GROUP BY a % 100000};
- * <li>sort: {@code ORDER BY b} of {@value #SORT_ROWS} rows.
+ * <li>sort: {@code ORDER BY b} of {@value #SORT_ROWS} rows;
+ * <li>topN: {@code ORDER BY b DESC LIMIT 100} of {@value #ROWS} rows.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -161,5 +162,11 @@ public class OperatorBenchmark {
     @OperationsPerInvocation(SORT_ROWS)
     public long sort() {
         return run(new SortNode(scan(sortInput), List.of(new SortKey(1, false, false)), 0, -1));
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long topN() {
+        return run(new SortNode(scan(facts), List.of(new SortKey(1, true, false)), 0, 100));
     }
 }
