@@ -50,7 +50,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * <li>joinProbe: the same build probed by {@value #ROWS} rows, half of which match once;
  * <li>hashAggregate: {@code SUM(b), COUNT(*) GROUP BY a % 100000};
  * <li>sort: {@code ORDER BY b} of {@value #SORT_ROWS} rows;
- * <li>topN: {@code ORDER BY b DESC LIMIT 100} of {@value #ROWS} rows.
+ * <li>topN: {@code ORDER BY a DESC LIMIT 100} of {@value #ROWS} rows.
  * </ul>
  */
 @State(Scope.Benchmark)
@@ -167,6 +167,6 @@ public class OperatorBenchmark {
     @Benchmark
     @OperationsPerInvocation(ROWS)
     public long topN() {
-        return run(new SortNode(scan(facts), List.of(new SortKey(1, true, false)), 0, 100));
+        return run(new SortNode(scan(facts), List.of(new SortKey(0, true, false)), 0, 100));
     }
 }
