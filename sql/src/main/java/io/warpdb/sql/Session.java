@@ -47,10 +47,7 @@ public final class Session implements AutoCloseable {
 
     /** Changes {@link #parallelism()}; SQLSTATE 22023 below 1. */
     public void setParallelism(int threads) {
-        if (threads < 1) {
-            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "parallelism must be at least 1, not " + threads);
-        }
-        parallelism = threads;
+        parallelism = ExecContext.requireValidParallelism(threads);
     }
 
     /**

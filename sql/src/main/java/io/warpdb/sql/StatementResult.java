@@ -1,10 +1,9 @@
 package io.warpdb.sql;
 
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -58,19 +57,7 @@ public final class StatementResult implements AutoCloseable {
      * batches are closed as they are read): for tools and tests that want the answer as values.
      */
     public List<List<Object>> rows() {
-        List<List<Object>> rows = new ArrayList<>();
-        for (Batch b = batches.next(); b != null; b = batches.next()) {
-            try (Batch batch = b) {
-                for (int r = 0; r < batch.rowCount(); r++) {
-                    Object[] row = new Object[batch.columnCount()];
-                    for (int c = 0; c < row.length; c++) {
-                        row[c] = batch.getObject(c, r);
-                    }
-                    rows.add(Arrays.asList(row));
-                }
-            }
-        }
-        return rows;
+        return Batches.drainRows(batches);
     }
 
     @Override

@@ -62,21 +62,9 @@ class TableTest {
     }
 
     private static List<List<Object>> rows(TableSource source, List<Integer> columns, BufferAllocator alloc) {
-        List<List<Object>> out = new ArrayList<>();
         try (BatchStream s = source.scan(columns, alloc)) {
-            for (Batch next = s.next(); next != null; next = s.next()) {
-                try (Batch b = next) {
-                    for (int r = 0; r < b.rowCount(); r++) {
-                        List<Object> row = new ArrayList<>();
-                        for (int c = 0; c < b.columnCount(); c++) {
-                            row.add(b.getObject(c, r));
-                        }
-                        out.add(row);
-                    }
-                }
-            }
+            return Batches.drainRows(s);
         }
-        return out;
     }
 
     @Test

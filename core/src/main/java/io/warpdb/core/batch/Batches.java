@@ -10,6 +10,28 @@ public final class Batches {
     private Batches() {
     }
 
+    /** Appends each row of {@code batch} to {@code rows} as the Java values {@link Batch#getObject} gives. */
+    public static void addRows(Batch batch, List<List<Object>> rows) {
+        for (int r = 0; r < batch.rowCount(); r++) {
+            List<Object> row = new ArrayList<>(batch.columnCount());
+            for (int c = 0; c < batch.columnCount(); c++) {
+                row.add(batch.getObject(c, r));
+            }
+            rows.add(row);
+        }
+    }
+
+    /** Every remaining row of {@code stream} as Java values, closing each batch once read (not the stream). */
+    public static List<List<Object>> drainRows(BatchStream stream) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Batch b = stream.next(); b != null; b = stream.next()) {
+            try (Batch batch = b) {
+                addRows(batch, rows);
+            }
+        }
+        return rows;
+    }
+
     /** A stream over batches already in hand; batches not yet pulled are closed with the stream. */
     public static BatchStream of(Schema schema, List<Batch> batches) {
         return new BatchStream() {

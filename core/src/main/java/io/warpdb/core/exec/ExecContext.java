@@ -116,10 +116,15 @@ public final class ExecContext {
 
     /** Sets {@link #parallelism()}; 1 runs everything on the calling thread. */
     public void setParallelism(int threads) {
+        parallelism = requireValidParallelism(threads);
+    }
+
+    /** {@code threads} when it is a usable degree of parallelism; SQLSTATE 22023 below 1. */
+    public static int requireValidParallelism(int threads) {
         if (threads < 1) {
             throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "parallelism must be at least 1, not " + threads);
         }
-        parallelism = threads;
+        return threads;
     }
 
     public void cancel() {

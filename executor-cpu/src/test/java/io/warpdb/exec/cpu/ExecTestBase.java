@@ -1,5 +1,6 @@
 package io.warpdb.exec.cpu;
 
+import io.warpdb.core.batch.Batches;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,13 +76,7 @@ public abstract class ExecTestBase {
                     assertEquals(plan.schema().size(), b.columnCount());
                     assertTrue(b.rowCount() <= 64 * 1024, "batch of " + b.rowCount() + " rows");
                     batchSizes.add(b.rowCount());
-                    for (int r = 0; r < b.rowCount(); r++) {
-                        List<Object> row = new ArrayList<>();
-                        for (int c = 0; c < b.columnCount(); c++) {
-                            row.add(b.getObject(c, r));
-                        }
-                        rows.add(row);
-                    }
+                    Batches.addRows(b, rows);
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.warpdb.exec.gpu.testing;
 
+import io.warpdb.core.batch.Batches;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.warpdb.core.batch.Batch;
@@ -25,13 +26,7 @@ public final class ResultAssert {
     public static List<List<Object>> rows(List<Batch> batches) {
         List<List<Object>> rows = new ArrayList<>();
         for (Batch b : batches) {
-            for (int r = 0; r < b.rowCount(); r++) {
-                List<Object> row = new ArrayList<>(b.columnCount());
-                for (int c = 0; c < b.columnCount(); c++) {
-                    row.add(b.getObject(c, r));
-                }
-                rows.add(row);
-            }
+            Batches.addRows(b, rows);
         }
         return rows;
     }
