@@ -34,6 +34,15 @@ public final class Exprs {
         return found != null && found.type().kind().isString() ? found : null;
     }
 
+    /** Adds to {@code out} the operands of a nest of {@code op} calls (AND, OR), left to right. */
+    public static void flatten(Expr e, Op op, java.util.List<Expr> out) {
+        if (e instanceof Call call && call.op() == op) {
+            call.args().forEach(a -> flatten(a, op, out));
+        } else {
+            out.add(e);
+        }
+    }
+
     /** The expression with every column index {@code i} replaced by {@code mapping.applyAsInt(i)}. */
     public static Expr remap(Expr e, IntUnaryOperator mapping) {
         if (e instanceof ColumnRef ref) {

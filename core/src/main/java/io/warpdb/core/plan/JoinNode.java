@@ -10,15 +10,28 @@ import java.util.List;
  * ones; null when absent) is TRUE. With no keys it is a nested-loop join on the residual.
  * Output: left columns then right columns (right columns only for kinds that output them;
  * the unmatched side is NULL in outer joins).
+ *
+ * <p>{@code buildLeft} is a physical hint for SEMI and ANTI joins whose right input is expected
+ * to be much larger than the left: index the left rows and stream the right ones past them,
+ * instead of indexing the right input. The result is the same either way; an executor may ignore it.
  */
 public record JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Integer> leftKeys, List<Integer> rightKeys,
-        Expr residual, Schema schema) implements PlanNode {
+        Expr residual, Schema schema, boolean buildLeft) implements PlanNode {
     public JoinNode {
         leftKeys = List.copyOf(leftKeys);
         rightKeys = List.copyOf(rightKeys);
         if (leftKeys.size() != rightKeys.size()) {
             throw new IllegalArgumentException("join has " + leftKeys.size() + " left keys and " + rightKeys.size() + " right keys");
         }
+        if (buildLeft && kind.outputsRight()) {
+            throw new IllegalArgumentException("only SEMI and ANTI joins build on the left, not " + kind);
+        }
+    }
+
+    /** A join that builds on the right input. */
+    public JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Integer> leftKeys, List<Integer> rightKeys,
+            Expr residual, Schema schema) {
+        this(left, right, kind, leftKeys, rightKeys, residual, schema, false);
     }
 
     @Override
@@ -37,6 +50,9 @@ public record JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Intege
         }
         if (residual != null) {
             sb.append(", residual=").append(residual);
+        }
+        if (buildLeft) {
+            sb.append(", build=left");
         }
         return sb.append(')').toString();
     }

@@ -251,7 +251,8 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
      */
     public RelNode optimize(RelNode rel) {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
-        RelNode r = hep(SUB_QUERIES_TO_CORRELATES, rel);
+        RelNode r = rel.accept(new SubQueryJoins(cluster.getRexBuilder()));
+        r = hep(SUB_QUERIES_TO_CORRELATES, r);
         r = hep(SET_OPS, r);
         r = RelDecorrelator.decorrelateQuery(r, relBuilder);
         r = r.accept(new FactorPuller(cluster.getRexBuilder()));

@@ -179,7 +179,7 @@ public final class ColumnPruner {
                 ? left.node.schema().concat(right.node.schema()) : left.node.schema();
         PlanNode rewritten = new JoinNode(left.node, right.node, join.kind(),
                 join.leftKeys().stream().map(k -> left.newIndex[k]).toList(),
-                join.rightKeys().stream().map(k -> right.newIndex[k]).toList(), residual, schema);
+                join.rightKeys().stream().map(k -> right.newIndex[k]).toList(), residual, schema, join.buildLeft());
         return new Pruned(rewritten, Arrays.copyOf(combined, outputs));
     }
 

@@ -42,17 +42,25 @@ final class JoinTranslator implements NodeTranslator<Join> {
         RexNode remaining = info.getRemaining(rel.getCluster().getRexBuilder());
         Expr residual = remaining.isAlwaysTrue() ? null : translator.rex().translate(remaining);
         Schema schema = PlanTranslator.schemaOf(rel);
-        if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && rightIsLarger(rel)) {
+        if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && rightIsLarger(rel, 1)) {
             return swapped(left, right, info, residual, schema);
         }
-        return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema);
+        boolean buildLeft = !kind.outputsRight() && !info.leftKeys.isEmpty() && rightIsLarger(rel, SEMI_BUILD_LEFT_RATIO);
+        return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema, buildLeft);
     }
 
-    private static boolean rightIsLarger(Join rel) {
+    /**
+     * How much larger than the left the right input of a SEMI or ANTI join must be expected to be
+     * for the left rows to be indexed instead: streaming the right rows past a small index beats
+     * indexing them, but the left rows must then be held until the right input ends.
+     */
+    private static final double SEMI_BUILD_LEFT_RATIO = 4;
+
+    private static boolean rightIsLarger(Join rel, double factor) {
         RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
         Double left = mq.getRowCount(rel.getLeft());
         Double right = mq.getRowCount(rel.getRight());
-        return left != null && right != null && right > left;
+        return left != null && right != null && right > left * factor;
     }
 
     /** right JOIN left, then the columns back in left, right order. */

@@ -5,6 +5,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
@@ -84,8 +85,9 @@ public final class RexTranslator {
                 }
                 return binary(kind == SqlKind.PLUS ? Op.ADD : Op.SUBTRACT, call, type);
             case AND:
+                return leftDeep(Op.AND, call, type);
             case OR:
-                return leftDeep(kind == SqlKind.AND ? Op.AND : Op.OR, call, type);
+                return orAsIn(leftDeep(Op.OR, call, type), type);
             case LIKE:
                 Expr like = new Call(Op.LIKE, args(call), type);
                 return ((SqlLikeOperator) call.getOperator()).isNegated() ? Call.of(Op.NOT, type, like) : like;
@@ -199,6 +201,34 @@ public final class RexTranslator {
     }
 
     /** Calcite's AND/OR are n-ary; WarpDB's are binary. */
+    /**
+     * {@code x = v1 OR x = v2 OR ...} over constants as {@code x IN (v1, v2, ...)} (the same
+     * three-valued logic), so that x is computed once and each row looks its value up once
+     * (TPC-H Q22 compares SUBSTRING(c_phone, 1, 2) with seven codes). Any other OR as it is.
+     */
+    private static Expr orAsIn(Expr or, DataType type) {
+        List<Expr> disjuncts = new ArrayList<>();
+        Exprs.flatten(or, Op.OR, disjuncts);
+        Expr x = null;
+        List<Expr> values = new ArrayList<>();
+        for (Expr d : disjuncts) {
+            if (!(d instanceof Call eq) || eq.op() != Op.EQ) {
+                return or;
+            }
+            Expr value = eq.arg(1) instanceof Literal ? eq.arg(1) : eq.arg(0) instanceof Literal ? eq.arg(0) : null;
+            Expr operand = value == eq.arg(1) ? eq.arg(0) : eq.arg(1);
+            if (value == null || ((Literal) value).isNull() || x != null && !x.equals(operand)) {
+                return or;
+            }
+            x = operand;
+            values.add(value);
+        }
+        List<Expr> args = new ArrayList<>();
+        args.add(x);
+        args.addAll(values);
+        return new Call(Op.IN, args, type);
+    }
+
     private Expr leftDeep(Op op, RexCall call, DataType type) {
         List<Expr> args = args(call);
         Expr acc = args.get(0);

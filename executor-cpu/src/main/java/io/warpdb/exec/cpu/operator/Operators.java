@@ -63,6 +63,9 @@ public final class Operators {
                 return new HashAggregateOperator(aggregate, pipeline.copies(aggregate.input()), context);
             }
         }
+        if (plan instanceof JoinNode join && join.buildLeft()) {
+            return leftBuildSemiJoin(join, context);
+        }
         List<BatchStream> inputs = new ArrayList<>();
         try {
             for (PlanNode input : plan.inputs()) {
@@ -71,6 +74,19 @@ public final class Operators {
             return withInputs(plan, inputs, context);
         } catch (RuntimeException e) {
             BatchRows.closeAll(inputs);
+            throw e;
+        }
+    }
+
+    /** The right input probes in parallel when it is a pipeline worth it. */
+    private static BatchStream leftBuildSemiJoin(JoinNode join, ExecContext context) {
+        BatchStream left = input(join.left(), context);
+        try {
+            Pipeline pipeline = Pipeline.of(join.right(), context);
+            List<BatchStream> probes = pipeline != null ? pipeline.copies(join.right()) : List.of(input(join.right(), context));
+            return new LeftBuildSemiJoinOperator(join, left, probes, context);
+        } catch (RuntimeException e) {
+            left.close();
             throw e;
         }
     }

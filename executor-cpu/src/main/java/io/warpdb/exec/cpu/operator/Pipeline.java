@@ -84,7 +84,7 @@ final class Pipeline {
         if (node instanceof FilterNode || node instanceof ProjectNode) {
             return drivingScan(node.inputs().get(0), context);
         }
-        if (node instanceof JoinNode join && HashJoinOperator.sharesBuild(join.kind())) {
+        if (node instanceof JoinNode join && !join.buildLeft() && HashJoinOperator.sharesBuild(join.kind())) {
             return drivingScan(join.left(), context);
         }
         return null;

@@ -187,6 +187,42 @@ class ParallelExecutionTest extends ExecTestBase {
         }
     }
 
+    /**
+     * SEMI and ANTI joins that index their small left input and stream the large right one past
+     * it give the rows of the usual right-side build, on one worker and on four: with and without
+     * a residual, on a key with NULLs (which match nothing) and on one where the left has
+     * duplicates, and in the left's order.
+     */
+    @Test
+    void semiAndAntiJoinsBuildingOnTheLeftGiveTheRightBuildsRows() {
+        // Left: (k, tag) with k = i % 700 (parts 700 and up exist nowhere in facts) and tags with NULLs and duplicates.
+        List<List<Object>> leftRows = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            leftRows.add(row(i % 1600, i % 7 == 0 ? null : "t" + (i % 60)));
+        }
+        PlanNode left = scan(TestTable.of("small", "k", INT, "tag", VARCHAR).batches(leftRows, 600, 0, 900));
+        PlanNode right = scan(facts());
+        Expr heavy = call(Op.GT, BOOL, col(2 + 4, DOUBLE), dbl(90));
+        // Conditions across both sides: another tag on the same part, a larger part with the same tag.
+        Expr otherTag = call(Op.NE, BOOL, col(1, VARCHAR), col(2 + 2, VARCHAR));
+        Expr largerPart = call(Op.LT, BOOL, col(0, INT), col(2 + 1, INT));
+        for (JoinKind kind : List.of(JoinKind.SEMI, JoinKind.ANTI)) {
+            for (List<Integer> keys : List.of(List.of(0, 1), List.of(1, 2))) {
+                for (Expr residual : new Expr[] {null, heavy, keys.get(0) == 0 ? otherTag : largerPart}) {
+                    JoinNode rightBuild = new JoinNode(left, right, kind, List.of(keys.get(0)), List.of(keys.get(1)), residual,
+                            left.schema());
+                    JoinNode leftBuild = new JoinNode(left, right, kind, List.of(keys.get(0)), List.of(keys.get(1)), residual,
+                            left.schema(), true);
+                    List<List<Object>> expected = run(rightBuild, context(1));
+                    String label = kind + " on " + keys + " where " + residual;
+                    assertEquals(expected, run(leftBuild, context(1)), label);
+                    assertEquals(expected, run(leftBuild, context(4)), label);
+                    assertTrue(expected.size() > 0 && expected.size() < leftRows.size(), label + ": " + expected.size());
+                }
+            }
+        }
+    }
+
     /** Sorts on four workers give exactly the one-thread order: ties keep their input order (the sort is stable). */
     @Test
     void sortsOnWorkersKeepTheOneThreadOrder() {
