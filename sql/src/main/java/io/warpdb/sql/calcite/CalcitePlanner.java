@@ -261,6 +261,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = hep(LOGICAL_REWRITES, r);
         r = new RelFieldTrimmer(validator, relBuilder).trim(r);
         r = hep(LOGICAL_REWRITES, r);
+        r = r.accept(new AggregateSemiJoinReduction(cluster.getRexBuilder()));
         if (containsCorrelate(r)) {
             throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.FEATURE_NOT_SUPPORTED,
                     "this correlated sub-query cannot be decorrelated yet");

@@ -1,0 +1,93 @@
+package io.warpdb.sql.calcite;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.ImmutableIntList;
+
+/**
+ * Semi-join reduction of a grouped aggregate that an inner join filters by its group keys:
+ * {@code Aggregate(k; R) JOIN S ON k = s} becomes {@code Aggregate(k; R SEMI JOIN S ON k = s)
+ * JOIN S ON k = s} when S is expected to keep only a small share of the groups. The aggregate
+ * then reads only the rows of groups that survive the join, instead of building every group
+ * first: a decorrelated scalar sub-query aggregates all of lineitem per part (TPC-H Q17) or all
+ * of partsupp per part (Q2) for the few hundred parts the outer query keeps. The groups that
+ * remain are the same, with the same rows, so the result is unchanged; S is computed twice.
+ */
+final class AggregateSemiJoinReduction extends RelShuttleImpl {
+    /** The join must be expected to keep at most this share of the aggregate's groups. */
+    private static final double MAX_KEPT_SHARE = 0.1;
+
+    private final RexBuilder rexBuilder;
+
+    AggregateSemiJoinReduction(RexBuilder rexBuilder) {
+        this.rexBuilder = rexBuilder;
+    }
+
+    @Override
+    public RelNode visit(LogicalJoin join) {
+        LogicalJoin j = (LogicalJoin) super.visit(join);
+        if (j.getJoinType() != JoinRelType.INNER) {
+            return j;
+        }
+        JoinInfo info = JoinInfo.createWithStrictEquality(j.getLeft(), j.getRight(), j.getCondition());
+        if (info.leftKeys.isEmpty()) {
+            return j;
+        }
+        RelNode left = reduced(j.getLeft(), info.leftKeys, j.getRight(), info.rightKeys);
+        RelNode right = left != j.getLeft() ? j.getRight() : reduced(j.getRight(), info.rightKeys, j.getLeft(), info.leftKeys);
+        if (left == j.getLeft() && right == j.getRight()) {
+            return j;
+        }
+        return j.copy(j.getTraitSet(), j.getCondition(), left, right, j.getJoinType(), j.isSemiJoinDone());
+    }
+
+    /**
+     * {@code side} with its aggregate's input semi-joined to {@code filter} when {@code side} is
+     * an aggregate grouped by every key column it joins on and {@code filter} is small; else
+     * {@code side} itself.
+     */
+    private RelNode reduced(RelNode side, ImmutableIntList keys, RelNode filter, ImmutableIntList filterKeys) {
+        if (!(side instanceof LogicalAggregate aggregate) || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            return side;
+        }
+        List<Integer> groupColumns = aggregate.getGroupSet().asList();
+        for (int key : keys) {
+            if (key >= groupColumns.size()) {
+                return side;
+            }
+        }
+        RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
+        Double groups = mq.getRowCount(aggregate);
+        Double kept = mq.getRowCount(filter);
+        if (groups == null || kept == null || kept > groups * MAX_KEPT_SHARE) {
+            return side;
+        }
+        RelNode input = aggregate.getInput();
+        int inputCount = input.getRowType().getFieldCount();
+        List<RexNode> equalities = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            int inputColumn = groupColumns.get(keys.get(i));
+            int filterColumn = filterKeys.get(i);
+            equalities.add(rexBuilder.makeCall(SqlStdOperatorTable.EQUALS,
+                    rexBuilder.makeInputRef(input.getRowType().getFieldList().get(inputColumn).getType(), inputColumn),
+                    rexBuilder.makeInputRef(filter.getRowType().getFieldList().get(filterColumn).getType(),
+                            inputCount + filterColumn)));
+        }
+        RelNode semi = LogicalJoin.create(input, filter, List.of(), RexUtil.composeConjunction(rexBuilder, equalities), Set.of(),
+                JoinRelType.SEMI);
+        return aggregate.copy(aggregate.getTraitSet(), List.of(semi));
+    }
+}
