@@ -8,10 +8,12 @@ import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.ExecTestBase;
 import io.warpdb.exec.cpu.TestTable;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,44 @@ class ScanFilterProjectTest extends ExecTestBase {
                 call(Op.LT, BOOL, col(3, DATE), dateLit("1996-01-01")));
         assertEquals(List.of(row(1), row(2), row(6)), ids(new FilterNode(scan(items), in1995)));
         assertEquals(List.of(), ids(new FilterNode(scan(items), bool(false))));
+    }
+
+    /**
+     * Comparisons tested on the Arrow buffers give what the evaluators give (the same condition
+     * under OR FALSE, which only they take): constants of other scales rounded the right way,
+     * ranges merged per column, column pairs of two widths, NULL columns and NULL constants.
+     */
+    @Test
+    void comparisonsOnBuffersAgreeWithTheEvaluators() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            rows.add(row(i % 17 == 0 ? null : (long) i - 150, i % 11 == 0 ? null : BigDecimal.valueOf(i * 7 % 1000 - 500, 2),
+                    i % 13 == 0 ? null : i % 40 - 20));
+        }
+        TestTable numbers = TestTable.of("numbers", "b", BIGINT, "d", dec(12, 2), "n", INT).batches(rows, 100, 0, 130, 70);
+        DataType decimal = dec(12, 2);
+        List<Expr> conditions = List.of(
+                call(Op.LT, BOOL, col(1, decimal), dec("2.505")),
+                call(Op.GE, BOOL, col(1, decimal), dec("-1.001")),
+                call(Op.GT, BOOL, col(1, decimal), dec("0.999")),
+                call(Op.LE, BOOL, col(1, decimal), dec("-2.5")),
+                call(Op.EQ, BOOL, col(1, decimal), dec("1.005")),
+                call(Op.EQ, BOOL, col(1, decimal), dec("2.000")),
+                call(Op.GT, BOOL, lit(3), col(2, INT)),
+                call(Op.AND, BOOL, call(Op.GE, BOOL, col(0, BIGINT), lit(-20)), call(Op.LT, BOOL, col(0, BIGINT), bigint(40))),
+                call(Op.AND, BOOL, call(Op.GE, BOOL, col(0, BIGINT), lit(40)), call(Op.LT, BOOL, col(0, BIGINT), bigint(-20))),
+                call(Op.LT, BOOL, col(0, BIGINT), col(2, INT)),
+                call(Op.NE, BOOL, col(2, INT), col(0, BIGINT)),
+                call(Op.GE, BOOL, col(0, BIGINT), nul(BIGINT)),
+                call(Op.AND, BOOL, call(Op.LE, BOOL, col(2, INT), lit(5)), call(Op.EQ, BOOL, col(1, decimal), col(1, decimal))));
+        for (Expr condition : conditions) {
+            Expr onEvaluators = call(Op.OR, BOOL, condition, bool(false));
+            List<List<Object>> expected = run(new FilterNode(scan(numbers), onEvaluators));
+            assertEquals(expected, run(new FilterNode(scan(numbers), condition)), condition.toString());
+        }
+        // Two by hand: d = 1.005 matches nothing at scale 2; d = 2.000 matches row 100's 2.00.
+        assertEquals(0, run(new FilterNode(scan(numbers), conditions.get(4))).size());
+        assertEquals(List.of(row(-50L, bd("2.00"), 0)), run(new FilterNode(scan(numbers), conditions.get(5))));
     }
 
     private List<List<Object>> ids(io.warpdb.core.plan.PlanNode plan) {
