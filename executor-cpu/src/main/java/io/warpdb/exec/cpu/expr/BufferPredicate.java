@@ -1,6 +1,7 @@
 package io.warpdb.exec.cpu.expr;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
@@ -24,7 +25,8 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * A conjunct of a filter tested straight on the Arrow buffers of a batch, narrowing a selection
  * vector (the ascending positions of the rows still in) without copying any column: {@code
- * column <op> constant} and {@code column <op> column} over exact numbers and dates. The
+ * column <op> constant} and {@code column <op> column} over exact numbers and dates, and any
+ * condition on a single string column, computed per dictionary entry. The
  * comparisons with constants on one column merge into one range ({@code l_shipdate >= d AND
  * l_shipdate < d + 1 year} reads the column once), so TPC-H's scans of lineitem touch each
  * filtered column once, and later conjuncts only at the rows earlier ones kept. NULLs are never
@@ -43,6 +45,11 @@ public abstract class BufferPredicate {
         Map<Integer, Range> ranges = new LinkedHashMap<>();
         List<BufferPredicate> predicates = new ArrayList<>();
         for (Expr conjunct : conjuncts) {
+            ColumnRef string = soleStringColumn(conjunct);
+            if (string != null) {
+                predicates.add(new DictionaryPredicate(string, conjunct));
+                continue;
+            }
             if (!(conjunct instanceof Call call) || !SIGN_MASKS.containsKey(call.op())) {
                 others.add(conjunct);
                 continue;
@@ -63,6 +70,25 @@ public abstract class BufferPredicate {
         List<BufferPredicate> all = new ArrayList<>(ranges.values());
         all.addAll(predicates);
         return all;
+    }
+
+    /** The one column {@code e} reads, when that is a string column; else null. */
+    private static ColumnRef soleStringColumn(Expr e) {
+        ColumnRef[] found = new ColumnRef[1];
+        boolean[] several = new boolean[1];
+        forEachColumnRef(e, ref -> {
+            several[0] |= found[0] != null && found[0].index() != ref.index();
+            found[0] = ref;
+        });
+        return found[0] != null && !several[0] && found[0].type().kind().isString() ? found[0] : null;
+    }
+
+    private static void forEachColumnRef(Expr e, java.util.function.Consumer<ColumnRef> action) {
+        if (e instanceof ColumnRef ref) {
+            action.accept(ref);
+        } else if (e instanceof Call call) {
+            call.args().forEach(a -> forEachColumnRef(a, action));
+        }
     }
 
     private static boolean comparable(DataType a, DataType b) {
@@ -219,6 +245,91 @@ public abstract class BufferPredicate {
                 kept += holds ? 1 : 0;
             }
             return kept;
+        }
+    }
+
+    /**
+     * A condition on one string column (=, IN, LIKE, SUBSTRING(...) IN ...): computed once per
+     * dictionary entry, only for the entries the selected rows use (so an unused entry that would
+     * fail raises nothing), then looked up by each row's code.
+     */
+    private static final class DictionaryPredicate extends BufferPredicate {
+        private static final byte UNKNOWN = 0;
+        private static final byte TRUE = 1;
+        private static final byte NOT_TRUE = 2;
+        private static final byte PENDING = 3;
+
+        private final ColumnRef column;
+        /** The condition over a one-column input whose rows are dictionary entries. */
+        private final Evaluator perEntry;
+        private StringDictionary dictionary;
+        /** Per code: UNKNOWN, TRUE or NOT_TRUE. */
+        private byte[] entryStates;
+        private byte nullState = UNKNOWN;
+
+        DictionaryPredicate(ColumnRef column, Expr condition) {
+            this.column = column;
+            this.perEntry = ExprCompiler.compile(Exprs.remap(condition, i -> 0));
+        }
+
+        @Override
+        public int select(Batch batch, int[] selection, int count, int[] out) {
+            FieldVector vector = batch.vector(column.index());
+            long address = vector.getDataBuffer().memoryAddress();
+            long validity = vector.getNullCount() == 0 ? 0 : vector.getValidityBuffer().memoryAddress();
+            StringDictionary used = batch.dictionary(column.index());
+            if (used != dictionary) {
+                dictionary = used;
+                entryStates = new byte[used.size()];
+            }
+            if (validity != 0 && nullState == UNKNOWN) {
+                nullState = isTrue(perEntry.evaluate(new ColumnsInput(1, Column.allNull(column.type(), 1))), 0);
+            }
+            resolveEntries(address, validity, selection, count);
+            byte[] states = entryStates;
+            int kept = 0;
+            for (int i = 0; i < count; i++) {
+                int row = selection == null ? i : selection[i];
+                byte state = validity != 0 && isNull(validity, row) ? nullState : states[MemoryUtil.getInt(address + ((long) row << 2))];
+                out[kept] = row;
+                kept += state == TRUE ? 1 : 0;
+            }
+            return kept;
+        }
+
+        /** Computes the condition for the entries the selected rows use that are not known yet. */
+        private void resolveEntries(long address, long validity, int[] selection, int count) {
+            int[] pending = null;
+            int pendingCount = 0;
+            for (int i = 0; i < count; i++) {
+                int row = selection == null ? i : selection[i];
+                if (validity != 0 && isNull(validity, row)) {
+                    continue;
+                }
+                int code = MemoryUtil.getInt(address + ((long) row << 2));
+                if (entryStates[code] == UNKNOWN) {
+                    if (pending == null) {
+                        pending = new int[Math.min(count, entryStates.length)];
+                    }
+                    entryStates[code] = PENDING;
+                    pending[pendingCount++] = code;
+                }
+            }
+            if (pendingCount == 0) {
+                return;
+            }
+            long[] codes = new long[pendingCount];
+            for (int i = 0; i < pendingCount; i++) {
+                codes[i] = pending[i];
+            }
+            Column results = perEntry.evaluate(new ColumnsInput(pendingCount, Column.ofCodes(column.type(), codes, null, dictionary)));
+            for (int i = 0; i < pendingCount; i++) {
+                entryStates[pending[i]] = isTrue(results, i);
+            }
+        }
+
+        private static byte isTrue(Column condition, int row) {
+            return condition.isTrue(row) ? TRUE : NOT_TRUE;
         }
     }
 }

@@ -38,6 +38,11 @@ class ScanFilterProjectTest extends ExecTestBase {
     void filterKeepsOnlyTrueRows() {
         // ok is NULL for id 3: not kept, and neither by NOT ok.
         assertEquals(List.of(row(1), row(4), row(5)), ids(new FilterNode(scan(items), col(4, BOOL))));
+        // Conditions on one string column, looked up per dictionary entry; the NULL name (id 3) passes only IS NULL.
+        assertEquals(List.of(row(2), row(6)), ids(new FilterNode(scan(items), call(Op.IN, BOOL, col(1, VARCHAR), str("nut"), str("x")))));
+        assertEquals(List.of(row(3)), ids(new FilterNode(scan(items), call(Op.IS_NULL, BOOL, col(1, VARCHAR)))));
+        assertEquals(List.of(row(5)), ids(new FilterNode(scan(items), call(Op.AND, BOOL,
+                call(Op.NOT, BOOL, call(Op.LIKE, BOOL, col(1, VARCHAR), str("%t%"))), call(Op.GT, BOOL, col(0, INT), lit(3))))));
         assertEquals(List.of(row(2), row(6)), ids(new FilterNode(scan(items), call(Op.NOT, BOOL, col(4, BOOL)))));
         Expr cheapBolt = call(Op.AND, BOOL, call(Op.EQ, BOOL, col(1, VARCHAR), str("bolt")),
                 call(Op.LT, BOOL, col(2, dec(15, 2)), dec("1")));
