@@ -169,7 +169,7 @@ public final class KeyTable {
     }
 
     /** The 64-bit finalizer of MurmurHash3: spreads every input bit over the whole word. */
-    private static long mix(long h) {
+    static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;

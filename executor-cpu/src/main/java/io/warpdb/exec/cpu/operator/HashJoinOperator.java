@@ -55,10 +55,11 @@ final class HashJoinOperator extends Operator {
     private boolean leftExhausted;
     private int nextUnmatchedBuildRow;
 
-    /** The probe batch being joined, its rows' key ids (-1: none) and which of its rows joined something. */
+    /** The probe batch being joined, where its rows' matches are (see {@link JoinBuild#match}) and which of its rows joined something. */
     private Batch probe;
     private EvalInput probeInput;
-    private int[] probeKeyIds;
+    private int[] matchStarts;
+    private int[] matchCounts;
     private boolean[] probeMatched;
     /** Where the next chunk of candidate pairs starts: a probe row and a position among its key's build rows. */
     private int cursorRow;
@@ -124,15 +125,16 @@ final class HashJoinOperator extends Operator {
         probeInput = new BatchInput(probe);
         int rows = probe.rowCount();
         JoinKeys keys = JoinKeys.encode(probeInput, leftKeys, probeEncoders);
-        probeKeyIds = new int[rows];
-        build.keys().find(keys.values(), keys.unmatchable(), probeKeyIds);
+        matchStarts = new int[rows];
+        matchCounts = new int[rows];
+        build.match(keys, matchStarts, matchCounts);
         probeMatched = new boolean[rows];
         cursorRow = 0;
         cursorMatch = 0;
         if (residual == null && !kind.outputsRight()) {
             // SEMI/ANTI without a residual: a row matches exactly when its key is on the build side.
             for (int row = 0; row < rows; row++) {
-                probeMatched[row] = probeKeyIds[row] >= 0;
+                probeMatched[row] = matchCounts[row] > 0;
             }
             cursorRow = rows;
         }
@@ -179,24 +181,22 @@ final class HashJoinOperator extends Operator {
     private int[][] nextCandidatePairs() {
         int count = 0;
         int rows = probe.rowCount();
-        int[] keyStart = build.keyStart();
-        int[] rowsByKey = build.rowsByKey();
         while (cursorRow < rows && count < MAX_BATCH_ROWS) {
-            int key = probeKeyIds[cursorRow];
+            int matches = matchCounts[cursorRow];
             // SEMI/ANTI need one match per row: skip the rest of a row's candidates once it has one.
-            if (key < 0 || !kind.outputsRight() && probeMatched[cursorRow]) {
+            if (matches == 0 || !kind.outputsRight() && probeMatched[cursorRow]) {
                 cursorRow++;
                 cursorMatch = 0;
                 continue;
             }
-            int start = keyStart[key] + cursorMatch;
-            int take = Math.min(keyStart[key + 1] - start, MAX_BATCH_ROWS - count);
+            int start = matchStarts[cursorRow] + cursorMatch;
+            int take = Math.min(matches - cursorMatch, MAX_BATCH_ROWS - count);
             for (int t = 0; t < take; t++, count++) {
                 pairLeft[count] = cursorRow;
-                pairRight[count] = rowsByKey[start + t];
+                pairRight[count] = build.buildRow(start + t);
             }
             cursorMatch += take;
-            if (start + take == keyStart[key + 1]) {
+            if (cursorMatch == matches) {
                 cursorRow++;
                 cursorMatch = 0;
             }

@@ -11,12 +11,15 @@ import io.warpdb.exec.cpu.batch.BatchRows;
 import io.warpdb.exec.cpu.expr.BatchInput;
 import io.warpdb.exec.cpu.expr.EvalInput;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
+import io.warpdb.exec.cpu.hash.LongJoinTable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The build side of a hash join: the right input read whole into one batch, its rows grouped by
- * key in {@link PartitionedJoinKeys} (indexed in parallel when large); rows with a NULL key join nothing. Built once, by the first probe
+ * The build side of a hash join: the right input read whole into one batch, its rows indexed by
+ * key (in parallel when large): a single key in a {@link LongJoinTable}, several in
+ * {@link PartitionedJoinKeys} with the rows grouped by key id. Rows with a NULL key join
+ * nothing. Probes ask {@link #match} where each probe row's matches are. Built once, by the first probe
  * that needs it, and read-only afterwards, so the workers of a parallel pipeline all probe the
  * same build (a failure to build is rethrown to each of them).
  */
@@ -29,8 +32,10 @@ final class JoinBuild implements AutoCloseable {
 
     private Batch rows;
     private EvalInput rowInput;
+    /** The index of a single-key join; null with several keys. */
+    private LongJoinTable singleKey;
+    /** With several keys: their ids, and the build rows grouped by id (key k's are rowsByKey[keyStart[k] .. keyStart[k + 1])). */
     private PartitionedJoinKeys keys;
-    /** Build rows grouped by key id: those of key k are rowsByKey[keyStart[k] .. keyStart[k + 1]). */
     private int[] keyStart;
     private int[] rowsByKey;
     private RuntimeException failure;
@@ -95,9 +100,35 @@ final class JoinBuild implements AutoCloseable {
             encoders.add(KeyEncoder.forJoin(own, left.type(node.leftKeys().get(k)), strings, true));
         }
         JoinKeys encoded = JoinKeys.encode(rowInput, node.rightKeys(), encoders);
+        if (encoded.values().length == 1) {
+            singleKey = LongJoinTable.build(encoded.values()[0], encoded.unmatchable(), context.parallelism(), Workers::runAll);
+            return;
+        }
         int[] keyIds = new int[rows.rowCount()];
         keys = PartitionedJoinKeys.build(encoded.values(), encoded.unmatchable(), keyIds, context);
         groupRowsByKey(keyIds);
+    }
+
+    /**
+     * For each probe row, where its matching build rows are: {@code counts[i]} of them, at
+     * positions {@code starts[i] ..} (see {@link #buildRow}); 0 for rows flagged unmatchable.
+     */
+    void match(JoinKeys probe, int[] starts, int[] counts) {
+        if (singleKey != null) {
+            singleKey.probe(probe.values()[0], probe.unmatchable(), starts, counts);
+            return;
+        }
+        keys.find(probe.values(), probe.unmatchable(), starts);
+        for (int row = 0; row < starts.length; row++) {
+            int key = starts[row];
+            counts[row] = key < 0 ? 0 : keyStart[key + 1] - keyStart[key];
+            starts[row] = key < 0 ? 0 : keyStart[key];
+        }
+    }
+
+    /** The build row at a position of a match range. */
+    int buildRow(int position) {
+        return singleKey != null ? singleKey.buildRow(position) : rowsByKey[position];
     }
 
     /** Fills keyStart/rowsByKey: a counting sort of the build rows by key id, keeping their order within a key. */
@@ -127,18 +158,6 @@ final class JoinBuild implements AutoCloseable {
 
     EvalInput rowInput() {
         return rowInput;
-    }
-
-    PartitionedJoinKeys keys() {
-        return keys;
-    }
-
-    int[] keyStart() {
-        return keyStart;
-    }
-
-    int[] rowsByKey() {
-        return rowsByKey;
     }
 
     @Override

@@ -71,8 +71,6 @@ final class LeftBuildSemiJoinOperator extends Operator {
     /** Streams right input {@code index} past the left rows, marking those that some right row matches. */
     private void probe(int index) {
         var encoders = build.probeEncoders();
-        int[] keyStart = build.keyStart();
-        int[] leftByKey = build.rowsByKey();
         int[] pairLeft = new int[MAX_BATCH_ROWS];
         int[] pairRight = new int[MAX_BATCH_ROWS];
         Batch batch;
@@ -80,16 +78,14 @@ final class LeftBuildSemiJoinOperator extends Operator {
             try (Batch right = batch) {
                 BatchInput rightInput = new BatchInput(right);
                 JoinKeys keys = JoinKeys.encode(rightInput, node.rightKeys(), encoders);
-                int[] keyIds = new int[right.rowCount()];
-                build.keys().find(keys.values(), keys.unmatchable(), keyIds);
+                int rows = right.rowCount();
+                int[] starts = new int[rows];
+                int[] counts = new int[rows];
+                build.match(keys, starts, counts);
                 int count = 0;
-                for (int row = 0; row < keyIds.length; row++) {
-                    int key = keyIds[row];
-                    if (key < 0) {
-                        continue;
-                    }
-                    for (int i = keyStart[key]; i < keyStart[key + 1]; i++) {
-                        int leftRow = leftByKey[i];
+                for (int row = 0; row < rows; row++) {
+                    for (int i = starts[row], end = i + counts[row]; i < end; i++) {
+                        int leftRow = build.buildRow(i);
                         if (residual == null) {
                             matched[leftRow] = true;
                         } else if (!matched[leftRow]) {

@@ -1,7 +1,7 @@
 package io.warpdb.exec.cpu.sort;
 
+import io.warpdb.exec.cpu.TaskRunner;
 import java.util.Arrays;
-import java.util.function.IntConsumer;
 
 /** A stable merge sort of int arrays (row numbers) by a comparator, without boxing; optionally on several threads. */
 public final class IntSorter {
@@ -16,12 +16,6 @@ public final class IntSorter {
     @FunctionalInterface
     public interface IntComparator {
         int compare(int a, int b);
-    }
-
-    /** Runs tasks 0 .. count - 1 at once and returns when all are done (the executor's workers). */
-    @FunctionalInterface
-    public interface Workers {
-        void runAll(int count, IntConsumer task);
     }
 
     private IntSorter() {
@@ -39,12 +33,12 @@ public final class IntSorter {
      * merged pairwise, each level's merges side by side, left first on ties (so the result stays
      * stable) and stopping after {@code limit} values.
      */
-    public static int[] sortFirst(int[] values, int limit, IntComparator comparator, int threads, Workers workers) {
+    public static int[] sortFirst(int[] values, int limit, IntComparator comparator, int threads, TaskRunner workers) {
         return sortFirst(values, limit, comparator, threads, workers, MIN_VALUES_PER_THREAD);
     }
 
     /** As {@link #sortFirst(int[], int, IntComparator, int, Workers)}; tests lower {@code minValuesPerThread} to split small inputs. */
-    static int[] sortFirst(int[] values, int limit, IntComparator comparator, int threads, Workers workers,
+    static int[] sortFirst(int[] values, int limit, IntComparator comparator, int threads, TaskRunner workers,
             int minValuesPerThread) {
         int n = values.length;
         int kept = Math.min(limit, n);

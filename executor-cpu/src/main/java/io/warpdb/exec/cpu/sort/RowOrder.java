@@ -1,5 +1,6 @@
 package io.warpdb.exec.cpu.sort;
 
+import io.warpdb.exec.cpu.TaskRunner;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.plan.SortKey;
@@ -22,7 +23,7 @@ public final class RowOrder {
      * rows), on up to {@code threads} of the {@code workers} (unused for one thread); see
      * {@link IntSorter#sortFirst}.
      */
-    public static int[] sortFirst(Batch batch, List<SortKey> keys, int limit, int threads, IntSorter.Workers workers) {
+    public static int[] sortFirst(Batch batch, List<SortKey> keys, int limit, int threads, TaskRunner workers) {
         int keyCount = keys.size();
         long[][] values = new long[keyCount][];
         boolean[][] nulls = new boolean[keyCount][];
