@@ -34,8 +34,9 @@ import org.apache.arrow.vector.FieldVector;
  * <p>INNER/LEFT/RIGHT/FULL emit the kept pairs; after a probe batch, LEFT/FULL emit its rows that
  * matched nothing (right side NULL), SEMI/ANTI its rows that matched something / nothing; after
  * the last probe batch RIGHT/FULL emit the build rows that matched nothing (left side NULL).
- * The build may be shared by several probing operators (the copies of a parallel pipeline) for
- * every kind but RIGHT and FULL, whose unmatched build rows only a single prober knows.
+ * The build may be shared by several probing operators (the copies of a parallel pipeline), for
+ * every kind: RIGHT and FULL probers flag the build rows they match in the build's shared flags,
+ * and the last prober to finish emits the rows nobody matched.
  */
 final class HashJoinOperator extends Operator {
     private final JoinKind kind;
@@ -50,8 +51,10 @@ final class HashJoinOperator extends Operator {
     private final boolean ownsBuild;
 
     private boolean built;
-    /** For RIGHT/FULL: build rows that joined something. */
+    /** For RIGHT/FULL: build rows that joined something, shared by all probers of the build. */
     private boolean[] buildMatched;
+    /** For RIGHT/FULL: whether this prober, the last to finish, emits the unmatched build rows. */
+    private boolean emitsUnmatched;
     private boolean leftExhausted;
     private int nextUnmatchedBuildRow;
 
@@ -78,11 +81,13 @@ final class HashJoinOperator extends Operator {
         this.ownsBuild = ownsBuild;
         this.probeEncoders = build.probeEncoders();
         this.residual = node.residual() == null ? null : ExprCompiler.compile(node.residual());
+        if (keepsUnmatchedBuildRows()) {
+            build.registerProber();
+        }
     }
 
-    /** Whether the build of a join of this kind can be probed by several operators at once. */
-    static boolean sharesBuild(JoinKind kind) {
-        return kind != JoinKind.RIGHT && kind != JoinKind.FULL;
+    private boolean keepsUnmatchedBuildRows() {
+        return kind == JoinKind.RIGHT || kind == JoinKind.FULL;
     }
 
     @Override
@@ -93,6 +98,9 @@ final class HashJoinOperator extends Operator {
         while (true) {
             if (probe == null) {
                 if (leftExhausted || !nextProbeBatch()) {
+                    if (!leftExhausted && buildMatched != null) {
+                        emitsUnmatched = build.finishProbing() != null;
+                    }
                     leftExhausted = true;
                     return unmatchedBuildRows();
                 }
@@ -111,7 +119,7 @@ final class HashJoinOperator extends Operator {
         build.ensureBuilt();
         built = true;
         int rows = build.rows().rowCount();
-        buildMatched = sharesBuild(kind) ? null : new boolean[rows];
+        buildMatched = keepsUnmatchedBuildRows() ? build.matchedFlags() : null;
         // With nothing to build on, INNER, SEMI and RIGHT get no row out of the left side.
         leftExhausted = rows == 0 && (kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT);
     }
@@ -225,7 +233,7 @@ final class HashJoinOperator extends Operator {
 
     /** After the last probe batch: the next build rows that joined nothing, for RIGHT/FULL; null when done. */
     private Batch unmatchedBuildRows() {
-        if (buildMatched == null) {
+        if (!emitsUnmatched) {
             return null;
         }
         int[] rows = new int[MAX_BATCH_ROWS];

@@ -40,6 +40,12 @@ final class JoinBuild implements AutoCloseable {
     private int[] rowsByKey;
     private RuntimeException failure;
     private boolean closed;
+    /**
+     * For RIGHT and FULL joins: the build rows some prober matched, flagged by all probers
+     * without locks (they only ever set flags), read by the last prober to finish.
+     */
+    private volatile boolean[] matched;
+    private final java.util.concurrent.atomic.AtomicInteger activeProbers = new java.util.concurrent.atomic.AtomicInteger();
 
     JoinBuild(JoinNode node, BatchStream input, ExecContext context) {
         this.node = node;
@@ -57,6 +63,34 @@ final class JoinBuild implements AutoCloseable {
                     false));
         }
         return encoders;
+    }
+
+    /** Counts a prober in; each must call {@link #finishProbing} once its probe input is exhausted. */
+    void registerProber() {
+        activeProbers.incrementAndGet();
+    }
+
+    /**
+     * Counts a prober out. Returns the matched flags of the build rows to the last prober, which
+     * then emits the unmatched ones (RIGHT, FULL); null to the others. The atomic count orders
+     * every prober's flags before the last one's reads.
+     */
+    boolean[] finishProbing() {
+        return activeProbers.decrementAndGet() == 0 ? matchedFlags() : null;
+    }
+
+    /** The shared matched flags of the build rows, created with the first request after the build. */
+    boolean[] matchedFlags() {
+        boolean[] flags = matched;
+        if (flags == null) {
+            synchronized (this) {
+                if (matched == null) {
+                    matched = new boolean[rows.rowCount()];
+                }
+                flags = matched;
+            }
+        }
+        return flags;
     }
 
     /** Reads and indexes the right input unless done already; waits while another thread does it. */

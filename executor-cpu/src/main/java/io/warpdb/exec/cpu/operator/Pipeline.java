@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Morsel-driven parallelism for one pipeline of a plan: a chain of filters, projections and join
- * probes (joins whose build can be shared, see {@link HashJoinOperator#sharesBuild}) down the
+ * probes (of any kind; see {@link HashJoinOperator}) down the
  * left inputs to one table scan. The chain is built {@link ExecContext#parallelism()} times, one
  * copy per worker; the copies pull their batches (morsels) from one shared scan
  * ({@link MorselSource}) and probe shared join builds, each built once from its own right input
@@ -84,7 +84,7 @@ final class Pipeline {
         if (node instanceof FilterNode || node instanceof ProjectNode) {
             return drivingScan(node.inputs().get(0), context);
         }
-        if (node instanceof JoinNode join && !join.buildLeft() && HashJoinOperator.sharesBuild(join.kind())) {
+        if (node instanceof JoinNode join && !join.buildLeft()) {
             return drivingScan(join.left(), context);
         }
         return null;
