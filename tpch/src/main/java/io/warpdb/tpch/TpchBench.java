@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 /**
  * Times each TPC-H query on one or more WarpDB executors and on DuckDB in the same process over
- * the same data: after warm-up runs (the first of which checks each executor's answer),
+ * the same data: after warm-up runs (the first of which, run for every query before any is timed, checks each executor's answer),
  * {@code runs} timed runs on each, reporting medians and each executor's ratio to DuckDB
  * (below 1: WarpDB is faster).
  */
@@ -86,9 +86,16 @@ public final class TpchBench {
         header.append(String.format(Locale.ROOT, " %12s", "duckdb_ms"));
         executors.forEach(e -> header.append(String.format(Locale.ROOT, " %9s", single ? "ratio" : e + "/duck")));
         out.println(header.append("  answer"));
+        // The first warm-up run of every query, on every engine, comes before any timing (it also
+        // checks the answers): a JVM compiles the code that later queries share while the early
+        // ones run, and on a small machine its compiler threads take cores from the query itself.
+        Map<TpchQuery, Map<String, FirstRun>> firstRuns = new LinkedHashMap<>();
+        for (TpchQuery query : queries) {
+            firstRuns.put(query, check(query));
+        }
         List<Timing> timings = new ArrayList<>();
         for (TpchQuery query : queries) {
-            List<Timing> row = time(query);
+            List<Timing> row = time(query, firstRuns.get(query));
             out.println(format(row));
             timings.addAll(row);
         }
@@ -118,13 +125,35 @@ public final class TpchBench {
         return s.append(failures.isEmpty() ? "  OK" : "  FAIL  " + failures).toString();
     }
 
-    /** DuckDB's time for the query, then each executor's: its answer checked on the first warm-up run, then timed. */
-    private List<Timing> time(TpchQuery query) {
-        double duckdbMs = warmUpAndTime(duckdb, query.sql(), warmups);
-        List<Timing> row = new ArrayList<>();
+    /** An executor's first run of a query: its answer's verdict, and whether it failed to run at all. */
+    private record FirstRun(AnswerChecker.Verdict verdict, boolean failed) {
+    }
+
+    /** The first warm-up run of the query on DuckDB and on each executor, whose answer it checks. */
+    private Map<String, FirstRun> check(TpchQuery query) {
+        duckdb.query(query.sql());
+        Map<String, FirstRun> firstRuns = new LinkedHashMap<>();
         warpdb.forEach((executor, target) -> {
             try {
-                AnswerChecker.Verdict verdict = TpchRunner.check(query, duckdb, target.query(query.sql()));
+                firstRuns.put(executor, new FirstRun(TpchRunner.check(query, duckdb, target.query(query.sql())), false));
+            } catch (RuntimeException e) {
+                firstRuns.put(executor, new FirstRun(AnswerChecker.Verdict.fail("error: " + e), true));
+            }
+        });
+        return firstRuns;
+    }
+
+    /** DuckDB's time for the query, then each executor's, after the remaining warm-up runs; executors that failed are not timed. */
+    private List<Timing> time(TpchQuery query, Map<String, FirstRun> firstRuns) {
+        double duckdbMs = warmUpAndTime(duckdb, query.sql(), warmups - 1);
+        List<Timing> row = new ArrayList<>();
+        warpdb.forEach((executor, target) -> {
+            AnswerChecker.Verdict verdict = firstRuns.get(executor).verdict();
+            if (firstRuns.get(executor).failed()) {
+                row.add(new Timing(query, executor, Double.NaN, duckdbMs, verdict));
+                return;
+            }
+            try {
                 row.add(new Timing(query, executor, warmUpAndTime(target, query.sql(), warmups - 1), duckdbMs, verdict));
             } catch (RuntimeException e) {
                 row.add(new Timing(query, executor, Double.NaN, duckdbMs, AnswerChecker.Verdict.fail("error: " + e)));

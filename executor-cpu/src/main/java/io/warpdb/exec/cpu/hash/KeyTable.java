@@ -23,13 +23,20 @@ public final class KeyTable {
      * Per slot: the tuple's hash in the high 32 bits and its id + 1 in the low 32 bits, 0 for
      * empty; the length is a power of two kept at most half full.
      */
-    private long[] slots = new long[16];
+    private long[] slots;
 
     public KeyTable(int keyCount) {
+        this(keyCount, 8);
+    }
+
+    /** A table sized for {@code expected} tuples, so that it need not grow until it holds more. */
+    public KeyTable(int keyCount, int expected) {
+        int capacity = Integer.highestOneBit(Math.max(8, expected) * 2 - 1);
         this.keyCount = keyCount;
-        this.keys = new long[keyCount][16];
-        this.nullKeys = new boolean[keyCount][16];
-        this.hashes = new int[16];
+        this.keys = new long[keyCount][capacity];
+        this.nullKeys = new boolean[keyCount][capacity];
+        this.hashes = new int[capacity];
+        this.slots = new long[capacity * 2];
     }
 
     /** Number of distinct tuples. */
@@ -56,17 +63,76 @@ public final class KeyTable {
      * {@code rowNulls[k]} its NULL flags (null: no NULLs); rows flagged in {@code skip} (may be null) get -1.
      */
     public void add(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids, boolean[] isNew) {
-        for (int row = 0; row < ids.length; row++) {
+        int rows = ids.length;
+        // The rows that need a lookup, with their hashes. Rows often come in runs of one key (a
+        // table loaded in key order, lineitem by orderkey): such a row takes its predecessor's id.
+        int[] lookupRows = new int[rows];
+        int[] lookupHashes = new int[rows];
+        int lookups = 0;
+        int previous = -1;
+        for (int row = 0; row < rows; row++) {
+            if (skip != null && skip[row]) {
+                continue;
+            }
+            if (previous < 0 || !sameTuple(rowKeys, rowNulls, previous, row)) {
+                lookupRows[lookups] = row;
+                lookupHashes[lookups++] = hashOf(rowKeys, rowNulls, row);
+            }
+            previous = row;
+        }
+        int next = 0;
+        previous = -1;
+        for (int row = 0; row < rows; row++) {
             if (skip != null && skip[row]) {
                 ids[row] = -1;
                 continue;
             }
-            int before = size;
-            ids[row] = addRow(rowKeys, rowNulls, row, hashOf(rowKeys, rowNulls, row));
-            if (isNew != null) {
-                isNew[row] = size > before;
+            if (next < lookups && lookupRows[next] == row) {
+                if (next % PREFETCH_GROUP == 0) {
+                    touchSlots(lookupHashes, next, Math.min(lookups, next + PREFETCH_GROUP));
+                }
+                int before = size;
+                ids[row] = addRow(rowKeys, rowNulls, row, lookupHashes[next++]);
+                if (isNew != null) {
+                    isNew[row] = size > before;
+                }
+            } else {
+                ids[row] = ids[previous];
+                if (isNew != null) {
+                    isNew[row] = false;
+                }
+            }
+            previous = row;
+        }
+    }
+
+    /** Lookups whose first slots are loaded together (see {@link #touchSlots}). */
+    private static final int PREFETCH_GROUP = 16;
+    /** Where {@link #touchSlots} leaves what it read, so that the loads are not optimized away. */
+    private long touched;
+
+    /**
+     * Reads the first slot of each of the lookups [from, to) in one loop of independent loads,
+     * so that their cache misses overlap; the lookups that follow then find those slots cached.
+     */
+    private void touchSlots(int[] hashes, int from, int to) {
+        int mask = slots.length - 1;
+        long sink = 0;
+        for (int i = from; i < to; i++) {
+            sink ^= slots[hashes[i] & mask];
+        }
+        touched = sink;
+    }
+
+    private static boolean sameTuple(long[][] rowKeys, boolean[][] rowNulls, int a, int b) {
+        for (int k = 0; k < rowKeys.length; k++) {
+            boolean aNull = rowNulls[k] != null && rowNulls[k][a];
+            boolean bNull = rowNulls[k] != null && rowNulls[k][b];
+            if (aNull != bNull || !aNull && rowKeys[k][a] != rowKeys[k][b]) {
+                return false;
             }
         }
+        return true;
     }
 
     /** The id of one row's tuple (whose {@link #hashOf} is {@code hash}), added if new. */

@@ -107,7 +107,7 @@ final class HashAggregateOperator extends Operator {
     }
 
     private Groups drain(int inputIndex) {
-        Groups partial = new Groups();
+        Groups partial = new Groups(0);
         Batch batch;
         while ((batch = pullNonEmpty(input(inputIndex))) != null) {
             try (Batch in = batch) {
@@ -142,7 +142,11 @@ final class HashAggregateOperator extends Operator {
         Workers.runAll(inputCount, i -> keys[i] = partials[i].storedKeys(parts));
         Groups[] merged = new Groups[parts];
         Workers.runAll(parts, p -> {
-            Groups own = new Groups();
+            int expected = 0;
+            for (StoredKeys k : keys) {
+                expected += k.countIn(p);
+            }
+            Groups own = new Groups(expected);
             for (int i = 0; i < inputCount; i++) {
                 context.checkCancelled();
                 own.merge(partials[i], keys[i], keys[i].outside(p));
@@ -154,6 +158,15 @@ final class HashAggregateOperator extends Operator {
 
     /** The group keys of a partial, column-wise, with the hash partition (of {@code parts}) of each group. */
     private record StoredKeys(long[][] keys, boolean[][] nulls, int[] partition) {
+        /** How many groups lie in partition {@code p}. */
+        int countIn(int p) {
+            int count = 0;
+            for (int part : partition) {
+                count += part == p ? 1 : 0;
+            }
+            return count;
+        }
+
         /** Flags of the groups outside partition {@code p}, which its merge skips. */
         boolean[] outside(int p) {
             boolean[] skip = new boolean[partition.length];
@@ -167,10 +180,12 @@ final class HashAggregateOperator extends Operator {
     /** The groups one worker has seen, with their aggregate states. */
     private final class Groups {
         private final List<KeyEncoder> keyEncoders = new ArrayList<>();
-        private final KeyTable table = new KeyTable(groupKeys.size());
+        private final KeyTable table;
         private final List<Accumulator> accumulators = new ArrayList<>();
 
-        Groups() {
+        /** Groups sized for {@code expected} keys (0 when unknown). */
+        Groups(int expected) {
+            table = new KeyTable(groupKeys.size(), expected);
             for (int k = 0; k < groupKeys.size(); k++) {
                 keyEncoders.add(KeyEncoder.forGrouping(inputSchema.type(groupKeys.get(k)), keyStrings.get(k)));
             }
