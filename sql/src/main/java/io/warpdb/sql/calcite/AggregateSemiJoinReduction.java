@@ -25,6 +25,10 @@ import org.apache.calcite.util.ImmutableIntList;
  * first: a decorrelated scalar sub-query aggregates all of lineitem per part (TPC-H Q17) or all
  * of partsupp per part (Q2) for the few hundred parts the outer query keeps. The groups that
  * remain are the same, with the same rows, so the result is unchanged; S is computed twice.
+ *
+ * <p>When the filter joins the aggregate's partner instead ({@code (Aggregate JOIN T) JOIN S},
+ * S on T's columns only, as Q20's parts named 'forest%' on partsupp), the joins are first
+ * reassociated into {@code Aggregate JOIN (T JOIN S)} if {@code T JOIN S} is expected small.
  */
 final class AggregateSemiJoinReduction extends RelShuttleImpl {
     /** The join must be expected to keep at most this share of the aggregate's groups. */
@@ -38,7 +42,7 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
 
     @Override
     public RelNode visit(LogicalJoin join) {
-        LogicalJoin j = (LogicalJoin) super.visit(join);
+        LogicalJoin j = reassociated((LogicalJoin) super.visit(join));
         if (j.getJoinType() != JoinRelType.INNER) {
             return j;
         }
@@ -52,6 +56,32 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
             return j;
         }
         return j.copy(j.getTraitSet(), j.getCondition(), left, right, j.getJoinType(), j.isSemiJoinDone());
+    }
+
+    /**
+     * {@code (A JOIN T) JOIN S} as {@code A JOIN (T JOIN S)} when A is an aggregate, the upper
+     * condition reads only T and S, and {@code T JOIN S} keeps a small share of A's groups; the
+     * columns stay in the order A, T, S. Otherwise {@code join} itself.
+     */
+    private LogicalJoin reassociated(LogicalJoin join) {
+        if (join.getJoinType() != JoinRelType.INNER || !(join.getLeft() instanceof LogicalJoin lower)
+                || lower.getJoinType() != JoinRelType.INNER || !(lower.getLeft() instanceof LogicalAggregate aggregate)) {
+            return join;
+        }
+        int aggregateCount = aggregate.getRowType().getFieldCount();
+        org.apache.calcite.util.ImmutableBitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(join.getCondition());
+        if (used.isEmpty() || used.nextSetBit(0) < aggregateCount) {
+            return join;
+        }
+        RelNode partner = LogicalJoin.create(lower.getRight(), join.getRight(), List.of(),
+                RexUtil.shift(join.getCondition(), -aggregateCount), Set.of(), JoinRelType.INNER);
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        Double groups = mq.getRowCount(aggregate);
+        Double kept = mq.getRowCount(partner);
+        if (groups == null || kept == null || kept > groups * MAX_KEPT_SHARE) {
+            return join;
+        }
+        return LogicalJoin.create(aggregate, partner, List.of(), lower.getCondition(), Set.of(), JoinRelType.INNER);
     }
 
     /**

@@ -14,6 +14,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
@@ -61,7 +62,8 @@ public final class CalciteTable extends AbstractTable implements BuiltInMetadata
     /**
      * Distinct values of a set of columns, for join-order estimates: per column the size of its
      * range where storage knows one (an INTEGER key from 1 to 25 has at most 25 values), else
-     * the row count; the product over the columns, capped by the row count.
+     * the row count; the product over the columns, capped by the row count, or by the rows a
+     * predicate on the table keeps (10 parts named 'forest%' have at most 10 part keys).
      */
     @Override
     public Double getDistinctRowCount(RelNode rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate) {
@@ -71,7 +73,12 @@ public final class CalciteTable extends AbstractTable implements BuiltInMetadata
             product *= column < source.schema().size()
                     ? distinctValues.computeIfAbsent(column, c -> distinctValues(c, rows)) : rows;
         }
-        return Math.min(rows, product);
+        double kept = predicate == null ? rows : rows * RelMdUtil.guessSelectivity(predicate);
+        Double selectivity = predicate == null ? null : mq.getSelectivity(rel, predicate);
+        if (selectivity != null) {
+            kept = rows * selectivity;
+        }
+        return Math.max(1, Math.min(kept, product));
     }
 
     private double distinctValues(int column, double rows) {
