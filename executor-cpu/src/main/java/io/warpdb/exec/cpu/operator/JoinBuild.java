@@ -17,8 +17,8 @@ import java.util.List;
 
 /**
  * The build side of a hash join: the right input read whole into one batch, its rows indexed by
- * key (in parallel when large): a single key in a {@link LongJoinTable}, several in
- * {@link PartitionedJoinKeys} with the rows grouped by key id. Rows with a NULL key join
+ * key (in parallel when large): a single key, or two that fit in 32 bits each, in a
+ * {@link LongJoinTable}; other keys in {@link PartitionedJoinKeys} with the rows grouped by key id. Rows with a NULL key join
  * nothing. Probes ask {@link #match} where each probe row's matches are. Built once, by the first probe
  * that needs it, and read-only afterwards, so the workers of a parallel pipeline all probe the
  * same build (a failure to build is rethrown to each of them).
@@ -32,8 +32,12 @@ final class JoinBuild implements AutoCloseable {
 
     private Batch rows;
     private EvalInput rowInput;
-    /** The index of a single-key join; null with several keys. */
+    /**
+     * The index of a join on one key, or on two whose build values all fit in 32 bits, packed
+     * into one long (see {@link #packed}); null otherwise.
+     */
     private LongJoinTable singleKey;
+    private boolean pairPacked;
     /** With several keys: their ids, and the build rows grouped by id (key k's are rowsByKey[keyStart[k] .. keyStart[k + 1])). */
     private PartitionedJoinKeys keys;
     private int[] keyStart;
@@ -138,6 +142,11 @@ final class JoinBuild implements AutoCloseable {
             singleKey = LongJoinTable.build(encoded.values()[0], encoded.unmatchable(), context.parallelism(), Workers::runAll);
             return;
         }
+        if (encoded.values().length == 2 && fitsInInts(encoded)) {
+            pairPacked = true;
+            singleKey = LongJoinTable.build(packed(encoded), encoded.unmatchable(), context.parallelism(), Workers::runAll);
+            return;
+        }
         int[] keyIds = new int[rows.rowCount()];
         keys = PartitionedJoinKeys.build(encoded.values(), encoded.unmatchable(), keyIds, context);
         groupRowsByKey(keyIds);
@@ -148,6 +157,16 @@ final class JoinBuild implements AutoCloseable {
      * positions {@code starts[i] ..} (see {@link #buildRow}); 0 for rows flagged unmatchable.
      */
     void match(JoinKeys probe, int[] starts, int[] counts) {
+        if (pairPacked) {
+            // A probe pair with a value beyond 32 bits equals no build pair; packing would alias it.
+            boolean[] unmatchable = probe.unmatchable().clone();
+            long[][] values = probe.values();
+            for (int row = 0; row < unmatchable.length; row++) {
+                unmatchable[row] |= values[0][row] != (int) values[0][row] || values[1][row] != (int) values[1][row];
+            }
+            singleKey.probe(packed(new JoinKeys(values, unmatchable)), unmatchable, starts, counts);
+            return;
+        }
         if (singleKey != null) {
             singleKey.probe(probe.values()[0], probe.unmatchable(), starts, counts);
             return;
@@ -158,6 +177,27 @@ final class JoinBuild implements AutoCloseable {
             counts[row] = key < 0 ? 0 : keyStart[key + 1] - keyStart[key];
             starts[row] = key < 0 ? 0 : keyStart[key];
         }
+    }
+
+    /** Whether every matchable row's two key values fit in an int. */
+    private static boolean fitsInInts(JoinKeys keys) {
+        long[][] values = keys.values();
+        for (int row = 0; row < keys.unmatchable().length; row++) {
+            if (!keys.unmatchable()[row] && (values[0][row] != (int) values[0][row] || values[1][row] != (int) values[1][row])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Two 32-bit keys per row as one long: equal exactly when both are equal. */
+    private static long[] packed(JoinKeys keys) {
+        long[][] values = keys.values();
+        long[] out = new long[values[0].length];
+        for (int row = 0; row < out.length; row++) {
+            out[row] = values[0][row] << 32 | (values[1][row] & 0xffffffffL);
+        }
+        return out;
     }
 
     /** The build row at a position of a match range. */
