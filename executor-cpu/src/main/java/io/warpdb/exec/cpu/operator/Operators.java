@@ -66,6 +66,10 @@ public final class Operators {
         if (plan instanceof JoinNode join && join.buildLeft()) {
             return leftBuildSemiJoin(join, context);
         }
+        if (plan instanceof ProjectNode project && fusedFilter(project, context) != null) {
+            FilterNode filter = fusedFilter(project, context);
+            return new ProjectOperator(project, input(filter.input(), context), filter, context);
+        }
         List<BatchStream> inputs = new ArrayList<>();
         try {
             for (PlanNode input : plan.inputs()) {
@@ -89,6 +93,15 @@ public final class Operators {
             left.close();
             throw e;
         }
+    }
+
+    /** The filter below {@code project} that it runs itself: one placed on this executor, else null. */
+    static FilterNode fusedFilter(ProjectNode project, ExecContext context) {
+        if (!(project.input() instanceof FilterNode filter)) {
+            return null;
+        }
+        String placed = context.executorFor(filter);
+        return placed == null || placed.equals(CpuExecutorProvider.NAME) ? filter : null;
     }
 
     /** An input placed on another executor runs there; any other is built here. */

@@ -114,13 +114,14 @@ final class Pipeline {
         if (node instanceof ScanNode scan) {
             return Operators.metered(node, new ScanOperator(scan, morsels.view(), context), context);
         }
-        BatchStream input = copy(node.inputs().get(0));
+        FilterNode fused = node instanceof ProjectNode project ? Operators.fusedFilter(project, context) : null;
+        BatchStream input = copy(fused != null ? fused.input() : node.inputs().get(0));
         try {
             BatchStream operator;
             if (node instanceof FilterNode filter) {
                 operator = new FilterOperator(filter, input, context);
             } else if (node instanceof ProjectNode project) {
-                operator = new ProjectOperator(project, input, context);
+                operator = new ProjectOperator(project, input, fused, context);
             } else {
                 JoinNode join = (JoinNode) node;
                 operator = new HashJoinOperator(join, input, builds.get(join), false, context);
