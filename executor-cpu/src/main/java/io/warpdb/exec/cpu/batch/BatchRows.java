@@ -40,28 +40,76 @@ public final class BatchRows {
      * Copies rows {@code rows[i]} (or rows 0..count-1 when {@code rows} is null; -1 for NULL) of
      * {@code source} into rows {@code at + i} of {@code target}, which has room for them. Works
      * on the raw buffers' addresses, as all vectors here are fixed-width and the positions are
-     * within both vectors (ArrowBuf's per-value bounds checks cost more than the copy).
+     * within both vectors (ArrowBuf's per-value bounds checks cost more than the copy). Values
+     * are copied in one loop per width and validity in a second pass, set in bulk when no row
+     * can be NULL.
      */
     private static void copyRows(FieldVector source, int[] rows, int count, FieldVector target, int at, ValueLayout layout) {
+        if (layout == ValueLayout.BIT) {
+            copyBits(source, rows, count, target, at);
+            return;
+        }
+        long from = source.getDataBuffer().memoryAddress();
+        long to = target.getDataBuffer().memoryAddress();
+        boolean anyMissing = false;
+        if (rows == null) {
+            MemoryUtil.copyMemory(from, to + (long) at * layout.byteWidth, (long) count * layout.byteWidth);
+        } else if (layout == ValueLayout.INT32) {
+            for (int i = 0; i < count; i++) {
+                int row = rows[i];
+                anyMissing |= row < 0;
+                MemoryUtil.putInt(to + ((long) (at + i) << 2), row < 0 ? 0 : MemoryUtil.getInt(from + ((long) row << 2)));
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                int row = rows[i];
+                anyMissing |= row < 0;
+                MemoryUtil.putLong(to + ((long) (at + i) << 3), row < 0 ? 0 : MemoryUtil.getLong(from + ((long) row << 3)));
+            }
+        }
+        long targetValidity = target.getValidityBuffer().memoryAddress();
+        boolean sourceHasNulls = source.getNullCount() > 0;
+        if (!sourceHasNulls && !anyMissing) {
+            setBits(targetValidity, at, count);
+            return;
+        }
+        long sourceValidity = source.getValidityBuffer().memoryAddress();
+        for (int i = 0; i < count; i++) {
+            int row = rows == null ? i : rows[i];
+            if (row >= 0 && (!sourceHasNulls || bit(sourceValidity, row))) {
+                setBit(targetValidity, at + i);
+            }
+        }
+    }
+
+    private static void copyBits(FieldVector source, int[] rows, int count, FieldVector target, int at) {
         long sourceValidity = source.getValidityBuffer().memoryAddress();
         ArrowBuf sourceData = source.getDataBuffer();
         long targetValidity = target.getValidityBuffer().memoryAddress();
         ArrowBuf targetData = target.getDataBuffer();
-        long from = sourceData.memoryAddress();
-        long to = targetData.memoryAddress();
         boolean sourceHasNulls = source.getNullCount() > 0;
         for (int i = 0; i < count; i++) {
             int row = rows == null ? i : rows[i];
             if (row < 0 || sourceHasNulls && !bit(sourceValidity, row)) {
                 continue; // the target's validity bits start cleared: NULL
             }
-            int t = at + i;
-            setBit(targetValidity, t);
-            switch (layout) {
-                case BIT -> BitVectorHelper.setValidityBit(targetData, t, BitVectorHelper.get(sourceData, row));
-                case INT32 -> MemoryUtil.putInt(to + ((long) t << 2), MemoryUtil.getInt(from + ((long) row << 2)));
-                default -> MemoryUtil.putLong(to + ((long) t << 3), MemoryUtil.getLong(from + ((long) row << 3)));
-            }
+            setBit(targetValidity, at + i);
+            BitVectorHelper.setValidityBit(targetData, at + i, BitVectorHelper.get(sourceData, row));
+        }
+    }
+
+    /** Sets bits {@code from .. from+count-1}: single bits up to a byte boundary, whole bytes after. */
+    private static void setBits(long address, int from, int count) {
+        int i = from;
+        int end = from + count;
+        while (i < end && (i & 7) != 0) {
+            setBit(address, i++);
+        }
+        int wholeBytes = (end - i) >> 3;
+        MemoryUtil.setMemory(address + (i >> 3), wholeBytes, (byte) 0xFF);
+        i += wholeBytes << 3;
+        while (i < end) {
+            setBit(address, i++);
         }
     }
 

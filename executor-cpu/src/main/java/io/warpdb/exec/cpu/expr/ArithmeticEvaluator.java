@@ -64,19 +64,48 @@ final class ArithmeticEvaluator implements Evaluator {
         long[] x = a.longs();
         long[] y = b.longs();
         long[] out = new long[rows];
-        for (int i = 0; i < rows; i++) {
-            if (nulls == null || !nulls[i]) {
-                out[i] = Decimals.checkFits(exact(x[i], y[i]), type);
+        // One loop per operator, so that the common ones compile to a tight loop.
+        switch (op) {
+            case ADD -> {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = fromCommonScale(Decimals.add(toCommonScale(x[i], leftScale), toCommonScale(y[i], rightScale)));
+                    }
+                }
+            }
+            case SUBTRACT -> {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = fromCommonScale(Decimals.subtract(toCommonScale(x[i], leftScale), toCommonScale(y[i], rightScale)));
+                    }
+                }
+            }
+            case MULTIPLY -> {
+                int productScale = leftScale + rightScale;
+                for (int i = 0; i < rows; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = Decimals.multiplyRescaled(x[i], y[i], productScale, resultScale);
+                    }
+                }
+            }
+            default -> {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = divideOrModulo(x[i], y[i]);
+                    }
+                }
+            }
+        }
+        if (type.kind() == TypeKind.INTEGER) {
+            for (long v : out) {
+                Decimals.checkFits(v, type);
             }
         }
         return Column.ofLongs(type, out, nulls);
     }
 
-    private long exact(long x, long y) {
+    private long divideOrModulo(long x, long y) {
         return switch (op) {
-            case ADD -> fromCommonScale(Decimals.add(toCommonScale(x, leftScale), toCommonScale(y, rightScale)));
-            case SUBTRACT -> fromCommonScale(Decimals.subtract(toCommonScale(x, leftScale), toCommonScale(y, rightScale)));
-            case MULTIPLY -> Decimals.multiplyRescaled(x, y, leftScale + rightScale, resultScale);
             case DIVIDE -> Decimals.divideScaled(x, leftScale, y, rightScale, resultScale, divideRounding);
             case MOD -> {
                 long divisor = toCommonScale(y, rightScale);
@@ -86,7 +115,7 @@ final class ArithmeticEvaluator implements Evaluator {
                 // Java's % keeps the dividend's sign, as SQL's MOD does.
                 yield fromCommonScale(toCommonScale(x, leftScale) % divisor);
             }
-            default -> throw new IllegalStateException(op + " is not arithmetic");
+            default -> throw new IllegalStateException(op + " is not DIVIDE or MOD");
         };
     }
 

@@ -12,12 +12,15 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Turns expression trees into {@link Evaluator}s. Besides picking the evaluator of each
- * operator it makes two decisions:
+ * operator it decides:
  * <ul>
  * <li>A call whose only non-constant argument is a string, and which maps each string on its
  * own, runs once per dictionary entry instead of once per row: a non-string result (comparison
@@ -27,6 +30,8 @@ import java.util.Set;
  * <li>Where an argument's type differs from what the operator computes on (a CASE branch of
  * another type, a string compared with a date) a cast is inserted.
  * <li>A call that reads no column is computed once ({@link ConstantEvaluator}).
+ * <li>A call repeated among expressions compiled together is computed once per input
+ * ({@link #compileAll}).
  * </ul>
  */
 public final class ExprCompiler {
@@ -34,10 +39,71 @@ public final class ExprCompiler {
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
             Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT);
 
-    private ExprCompiler() {
+    /** The calls that occur more than once in the expressions compiled together; empty for a single one. */
+    private final Set<Expr> repeated;
+    /** The evaluator built for each repeated call, once. */
+    private final Map<Expr, Evaluator> shared = new HashMap<>();
+
+    private ExprCompiler(Set<Expr> repeated) {
+        this.repeated = repeated;
     }
 
     public static Evaluator compile(Expr expr) {
+        return new ExprCompiler(Set.of()).build(expr);
+    }
+
+    /** Compiles {@code expr} and converts its values to {@code type} where the physical form differs. */
+    public static Evaluator compile(Expr expr, DataType type) {
+        return new ExprCompiler(Set.of()).build(expr, type);
+    }
+
+    /**
+     * Compiles expressions evaluated over the same inputs (a projection's columns): a call that
+     * occurs more than once among them, such as {@code price * (1 - discount)} in TPC-H Q1's two
+     * sums, is computed once per input ({@link SharedEvaluator}). Expression i is converted to
+     * {@code types.get(i)} as {@link #compile(Expr, DataType)} does.
+     */
+    public static List<Evaluator> compileAll(List<Expr> exprs, List<DataType> types) {
+        Map<Expr, Integer> occurrences = new HashMap<>();
+        for (Expr e : exprs) {
+            countCalls(e, occurrences);
+        }
+        Set<Expr> repeated = new HashSet<>();
+        occurrences.forEach((call, n) -> {
+            if (n > 1) {
+                repeated.add(call);
+            }
+        });
+        ExprCompiler compiler = new ExprCompiler(repeated);
+        List<Evaluator> evaluators = new ArrayList<>(exprs.size());
+        for (int i = 0; i < exprs.size(); i++) {
+            evaluators.add(compiler.build(exprs.get(i), types.get(i)));
+        }
+        return evaluators;
+    }
+
+    private static void countCalls(Expr expr, Map<Expr, Integer> occurrences) {
+        if (expr instanceof Call call) {
+            occurrences.merge(call, 1, Integer::sum);
+            for (Expr arg : call.args()) {
+                countCalls(arg, occurrences);
+            }
+        }
+    }
+
+    private Evaluator build(Expr expr) {
+        if (!repeated.contains(expr)) {
+            return buildUnshared(expr);
+        }
+        Evaluator evaluator = shared.get(expr);
+        if (evaluator == null) {
+            evaluator = new SharedEvaluator(buildUnshared(expr));
+            shared.put(expr, evaluator);
+        }
+        return evaluator;
+    }
+
+    private Evaluator buildUnshared(Expr expr) {
         if (expr instanceof ColumnRef ref) {
             return new ColumnRefEvaluator(ref.index(), ref.type());
         }
@@ -59,9 +125,8 @@ public final class ExprCompiler {
         return !reads[0];
     }
 
-    /** Compiles {@code expr} and converts its values to {@code type} where the physical form differs. */
-    public static Evaluator compile(Expr expr, DataType type) {
-        return coerce(compile(expr), type);
+    private Evaluator build(Expr expr, DataType type) {
+        return coerce(build(expr), type);
     }
 
     /** The call's only non-constant argument if it is a string and the operator maps strings one by one; else null. */
@@ -69,17 +134,17 @@ public final class ExprCompiler {
         return PER_STRING_OPS.contains(call.op()) ? Exprs.soleStringArgument(call) : null;
     }
 
-    private static Evaluator perDictionaryEntry(Call call, Expr input) {
+    private Evaluator perDictionaryEntry(Call call, Expr input) {
         ColumnRef entry = new ColumnRef(0, input.type());
         List<Expr> args = call.args().stream().map(a -> a == input ? (Expr) entry : a).toList();
         Call overEntries = new Call(call.op(), args, call.type());
         Evaluator perEntry = compileCall(overEntries);
-        Evaluator strings = compile(input);
+        Evaluator strings = build(input);
         return call.type().kind().isString() ? new DictionaryMapEvaluator(strings, perEntry, call.type(), false)
                 : new DictionaryLookupEvaluator(strings, perEntry);
     }
 
-    private static Evaluator compileCall(Call call) {
+    private Evaluator compileCall(Call call) {
         List<Expr> args = call.args();
         DataType type = call.type();
         Op op = call.op();
@@ -87,13 +152,13 @@ public final class ExprCompiler {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> arithmetic(call);
             case NEGATE, ABS, FLOOR, CEIL, ROUND -> mathFunction(call);
             case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM ->
-                    comparison(op, compile(args.get(0)), compile(args.get(1)), type);
-            case AND, OR -> new LogicalEvaluator(op == Op.AND, compile(args.get(0)), compile(args.get(1)), type);
+                    comparison(op, build(args.get(0)), build(args.get(1)), type);
+            case AND, OR -> new LogicalEvaluator(op == Op.AND, build(args.get(0)), build(args.get(1)), type);
             case NOT, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE ->
-                    new TruthTableEvaluator(op, compile(args.get(0)), type);
+                    new TruthTableEvaluator(op, build(args.get(0)), type);
             case CASE -> caseWhen(args, type);
-            case COALESCE -> new CoalesceEvaluator(args.stream().map(a -> compile(a, type)).toList(), type);
-            case CAST -> cast(compile(args.get(0)), type);
+            case COALESCE -> new CoalesceEvaluator(args.stream().map(a -> build(a, type)).toList(), type);
+            case CAST -> cast(build(args.get(0)), type);
             case IN -> in(args, type);
             case LIKE -> new LikeEvaluator(text(args.get(0)), text(args.get(1)),
                     args.size() > 2 ? text(args.get(2)) : null, type);
@@ -107,20 +172,20 @@ public final class ExprCompiler {
             case RTRIM -> trim(args, StringFunctions.RTRIM, type);
             case CHAR_LENGTH -> new CharLengthEvaluator(text(args.get(0)), type);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY ->
-                    new DateFunctionEvaluator(op, compile(args.get(0), DataType.DATE), null, type);
+                    new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE), null, type);
             case DATE_ADD_DAYS, DATE_ADD_MONTHS ->
-                    new DateFunctionEvaluator(op, compile(args.get(0), DataType.DATE),
-                            compile(args.get(1), DataType.BIGINT), type);
+                    new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
+                            build(args.get(1), DataType.BIGINT), type);
         };
     }
 
-    private static Evaluator trim(List<Expr> args, StringFunctionEvaluator.RowFunction function, DataType type) {
+    private Evaluator trim(List<Expr> args, StringFunctionEvaluator.RowFunction function, DataType type) {
         return new StringFunctionEvaluator(List.of(text(args.get(0)), text(args.get(1))), function, type);
     }
 
-    private static Evaluator arithmetic(Call call) {
-        Evaluator left = compile(call.arg(0));
-        Evaluator right = compile(call.arg(1));
+    private Evaluator arithmetic(Call call) {
+        Evaluator left = build(call.arg(0));
+        Evaluator right = build(call.arg(1));
         requireNumeric(call, left, right);
         DataType type = call.type();
         boolean inDouble = type.kind() == TypeKind.DOUBLE || left.type().kind() == TypeKind.DOUBLE
@@ -134,8 +199,8 @@ public final class ExprCompiler {
         return new ArithmeticEvaluator(call.op(), left, right, type);
     }
 
-    private static Evaluator mathFunction(Call call) {
-        Evaluator arg = compile(call.arg(0));
+    private Evaluator mathFunction(Call call) {
+        Evaluator arg = build(call.arg(0));
         requireNumeric(call, arg);
         int digits = call.op() == Op.ROUND && call.args().size() > 1 ? constantInt(call.arg(1), "ROUND digits") : 0;
         DataType type = call.type();
@@ -147,7 +212,7 @@ public final class ExprCompiler {
         return new MathFunctionEvaluator(call.op(), arg, digits, type);
     }
 
-    private static Evaluator comparison(Op op, Evaluator left, Evaluator right, DataType type) {
+    private Evaluator comparison(Op op, Evaluator left, Evaluator right, DataType type) {
         boolean leftIsString = left.type().kind().isString();
         boolean rightIsString = right.type().kind().isString();
         if (leftIsString && !rightIsString) {
@@ -159,43 +224,43 @@ public final class ExprCompiler {
     }
 
     /** CASE(when1, then1, ..., else). */
-    private static Evaluator caseWhen(List<Expr> args, DataType type) {
+    private Evaluator caseWhen(List<Expr> args, DataType type) {
         List<Evaluator> whens = new ArrayList<>();
         List<Evaluator> thens = new ArrayList<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {
-            whens.add(compile(args.get(i)));
-            thens.add(compile(args.get(i + 1), type));
+            whens.add(build(args.get(i)));
+            thens.add(build(args.get(i + 1), type));
         }
-        return new CaseEvaluator(whens, thens, compile(args.get(args.size() - 1), type), type);
+        return new CaseEvaluator(whens, thens, build(args.get(args.size() - 1), type), type);
     }
 
     /** IN(x, v1, ...); values that are not constants turn it into x = v1 OR x = v2 ... */
-    private static Evaluator in(List<Expr> args, DataType type) {
+    private Evaluator in(List<Expr> args, DataType type) {
         Expr x = args.get(0);
         List<Expr> values = args.subList(1, args.size());
         if (values.stream().allMatch(v -> v instanceof Literal)) {
-            return new InEvaluator(compile(x), values.stream().map(v -> (Literal) v).toList(), type);
+            return new InEvaluator(build(x), values.stream().map(v -> (Literal) v).toList(), type);
         }
         Expr anyEqual = null;
         for (Expr v : values) {
             Expr equal = Call.of(Op.EQ, type, x, v);
             anyEqual = anyEqual == null ? equal : Call.of(Op.OR, type, anyEqual, equal);
         }
-        return compile(anyEqual);
+        return build(anyEqual);
     }
 
-    private static Evaluator substring(List<Expr> args, DataType type) {
+    private Evaluator substring(List<Expr> args, DataType type) {
         List<Evaluator> compiled = new ArrayList<>();
         compiled.add(text(args.get(0)));
         for (Expr bound : args.subList(1, args.size())) {
-            compiled.add(compile(bound, DataType.BIGINT));
+            compiled.add(build(bound, DataType.BIGINT));
         }
         return new StringFunctionEvaluator(compiled, StringFunctions.substring(args.size() > 2), type);
     }
 
     /** A string argument; other types are cast to VARCHAR. */
-    private static Evaluator text(Expr expr) {
-        return compile(expr, DataType.VARCHAR);
+    private Evaluator text(Expr expr) {
+        return build(expr, DataType.VARCHAR);
     }
 
     /** {@code arg} converted to {@code to}; casts to and from strings go through the dictionary. */

@@ -9,6 +9,7 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
@@ -54,9 +55,9 @@ final class ProjectOperator extends Operator {
             filterStats.setExecutor(CpuExecutorProvider.NAME);
         }
         this.exprs = node.exprs();
+        List<Evaluator> compiled = ExprCompiler.compileAll(exprs, node.schema().fields().stream().map(Field::type).toList());
         for (int i = 0; i < exprs.size(); i++) {
-            Expr e = exprs.get(i);
-            evaluators.add(e instanceof ColumnRef ? null : ExprCompiler.compile(e, node.schema().type(i)));
+            evaluators.add(exprs.get(i) instanceof ColumnRef ? null : compiled.get(i));
         }
     }
 

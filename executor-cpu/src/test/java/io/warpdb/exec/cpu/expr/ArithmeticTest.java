@@ -1,11 +1,15 @@
 package io.warpdb.exec.cpu.expr;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Op;
+import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.ExecTestBase;
 import io.warpdb.exec.cpu.TestTable;
 import java.util.Arrays;
@@ -23,6 +27,22 @@ class ArithmeticTest extends ExecTestBase {
         assertEquals(Arrays.asList(17L, -10L, null), eval(numbers, call(Op.ADD, BIGINT, col(0, INT), col(1, BIGINT))));
         assertEquals(Arrays.asList(-3, 11, null), eval(numbers, call(Op.SUBTRACT, INT, lit(4), col(0, INT))));
         assertEquals(Arrays.asList(70L, 21L, null), eval(numbers, call(Op.MULTIPLY, BIGINT, col(0, INT), col(1, BIGINT))));
+    }
+
+    @Test
+    void aSubexpressionRepeatedAmongCompiledTogetherExpressionsIsComputedOnce() {
+        Expr product = call(Op.MULTIPLY, BIGINT, col(0, BIGINT), col(1, BIGINT));
+        Expr plusOne = call(Op.ADD, BIGINT, product, lit(1L));
+        List<Evaluator> evaluators = ExprCompiler.compileAll(List.of(product, plusOne, product), List.of(BIGINT, BIGINT, BIGINT));
+        EvalInput input = new ColumnsInput(3, Column.ofLongs(BIGINT, new long[] {2, 3, -4}, null),
+                Column.ofLongs(BIGINT, new long[] {5, 0, 6}, null));
+        Column first = evaluators.get(0).evaluate(input);
+        assertArrayEquals(new long[] {10, 0, -24}, first.longs());
+        assertArrayEquals(new long[] {11, 1, -23}, evaluators.get(1).evaluate(input).longs());
+        assertSame(first, evaluators.get(2).evaluate(input));
+        // A new input is a new batch: the shared column is computed again.
+        EvalInput next = new ColumnsInput(1, Column.ofLongs(BIGINT, new long[] {7}, null), Column.ofLongs(BIGINT, new long[] {7}, null));
+        assertArrayEquals(new long[] {49}, evaluators.get(2).evaluate(next).longs());
     }
 
     @Test
