@@ -18,6 +18,7 @@ public final class Database implements AutoCloseable {
     private final BufferAllocator allocator;
     private final Catalog catalog;
     private final ExecutorRegistry executors;
+    private final PlanCache planCache = new PlanCache();
 
     private Database(String name, Function<BufferAllocator, Catalog> catalogFactory, ExecutorRegistry executors) {
         this.name = name;
@@ -59,6 +60,11 @@ public final class Database implements AutoCloseable {
 
     public ExecutorRegistry executors() {
         return executors;
+    }
+
+    /** Plans of queries run before, shared by all sessions. */
+    PlanCache planCache() {
+        return planCache;
     }
 
     /** The root allocator; queries allocate from children of it. */

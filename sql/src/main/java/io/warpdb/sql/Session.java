@@ -16,6 +16,7 @@ public final class Session implements AutoCloseable {
     private volatile int parallelism = ExecContext.defaultParallelism();
     private volatile long memoryLimit = defaultMemoryLimit();
     private volatile long queryTimeoutMillis;
+    private volatile boolean planCacheEnabled = true;
     private volatile ExecContext running;
 
     Session(Database database) {
@@ -105,6 +106,20 @@ public final class Session implements AutoCloseable {
     }
 
     /** How long a statement may run before it fails with SQLSTATE 57014, in ms; 0 for no limit. */
+    /** Whether queries reuse plans kept in the database's plan cache (on by default). */
+    public boolean planCacheEnabled() {
+        return planCacheEnabled;
+    }
+
+    /** Turns plan reuse on or off (also {@code SET plan_cache = 'off'}); SQLSTATE 22023 unless on/off/true/false. */
+    public void setPlanCache(String setting) {
+        planCacheEnabled = switch (setting.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "plan_cache must be on or off, not '" + setting + "'");
+        };
+    }
+
     public long queryTimeoutMillis() {
         return queryTimeoutMillis;
     }

@@ -18,6 +18,7 @@ import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.sql.PlanCache.Planned;
 import io.warpdb.sql.calcite.CalcitePlanner;
 import io.warpdb.sql.calcite.TypeMapping;
 import io.warpdb.sql.ddl.DdlParser;
@@ -84,6 +85,13 @@ final class StatementRunner {
         }
         CatalogSnapshot snapshot = database.catalog().snapshot();
         try {
+            PlanCache cache = session.planCacheEnabled() ? database.planCache() : null;
+            Planned cached = cache == null ? null : cache.get(text.strip(), parameters, snapshot);
+            if (cached != null) {
+                StatementResult result = runQuery(cached, isExplain, isAnalyze, snapshot);
+                snapshot = null; // the result releases it
+                return result;
+            }
             SqlNode node = new CalcitePlanner(snapshot, null).parse(text);
             if (node.getKind() == SqlKind.SET_OPTION) {
                 return set((SqlSetOption) node);
@@ -103,9 +111,11 @@ final class StatementRunner {
             if (!node.isA(SqlKind.QUERY)) {
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, node.getKind() + " statements are not supported yet");
             }
-            Query query = planQuery(new CalcitePlanner(snapshot, null, CounterTable.of(database.catalog())), node, parameters);
-            StatementResult result = isAnalyze ? explainAnalyze(query.plan, snapshot)
-                    : isExplain ? explain(query.plan, snapshot) : execute(query, snapshot);
+            Planned query = planQuery(new CalcitePlanner(snapshot, null, CounterTable.of(database.catalog())), node, parameters);
+            if (cache != null) {
+                cache.put(text.strip(), parameters, snapshot, query);
+            }
+            StatementResult result = runQuery(query, isExplain, isAnalyze, snapshot);
             snapshot = null; // the result releases it
             return result;
         } finally {
@@ -113,6 +123,10 @@ final class StatementRunner {
                 snapshot.close();
             }
         }
+    }
+
+    private StatementResult runQuery(Planned query, boolean isExplain, boolean isAnalyze, CatalogSnapshot snapshot) {
+        return isAnalyze ? explainAnalyze(query.plan(), snapshot) : isExplain ? explain(query.plan(), snapshot) : execute(query, snapshot);
     }
 
     PreparedInfo prepare(String sql) {
@@ -141,9 +155,6 @@ final class StatementRunner {
         }
     }
 
-    private record Query(PlanNode plan, Schema schema) {
-    }
-
     /** A planned INSERT, DELETE or UPDATE: the plan producing its rows and how to commit them. */
     private record Dml(PlanNode plan, Function<StatementRunner, Long> apply) {
     }
@@ -156,9 +167,9 @@ final class StatementRunner {
         return ColumnPruner.prune(new PlanTranslator(planner.rexBuilder(), parameters).translate(planner.optimize(rel)));
     }
 
-    private Query planQuery(CalcitePlanner planner, SqlNode node, List<Object> parameters) {
+    private Planned planQuery(CalcitePlanner planner, SqlNode node, List<Object> parameters) {
         RelRoot root = planner.toRel(planner.validate(node));
-        return new Query(translate(planner, root.project(), parameters), resultSchema(root));
+        return new Planned(translate(planner, root.project(), parameters), resultSchema(root));
     }
 
     private Table table(String name) {
@@ -283,13 +294,13 @@ final class StatementRunner {
                 + session.memoryLimit() + " bytes (SET memory_limit): " + e.getMessage(), e);
     }
 
-    private StatementResult execute(Query query, CatalogSnapshot snapshot) {
+    private StatementResult execute(Planned query, CatalogSnapshot snapshot) {
         BufferAllocator allocator = statementAllocator("query");
-        ExecContext context = newContext(allocator, place(query.plan));
+        ExecContext context = newContext(allocator, place(query.plan()));
         try {
             session.started(context);
-            BatchStream stream = context.run(query.plan);
-            return StatementResult.query(query.schema, new StatementStream(stream, context, snapshot), allocator);
+            BatchStream stream = context.run(query.plan());
+            return StatementResult.query(query.schema(), new StatementStream(stream, context, snapshot), allocator);
         } catch (RuntimeException e) {
             session.finished(context);
             allocator.close();
@@ -342,7 +353,7 @@ final class StatementRunner {
         DataType text = DataType.VARCHAR.withNullable(false);
         List<List<Literal>> rows = lines.stream().map(line -> List.of(new Literal(line, text))).toList();
         Schema schema = Schema.of(new Field("PLAN", text));
-        return execute(new Query(new ValuesNode(schema, rows), schema), snapshot);
+        return execute(new Planned(new ValuesNode(schema, rows), schema), snapshot);
     }
 
     private long runDdl(DdlStatement ddl, List<Object> parameters) {
@@ -390,19 +401,19 @@ final class StatementRunner {
         }
         try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
             CalcitePlanner planner = new CalcitePlanner(snapshot, null);
-            Query query = planQuery(planner, planner.parse(create.query()), parameters);
-            if (create.columnNames() != null && create.columnNames().size() != query.schema.size()) {
+            Planned query = planQuery(planner, planner.parse(create.query()), parameters);
+            if (create.columnNames() != null && create.columnNames().size() != query.schema().size()) {
                 throw new WarpException(SqlState.DATATYPE_MISMATCH, "CREATE TABLE names " + create.columnNames().size()
-                        + " columns but the query returns " + query.schema.size());
+                        + " columns but the query returns " + query.schema().size());
             }
             List<Field> fields = new ArrayList<>();
-            for (int i = 0; i < query.schema.size(); i++) {
-                String name = create.columnNames() != null ? create.columnNames().get(i) : query.schema.field(i).name();
-                fields.add(new Field(name, query.schema.type(i).withNullable(true)));
+            for (int i = 0; i < query.schema().size(); i++) {
+                String name = create.columnNames() != null ? create.columnNames().get(i) : query.schema().field(i).name();
+                fields.add(new Field(name, query.schema().type(i).withNullable(true)));
             }
             Table table = database.catalog().create(create.name(), new Schema(fields), false);
             try {
-                return run(query.plan, table::append);
+                return run(query.plan(), table::append);
             } catch (RuntimeException e) {
                 database.catalog().drop(create.name(), true);
                 throw e;
@@ -426,8 +437,9 @@ final class StatementRunner {
             }
             case "memory_limit" -> session.setMemoryLimit(text);
             case "query_timeout" -> session.setQueryTimeout(text);
+            case "plan_cache" -> session.setPlanCache(text);
             default -> throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
-                    "unknown setting '" + name + "'; settable: executor, parallelism, memory_limit, query_timeout");
+                    "unknown setting '" + name + "'; settable: executor, parallelism, memory_limit, query_timeout, plan_cache");
         }
         return StatementResult.update(0);
     }

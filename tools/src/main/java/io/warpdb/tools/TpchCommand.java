@@ -195,6 +195,10 @@ public final class TpchCommand implements Runnable {
         @Option(names = "--chart", description = "Also draw the per-query comparison (of the first executor) as a PNG bar chart.")
         Path chart;
 
+        @Option(names = "--no-plan-cache",
+                description = "Plan every run afresh (SET plan_cache = off), so that WarpDB's times include parsing and optimising.")
+        boolean noPlanCache;
+
         @Option(names = "--explain-analyze", paramLabel = "FILE",
                 description = "After timing, run each query once more under EXPLAIN ANALYZE on the first executor and write its plan"
                         + " to FILE.")
@@ -208,6 +212,9 @@ public final class TpchCommand implements Runnable {
             try (TpchSetup setup = setup(common, queries, executors.stream().map(Bench::executorOf).toList())) {
                 for (String e : executors) {
                     WarpDbTarget target = setup.warpdb(executorOf(e));
+                    if (noPlanCache) {
+                        target.withoutPlanCache();
+                    }
                     QueryTarget timed = e.equals(ColdGpuTarget.LABEL) ? new ColdGpuTarget(target) : target;
                     opened.add((AutoCloseable) timed);
                     targets.put(e, timed);

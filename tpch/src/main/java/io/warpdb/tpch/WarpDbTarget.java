@@ -22,6 +22,12 @@ public final class WarpDbTarget implements QueryTarget, AutoCloseable {
         session.setExecutor(executor);
     }
 
+    /** Plans every query afresh instead of reusing a plan kept from an earlier run of its text. */
+    public WarpDbTarget withoutPlanCache() {
+        session.setPlanCache("off");
+        return this;
+    }
+
     @Override
     public String name() {
         return "WarpDB (" + session.executor() + ")";

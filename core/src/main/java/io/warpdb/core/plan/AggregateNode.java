@@ -21,6 +21,11 @@ public record AggregateNode(PlanNode input, List<Integer> groupKeys, List<AggCal
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new AggregateNode(inputs.get(0), groupKeys, aggregates, schema);
+    }
+
+    @Override
     public String describe() {
         return "Aggregate(groupBy=" + groupKeys.stream().map(k -> "$" + k).toList() + ", aggregates=" + aggregates + ")";
     }

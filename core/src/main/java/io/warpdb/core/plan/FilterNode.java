@@ -17,6 +17,11 @@ public record FilterNode(PlanNode input, Expr condition) implements PlanNode {
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new FilterNode(inputs.get(0), condition);
+    }
+
+    @Override
     public String describe() {
         return "Filter(condition=" + condition + ")";
     }

@@ -40,6 +40,11 @@ public record JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Intege
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new JoinNode(inputs.get(0), inputs.get(1), kind, leftKeys, rightKeys, residual, schema, buildLeft);
+    }
+
+    @Override
     public String describe() {
         StringBuilder sb = new StringBuilder("Join(kind=").append(kind);
         if (!leftKeys.isEmpty()) {

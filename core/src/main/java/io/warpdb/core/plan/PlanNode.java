@@ -13,6 +13,9 @@ public sealed interface PlanNode
 
     List<PlanNode> inputs();
 
+    /** This node over other inputs, as many as {@link #inputs()} has; a leaf returns itself. */
+    PlanNode withInputs(List<PlanNode> inputs);
+
     /** One line for EXPLAIN: the operator and its arguments, without inputs. */
     String describe();
 }

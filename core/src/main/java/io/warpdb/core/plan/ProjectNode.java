@@ -19,6 +19,11 @@ public record ProjectNode(PlanNode input, List<Expr> exprs, Schema schema) imple
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new ProjectNode(inputs.get(0), exprs, schema);
+    }
+
+    @Override
     public String describe() {
         StringBuilder sb = new StringBuilder("Project(");
         for (int i = 0; i < exprs.size(); i++) {

@@ -35,6 +35,11 @@ public record ScanNode(TableSource table, List<Integer> columns, Schema schema, 
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return this;
+    }
+
+    @Override
     public String describe() {
         return "Scan(table=" + table.name() + ", columns=" + schema.fields().stream().map(f -> f.name()).toList()
                 + (predicates.isEmpty() ? "" : ", prune=" + predicates) + ")";

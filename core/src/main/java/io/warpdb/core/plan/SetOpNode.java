@@ -26,6 +26,11 @@ public record SetOpNode(SetOpKind kind, boolean all, PlanNode left, PlanNode rig
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new SetOpNode(kind, all, inputs.get(0), inputs.get(1), schema);
+    }
+
+    @Override
     public String describe() {
         return "SetOp(" + kind + (all ? " ALL" : "") + ")";
     }

@@ -23,6 +23,11 @@ public record SortNode(PlanNode input, List<SortKey> keys, long offset, long lim
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new SortNode(inputs.get(0), keys, offset, limit);
+    }
+
+    @Override
     public String describe() {
         StringBuilder sb = new StringBuilder("Sort(keys=").append(keys);
         if (offset > 0) {

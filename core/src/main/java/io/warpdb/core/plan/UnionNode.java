@@ -13,6 +13,11 @@ public record UnionNode(List<PlanNode> inputs, Schema schema) implements PlanNod
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return new UnionNode(inputs, schema);
+    }
+
+    @Override
     public String describe() {
         return "UnionAll(inputs=" + inputs.size() + ")";
     }

@@ -16,6 +16,11 @@ public record ValuesNode(Schema schema, List<List<Literal>> rows) implements Pla
     }
 
     @Override
+    public PlanNode withInputs(List<PlanNode> inputs) {
+        return this;
+    }
+
+    @Override
     public String describe() {
         return "Values(rows=" + rows.size() + ")";
     }
