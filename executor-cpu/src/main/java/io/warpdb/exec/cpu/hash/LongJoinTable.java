@@ -239,6 +239,14 @@ public final class LongJoinTable {
         return h & 0xffffffffL;
     }
 
+    /**
+     * Whether the key may be in the table: false means it certainly is not (exact when the
+     * filter is dense, else with the false positives of 8 hash bits per key).
+     */
+    public boolean mayContain(long key) {
+        return passingHash(key, false) != REJECTED;
+    }
+
     /** The build row at a position of a match range. */
     public int buildRow(int position) {
         return rowsByKey == null ? position : rowsByKey[position];

@@ -200,6 +200,11 @@ final class JoinBuild implements AutoCloseable {
         return out;
     }
 
+    /** The table of a built join on one key (whose probe filter others may borrow); null for other joins. */
+    LongJoinTable singleKeyTable() {
+        return pairPacked ? null : singleKey;
+    }
+
     /** The build row at a position of a match range. */
     int buildRow(int position) {
         return singleKey != null ? singleKey.buildRow(position) : rowsByKey[position];

@@ -4,11 +4,15 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
 import java.util.ArrayList;
@@ -39,6 +43,8 @@ final class Pipeline {
     private final ExecContext context;
     private final MorselSource morsels;
     private final Map<PlanNode, JoinBuild> builds = new IdentityHashMap<>();
+    /** The joins whose builds filter the scanned rows by key (see {@link JoinKeyFilterOperator}). */
+    private final List<JoinKeyFilterOperator.KeyFilter> keyFilters = new ArrayList<>();
     private final AtomicInteger openCopies = new AtomicInteger();
 
     private Pipeline(PlanNode root, ScanNode scan, ExecContext context) {
@@ -47,7 +53,12 @@ final class Pipeline {
         try {
             for (PlanNode node = root; !(node instanceof ScanNode); node = node.inputs().get(0)) {
                 if (node instanceof JoinNode join) {
-                    builds.put(join, new JoinBuild(join, Operators.input(join.right(), context), context));
+                    JoinBuild build = new JoinBuild(join, Operators.input(join.right(), context), context);
+                    builds.put(join, build);
+                    int column = filterableKeyColumn(join);
+                    if (column >= 0) {
+                        keyFilters.add(new JoinKeyFilterOperator.KeyFilter(column, build));
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -90,6 +101,45 @@ final class Pipeline {
         return null;
     }
 
+    /**
+     * The scan column holding the join's probe key, when the join drops the rows whose key has
+     * no match (INNER, SEMI), has one integer key compared as stored (same type family and
+     * scale on both sides) and the key is a scan column passed up unchanged; else -1.
+     */
+    private static int filterableKeyColumn(JoinNode join) {
+        if (join.kind() != JoinKind.INNER && join.kind() != JoinKind.SEMI || join.leftKeys().size() != 1) {
+            return -1;
+        }
+        int column = join.leftKeys().get(0);
+        DataType probe = join.left().schema().type(column);
+        DataType build = join.right().schema().type(join.rightKeys().get(0));
+        if (!storedAlike(probe, build)) {
+            return -1;
+        }
+        PlanNode node = join.left();
+        while (!(node instanceof ScanNode)) {
+            if (node instanceof ProjectNode project) {
+                if (!(project.exprs().get(column) instanceof ColumnRef ref)) {
+                    return -1;
+                }
+                column = ref.index();
+            } else if (node instanceof JoinNode below && column >= below.left().schema().size()) {
+                return -1; // a column of the lower join's build side
+            }
+            node = node.inputs().get(0);
+        }
+        return column;
+    }
+
+    /** Whether two key types hold equal values as equal integers: INTEGER/BIGINT, DATE, or DECIMALs of one scale. */
+    private static boolean storedAlike(DataType a, DataType b) {
+        TypeKind x = a.kind();
+        TypeKind y = b.kind();
+        boolean integers = (x == TypeKind.INTEGER || x == TypeKind.BIGINT) && (y == TypeKind.INTEGER || y == TypeKind.BIGINT);
+        return integers || x == TypeKind.DATE && y == TypeKind.DATE
+                || x == TypeKind.DECIMAL && y == TypeKind.DECIMAL && a.scale() == b.scale();
+    }
+
     /** One copy of the chain per worker; to be called once. */
     List<BatchStream> copies(PlanNode root) {
         int count = context.parallelism();
@@ -112,7 +162,8 @@ final class Pipeline {
 
     private BatchStream copy(PlanNode node) {
         if (node instanceof ScanNode scan) {
-            return Operators.metered(node, new ScanOperator(scan, morsels.view(), context), context);
+            BatchStream scanned = Operators.metered(node, new ScanOperator(scan, morsels.view(), context), context);
+            return keyFilters.isEmpty() ? scanned : new JoinKeyFilterOperator(scanned, keyFilters, context);
         }
         FilterNode fused = node instanceof ProjectNode project ? Operators.fusedFilter(project, context) : null;
         BatchStream input = copy(fused != null ? fused.input() : node.inputs().get(0));

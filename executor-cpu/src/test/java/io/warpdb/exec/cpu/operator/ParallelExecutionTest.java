@@ -251,6 +251,45 @@ class ParallelExecutionTest extends ExecTestBase {
         assertTrue(rows.stream().allMatch(r -> (long) r.get(1) == ROWS / 1000));
     }
 
+    /** Ids {0, step, 2 * step, ...} below {@code below}, as a one-column table. */
+    private static TestTable ids(int step, int below) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (int id = 0; id < below; id += step) {
+            rows.add(row(id));
+        }
+        return TestTable.of("ids", "id", INT).batches(rows, rows.size());
+    }
+
+    /**
+     * The builds of the inner and semi joins of a pipeline filter the scanned rows by key before
+     * the first join (JoinKeyFilterOperator): the rows are those of one thread, which filters
+     * nothing early, whether the key reaches the join through a projection, lies under a LEFT
+     * join (which filters nothing), or comes from a computed expression (not filterable); a
+     * filter that keeps every row turns itself off.
+     */
+    @Test
+    void joinBuildsFilterTheScannedRowsByKey() {
+        PlanNode withParts = join(scan(facts()), scan(parts()), JoinKind.INNER);
+        PlanNode projected = project(withParts, col(1, INT), col(0, INT), col(6, VARCHAR));
+        // Ids divisible by 7 below 100 000 that have an even part: i % 14 == 0.
+        PlanNode byId = new JoinNode(projected, scan(ids(7, 100_000)), JoinKind.SEMI, List.of(1), List.of(0), null,
+                projected.schema());
+        assertEquals((100_000 + 13) / 14, sameOnOneAndFourThreads(byId).size());
+
+        PlanNode leftParts = join(scan(facts()), scan(parts()), JoinKind.LEFT);
+        PlanNode innerIds = new JoinNode(leftParts, scan(ids(7, 100_000)), JoinKind.INNER, List.of(0), List.of(0), null,
+                leftParts.schema().concat(scan(ids(7, 100_000)).schema()));
+        assertEquals((100_000 + 6) / 7, sameOnOneAndFourThreads(innerIds).size());
+
+        PlanNode halved = project(scan(facts()), call(Op.DIVIDE, INT, col(0, INT), lit(2)), col(1, INT));
+        PlanNode computedKey = new JoinNode(halved, scan(ids(1, 1000)), JoinKind.SEMI, List.of(0), List.of(0), null, halved.schema());
+        assertEquals(2000, sameOnOneAndFourThreads(computedKey).size());
+
+        PlanNode everyPart = new JoinNode(scan(facts()), scan(ids(1, 1000)), JoinKind.SEMI, List.of(1), List.of(0), null,
+                facts().schema());
+        assertEquals(ROWS, sameOnOneAndFourThreads(everyPart).size());
+    }
+
     @Test
     void aWorkersErrorReachesTheConsumerWithItsSqlState() {
         // id / (part - 999) divides by zero on every thousandth row.
