@@ -12,9 +12,10 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * Sideways information passing in a pipeline: drops the scanned rows whose key cannot match
- * the build side of an inner or semi join higher up, before any join gathers them. Each join
- * lends its build's probe filter ({@link LongJoinTable#mayContain}), tested on the scan's key
- * column straight from the Arrow buffer. In TPC-H Q5 lineitem's 6 M rows meet the orders of 1994
+ * the build side of an inner or semi join higher up, or the indexed left rows of the SEMI or
+ * ANTI join the pipeline streams into ({@link LeftBuildSemiJoinOperator}), before any join
+ * gathers them. Each join lends its build's probe filter ({@link LongJoinTable#mayContain}),
+ * tested on the scan's key column straight from the Arrow buffer. In TPC-H Q5 lineitem's 6 M rows meet the orders of 1994
  * (15 % pass) and Asia's suppliers (20 %): filtered together at the scan, 3 % of the rows reach
  * the joins, where otherwise the first join gathers 910 K rows for the second to drop most.
  *

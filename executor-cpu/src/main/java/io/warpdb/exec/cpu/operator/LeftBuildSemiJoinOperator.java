@@ -36,15 +36,23 @@ final class LeftBuildSemiJoinOperator extends Operator {
     private boolean[] matched;
     private int nextLeftRow;
 
-    /** {@code probes}: the right input, or the copies of its parallel pipeline. */
-    LeftBuildSemiJoinOperator(JoinNode node, BatchStream left, List<BatchStream> probes, ExecContext context) {
+    /**
+     * {@code leftIndex}: from {@link #leftIndex}, now owned by this operator; {@code probes}: the
+     * right input, or the copies of its parallel pipeline.
+     */
+    LeftBuildSemiJoinOperator(JoinNode node, JoinBuild leftIndex, List<BatchStream> probes, ExecContext context) {
         super(context, node.schema(), probes.toArray(BatchStream[]::new));
         this.node = node;
         this.probeCount = probes.size();
+        this.build = leftIndex;
+        this.residual = node.residual() == null ? null : ExprCompiler.compile(node.residual());
+    }
+
+    /** The index of the join's left rows: a build over the join with its sides swapped; it closes {@code left}. */
+    static JoinBuild leftIndex(JoinNode node, BatchStream left, ExecContext context) {
         JoinNode swapped = new JoinNode(node.right(), node.left(), JoinKind.INNER, node.rightKeys(), node.leftKeys(), null,
                 node.right().schema().concat(node.left().schema()));
-        this.build = new JoinBuild(swapped, left, context);
-        this.residual = node.residual() == null ? null : ExprCompiler.compile(node.residual());
+        return new JoinBuild(swapped, left, context);
     }
 
     @Override

@@ -82,15 +82,24 @@ public final class Operators {
         }
     }
 
-    /** The right input probes in parallel when it is a pipeline worth it. */
+    /**
+     * The right input probes in parallel when it is a pipeline worth it; its scan then drops the
+     * rows whose key is not among the left's, as neither SEMI nor ANTI has a use for them.
+     */
     private static BatchStream leftBuildSemiJoin(JoinNode join, ExecContext context) {
-        BatchStream left = input(join.left(), context);
+        JoinBuild leftIndex = LeftBuildSemiJoinOperator.leftIndex(join, input(join.left(), context), context);
         try {
             Pipeline pipeline = Pipeline.of(join.right(), context);
-            List<BatchStream> probes = pipeline != null ? pipeline.copies(join.right()) : List.of(input(join.right(), context));
-            return new LeftBuildSemiJoinOperator(join, left, probes, context);
+            List<BatchStream> probes;
+            if (pipeline != null) {
+                pipeline.filterKeys(join.right(), join.rightKeys(), join.left().schema(), join.leftKeys(), leftIndex);
+                probes = pipeline.copies(join.right());
+            } else {
+                probes = List.of(input(join.right(), context));
+            }
+            return new LeftBuildSemiJoinOperator(join, leftIndex, probes, context);
         } catch (RuntimeException e) {
-            left.close();
+            leftIndex.close();
             throw e;
         }
     }

@@ -102,21 +102,38 @@ final class Pipeline {
     }
 
     /**
-     * The scan column holding the join's probe key, when the join drops the rows whose key has
-     * no match (INNER, SEMI), has one integer key compared as stored (same type family and
-     * scale on both sides) and the key is a scan column passed up unchanged; else -1.
+     * Lets {@code index} (built over {@code buildSchema}'s {@code buildKeys}) drop the scanned
+     * rows whose {@code keys} (columns of the pipeline's output {@code root}) it cannot match,
+     * where {@link #filterableKeyColumn} allows; to be called before {@link #copies}.
      */
+    void filterKeys(PlanNode root, List<Integer> keys, Schema buildSchema, List<Integer> buildKeys, JoinBuild index) {
+        int column = filterableKeyColumn(root, keys, buildSchema, buildKeys);
+        if (column >= 0) {
+            keyFilters.add(new JoinKeyFilterOperator.KeyFilter(column, index));
+        }
+    }
+
+    /** The scan column holding the probe key of a join of this chain that drops unmatched rows (INNER, SEMI); else -1. */
     private static int filterableKeyColumn(JoinNode join) {
-        if (join.kind() != JoinKind.INNER && join.kind() != JoinKind.SEMI || join.leftKeys().size() != 1) {
+        if (join.kind() != JoinKind.INNER && join.kind() != JoinKind.SEMI) {
             return -1;
         }
-        int column = join.leftKeys().get(0);
-        DataType probe = join.left().schema().type(column);
-        DataType build = join.right().schema().type(join.rightKeys().get(0));
-        if (!storedAlike(probe, build)) {
+        return filterableKeyColumn(join.left(), join.leftKeys(), join.right().schema(), join.rightKeys());
+    }
+
+    /**
+     * The scan column holding the one key ({@code keys}, columns of {@code node}'s output) when it
+     * is compared as stored with the build's key (same integer type family and scale on both
+     * sides) and reaches {@code node} from the scan unchanged; else -1.
+     */
+    private static int filterableKeyColumn(PlanNode node, List<Integer> keys, Schema buildSchema, List<Integer> buildKeys) {
+        if (keys.size() != 1) {
             return -1;
         }
-        PlanNode node = join.left();
+        int column = keys.get(0);
+        if (!storedAlike(node.schema().type(column), buildSchema.type(buildKeys.get(0)))) {
+            return -1;
+        }
         while (!(node instanceof ScanNode)) {
             if (node instanceof ProjectNode project) {
                 if (!(project.exprs().get(column) instanceof ColumnRef ref)) {
