@@ -19,9 +19,21 @@ final class ExactSumAccumulator implements MergeableAccumulator {
     private final int inputScale;
     private final DataType type;
     private final int resultScale;
+    /** Folded sums: 128 bits per group as a high and a low long. */
     private long[] high = new long[0];
     private long[] low = new long[0];
+    /**
+     * Sums not folded yet, of each value's upper 32 bits (signed) and of its lower 32 bits
+     * (unsigned): two plain additions per row, no carry to track, and neither can overflow
+     * before {@link #FOLD_ROWS} rows.
+     */
+    private long[] upper = new long[0];
+    private long[] lower = new long[0];
     private long[] counts = new long[0];
+    private long rowsSinceFold;
+
+    /** Rows added between folds: below 2^31, so that neither 32-bit half's sum overflows 63 bits. */
+    private static final long FOLD_ROWS = 1L << 30;
 
     ExactSumAccumulator(boolean average, int inputScale, DataType type) {
         this.average = average;
@@ -33,39 +45,82 @@ final class ExactSumAccumulator implements MergeableAccumulator {
     @Override
     public void add(Column values, int[] groupIds, int groupCount) {
         grow(groupCount);
-        long[] v = values.longs();
-        for (int row = 0; row < groupIds.length; row++) {
-            if (values.isNull(row)) {
-                continue;
-            }
-            int g = groupIds[row];
-            long before = low[g];
-            low[g] = before + v[row];
-            // Add the sign extension of v and the carry out of the low word (an unsigned overflow).
-            high[g] += (v[row] >> 63) + (Long.compareUnsigned(low[g], before) < 0 ? 1 : 0);
-            counts[g]++;
+        if (rowsSinceFold + groupIds.length > FOLD_ROWS) {
+            fold();
         }
+        rowsSinceFold += groupIds.length;
+        long[] v = values.longs();
+        boolean[] nulls = values.nulls();
+        if (groupCount == 1) {
+            // One group (an aggregate without GROUP BY): sums in registers.
+            long up = 0;
+            long lo = 0;
+            long n = 0;
+            for (int row = 0; row < groupIds.length; row++) {
+                if (nulls == null || !nulls[row]) {
+                    up += v[row] >> 32;
+                    lo += v[row] & 0xffffffffL;
+                    n++;
+                }
+            }
+            upper[0] += up;
+            lower[0] += lo;
+            counts[0] += n;
+            return;
+        }
+        long[] up = upper;
+        long[] lo = lower;
+        long[] n = counts;
+        for (int row = 0; row < groupIds.length; row++) {
+            if (nulls == null || !nulls[row]) {
+                int g = groupIds[row];
+                up[g] += v[row] >> 32;
+                lo[g] += v[row] & 0xffffffffL;
+                n[g]++;
+            }
+        }
+    }
+
+    /** Adds the unfolded sums into the 128-bit ones. */
+    private void fold() {
+        if (rowsSinceFold == 0) {
+            return;
+        }
+        for (int g = 0; g < upper.length; g++) {
+            addTo(g, upper[g] >> 32, upper[g] << 32);
+            addTo(g, 0, lower[g]);
+            upper[g] = 0;
+            lower[g] = 0;
+        }
+        rowsSinceFold = 0;
+    }
+
+    /** Adds the 128-bit value (hi, lo) to group g's folded sum. */
+    private void addTo(int g, long hi, long lo) {
+        long before = low[g];
+        low[g] = before + lo;
+        high[g] += hi + (Long.compareUnsigned(low[g], before) < 0 ? 1 : 0);
     }
 
     @Override
     public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
         grow(groupCount);
         ExactSumAccumulator other = (ExactSumAccumulator) partial;
+        other.fold();
         for (int g = 0; g < Math.min(groupIds.length, other.counts.length); g++) {
             int to = groupIds[g];
-            if (to < 0) {
-                continue;
+            if (to >= 0) {
+                addTo(to, other.high[g], other.low[g]);
+                counts[to] += other.counts[g];
             }
-            long before = low[to];
-            low[to] = before + other.low[g];
-            high[to] += other.high[g] + (Long.compareUnsigned(low[to], before) < 0 ? 1 : 0);
-            counts[to] += other.counts[g];
         }
     }
 
     private void grow(int groups) {
         high = Accumulators.grow(high, groups);
         low = Accumulators.grow(low, groups);
+        upper = Accumulators.grow(upper, groups);
+        lower = Accumulators.grow(lower, groups);
         counts = Accumulators.grow(counts, groups);
     }
 
@@ -77,6 +132,7 @@ final class ExactSumAccumulator implements MergeableAccumulator {
     @Override
     public Column result(int from, int count) {
         grow(from + count);
+        fold();
         boolean[] nulls = new boolean[count];
         if (type.kind() == TypeKind.DOUBLE) {
             double[] out = new double[count];

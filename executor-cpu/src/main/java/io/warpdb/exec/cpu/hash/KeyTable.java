@@ -24,6 +24,13 @@ public final class KeyTable {
      * empty; the length is a power of two kept at most half full.
      */
     private long[] slots;
+    /**
+     * For tables of one or two keys: the id of each tuple of non-NULL keys in [0, 256), at
+     * (k0 << 8 | k1), -1 while unseen; null for other tables. Low-cardinality groupings (a status
+     * flag, a dictionary-coded category: TPC-H Q1's four groups) then cost one array read per row.
+     * Allocated with the first batch of rows that all qualify.
+     */
+    private int[] smallTupleIds;
 
     public KeyTable(int keyCount) {
         this(keyCount, 8);
@@ -63,6 +70,14 @@ public final class KeyTable {
      * {@code rowNulls[k]} its NULL flags (null: no NULLs); rows flagged in {@code skip} (may be null) get -1.
      */
     public void add(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids, boolean[] isNew) {
+        if ((keyCount == 1 || keyCount == 2) && allSmall(rowKeys, rowNulls, skip, ids.length)) {
+            if (smallTupleIds == null) {
+                smallTupleIds = new int[1 << (8 * keyCount)];
+                Arrays.fill(smallTupleIds, -1);
+            }
+            addSmall(rowKeys, rowNulls, skip, ids, isNew);
+            return;
+        }
         int rows = ids.length;
         // The rows that need a lookup, with their hashes. Rows often come in runs of one key (a
         // table loaded in key order, lineitem by orderkey): such a row takes its predecessor's id.
@@ -103,6 +118,51 @@ public final class KeyTable {
                 }
             }
             previous = row;
+        }
+    }
+
+    /** Whether every row not skipped has non-NULL keys in [0, 256). */
+    private static boolean allSmall(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int rows) {
+        for (int k = 0; k < rowKeys.length; k++) {
+            if (rowNulls[k] != null) {
+                for (int row = 0; row < rows; row++) {
+                    if (rowNulls[k][row] && (skip == null || !skip[row])) {
+                        return false;
+                    }
+                }
+            }
+            long outside = 0;
+            long[] keys = rowKeys[k];
+            for (int row = 0; row < rows; row++) {
+                outside |= (skip != null && skip[row] ? 0 : keys[row]) & ~0xffL;
+            }
+            if (outside != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #add} for rows whose tuples {@link #allSmall} accepted: the tuple's id from {@link #smallTupleIds}. */
+    private void addSmall(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids, boolean[] isNew) {
+        long[] first = rowKeys[0];
+        long[] second = keyCount == 2 ? rowKeys[1] : null;
+        for (int row = 0; row < ids.length; row++) {
+            if (skip != null && skip[row]) {
+                ids[row] = -1;
+                continue;
+            }
+            int at = (int) (second == null ? first[row] : first[row] << 8 | second[row]);
+            int id = smallTupleIds[at];
+            boolean added = id < 0;
+            if (added) {
+                id = addRow(rowKeys, rowNulls, row, hashOf(rowKeys, rowNulls, row));
+                smallTupleIds[at] = id;
+            }
+            ids[row] = id;
+            if (isNew != null) {
+                isNew[row] = added;
+            }
         }
     }
 
