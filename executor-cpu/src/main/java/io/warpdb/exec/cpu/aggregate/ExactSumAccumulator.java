@@ -105,12 +105,14 @@ final class ExactSumAccumulator implements MergeableAccumulator {
     @Override
     public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
         grow(groupCount);
+        // Several workers may merge from one partial at once (one hash partition each): read it, never fold it.
         ExactSumAccumulator other = (ExactSumAccumulator) partial;
-        other.fold();
         for (int g = 0; g < Math.min(groupIds.length, other.counts.length); g++) {
             int to = groupIds[g];
             if (to >= 0) {
                 addTo(to, other.high[g], other.low[g]);
+                addTo(to, other.upper[g] >> 32, other.upper[g] << 32);
+                addTo(to, 0, other.lower[g]);
                 counts[to] += other.counts[g];
             }
         }
