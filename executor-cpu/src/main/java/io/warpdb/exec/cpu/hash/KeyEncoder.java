@@ -8,6 +8,7 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.value.Decimals;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Turns the values of a key column into longs that are equal exactly when the SQL values are
@@ -29,17 +30,32 @@ public final class KeyEncoder {
     /** Code -> id for the last dictionary seen, resolved lazily. */
     private StringDictionary cachedDictionary;
     private int[] cachedIds;
+    /** The code -> id arrays of the encoders sharing {@link #strings}, per dictionary; null when not shared. */
+    private final Map<StringDictionary, int[]> sharedIds;
 
-    private KeyEncoder(Form form, int scaleUp, StringDictionary.Builder strings, boolean addStrings) {
+    private KeyEncoder(Form form, int scaleUp, StringDictionary.Builder strings, boolean addStrings,
+            Map<StringDictionary, int[]> sharedIds) {
         this.form = form;
         this.scaleUp = scaleUp;
         this.strings = strings;
         this.addStrings = addStrings;
+        this.sharedIds = sharedIds;
     }
 
     /** For a GROUP BY key or a DISTINCT argument: values of one type. */
     public static KeyEncoder forGrouping(DataType type, StringDictionary.Builder strings) {
-        return forEquality(type, type, strings, true);
+        return forGrouping(type, strings, null);
+    }
+
+    /**
+     * For a GROUP BY key of a parallel aggregation: the workers' encoders share {@code strings}
+     * and, through {@code sharedIds} (a concurrent map), the ids they resolved for each
+     * dictionary, so that a dictionary all workers read (a join build's, e.g. customer names in
+     * TPC-H Q10) is resolved about once instead of once per worker, each under the builder's lock.
+     */
+    public static KeyEncoder forGrouping(DataType type, StringDictionary.Builder strings, Map<StringDictionary, int[]> sharedIds) {
+        KeyEncoder plain = forEquality(type, type, strings, true);
+        return plain.form == Form.STRING_ID ? new KeyEncoder(Form.STRING_ID, 0, strings, true, sharedIds) : plain;
     }
 
     /**
@@ -54,17 +70,17 @@ public final class KeyEncoder {
         TypeKind a = own.kind();
         TypeKind b = other.kind();
         if (a.isString() && b.isString()) {
-            return new KeyEncoder(Form.STRING_ID, 0, strings, addStrings);
+            return new KeyEncoder(Form.STRING_ID, 0, strings, addStrings, null);
         }
         if (a.isNumeric() && b.isNumeric()) {
             if (a == TypeKind.DOUBLE || b == TypeKind.DOUBLE) {
-                return new KeyEncoder(Form.DOUBLE_BITS, 0, null, false);
+                return new KeyEncoder(Form.DOUBLE_BITS, 0, null, false, null);
             }
             int scaleUp = Math.max(Decimals.scaleOf(own), Decimals.scaleOf(other)) - Decimals.scaleOf(own);
-            return new KeyEncoder(scaleUp == 0 ? Form.RAW : Form.RESCALED, scaleUp, null, false);
+            return new KeyEncoder(scaleUp == 0 ? Form.RAW : Form.RESCALED, scaleUp, null, false, null);
         }
         if (a == b) {
-            return new KeyEncoder(Form.RAW, 0, null, false);
+            return new KeyEncoder(Form.RAW, 0, null, false, null);
         }
         throw new WarpException(SqlState.DATATYPE_MISMATCH, "cannot match " + own.sqlName() + " with " + other.sqlName());
     }
@@ -125,12 +141,22 @@ public final class KeyEncoder {
         }
     }
 
+    /**
+     * The code -> id array of {@code dictionary}. A shared array is written by several workers
+     * without locks: each writes the id the builder gives the code's string, the same for all, so
+     * a worker that misses another's write only resolves the code again.
+     */
     private int[] idsFor(StringDictionary dictionary) {
         if (dictionary != cachedDictionary) {
             cachedDictionary = dictionary;
-            cachedIds = new int[dictionary.size()];
-            Arrays.fill(cachedIds, UNRESOLVED);
+            cachedIds = sharedIds == null ? unresolved(dictionary) : sharedIds.computeIfAbsent(dictionary, KeyEncoder::unresolved);
         }
         return cachedIds;
+    }
+
+    private static int[] unresolved(StringDictionary dictionary) {
+        int[] ids = new int[dictionary.size()];
+        Arrays.fill(ids, UNRESOLVED);
+        return ids;
     }
 }

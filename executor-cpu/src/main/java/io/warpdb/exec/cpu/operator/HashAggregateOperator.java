@@ -24,6 +24,8 @@ import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -44,6 +46,8 @@ final class HashAggregateOperator extends Operator {
     private final Schema inputSchema;
     /** Per string group key: the ids its values are encoded as, shared by all workers (null for other keys). */
     private final List<StringDictionary.Builder> keyStrings = new ArrayList<>();
+    /** Per string key: the ids the workers resolved per dictionary (see {@link KeyEncoder#forGrouping(DataType, StringDictionary.Builder, Map)}). */
+    private final List<Map<StringDictionary, int[]>> keyIds = new ArrayList<>();
     /** Per aggregate: converts the accumulator's results to the aggregate's declared type. */
     private final List<Evaluator> resultConversions = new ArrayList<>();
     /** Groups of all partials together above which the partials merge in parallel. */
@@ -62,7 +66,9 @@ final class HashAggregateOperator extends Operator {
         this.aggregates = node.aggregates();
         this.inputSchema = node.input().schema();
         for (int key : groupKeys) {
-            keyStrings.add(inputSchema.type(key).kind().isString() ? new StringDictionary.Builder() : null);
+            boolean string = inputSchema.type(key).kind().isString();
+            keyStrings.add(string ? new StringDictionary.Builder() : null);
+            keyIds.add(string ? new ConcurrentHashMap<>() : null);
         }
         for (AggCall call : aggregates) {
             Accumulator accumulator = newAccumulator(call);
@@ -187,7 +193,7 @@ final class HashAggregateOperator extends Operator {
         Groups(int expected) {
             table = new KeyTable(groupKeys.size(), expected);
             for (int k = 0; k < groupKeys.size(); k++) {
-                keyEncoders.add(KeyEncoder.forGrouping(inputSchema.type(groupKeys.get(k)), keyStrings.get(k)));
+                keyEncoders.add(KeyEncoder.forGrouping(inputSchema.type(groupKeys.get(k)), keyStrings.get(k), keyIds.get(k)));
             }
             for (AggCall call : aggregates) {
                 accumulators.add(newAccumulator(call));
