@@ -37,17 +37,25 @@ final class JoinSelectivity extends RelMdSelectivity {
      */
     private static final double LIKE_SELECTIVITY = 0.05;
 
-    /** Predicates over a table or anything without a more specific rule. */
+    /**
+     * Predicates over a table or anything without a more specific rule. Range conditions on a
+     * column whose range storage knows ({@link ColumnRanges}) keep the share of that range they
+     * cover: TPC-H Q10's three months of orders are 4 % of them, not Calcite's 25 % for two
+     * comparisons, which decides the side a join builds on.
+     */
     @Override
     public Double getSelectivity(RelNode rel, RelMetadataQuery mq, RexNode predicate) {
         if (predicate == null) {
             return super.getSelectivity(rel, mq, predicate);
         }
+        ColumnRanges ranges = new ColumnRanges(rel, mq);
         double selectivity = 1;
         for (RexNode conjunct : RelOptUtil.conjunctions(predicate)) {
-            selectivity *= guess(conjunct);
+            if (!ranges.add(conjunct)) {
+                selectivity *= guess(conjunct);
+            }
         }
-        return selectivity;
+        return selectivity * ranges.selectivity();
     }
 
     private static double guess(RexNode conjunct) {

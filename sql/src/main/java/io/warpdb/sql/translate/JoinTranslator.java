@@ -5,10 +5,12 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Exprs;
+import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +44,7 @@ final class JoinTranslator implements NodeTranslator<Join> {
         RexNode remaining = info.getRemaining(rel.getCluster().getRexBuilder());
         Expr residual = remaining.isAlwaysTrue() ? null : translator.rex().translate(remaining);
         Schema schema = PlanTranslator.schemaOf(rel);
-        if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && rightIsLarger(rel, 1)) {
+        if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && (rightIsLarger(rel, 1) || rightStreamsMore(rel, left, right))) {
             return swapped(left, right, info, residual, schema);
         }
         boolean buildLeft = !kind.outputsRight() && !info.leftKeys.isEmpty() && rightIsLarger(rel, SEMI_BUILD_LEFT_RATIO);
@@ -61,6 +63,37 @@ final class JoinTranslator implements NodeTranslator<Join> {
         Double left = mq.getRowCount(rel.getLeft());
         Double right = mq.getRowCount(rel.getRight());
         return left != null && right != null && right > left * factor;
+    }
+
+    /**
+     * Whether the right input is a join driven by a table much larger than the left input's, and
+     * not estimated much smaller than the left: building on it would materialise the output of
+     * a large pipeline that could stream instead (TPC-H Q5: customer against lineitem x orders x
+     * supplier, estimates within a factor of 4 of each other, which join-key statistics cannot
+     * settle; probing with the lineitem pipeline lets its scan drop rows by every build's keys).
+     */
+    private static boolean rightStreamsMore(Join rel, PlanNode left, PlanNode right) {
+        if (!(right instanceof JoinNode) && !(right instanceof ProjectNode p && p.input() instanceof JoinNode)) {
+            return false;
+        }
+        long leftRows = drivingScanRows(left);
+        long rightRows = drivingScanRows(right);
+        RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
+        Double leftEstimate = mq.getRowCount(rel.getLeft());
+        Double rightEstimate = mq.getRowCount(rel.getRight());
+        return leftRows > 0 && rightRows > STREAMING_SCAN_RATIO * leftRows && leftEstimate != null && rightEstimate != null
+                && rightEstimate * STREAMING_SCAN_RATIO >= leftEstimate;
+    }
+
+    /** How much larger the right input's driving table and how much smaller at most its estimate, for {@link #rightStreamsMore}. */
+    private static final double STREAMING_SCAN_RATIO = 4;
+
+    /** The rows of the table at the end of the chain of left inputs (through filters, projections, joins); -1 if none. */
+    private static long drivingScanRows(PlanNode node) {
+        while (node instanceof FilterNode || node instanceof ProjectNode || node instanceof JoinNode) {
+            node = node.inputs().get(0);
+        }
+        return node instanceof ScanNode scan ? scan.table().rowCount() : -1;
     }
 
     /** right JOIN left, then the columns back in left, right order. */
