@@ -66,6 +66,9 @@ public final class Operators {
         if (plan instanceof JoinNode join && join.buildLeft()) {
             return leftBuildSemiJoin(join, context);
         }
+        if (plan instanceof JoinNode join && AdaptiveJoinOperator.applies(join)) {
+            return new AdaptiveJoinOperator(join, input(join.left(), context), context);
+        }
         if (plan instanceof ProjectNode project && fusedFilter(project, context) != null) {
             FilterNode filter = fusedFilter(project, context);
             return new ProjectOperator(project, input(filter.input(), context), filter, context);

@@ -1,6 +1,7 @@
 package io.warpdb.exec.cpu.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Op;
@@ -114,7 +115,34 @@ class JoinTest extends ExecTestBase {
         TestTable build = TestTable.of("b", "k", INT, "i", INT).batches(rightRows, 50_000, 50_000);
         List<List<Object>> out = run(join(scan(probe), scan(build), JoinKind.INNER, List.of(0), List.of(0), null));
         assertEquals(200_000, out.size());
-        assertEquals(List.of(65_536, 65_536, 65_536, 3_392), batchSizes);
+        // The three probe rows are few enough to be indexed instead (AdaptiveJoinOperator): each
+        // 50 K-row build batch then streams past them and its 100 K pairs leave in two chunks.
+        assertEquals(List.of(65_536, 34_464, 65_536, 34_464), batchSizes);
+    }
+
+    /** A left input too large to index instead streams past the planned build of the right one, as the plan says. */
+    @Test
+    void aLeftInputTooLargeToIndexProbesThePlannedBuild() {
+        int leftCount = AdaptiveJoinOperator.MAX_LEFT_BUILD_ROWS + 5_000;
+        List<List<Object>> leftRows = new ArrayList<>();
+        for (int i = 0; i < leftCount; i++) {
+            leftRows.add(row(i % 1000, i));
+        }
+        List<List<Object>> rightRows = new ArrayList<>();
+        for (int k = 0; k < 1000; k += 2) {
+            rightRows.add(row(k, k * 10));
+        }
+        TestTable l = TestTable.of("l", "k", INT, "i", INT).batches(leftRows, 30_000, 30_000, leftCount - 60_000);
+        TestTable r = TestTable.of("r", "k", INT, "v", INT).batches(rightRows, rightRows.size());
+        // Even keys match; the residual keeps the pairs whose left row number is not a multiple of 3.
+        Expr residual = call(Op.NE, BOOL, call(Op.MOD, INT, col(1, INT), lit(3)), lit(0));
+        List<List<Object>> out = run(join(scan(l), scan(r), JoinKind.INNER, List.of(0), List.of(0), residual));
+        long expected = 0;
+        for (int i = 0; i < leftCount; i++) {
+            expected += (i % 1000) % 2 == 0 && i % 3 != 0 ? 1 : 0;
+        }
+        assertEquals(expected, out.size());
+        assertTrue(out.stream().allMatch(row -> (int) row.get(2) == (int) row.get(0) && (int) row.get(3) == 10 * (int) row.get(0)));
     }
 
     /** Differential test against a nested-loop reference on random data with duplicates and NULLs. */
