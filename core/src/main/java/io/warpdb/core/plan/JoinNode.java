@@ -1,8 +1,12 @@
 package io.warpdb.core.plan;
 
+import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Joins two inputs. Rows match when every {@code leftKeys[i] = rightKeys[i]} (SQL equality:
@@ -42,6 +46,28 @@ public record JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Intege
     @Override
     public PlanNode withInputs(List<PlanNode> inputs) {
         return new JoinNode(inputs.get(0), inputs.get(1), kind, leftKeys, rightKeys, residual, schema, buildLeft);
+    }
+
+    /**
+     * This inner join turned around, {@code right JOIN left} (right columns first, the residual
+     * remapped), wrapped in the projection that puts the columns back in this join's order: the
+     * same rows, with the hash table built on the left input instead.
+     */
+    public ProjectNode swapped() {
+        if (kind != JoinKind.INNER) {
+            throw new IllegalStateException("only inner joins turn around, not " + kind);
+        }
+        int leftCount = left.schema().size();
+        int rightCount = right.schema().size();
+        // Old position i (left columns first) is at i + rightCount when left, i - leftCount when right.
+        IntUnaryOperator moved = i -> i < leftCount ? i + rightCount : i - leftCount;
+        JoinNode join = new JoinNode(right, left, JoinKind.INNER, rightKeys, leftKeys,
+                residual == null ? null : Exprs.remap(residual, moved), right.schema().concat(left.schema()));
+        List<Expr> reorder = new ArrayList<>();
+        for (int i = 0; i < leftCount + rightCount; i++) {
+            reorder.add(new ColumnRef(moved.applyAsInt(i), schema.type(i)));
+        }
+        return new ProjectNode(join, reorder, schema);
     }
 
     @Override

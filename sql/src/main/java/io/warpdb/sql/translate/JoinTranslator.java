@@ -2,9 +2,7 @@ package io.warpdb.sql.translate;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
-import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
@@ -12,9 +10,6 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.Schema;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.IntUnaryOperator;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
@@ -45,7 +40,7 @@ final class JoinTranslator implements NodeTranslator<Join> {
         Expr residual = remaining.isAlwaysTrue() ? null : translator.rex().translate(remaining);
         Schema schema = PlanTranslator.schemaOf(rel);
         if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && (rightIsLarger(rel, 1) || rightStreamsMore(rel, left, right))) {
-            return swapped(left, right, info, residual, schema);
+            return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema).swapped();
         }
         boolean buildLeft = !kind.outputsRight() && !info.leftKeys.isEmpty() && rightIsLarger(rel, SEMI_BUILD_LEFT_RATIO);
         return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema, buildLeft);
@@ -94,21 +89,5 @@ final class JoinTranslator implements NodeTranslator<Join> {
             node = node.inputs().get(0);
         }
         return node instanceof ScanNode scan ? scan.table().rowCount() : -1;
-    }
-
-    /** right JOIN left, then the columns back in left, right order. */
-    private static PlanNode swapped(PlanNode left, PlanNode right, JoinInfo info, Expr residual, Schema schema) {
-        int leftCount = left.schema().size();
-        int rightCount = right.schema().size();
-        // Old position i (left columns first) is at i + rightCount when left, i - leftCount when right.
-        IntUnaryOperator moved = i -> i < leftCount ? i + rightCount : i - leftCount;
-        Expr swappedResidual = residual == null ? null : Exprs.remap(residual, moved);
-        JoinNode join = new JoinNode(right, left, JoinKind.INNER, info.rightKeys, info.leftKeys, swappedResidual,
-                right.schema().concat(left.schema()));
-        List<Expr> reorder = new ArrayList<>();
-        for (int i = 0; i < leftCount + rightCount; i++) {
-            reorder.add(new ColumnRef(moved.applyAsInt(i), schema.type(i)));
-        }
-        return new ProjectNode(join, reorder, schema);
     }
 }

@@ -3,9 +3,6 @@ package io.warpdb.exec.cpu.operator;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exec.ExecContext;
-import io.warpdb.core.expr.ColumnRef;
-import io.warpdb.core.expr.Expr;
-import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.ProjectNode;
@@ -14,8 +11,6 @@ import io.warpdb.exec.cpu.batch.BatchRows;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
-import java.util.function.IntUnaryOperator;
 
 /**
  * An inner hash join that picks its build side at run time. The planner builds on the side it
@@ -71,13 +66,8 @@ final class AdaptiveJoinOperator extends Operator {
 
     /** The right rows probing an index of the left ones, then the columns put back in left, right order. */
     private BatchStream leftBuild(BatchStream left) {
-        int leftCount = node.left().schema().size();
-        int rightCount = node.right().schema().size();
-        IntUnaryOperator moved = i -> i < leftCount ? i + rightCount : i - leftCount;
-        Expr residual = node.residual() == null ? null : Exprs.remap(node.residual(), moved);
-        Schema swappedSchema = node.right().schema().concat(node.left().schema());
-        JoinNode swapped = new JoinNode(node.right(), node.left(), JoinKind.INNER, node.rightKeys(), node.leftKeys(), residual,
-                swappedSchema);
+        ProjectNode reordered = node.swapped();
+        JoinNode swapped = (JoinNode) reordered.input();
         JoinBuild leftIndex = new JoinBuild(swapped, left, context);
         BatchStream probe;
         try {
@@ -92,12 +82,7 @@ final class AdaptiveJoinOperator extends Operator {
             leftIndex.close();
             throw e;
         }
-        BatchStream joined = new HashJoinOperator(swapped, probe, leftIndex, true, context);
-        List<Expr> reorder = new ArrayList<>();
-        for (int i = 0; i < leftCount + rightCount; i++) {
-            reorder.add(new ColumnRef(moved.applyAsInt(i), node.schema().type(i)));
-        }
-        return new ProjectOperator(new ProjectNode(swapped, reorder, node.schema()), joined, context);
+        return new ProjectOperator(reordered, new HashJoinOperator(swapped, probe, leftIndex, true, context), context);
     }
 
     @Override
