@@ -86,18 +86,25 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
 
     /**
      * {@code side} with its aggregate's input semi-joined to {@code filter} when {@code side} is
-     * an aggregate grouped by every key column it joins on and {@code filter} is small; else
-     * {@code side} itself.
+     * an aggregate that joins on some of its group columns and {@code filter} is small; else
+     * {@code side} itself. Keys on aggregated values (Q2's {@code ps_supplycost = MIN(...)}) stay
+     * for the join above: the semi-join on the group keys alone keeps every group that can match.
      */
     private RelNode reduced(RelNode side, ImmutableIntList keys, RelNode filter, ImmutableIntList filterKeys) {
         if (!(side instanceof LogicalAggregate aggregate) || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return side;
         }
         List<Integer> groupColumns = aggregate.getGroupSet().asList();
-        for (int key : keys) {
-            if (key >= groupColumns.size()) {
-                return side;
+        List<Integer> groupKeys = new ArrayList<>();
+        List<Integer> groupFilterKeys = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i) < groupColumns.size()) {
+                groupKeys.add(keys.get(i));
+                groupFilterKeys.add(filterKeys.get(i));
             }
+        }
+        if (groupKeys.isEmpty()) {
+            return side;
         }
         RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
         Double groups = mq.getRowCount(aggregate);
@@ -108,9 +115,9 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
         RelNode input = aggregate.getInput();
         int inputCount = input.getRowType().getFieldCount();
         List<RexNode> equalities = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            int inputColumn = groupColumns.get(keys.get(i));
-            int filterColumn = filterKeys.get(i);
+        for (int i = 0; i < groupKeys.size(); i++) {
+            int inputColumn = groupColumns.get(groupKeys.get(i));
+            int filterColumn = groupFilterKeys.get(i);
             equalities.add(rexBuilder.makeCall(SqlStdOperatorTable.EQUALS,
                     rexBuilder.makeInputRef(input.getRowType().getFieldList().get(inputColumn).getType(), inputColumn),
                     rexBuilder.makeInputRef(filter.getRowType().getFieldList().get(filterColumn).getType(),
