@@ -239,7 +239,12 @@ public final class ExprCompiler {
         Expr x = args.get(0);
         List<Expr> values = args.subList(1, args.size());
         if (values.stream().allMatch(v -> v instanceof Literal)) {
-            return new InEvaluator(build(x), values.stream().map(v -> (Literal) v).toList(), type);
+            List<Literal> literals = values.stream().map(v -> (Literal) v).toList();
+            int prefixLength = leadingSubstringLength(x);
+            if (prefixLength > 0 && literals.stream().allMatch(v -> v.isNull() || v.type().kind().isString())) {
+                return new PrefixInEvaluator(text(((Call) x).arg(0)), prefixLength, literals, type);
+            }
+            return new InEvaluator(build(x), literals, type);
         }
         Expr anyEqual = null;
         for (Expr v : values) {
@@ -247,6 +252,16 @@ public final class ExprCompiler {
             anyEqual = anyEqual == null ? equal : Call.of(Op.OR, type, anyEqual, equal);
         }
         return build(anyEqual);
+    }
+
+    /** n when {@code e} is {@code SUBSTRING(s, 1, n)} with a constant n > 0 and a string s; else 0. */
+    private static int leadingSubstringLength(Expr e) {
+        if (e instanceof Call call && call.op() == Op.SUBSTRING && call.args().size() == 3 && call.arg(0).type().kind().isString()
+                && call.arg(1) instanceof Literal start && Long.valueOf(1).equals(start.value())
+                && call.arg(2) instanceof Literal length && length.value() instanceof Long n && n > 0 && n <= Integer.MAX_VALUE) {
+            return (int) (long) n;
+        }
+        return 0;
     }
 
     private Evaluator substring(List<Expr> args, DataType type) {

@@ -54,6 +54,17 @@ class StringFunctionTest extends ExecTestBase {
                 eval(t, call(Op.NOT, BOOL, call(Op.NOT, BOOL, call(Op.LIKE, BOOL, call(Op.TRIM, VARCHAR, S, str(" ")), str("_pple"))))));
         assertEquals(Arrays.asList(true, true, false, null, false, false), eval(t, call(Op.IN, BOOL, S, str("Apple"), str("banana"))));
         assertEquals(Arrays.asList(true, null, null, null, null, null), eval(t, call(Op.IN, BOOL, S, str("Apple"), nul(VARCHAR))));
+        // SUBSTRING(s, 1, n) IN (...) tests prefixes (PrefixInEvaluator): a two-character value must start
+        // the string, a shorter one must be all of it, a longer one matches nothing.
+        Expr leading = call(Op.SUBSTRING, VARCHAR, S, lit(1), lit(2));
+        assertEquals(Arrays.asList(true, false, false, null, true, true),
+                eval(t, call(Op.IN, BOOL, leading, str("Ap"), str("Ch"), str("ap"), str("ban"))));
+        assertEquals(Arrays.asList(null, true, null, null, null, null), eval(t, call(Op.IN, BOOL, leading, str("ba"), nul(VARCHAR))));
+        TestTable shortOnes = TestTable.of("t", "s", VARCHAR).batch(row("x"), row("xy"), row(""), row("\u00e9t\u00e9"));
+        assertEquals(Arrays.asList(true, false, true, false),
+                eval(shortOnes, call(Op.IN, BOOL, call(Op.SUBSTRING, VARCHAR, col(0, VARCHAR), lit(1), lit(2)), str("x"), str(""))));
+        assertEquals(Arrays.asList(false, false, false, true),
+                eval(shortOnes, call(Op.IN, BOOL, call(Op.SUBSTRING, VARCHAR, col(0, VARCHAR), lit(1), lit(2)), str("\u00e9t"))));
     }
 
     @ParameterizedTest
