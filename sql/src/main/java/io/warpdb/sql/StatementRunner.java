@@ -294,6 +294,16 @@ final class StatementRunner {
                 + session.memoryLimit() + " bytes (SET memory_limit): " + e.getMessage(), e);
     }
 
+    /**
+     * The Java heap exhausted while the statement ran: its hash tables and evaluated columns live
+     * on the heap, outside the Arrow memory {@code SET memory_limit} counts. The statement fails
+     * with 53200; once it is closed its memory is garbage and the server goes on.
+     */
+    private static WarpException heapExhausted(OutOfMemoryError e) {
+        return new WarpException(SqlState.OUT_OF_MEMORY,
+                "the statement ran out of Java heap (" + e.getMessage() + "); give the server more (-Xmx) or the statement less data", e);
+    }
+
     private StatementResult execute(Planned query, CatalogSnapshot snapshot) {
         BufferAllocator allocator = statementAllocator("query");
         ExecContext context = newContext(allocator, place(query.plan()));
@@ -301,10 +311,10 @@ final class StatementRunner {
             session.started(context);
             BatchStream stream = context.run(query.plan());
             return StatementResult.query(query.schema(), new StatementStream(stream, context, snapshot), allocator);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError e) {
             session.finished(context);
             allocator.close();
-            throw e;
+            throw e instanceof OutOfMemoryError heap ? heapExhausted(heap) : (RuntimeException) e;
         }
     }
 
@@ -325,6 +335,8 @@ final class StatementRunner {
                 return consume.apply(stream, context);
             } catch (OutOfMemoryException e) {
                 throw memoryLimitExceeded(e);
+            } catch (OutOfMemoryError e) {
+                throw heapExhausted(e);
             } finally {
                 session.finished(context);
             }
@@ -471,6 +483,8 @@ final class StatementRunner {
                 return inner.next();
             } catch (OutOfMemoryException e) {
                 throw memoryLimitExceeded(e);
+            } catch (OutOfMemoryError e) {
+                throw heapExhausted(e);
             }
         }
 
