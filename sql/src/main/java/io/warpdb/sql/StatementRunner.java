@@ -86,7 +86,8 @@ final class StatementRunner {
         CatalogSnapshot snapshot = database.catalog().snapshot();
         try {
             PlanCache cache = session.planCacheEnabled() ? database.planCache() : null;
-            Planned cached = cache == null ? null : cache.get(text.strip(), parameters, snapshot);
+            String cacheKey = text.strip();
+            Planned cached = cache == null ? null : cache.get(cacheKey, parameters, snapshot);
             if (cached != null) {
                 StatementResult result = runQuery(cached, isExplain, isAnalyze, snapshot);
                 snapshot = null; // the result releases it
@@ -113,7 +114,7 @@ final class StatementRunner {
             }
             Planned query = planQuery(new CalcitePlanner(snapshot, null, CounterTable.of(database.catalog())), node, parameters);
             if (cache != null) {
-                cache.put(text.strip(), parameters, snapshot, query);
+                cache.put(cacheKey, parameters, snapshot, query);
             }
             StatementResult result = runQuery(query, isExplain, isAnalyze, snapshot);
             snapshot = null; // the result releases it

@@ -39,10 +39,14 @@ final class JoinTranslator implements NodeTranslator<Join> {
         RexNode remaining = info.getRemaining(rel.getCluster().getRexBuilder());
         Expr residual = remaining.isAlwaysTrue() ? null : translator.rex().translate(remaining);
         Schema schema = PlanTranslator.schemaOf(rel);
-        if (kind == JoinKind.INNER && !info.leftKeys.isEmpty() && (rightIsLarger(rel, 1) || rightStreamsMore(rel, left, right))) {
+        RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
+        Double leftRows = mq.getRowCount(rel.getLeft());
+        Double rightRows = mq.getRowCount(rel.getRight());
+        boolean estimated = !info.leftKeys.isEmpty() && leftRows != null && rightRows != null;
+        if (kind == JoinKind.INNER && estimated && (rightRows > leftRows || rightStreamsMore(left, right, leftRows, rightRows))) {
             return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema).swapped();
         }
-        boolean buildLeft = !kind.outputsRight() && !info.leftKeys.isEmpty() && rightIsLarger(rel, SEMI_BUILD_LEFT_RATIO);
+        boolean buildLeft = !kind.outputsRight() && estimated && rightRows > leftRows * SEMI_BUILD_LEFT_RATIO;
         return new JoinNode(left, right, kind, info.leftKeys, info.rightKeys, residual, schema, buildLeft);
     }
 
@@ -53,13 +57,6 @@ final class JoinTranslator implements NodeTranslator<Join> {
      */
     private static final double SEMI_BUILD_LEFT_RATIO = 4;
 
-    private static boolean rightIsLarger(Join rel, double factor) {
-        RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
-        Double left = mq.getRowCount(rel.getLeft());
-        Double right = mq.getRowCount(rel.getRight());
-        return left != null && right != null && right > left * factor;
-    }
-
     /**
      * Whether the right input is a join driven by a table much larger than the left input's, and
      * not estimated much smaller than the left: building on it would materialise the output of
@@ -67,17 +64,13 @@ final class JoinTranslator implements NodeTranslator<Join> {
      * supplier, estimates within a factor of 4 of each other, which join-key statistics cannot
      * settle; probing with the lineitem pipeline lets its scan drop rows by every build's keys).
      */
-    private static boolean rightStreamsMore(Join rel, PlanNode left, PlanNode right) {
+    private static boolean rightStreamsMore(PlanNode left, PlanNode right, double leftEstimate, double rightEstimate) {
         if (!(right instanceof JoinNode) && !(right instanceof ProjectNode p && p.input() instanceof JoinNode)) {
             return false;
         }
-        long leftRows = drivingScanRows(left);
-        long rightRows = drivingScanRows(right);
-        RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
-        Double leftEstimate = mq.getRowCount(rel.getLeft());
-        Double rightEstimate = mq.getRowCount(rel.getRight());
-        return leftRows > 0 && rightRows > STREAMING_SCAN_RATIO * leftRows && leftEstimate != null && rightEstimate != null
-                && rightEstimate * STREAMING_SCAN_RATIO >= leftEstimate;
+        long leftTable = drivingScanRows(left);
+        long rightTable = drivingScanRows(right);
+        return leftTable > 0 && rightTable > STREAMING_SCAN_RATIO * leftTable && rightEstimate * STREAMING_SCAN_RATIO >= leftEstimate;
     }
 
     /** How much larger the right input's driving table and how much smaller at most its estimate, for {@link #rightStreamsMore}. */

@@ -87,12 +87,17 @@ final class ExactSumAccumulator implements MergeableAccumulator {
             return;
         }
         for (int g = 0; g < upper.length; g++) {
-            addTo(g, upper[g] >> 32, upper[g] << 32);
-            addTo(g, 0, lower[g]);
+            addPending(g, upper[g], lower[g]);
             upper[g] = 0;
             lower[g] = 0;
         }
         rowsSinceFold = 0;
+    }
+
+    /** Adds sums of upper and lower 32-bit halves (see {@link #upper}) to group g's folded sum. */
+    private void addPending(int g, long upperSum, long lowerSum) {
+        addTo(g, upperSum >> 32, upperSum << 32);
+        addTo(g, 0, lowerSum);
     }
 
     /** Adds the 128-bit value (hi, lo) to group g's folded sum. */
@@ -111,8 +116,7 @@ final class ExactSumAccumulator implements MergeableAccumulator {
             int to = groupIds[g];
             if (to >= 0) {
                 addTo(to, other.high[g], other.low[g]);
-                addTo(to, other.upper[g] >> 32, other.upper[g] << 32);
-                addTo(to, 0, other.lower[g]);
+                addPending(to, other.upper[g], other.lower[g]);
                 counts[to] += other.counts[g];
             }
         }

@@ -122,6 +122,20 @@ public final class BatchRows {
         MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | 1 << (index & 7)));
     }
 
+    /**
+     * Takes over {@code batch} and returns its rows {@code rows[0 .. count)}, ascending: the batch
+     * itself when they are all of its rows, null (the batch closed) when there are none, else a
+     * new batch of those rows (the batch closed).
+     */
+    public static Batch keep(Batch batch, int[] rows, int count, BufferAllocator allocator) {
+        if (count == batch.rowCount()) {
+            return batch;
+        }
+        try (batch) {
+            return count == 0 ? null : gather(batch, rows.length == count ? rows : Arrays.copyOf(rows, count), allocator);
+        }
+    }
+
     /** The given rows of every column of {@code batch}, as a new batch with the same dictionaries. */
     public static Batch gather(Batch batch, int[] rows, BufferAllocator allocator) {
         List<FieldVector> vectors = new ArrayList<>(batch.columnCount());

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 
 /**
@@ -82,6 +83,14 @@ final class InEvaluator implements Evaluator {
     @Override
     public Column evaluate(EvalInput input) {
         Column a = x.evaluate(input);
+        return membership(a, type, hasNullValue, row -> contains(a, row));
+    }
+
+    /**
+     * SQL's truth of {@code a IN (...)} per row, given which rows equal a value of the list: TRUE
+     * for those; NULL for NULL rows, and for the others when the list holds a NULL; else FALSE.
+     */
+    static Column membership(Column a, DataType type, boolean hasNullValue, IntPredicate isMember) {
         int rows = a.size();
         long[] out = new long[rows];
         boolean[] nulls = a.nulls() == null ? null : a.nulls().clone();
@@ -89,7 +98,7 @@ final class InEvaluator implements Evaluator {
             if (a.isNull(i)) {
                 continue;
             }
-            if (contains(a, i)) {
+            if (isMember.test(i)) {
                 out[i] = 1;
             } else if (hasNullValue) {
                 if (nulls == null) {

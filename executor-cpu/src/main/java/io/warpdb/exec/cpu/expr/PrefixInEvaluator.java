@@ -11,7 +11,7 @@ import java.util.List;
  * substring is the whole string); a longer one none. TPC-H Q22 tests the country code of every
  * customer's phone: per dictionary entry, which for a column of distinct values is per row, the
  * substring and its dictionary cost an allocation and a hash insert each. Same NULL semantics
- * as {@link InEvaluator}.
+ * as {@link InEvaluator#membership}.
  */
 final class PrefixInEvaluator implements Evaluator {
     private final Evaluator strings;
@@ -45,23 +45,7 @@ final class PrefixInEvaluator implements Evaluator {
     @Override
     public Column evaluate(EvalInput input) {
         Column a = strings.evaluate(input);
-        int rows = a.size();
-        long[] out = new long[rows];
-        boolean[] nulls = a.nulls() == null ? null : a.nulls().clone();
-        for (int i = 0; i < rows; i++) {
-            if (a.isNull(i)) {
-                continue;
-            }
-            if (matches(a.string(i))) {
-                out[i] = 1;
-            } else if (hasNullValue) {
-                if (nulls == null) {
-                    nulls = new boolean[rows];
-                }
-                nulls[i] = true;
-            }
-        }
-        return Column.ofLongs(type, out, nulls);
+        return InEvaluator.membership(a, type, hasNullValue, row -> matches(a.string(row)));
     }
 
     private boolean matches(String s) {

@@ -66,6 +66,15 @@ public final class KeyEncoder {
         return forEquality(own, other, strings, buildSide);
     }
 
+    /**
+     * Whether an equi-join of a {@code probe} key with a {@code build} key encodes both sides as
+     * the values they hold (no rescaling, no dictionary ids), so that a probe column's raw values
+     * can be tested against the build's keys.
+     */
+    public static boolean joinsAsStored(DataType probe, DataType build) {
+        return forEquality(probe, build, null, false).form == Form.RAW && forEquality(build, probe, null, false).form == Form.RAW;
+    }
+
     private static KeyEncoder forEquality(DataType own, DataType other, StringDictionary.Builder strings, boolean addStrings) {
         TypeKind a = own.kind();
         TypeKind b = other.kind();

@@ -71,13 +71,9 @@ final class AdaptiveJoinOperator extends Operator {
         JoinBuild leftIndex = new JoinBuild(swapped, left, context);
         BatchStream probe;
         try {
-            Pipeline pipeline = Pipeline.of(node.right(), context);
-            if (pipeline != null) {
-                pipeline.filterKeys(node.right(), node.rightKeys(), node.left().schema(), node.leftKeys(), leftIndex);
-                probe = new GatherOperator(pipeline, pipeline.copies(node.right()));
-            } else {
-                probe = Operators.input(node.right(), context);
-            }
+            Pipeline pipeline = Pipeline.probing(node.right(), node.rightKeys(), node.left().schema(), node.leftKeys(), leftIndex,
+                    context);
+            probe = pipeline != null ? new GatherOperator(pipeline, pipeline.copies(node.right())) : Operators.input(node.right(), context);
         } catch (RuntimeException e) {
             leftIndex.close();
             throw e;

@@ -23,20 +23,16 @@ final class FilterOperator extends Operator {
     public Batch next() {
         Batch in;
         while ((in = pullNonEmpty(input(0))) != null) {
+            int[] passing;
             try {
-                int[] passing = filter.passing(in);
-                if (passing.length == in.rowCount()) {
-                    Batch all = in;
-                    in = null;
-                    return all;
-                }
-                if (passing.length > 0) {
-                    return BatchRows.gather(in, passing, allocator());
-                }
-            } finally {
-                if (in != null) {
-                    in.close();
-                }
+                passing = filter.passing(in);
+            } catch (RuntimeException e) {
+                in.close();
+                throw e;
+            }
+            Batch kept = BatchRows.keep(in, passing, passing.length, allocator());
+            if (kept != null) {
+                return kept;
             }
         }
         return null;

@@ -44,12 +44,12 @@ final class JoinKeyFilterOperator extends Operator {
     public Batch next() {
         Batch in;
         while ((in = pullNonEmpty(input(0))) != null) {
+            int[] selected = null;
+            int count = in.rowCount();
             try {
                 if (tables == null) {
                     loadFilters();
                 }
-                int count = in.rowCount();
-                int[] selected = null;
                 for (int f = 0; f < tables.length && count > 0; f++) {
                     if (tables[f] == null) {
                         continue;
@@ -64,18 +64,13 @@ final class JoinKeyFilterOperator extends Operator {
                     selected = out;
                     count = kept;
                 }
-                if (count == in.rowCount()) {
-                    Batch all = in;
-                    in = null;
-                    return all;
-                }
-                if (count > 0) {
-                    return BatchRows.gather(in, java.util.Arrays.copyOf(selected, count), allocator());
-                }
-            } finally {
-                if (in != null) {
-                    in.close();
-                }
+            } catch (RuntimeException e) {
+                in.close();
+                throw e;
+            }
+            Batch kept = BatchRows.keep(in, selected, count, allocator());
+            if (kept != null) {
+                return kept;
             }
         }
         return null;

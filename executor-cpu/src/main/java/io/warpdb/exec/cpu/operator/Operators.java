@@ -69,9 +69,9 @@ public final class Operators {
         if (plan instanceof JoinNode join && AdaptiveJoinOperator.applies(join)) {
             return new AdaptiveJoinOperator(join, input(join.left(), context), context);
         }
-        if (plan instanceof ProjectNode project && fusedFilter(project, context) != null) {
-            FilterNode filter = fusedFilter(project, context);
-            return new ProjectOperator(project, input(filter.input(), context), filter, context);
+        FilterNode fused = plan instanceof ProjectNode project ? fusedFilter(project, context) : null;
+        if (fused != null) {
+            return new ProjectOperator((ProjectNode) plan, input(fused.input(), context), fused, context);
         }
         List<BatchStream> inputs = new ArrayList<>();
         try {
@@ -92,14 +92,9 @@ public final class Operators {
     private static BatchStream leftBuildSemiJoin(JoinNode join, ExecContext context) {
         JoinBuild leftIndex = LeftBuildSemiJoinOperator.leftIndex(join, input(join.left(), context), context);
         try {
-            Pipeline pipeline = Pipeline.of(join.right(), context);
-            List<BatchStream> probes;
-            if (pipeline != null) {
-                pipeline.filterKeys(join.right(), join.rightKeys(), join.left().schema(), join.leftKeys(), leftIndex);
-                probes = pipeline.copies(join.right());
-            } else {
-                probes = List.of(input(join.right(), context));
-            }
+            Pipeline pipeline = Pipeline.probing(join.right(), join.rightKeys(), join.left().schema(), join.leftKeys(), leftIndex,
+                    context);
+            List<BatchStream> probes = pipeline != null ? pipeline.copies(join.right()) : List.of(input(join.right(), context));
             return new LeftBuildSemiJoinOperator(join, leftIndex, probes, context);
         } catch (RuntimeException e) {
             leftIndex.close();

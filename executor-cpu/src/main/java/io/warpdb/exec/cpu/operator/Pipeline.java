@@ -12,9 +12,10 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
-import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
+import io.warpdb.exec.cpu.column.ValueLayout;
+import io.warpdb.exec.cpu.hash.KeyEncoder;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -102,15 +103,19 @@ final class Pipeline {
     }
 
     /**
-     * Lets {@code index} (built over {@code buildSchema}'s {@code buildKeys}) drop the scanned
-     * rows whose {@code keys} (columns of the pipeline's output {@code root}) it cannot match,
-     * where {@link #filterableKeyColumn} allows; to be called before {@link #copies}.
+     * The pipeline ending at {@code root} (as {@link #of} gives it) that streams past
+     * {@code index}, built over {@code indexSchema}'s {@code indexKeys}: its scan drops the rows
+     * whose {@code keys} (columns of {@code root}) the index cannot match, where
+     * {@link #filterableKeyColumn} allows. Null when {@code root} is no pipeline worth running in parallel.
      */
-    void filterKeys(PlanNode root, List<Integer> keys, Schema buildSchema, List<Integer> buildKeys, JoinBuild index) {
-        int column = filterableKeyColumn(root, keys, buildSchema, buildKeys);
+    static Pipeline probing(PlanNode root, List<Integer> keys, Schema indexSchema, List<Integer> indexKeys, JoinBuild index,
+            ExecContext context) {
+        Pipeline pipeline = of(root, context);
+        int column = pipeline == null ? -1 : filterableKeyColumn(root, keys, indexSchema, indexKeys);
         if (column >= 0) {
-            keyFilters.add(new JoinKeyFilterOperator.KeyFilter(column, index));
+            pipeline.keyFilters.add(new JoinKeyFilterOperator.KeyFilter(column, index));
         }
+        return pipeline;
     }
 
     /** The scan column holding the probe key of a join of this chain that drops unmatched rows (INNER, SEMI); else -1. */
@@ -123,15 +128,17 @@ final class Pipeline {
 
     /**
      * The scan column holding the one key ({@code keys}, columns of {@code node}'s output) when it
-     * is compared as stored with the build's key (same integer type family and scale on both
-     * sides) and reaches {@code node} from the scan unchanged; else -1.
+     * is compared as stored with the build's key ({@link KeyEncoder#joinsAsStored}; a fixed-width
+     * number or date, as {@link JoinKeyFilterOperator} reads it) and reaches {@code node} from the
+     * scan unchanged; else -1.
      */
     private static int filterableKeyColumn(PlanNode node, List<Integer> keys, Schema buildSchema, List<Integer> buildKeys) {
         if (keys.size() != 1) {
             return -1;
         }
         int column = keys.get(0);
-        if (!storedAlike(node.schema().type(column), buildSchema.type(buildKeys.get(0)))) {
+        DataType type = node.schema().type(column);
+        if (!KeyEncoder.joinsAsStored(type, buildSchema.type(buildKeys.get(0))) || ValueLayout.of(type) == ValueLayout.BIT) {
             return -1;
         }
         while (!(node instanceof ScanNode)) {
@@ -146,15 +153,6 @@ final class Pipeline {
             node = node.inputs().get(0);
         }
         return column;
-    }
-
-    /** Whether two key types hold equal values as equal integers: INTEGER/BIGINT, DATE, or DECIMALs of one scale. */
-    private static boolean storedAlike(DataType a, DataType b) {
-        TypeKind x = a.kind();
-        TypeKind y = b.kind();
-        boolean integers = (x == TypeKind.INTEGER || x == TypeKind.BIGINT) && (y == TypeKind.INTEGER || y == TypeKind.BIGINT);
-        return integers || x == TypeKind.DATE && y == TypeKind.DATE
-                || x == TypeKind.DECIMAL && y == TypeKind.DECIMAL && a.scale() == b.scale();
     }
 
     /** One copy of the chain per worker; to be called once. */
