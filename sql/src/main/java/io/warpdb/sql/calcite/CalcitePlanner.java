@@ -159,6 +159,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         container.addRelTraitDef(ConventionTraitDef.INSTANCE);
         cluster = RelOptCluster.create(container, new RexBuilder(typeFactory));
         cluster.setMetadataProvider(JoinSelectivity.PROVIDER);
+        cluster.setMetadataQuerySupplier(WarpMetadataQuery::new);
     }
 
     public static SqlParser.Config parserConfig() {
@@ -251,7 +252,8 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
      */
     public RelNode optimize(RelNode rel) {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
-        RelNode r = rel.accept(new SubQueryJoins(cluster.getRexBuilder()));
+        RelNode r = rel.accept(new NullComparisonFolder(cluster.getRexBuilder()));
+        r = r.accept(new SubQueryJoins(cluster.getRexBuilder()));
         r = hep(SUB_QUERIES_TO_CORRELATES, r);
         r = hep(SET_OPS, r);
         r = RelDecorrelator.decorrelateQuery(r, relBuilder);
