@@ -50,7 +50,7 @@ final class QueryLog implements AutoCloseable {
         } catch (WarpException e) {
             outcome = e.sqlState();
             throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             outcome = "error";
             throw e;
         } finally {

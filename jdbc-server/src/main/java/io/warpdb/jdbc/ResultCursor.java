@@ -60,7 +60,7 @@ final class ResultCursor implements AutoCloseable {
             if ((maxRows >= 0 && this.offset >= maxRows) || !advance()) {
                 close();
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             close();
             throw e;
         }

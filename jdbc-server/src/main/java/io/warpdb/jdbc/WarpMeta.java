@@ -384,14 +384,15 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     }
 
     /**
-     * Runs {@code body}, turning its failures into exceptions that carry their SQLSTATE to the
-     * client. A stack overflow counts: deeply nested SQL can exhaust the planner's recursion,
-     * and once the stack has unwound the server is as good as before.
+     * Runs {@code body}, turning every failure into an exception that carries its SQLSTATE to
+     * the client. Errors count too: an assertion inside Calcite or a stack overflow in deeply
+     * nested SQL fails the statement (XX000, logged with its stack) and, once the stack has
+     * unwound and the statement's resources are closed, the server is as good as before.
      */
     private <T> T guarded(Supplier<T> body) {
         try {
             return body.get();
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (Throwable e) {
             throw errors.translate(e);
         }
     }

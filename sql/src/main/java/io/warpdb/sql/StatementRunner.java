@@ -306,16 +306,20 @@ final class StatementRunner {
     }
 
     private StatementResult execute(Planned query, CatalogSnapshot snapshot) {
+        Placement placement = place(query.plan());
         BufferAllocator allocator = statementAllocator("query");
-        ExecContext context = newContext(allocator, place(query.plan()));
+        ExecContext context = newContext(allocator, placement);
         try {
             session.started(context);
             BatchStream stream = context.run(query.plan());
             return StatementResult.query(query.schema(), new StatementStream(stream, context, snapshot), allocator);
-        } catch (RuntimeException | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
             session.finished(context);
             allocator.close();
-            throw e instanceof OutOfMemoryError heap ? heapExhausted(heap) : (RuntimeException) e;
+            if (e instanceof OutOfMemoryError heap) {
+                throw heapExhausted(heap);
+            }
+            throw e;
         }
     }
 
