@@ -264,6 +264,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = new RelFieldTrimmer(validator, relBuilder).trim(r);
         r = hep(LOGICAL_REWRITES, r);
         r = r.accept(new AggregateSemiJoinReduction(cluster.getRexBuilder()));
+        r = r.accept(new FilteredAggregateArguments(cluster.getRexBuilder()));
         if (containsCorrelate(r)) {
             throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.FEATURE_NOT_SUPPORTED,
                     "this correlated sub-query cannot be decorrelated yet");
