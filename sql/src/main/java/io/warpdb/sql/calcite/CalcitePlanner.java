@@ -174,7 +174,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** Parses one statement; syntax errors become SQLSTATE 42601 with line and column. */
     public SqlNode parse(String sql) {
         try {
-            return SqlParser.create(sql, parserConfig()).parseStmt();
+            return SqlParser.create(sql, parserConfig()).parseStmt().accept(new LikeEscapes());
         } catch (SqlParseException e) {
             throw CalciteErrors.fromParse(e);
         }

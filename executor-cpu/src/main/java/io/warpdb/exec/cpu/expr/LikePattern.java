@@ -25,7 +25,7 @@ final class LikePattern {
     /** {@code escape} is null or a one-character string. */
     static LikePattern compile(String pattern, String escape) {
         if (escape != null && escape.length() != 1) {
-            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "LIKE escape must be a single character: '" + escape + "'");
+            throw new WarpException(SqlState.INVALID_ESCAPE_CHARACTER, "invalid escape character: a LIKE escape is one character, not '" + escape + "'");
         }
         StringBuilder out = new StringBuilder();
         StringBuilder literal = new StringBuilder();
