@@ -3,6 +3,17 @@
 // row at a time. There is no runtime compiler on the target hosts (no NVRTC), so expression
 // trees cannot become specialised kernels; a warp executes the same instruction for 32 rows, so
 // the dispatch switch never diverges.
+//
+// Lazy evaluation. SQL evaluates some operands only for some rows: a CASE branch (and a WHEN
+// after a TRUE one) only where it is chosen, a COALESCE argument only where the earlier ones are
+// NULL, the right side of AND / OR only where the left side is not FALSE / TRUE. Such an operand
+// must not raise errors for the other rows (`CASE WHEN d > 0 THEN n / d END`). Programs have no
+// jumps (so a warp stays converged): every row runs every instruction, but carries a guard state
+// `off`, 0 while the row evaluates the current operand, else the level of the guard that excluded
+// it. Instructions raise errors only while off is 0; excluded rows compute the same values
+// silently, and those values are never chosen. The compiler numbers guards by nesting depth, so
+// an inner guard (higher level) neither excludes a row that an outer one already excluded nor
+// readmits it on exit.
 #pragma once
 #include <stdint.h>
 
@@ -15,9 +26,10 @@ enum Opcode : int {
     OP_ADD_F, OP_SUB_F, OP_MUL_F, OP_DIV_F, OP_MOD_F, OP_NEG_F,
     OP_SCALE_UP, OP_RESCALE, OP_MUL_RESCALE, OP_DIV_SCALED,
     OP_CHECK_INT32, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
-    OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_SELECT, OP_COALESCE,
+    OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_COALESCE,
     OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
-    OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F
+    OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F,
+    OP_GUARD, OP_UNGUARD, OP_CASE_THEN, OP_CASE_ELSE
 };
 
 // Errors reported through the kernel's error word; the host raises the SQLSTATE.
@@ -47,8 +59,9 @@ __device__ __forceinline__ long long pow10ll(int n) {
     return p;
 }
 
-__device__ __forceinline__ void fail(int* error, int code) {
-    atomicCAS(error, 0, code);
+// Reports an error of a row that evaluates the current operand (off == 0; see "Lazy evaluation").
+__device__ __forceinline__ void fail(int* error, int code, int off) {
+    if (off == 0) atomicCAS(error, 0, code);
 }
 
 __device__ __forceinline__ bool fits64(__int128 v) {
@@ -115,8 +128,9 @@ __device__ __forceinline__ int compareResult(int cmp, int c) {
     }
 }
 
-// Executes one instruction for one row over that row's slots v (values) and n (NULL flags).
-__device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long long* v, bool* n, long long row) {
+// Executes one instruction for one row over that row's slots v (values) and n (NULL flags) and
+// its guard state off.
+__device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long long* v, bool* n, int& off, long long row) {
         const int d = I.dst;
         switch (I.op) {
             case OP_COL_I32:
@@ -141,16 +155,16 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 else if (I.op == OP_SUB_I) r = x - y;
                 else if (I.op == OP_MUL_I) r = x * y;
                 else {
-                    if (y == 0) { fail(in.error, ERR_DIVISION_BY_ZERO); r = 0; }
+                    if (y == 0) { fail(in.error, ERR_DIVISION_BY_ZERO, off); r = 0; }
                     else r = x % y;
                 }
-                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW, off); r = 0; }
                 v[d] = (long long)r;
                 break;
             }
             case OP_NEG_I:
                 n[d] = n[I.a];
-                if (!n[d] && v[I.a] == INT64_MIN) fail(in.error, ERR_OVERFLOW);
+                if (!n[d] && v[I.a] == INT64_MIN) fail(in.error, ERR_OVERFLOW, off);
                 v[d] = n[d] ? 0 : -v[I.a];
                 break;
             case OP_ADD_F: case OP_SUB_F: case OP_MUL_F: case OP_DIV_F: case OP_MOD_F: {
@@ -160,7 +174,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 if (I.op == OP_ADD_F) r = x + y;
                 else if (I.op == OP_SUB_F) r = x - y;
                 else if (I.op == OP_MUL_F) r = x * y;
-                else if (y == 0) { fail(in.error, ERR_DIVISION_BY_ZERO); r = 0; }
+                else if (y == 0) { fail(in.error, ERR_DIVISION_BY_ZERO, off); r = 0; }
                 else r = I.op == OP_DIV_F ? x / y : fmod(x, y);
                 v[d] = asBits(r);
                 break;
@@ -170,7 +184,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 n[d] = n[I.a];
                 if (n[d]) { v[d] = 0; break; }
                 __int128 r = (__int128)v[I.a] * pow10ll(I.imm);
-                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW, off); r = 0; }
                 v[d] = (long long)r;
                 break;
             }
@@ -182,30 +196,30 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 n[d] = n[I.a] || n[I.b];
                 if (n[d]) { v[d] = 0; break; }
                 __int128 r = divRound((__int128)v[I.a] * v[I.b], pow10ll(I.imm), true);
-                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW, off); r = 0; }
                 v[d] = (long long)r;
                 break;
             }
             case OP_DIV_SCALED: {  // (a * 10^imm) / b (imm < 0: a / (b * 10^-imm)); c = 1 for HALF_UP
                 n[d] = n[I.a] || n[I.b];
                 if (n[d]) { v[d] = 0; break; }
-                if (v[I.b] == 0) { fail(in.error, ERR_DIVISION_BY_ZERO); v[d] = 0; break; }
+                if (v[I.b] == 0) { fail(in.error, ERR_DIVISION_BY_ZERO, off); v[d] = 0; break; }
                 __int128 num = v[I.a], den = v[I.b];
                 if (I.imm > 0) num *= pow10ll(I.imm);
                 else if (I.imm < 0) den *= pow10ll(-I.imm);
                 __int128 r = divRound(num, den, I.c != 0);
-                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW); r = 0; }
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW, off); r = 0; }
                 v[d] = (long long)r;
                 break;
             }
             case OP_CHECK_INT32:
                 n[d] = n[I.a]; v[d] = v[I.a];
-                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW);
+                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW, off);
                 break;
             case OP_CHECK_PRECISION: {
                 n[d] = n[I.a]; v[d] = v[I.a];
                 long long limit = pow10ll(I.imm);
-                if (!n[d] && (v[d] >= limit || v[d] <= -limit)) fail(in.error, ERR_OVERFLOW);
+                if (!n[d] && (v[d] >= limit || v[d] <= -limit)) fail(in.error, ERR_OVERFLOW, off);
                 break;
             }
             case OP_I2F:  // exact (scale imm) to double
@@ -216,7 +230,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 n[d] = n[I.a];
                 if (n[d]) { v[d] = 0; break; }
                 double s = asDouble(v[I.a]) * (double)pow10ll(I.imm);
-                if (!(fabs(s) < 9.223372036854775807e18)) { fail(in.error, ERR_OVERFLOW); v[d] = 0; break; }
+                if (!(fabs(s) < 9.223372036854775807e18)) { fail(in.error, ERR_OVERFLOW, off); v[d] = 0; break; }
                 double f = floor(s);
                 double frac = s - f;
                 // Ties round away from zero, as the CPU executor's Decimals.fromDouble.
@@ -254,12 +268,6 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 n[d] = false; v[d] = r;
                 break;
             }
-            case OP_SELECT: {  // a TRUE ? b : c
-                bool t = !n[I.a] && v[I.a] != 0;
-                int s = t ? I.b : I.c;
-                n[d] = n[s]; v[d] = v[s];
-                break;
-            }
             case OP_COALESCE: {
                 int s = n[I.a] ? I.b : I.a;
                 n[d] = n[s]; v[d] = v[s];
@@ -269,7 +277,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 if (n[I.a]) { n[d] = true; v[d] = 0; break; }
                 const int p = I.imm + (int)v[I.a];
                 int t = in.tables[p];
-                if (t == 3) fail(in.error, ERR_ENTRY_BASE + p);
+                if (t == 3) fail(in.error, ERR_ENTRY_BASE + p, off);
                 n[d] = t >= 2; v[d] = t == 1;
                 break;
             }
@@ -277,7 +285,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 if (n[I.a]) { n[d] = true; v[d] = 0; break; }
                 const int p = I.imm + (int)v[I.a];
                 int t = in.tables[p];
-                if (t == -2) fail(in.error, ERR_ENTRY_BASE + p);
+                if (t == -2) fail(in.error, ERR_ENTRY_BASE + p, off);
                 n[d] = t < 0; v[d] = t < 0 ? 0 : t;
                 break;
             }
@@ -285,7 +293,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 if (n[I.a]) { n[d] = true; v[d] = 0; break; }
                 const int code = (int)v[I.a];
                 int t = in.tables[I.c + code];
-                if (t == 2) fail(in.error, ERR_ENTRY_BASE + I.c + code);
+                if (t == 2) fail(in.error, ERR_ENTRY_BASE + I.c + code, off);
                 n[d] = t != 0; v[d] = in.consts[I.imm + code];
                 break;
             }
@@ -307,7 +315,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
             case OP_ADD_DAYS: {
                 n[d] = n[I.a] || n[I.b];
                 __int128 r = (__int128)v[I.a] + v[I.b];
-                if (!n[d] && (r < INT32_MIN || r > INT32_MAX)) fail(in.error, ERR_OVERFLOW);
+                if (!n[d] && (r < INT32_MIN || r > INT32_MAX)) fail(in.error, ERR_OVERFLOW, off);
                 v[d] = n[d] ? 0 : (long long)r;
                 break;
             }
@@ -321,7 +329,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 int nm = (int)(index - ny * 12) + 1;
                 int len = monthLength(ny, nm);
                 long long r = daysFromCivil(ny, nm, dd < len ? dd : len);
-                if ((long long)(int)r != r) fail(in.error, ERR_OVERFLOW);
+                if ((long long)(int)r != r) fail(in.error, ERR_OVERFLOW, off);
                 v[d] = r;
                 break;
             }
@@ -333,6 +341,33 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 n[d] = false; v[d] = I.imm == 0 ? distinct : !distinct;
                 break;
             }
+            // Guards (see "Lazy evaluation"); c is the guard's level, at least 1.
+            case OP_GUARD: {  // excludes the row unless a holds: imm 0 IS TRUE, 1 IS NOT FALSE, 2 IS NOT TRUE, 3 IS NULL
+                if (off != 0) break;
+                bool isN = n[I.a], t = !isN && v[I.a] != 0;
+                bool holds = I.imm == 0 ? t : I.imm == 1 ? (isN || t) : I.imm == 2 ? !t : isN;
+                if (!holds) off = I.c;
+                break;
+            }
+            case OP_UNGUARD:
+                if (off == I.c) off = 0;
+                break;
+            // CASE: a row that takes a branch is excluded at level c until the CASE ends, so later
+            // WHENs and branches do not run for it; level c + 1 is a THEN's own guard (a TRUE).
+            case OP_CASE_THEN: {  // d = b where WHEN a is TRUE for an evaluating row; imm 1: the first WHEN (d = NULL elsewhere)
+                if (off == 0 && !n[I.a] && v[I.a] != 0) {
+                    n[d] = n[I.b]; v[d] = v[I.b];
+                    off = I.c;
+                } else {
+                    if (I.imm) { n[d] = true; v[d] = 0; }
+                    if (off == I.c + 1) off = 0;
+                }
+                break;
+            }
+            case OP_CASE_ELSE:  // d = a for a row no WHEN took; ends the CASE
+                if (off == 0) { n[d] = n[I.a]; v[d] = v[I.a]; }
+                if (off == I.c) off = 0;
+                break;
         }
 }
 
@@ -341,8 +376,9 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
 __device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
     long long v[VM_SLOTS];
     bool n[VM_SLOTS];
+    int off = 0;
     for (int pc = start; pc < start + len; pc++) {
-        vmStep(in, in.code[pc], v, n, row);
+        vmStep(in, in.code[pc], v, n, off, row);
     }
     isNull = n[result];
     return v[result];
@@ -356,6 +392,9 @@ __device__ __forceinline__ void vmEvalRows(const VmInput& in, int start, int len
                                            const bool (&active)[K], long long (&out)[K], bool (&outNull)[K]) {
     long long v[K][VM_SLOTS];
     bool n[K][VM_SLOTS];
+    int off[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) off[k] = 0;
     for (int pc = start; pc < start + len; pc++) {
         const Instr I = in.code[pc];
         if (I.op >= OP_COL_I32 && I.op <= OP_COL_U8) {
@@ -382,7 +421,7 @@ __device__ __forceinline__ void vmEvalRows(const VmInput& in, int start, int len
         } else {
 #pragma unroll
             for (int k = 0; k < K; k++) {
-                if (active[k]) vmStep(in, I, v[k], n[k], rows[k]);
+                if (active[k]) vmStep(in, I, v[k], n[k], off[k], rows[k]);
             }
         }
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +26,12 @@ import java.util.Set;
  * SUBSTRING, CAST from a string, ...) is evaluated once per dictionary entry through the
  * {@link EntryEvaluator} and becomes a lookup by code. Without an entry evaluator the compiler
  * only checks support (for placement). Anything else throws {@link Unsupported}.
+ *
+ * <p>CASE, COALESCE, AND and OR evaluate operands lazily, as the CPU executor does: an operand
+ * that can raise an error (overflow, division by zero, a failing dictionary entry) is bracketed
+ * by guard instructions so that only the rows SQL evaluates it for report its errors (vm.cuh,
+ * "Lazy evaluation"). Guards hold no slot; their levels are the nesting depth of the lazy
+ * operators ({@link #guardDepth}).
  */
 public final class ProgramCompiler {
     /** The CPU executor's per-string operators (see its ExprCompiler), plus CAST from strings. */
@@ -47,6 +54,10 @@ public final class ProgramCompiler {
     /** Errors of dictionary entries, by their position in {@link #tables}. */
     private final java.util.Map<Integer, io.warpdb.core.error.WarpException> entryErrors = new java.util.HashMap<>();
     private int nextSlot;
+    /** Table positions of the lookup tables that have a failing entry: a lookup into one can raise. */
+    private final Set<Integer> failingTables = new HashSet<>();
+    /** Guard levels in use by the lazy operators around the operand being compiled (vm.cuh levels start at 1). */
+    private int guardDepth;
 
     /** A value in a slot: its type, whether it can be NULL, its dictionary when a string. */
     private record Operand(int slot, DataType type, boolean nullable, StringDictionary dictionary) {
@@ -243,6 +254,7 @@ public final class ProgramCompiler {
             anyNull |= isNull;
             if (fails) {
                 entryErrors.put(tableStart + i, perEntry.errors()[i]);
+                failingTables.add(tableStart);
             }
             long value = perEntry.values()[i];
             if (type.kind() == TypeKind.BOOLEAN) {
@@ -351,12 +363,22 @@ public final class ProgramCompiler {
         };
     }
 
+    /**
+     * AND / OR, left to right: an argument that can raise is guarded so that it runs only where
+     * the arguments before it leave the result open (AND: not FALSE; OR: not TRUE).
+     */
     private Operand logical(Call call) {
-        Opcode code = call.op() == Op.AND ? Opcode.AND : Opcode.OR;
+        boolean and = call.op() == Op.AND;
+        int level = enterGuards(1);
         Operand acc = compile(call.arg(0));
+        boolean guarded = false;
         for (int i = 1; i < call.args().size(); i++) {
-            acc = binary(code, acc, compile(call.arg(i)), call.type());
+            int mark = code.size();
+            Operand next = compile(call.arg(i));
+            guarded |= guard(mark, level, acc.slot(), and ? GUARD_NOT_FALSE : GUARD_NOT_TRUE);
+            acc = binary(and ? Opcode.AND : Opcode.OR, acc, next, call.type());
         }
+        exitGuards(level, 1, guarded);
         return acc;
     }
 
@@ -374,35 +396,71 @@ public final class ProgramCompiler {
         return new Operand(a.slot(), call.type(), false, null);
     }
 
-    /** CASE(w1, t1, ..., else), folded from the end: result = SELECT(w_i, t_i, result). */
+    /**
+     * CASE(w1, t1, ..., else), in order into a result slot: CASE_THEN takes t_i where w_i is TRUE
+     * and excludes those rows (guard level L) from the later WHENs, branches and ELSE; a branch
+     * that can raise is guarded by its own WHEN (level L + 1), and CASE_ELSE ends the CASE.
+     */
     private Operand caseWhen(Call call) {
         DataType type = call.type();
         requireNotString(call, type);
-        List<Expr> args = call.args();
-        Operand result = coerce(compile(args.get(args.size() - 1)), type);
-        boolean nullable = result.nullable();
-        for (int i = args.size() - 3; i >= 0; i -= 2) {
-            Operand when = compile(args.get(i));
-            Operand then = coerce(compile(args.get(i + 1)), type);
-            emit(Opcode.SELECT, result.slot(), when.slot(), then.slot(), result.slot(), 0);
-            nullable |= then.nullable();
-            release(result.slot());
+        List<Expr> args = withElseCasesInline(call);
+        if (args.size() == 1) {
+            return coerce(compile(args.get(0)), type);
         }
-        return new Operand(result.slot(), type, nullable, null);
+        int level = enterGuards(2);
+        int result = newSlot();
+        boolean nullable = false;
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            Operand when = compile(args.get(i));
+            int mark = code.size();
+            Operand then = coerce(compile(args.get(i + 1)), type);
+            guard(mark, level + 1, when.slot(), GUARD_TRUE);
+            emit(Opcode.CASE_THEN, result, when.slot(), then.slot(), level, i == 0 ? 1 : 0);
+            nullable |= then.nullable();
+            release(result);
+        }
+        Operand otherwise = coerce(compile(args.get(args.size() - 1)), type);
+        emit(Opcode.CASE_ELSE, result, otherwise.slot(), 0, level, 0);
+        nullable |= otherwise.nullable();
+        release(result);
+        exitGuards(level, 2, false);
+        return new Operand(result, type, nullable, null);
     }
 
+    /**
+     * The arguments of a CASE whose ELSE is a CASE of the same type, with that CASE's WHENs and
+     * ELSE appended (repeatedly): it evaluates alike, and the chain needs one result slot, not one per level.
+     */
+    private static List<Expr> withElseCasesInline(Call call) {
+        List<Expr> args = new ArrayList<>(call.args());
+        DataType type = call.type().withNullable(true);
+        while (args.get(args.size() - 1) instanceof Call inner && inner.op() == Op.CASE
+                && inner.type().withNullable(true).equals(type)) {
+            args.remove(args.size() - 1);
+            args.addAll(inner.args());
+        }
+        return args;
+    }
+
+    /** COALESCE, left to right; an argument that can raise is guarded: it runs only where the earlier ones are all NULL. */
     private Operand coalesce(Call call) {
         DataType type = call.type();
         requireNotString(call, type);
         List<Expr> args = call.args();
-        Operand result = coerce(compile(args.get(args.size() - 1)), type);
+        int level = enterGuards(1);
+        Operand result = coerce(compile(args.get(0)), type);
         boolean nullable = result.nullable();
-        for (int i = args.size() - 2; i >= 0; i--) {
+        boolean guarded = false;
+        for (int i = 1; i < args.size(); i++) {
+            int mark = code.size();
             Operand a = coerce(compile(args.get(i)), type);
-            emit(Opcode.COALESCE, result.slot(), a.slot(), result.slot(), 0, 0);
+            guarded |= guard(mark, level, result.slot(), GUARD_NULL);
+            emit(Opcode.COALESCE, result.slot(), result.slot(), a.slot(), 0, 0);
             nullable &= a.nullable();
             release(result.slot());
         }
+        exitGuards(level, 1, guarded);
         return new Operand(result.slot(), type, nullable, null);
     }
 
@@ -531,6 +589,57 @@ public final class ProgramCompiler {
             return type.kind().isExactNumeric() ? type : DataType.BIGINT;
         }
         return DataType.decimal(DataType.MAX_DECIMAL_PRECISION, scale);
+    }
+
+    // ---- lazy evaluation (vm.cuh GUARD: which rows an operand runs for) ----
+
+    private static final int GUARD_TRUE = 0;
+    private static final int GUARD_NOT_FALSE = 1;
+    private static final int GUARD_NOT_TRUE = 2;
+    private static final int GUARD_NULL = 3;
+
+    /** Claims {@code levels} guard levels for a lazy operator's operands and returns the first; operands nested in them use higher ones. */
+    private int enterGuards(int levels) {
+        int first = guardDepth + 1;
+        guardDepth += levels;
+        return first;
+    }
+
+    /** Releases the levels of {@link #enterGuards}, readmitting the rows excluded at {@code level} when {@code guarded}. */
+    private void exitGuards(int level, int levels, boolean guarded) {
+        if (guarded) {
+            emit(Opcode.UNGUARD, 0, 0, 0, level, 0);
+        }
+        guardDepth -= levels;
+    }
+
+    /**
+     * When the instructions from {@code mark} on (one operand) can raise an error, inserts before
+     * them a guard excluding, at {@code level}, the rows where slot {@code condition} fails test
+     * {@code kind}; returns whether it did. An operand that cannot raise runs for every row
+     * unguarded: its values are not chosen for the rows SQL would not evaluate it for.
+     */
+    private boolean guard(int mark, int level, int condition, int kind) {
+        if (!canRaise(mark)) {
+            return false;
+        }
+        code.add(mark, new int[] {Opcode.GUARD.code(), 0, condition, 0, level, kind});
+        return true;
+    }
+
+    /** Whether an instruction from {@code mark} on can raise an error. */
+    private boolean canRaise(int mark) {
+        for (int[] instr : code.subList(mark, code.size())) {
+            Opcode op = Opcode.of(instr[0]);
+            if (op.raises()) {
+                return true;
+            }
+            // The table position is in imm, for LOOKUP_I64 in c (vm.cuh).
+            if (op.isLookup() && failingTables.contains(op == Opcode.LOOKUP_I64 ? instr[4] : instr[5])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- emission ----
