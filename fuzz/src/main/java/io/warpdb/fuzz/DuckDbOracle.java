@@ -1,0 +1,100 @@
+package io.warpdb.fuzz;
+
+import io.warpdb.fuzz.QueryFailure.Kind;
+import io.warpdb.fuzz.ast.Dialect;
+import io.warpdb.fuzz.ast.Query;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Differential testing: the same query, rendered for each dialect, on WarpDB and on DuckDB with
+ * the same data. Results compare as multisets, or in order where the query orders its rows
+ * totally. Data errors (division by zero, overflow, invalid cast) are agreement when both
+ * fail; when only one side fails, see fuzz/README.md ("Data errors").
+ */
+public final class DuckDbOracle implements Oracle {
+    @Override
+    public String name() {
+        return "duckdb";
+    }
+
+    @Override
+    public OracleCase generate(QueryGenerator generator, Random random) {
+        return new DifferentialCase(generator.query());
+    }
+
+    @Override
+    public Check check(OracleCase fuzzCase, Engines engines) {
+        Query query = ((DifferentialCase) fuzzCase).query();
+        String duckSql = query.render(Dialect.DUCKDB);
+        Outcome duck = engines.duckdb().run(duckSql);
+        String sql = query.render(Dialect.WARPDB);
+        Check worst = null;
+        for (Map.Entry<String, Engine> e : engines.warpdb().entrySet()) {
+            Outcome warp = e.getValue().run(sql);
+            Outcome reference = duck;
+            if (warp.ok() && duck.failedWith(Kind.DATA) && duck.failure().message().contains("Division by zero")) {
+                reference = withoutDivisionErrors(engines.duckdb(), duckSql);
+            }
+            worst = Check.worse(worst, judge(e.getKey(), warp, reference, query.totallyOrdered()));
+        }
+        return worst;
+    }
+
+    /**
+     * DuckDB's answer with a division by zero giving NULL instead of an error. Where WarpDB
+     * answered, it evaluated no division by zero on a row that counts (DuckDB may have, folding
+     * a constant or evaluating a discarded CASE branch); its answer must then equal this one.
+     */
+    private static Outcome withoutDivisionErrors(Engine duckdb, String sql) {
+        try {
+            duckdb.execute("SET error_on_division_by_zero = false");
+            try {
+                return duckdb.run(sql);
+            } finally {
+                duckdb.execute("SET error_on_division_by_zero = true");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB refused the setting error_on_division_by_zero", e);
+        }
+    }
+
+    /** The verdict on WarpDB's outcome against DuckDB's. */
+    static Check judge(String executor, Outcome warp, Outcome duck, boolean ordered) {
+        String detail = "WarpDB (" + executor + "): " + warp.summary() + "; DuckDB: " + duck.summary();
+        if (warp.failedWith(Kind.RAW)) {
+            return new Check(Verdict.RAW_ERROR, executor, rawSignature(warp.failure()), detail, warp, duck);
+        }
+        if (warp.failedWith(Kind.TIMEOUT) || duck.failedWith(Kind.TIMEOUT)) {
+            return new Check(Verdict.TIMEOUT, executor, "timeout", detail, warp, duck);
+        }
+        if (warp.failedWith(Kind.UNSUPPORTED)) {
+            return new Check(Verdict.UNSUPPORTED, executor, "unsupported", detail, warp, duck);
+        }
+        if (duck.failedWith(Kind.OTHER)) {
+            return new Check(Verdict.INVALID, executor, "invalid", detail, warp, duck);
+        }
+        if (warp.ok() && duck.ok()) {
+            String difference = ResultComparator.compare(duck.result(), warp.result(), ordered);
+            return difference == null ? Check.ok(executor)
+                    : new Check(Verdict.MISMATCH, executor, "mismatch:rows:" + executor, detail + "; " + difference, warp, duck);
+        }
+        if (warp.failedWith(Kind.DATA) && duck.failedWith(Kind.DATA)) {
+            return new Check(Verdict.EXPECTED_ERROR, executor, "expected", detail, warp, duck);
+        }
+        // A data error on one side only: the engines evaluate expressions in different orders and on
+        // different rows (short-circuits, constant folding), and WarpDB's types are narrower (22003).
+        if (warp.failedWith(Kind.DATA) || duck.failedWith(Kind.DATA) && warp.ok()) {
+            return new Check(Verdict.EXPECTED_ERROR, executor, "expected:one-sided", detail, warp, duck);
+        }
+        String side = warp.ok() ? "warpdb-answers" : "warpdb-fails:" + warp.failure().sqlState();
+        return new Check(Verdict.MISMATCH, executor, "mismatch:" + side + ":" + executor, detail, warp, duck);
+    }
+
+    /** A raw error by SQLSTATE (or exception class) and the start of its message, digits dropped. */
+    static String rawSignature(QueryFailure f) {
+        String words = f.summary().replaceAll("[0-9]+", "");
+        return "raw:" + (words.length() > 80 ? words.substring(0, 80) : words);
+    }
+}
