@@ -157,6 +157,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         validator = newValidator();
         VolcanoPlanner container = new VolcanoPlanner();
         container.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        container.setExecutor(NoConstantReduction.INSTANCE);
         cluster = RelOptCluster.create(container, new RexBuilder(typeFactory));
         cluster.setMetadataProvider(JoinSelectivity.PROVIDER);
         cluster.setMetadataQuerySupplier(WarpMetadataQuery::new);
