@@ -1,0 +1,32 @@
+package io.warpdb.sql.calcite;
+
+import java.util.List;
+import org.apache.calcite.plan.RelOptPredicateList;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.Strong;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.metadata.RelMdPredicates;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * Calcite's pulled-up predicates, except that a filter's conjuncts that are NULL for every row
+ * ({@code x >= NULL}) are left out. Calcite asserts that no pulled-up predicate compares with a
+ * NULL literal, yet its own simplifier makes such comparisons inside rules (a CASE without a
+ * matching branch becomes NULL under a comparison), after {@link NullComparisonFolder} has run.
+ * Leaving a predicate out is always sound: predicates only help simplification and uniqueness.
+ */
+final class FilterPredicates extends RelMdPredicates {
+    @Override
+    public RelOptPredicateList getPredicates(Filter filter, RelMetadataQuery mq) {
+        RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
+        List<RexNode> conjuncts = RexUtil.retainDeterministic(RelOptUtil.conjunctions(filter.getCondition())).stream()
+                .filter(c -> !Strong.isNull(c, ImmutableBitSet.of()))
+                .toList();
+        RelOptPredicateList input = mq.getPulledUpPredicates(filter.getInput());
+        return input.union(rexBuilder, RelOptPredicateList.of(rexBuilder, conjuncts));
+    }
+}
