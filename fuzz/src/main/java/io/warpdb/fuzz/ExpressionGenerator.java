@@ -381,10 +381,11 @@ final class ExpressionGenerator {
             case 4 -> new Trim(Trim.Side.values()[random.nextInt(3)],
                     random.nextBoolean() ? new Literal(pick("a", "b", "x", " "), SqlType.charOf(1)) : null, of(Kind.VARCHAR, d));
             case 5 -> {
-                // A date as text only from a column or a constant: a shifted date may leave 0001..9999, where the
-                // engines write years differently (fuzz/README.md).
+                // Dates and decimals as text only from a column or a constant: a shifted date may leave 0001..9999,
+                // where the engines write years differently, and a computed decimal's scale (which its text shows)
+                // follows each engine's own typing rules (fuzz/README.md).
                 Kind kind = pick(Kind.INTEGER, Kind.BIGINT, Kind.DECIMAL, Kind.DATE);
-                yield new Cast(kind == Kind.DATE ? leaf(kind, d) : of(kind, d), SqlType.VARCHAR);
+                yield new Cast(kind == Kind.DATE || kind == Kind.DECIMAL ? leaf(kind, d) : of(kind, d), SqlType.VARCHAR);
             }
             case 6 -> subqueryValue(Kind.VARCHAR, c);
             default -> conditional(Kind.VARCHAR, c);

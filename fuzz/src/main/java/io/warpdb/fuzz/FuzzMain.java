@@ -7,7 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Runs the fuzzer from the module's own class path:
  * {@code java io.warpdb.fuzz.FuzzMain --seconds N --seed S [--executor cpu|gpu] [--out DIR]
- * [--queries-per-schema K] [--case-seed X]} (the same options as {@code warpdb fuzz}).
+ * [--queries-per-schema K] [--case-seed X] [--query-timeout S] [--minimize-seconds S]
+ * [--max-findings N]} (the options of {@code warpdb fuzz}).
  * Exits 1 on any mismatch or raw error, 2 when the asked executor is not available.
  */
 public final class FuzzMain {
@@ -21,6 +22,9 @@ public final class FuzzMain {
         Path out = FuzzOptions.DEFAULT_OUT;
         int queriesPerSchema = FuzzOptions.DEFAULT_QUERIES_PER_SCHEMA;
         Long caseSeed = null;
+        int timeoutSeconds = FuzzOptions.DEFAULT_TIMEOUT_SECONDS;
+        int minimizeSeconds = FuzzOptions.DEFAULT_MINIMIZE_SECONDS;
+        int maxFindings = FuzzOptions.DEFAULT_MAX_FINDINGS;
         for (int i = 0; i < args.length; i += 2) {
             String value = i + 1 < args.length ? args[i + 1] : usage("missing value of " + args[i]);
             switch (args[i]) {
@@ -30,6 +34,9 @@ public final class FuzzMain {
                 case "--out" -> out = Path.of(value);
                 case "--queries-per-schema" -> queriesPerSchema = Integer.parseInt(value);
                 case "--case-seed" -> caseSeed = Long.parseLong(value);
+                case "--query-timeout" -> timeoutSeconds = Integer.parseInt(value);
+                case "--minimize-seconds" -> minimizeSeconds = Integer.parseInt(value);
+                case "--max-findings" -> maxFindings = Integer.parseInt(value);
                 default -> usage("unknown option " + args[i]);
             }
         }
@@ -41,14 +48,15 @@ public final class FuzzMain {
                 System.exit(2);
             }
         }
-        FuzzOptions options = new FuzzOptions(seconds, seed, executors, out, queriesPerSchema, caseSeed,
-                FuzzOptions.DEFAULT_TIMEOUT_SECONDS, FuzzOptions.DEFAULT_MINIMIZE_SECONDS, FuzzOptions.DEFAULT_MAX_FINDINGS);
+        FuzzOptions options = new FuzzOptions(seconds, seed, executors, out, queriesPerSchema, caseSeed, timeoutSeconds,
+                minimizeSeconds, maxFindings);
         System.exit(new Fuzzer(options, System.out).run().exitCode());
     }
 
     private static String usage(String problem) {
         System.err.println("fuzz: " + problem);
-        System.err.println("usage: FuzzMain --seconds N --seed S [--executor cpu|gpu] [--out DIR] [--queries-per-schema K] [--case-seed X]");
+        System.err.println("usage: FuzzMain --seconds N --seed S [--executor cpu|gpu] [--out DIR] [--queries-per-schema K]"
+                + " [--case-seed X] [--query-timeout S] [--minimize-seconds S] [--max-findings N]");
         System.exit(2);
         return null;
     }

@@ -54,7 +54,7 @@ public final class FuzzStats {
     /** The final table: one row per oracle and a total. */
     public String table() {
         Verdict[] order = {Verdict.OK, Verdict.MISMATCH, Verdict.RAW_ERROR, Verdict.EXPECTED_ERROR, Verdict.UNSUPPORTED,
-            Verdict.INVALID, Verdict.TIMEOUT};
+            Verdict.INVALID, Verdict.TIMEOUT, Verdict.DUCKDB_BUG};
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-8s %11s", "oracle", "queries run"));
         for (Verdict v : order) {
             sb.append(String.format(Locale.ROOT, " %" + Math.max(9, v.label.length()) + "s", v.label));

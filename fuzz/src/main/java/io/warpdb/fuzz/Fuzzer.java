@@ -100,8 +100,19 @@ public final class Fuzzer {
     private void runCase(Engines engines, Dataset dataset, long caseSeed) {
         Random random = Seeds.random(caseSeed);
         Oracle oracle = pick(random);
-        OracleCase fuzzCase = oracle.generate(new QueryGenerator(random, dataset), random);
-        Check check = oracle.check(fuzzCase, engines);
+        OracleCase fuzzCase;
+        Check check;
+        try {
+            fuzzCase = oracle.generate(new QueryGenerator(random, dataset), random);
+            check = oracle.check(fuzzCase, engines);
+        } catch (RuntimeException e) {
+            // A bug of the fuzzer itself: counted and shown, the run goes on.
+            stats.record(oracle.name(), new Check(Verdict.INVALID, "-", "fuzzer", e.toString(), null, null));
+            out.printf("[fuzz] fuzzer error in case seed %d:%n", caseSeed);
+            e.printStackTrace(out);
+            caseNumber++;
+            return;
+        }
         stats.record(oracle.name(), check);
         long number = options.caseSeed() != null ? -1 : caseNumber;
         caseNumber++;
@@ -124,8 +135,14 @@ public final class Fuzzer {
             unwritten.add(f.caseSeed() + " (" + f.oracle() + ", " + check.verdict().label + ")");
             return;
         }
-        Minimizer.Result small = Minimizer.forOracle(oracle, check, options.executors(), options.timeoutSeconds(), MINIMIZE_ATTEMPTS,
-                options.minimizeSeconds() * 1000L).minimize(f.dataset(), f.fuzzCase());
+        Minimizer.Result small;
+        try {
+            small = Minimizer.forOracle(oracle, check, options.executors(), options.timeoutSeconds(), MINIMIZE_ATTEMPTS,
+                    options.minimizeSeconds() * 1000L).minimize(f.dataset(), f.fuzzCase());
+        } catch (RuntimeException e) {
+            out.printf("[fuzz]   minimising failed (%s); the case is written as found%n", e);
+            small = new Minimizer.Result(f.dataset(), f.fuzzCase(), 0);
+        }
         Finding minimised = new Finding(f.runSeed(), f.caseNumber(), f.caseSeed(), f.oracle(), check, small.dataset(),
                 small.fuzzCase());
         String fingerprint = fingerprint(minimised);

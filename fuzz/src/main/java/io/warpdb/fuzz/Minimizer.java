@@ -125,7 +125,7 @@ public final class Minimizer {
 
     /** Tries a candidate; keeps it in the state when it still fails. */
     private boolean accept(State s, Dataset dataset, OracleCase fuzzCase) {
-        if (exhausted()) {
+        if (exhausted() || !fuzzCase.wellFormed()) {
             return false;
         }
         String key = dataset.statements() + "\n" + fuzzCase.queries().stream().map(q -> q.render(Dialect.WARPDB)).toList();

@@ -8,4 +8,9 @@ import java.util.List;
 public interface OracleCase extends Node {
     /** The queries the oracle runs, as a finding's .test file lists them. */
     List<Query> queries();
+
+    /** Whether the case still has the shape its oracle needs (the minimiser may make ones that lack it). */
+    default boolean wellFormed() {
+        return true;
+    }
 }

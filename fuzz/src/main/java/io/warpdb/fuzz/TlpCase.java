@@ -68,6 +68,29 @@ public record TlpCase(Variant variant, Select base, Expr predicate) implements O
         return List.of(original(), partitioned());
     }
 
+    /**
+     * Whether the base query still has its variant's shape: DISTINCT for DISTINCT; for GROUP BY,
+     * exactly the grouping keys as columns (else the original may repeat rows that the UNION of the
+     * partitions merges); for AGGREGATE, one MIN, MAX, SUM or COUNT whose value over all rows follows
+     * from its values over the partitions.
+     */
+    @Override
+    public boolean wellFormed() {
+        return switch (variant) {
+            case DISTINCT -> base.distinct();
+            case GROUP_BY -> !base.groupBy().isEmpty()
+                    && base.items().stream().map(SelectItem::expr).toList().equals(base.groupBy());
+            case AGGREGATE -> base.items().size() == 1 && base.items().get(0).expr() instanceof Aggregate a && decomposable(a);
+            default -> true;
+        };
+    }
+
+    /** MIN, MAX, SUM or COUNT, not SUM or COUNT of DISTINCT values. */
+    static boolean decomposable(Aggregate a) {
+        return a.function() != Aggregate.Function.AVG
+                && !(a.distinct() && (a.function() == Aggregate.Function.SUM || a.function() == Aggregate.Function.COUNT));
+    }
+
     @Override
     public List<Node> children() {
         return List.of(base, predicate);

@@ -50,13 +50,12 @@ public final class TlpOracle implements Oracle {
         };
     }
 
-    /** MIN, MAX, SUM or COUNT, whose value over all rows follows from its values over the partitions (no SUM/COUNT DISTINCT). */
+    /** An aggregate of the scope's rows that {@link TlpCase#decomposable} accepts. */
     private Aggregate decomposableAggregate(QueryGenerator g, Source src) {
         while (true) {
             Kind kind = g.someKind(src.scope());
             Expr e = g.aggregate(kind, src.scope());
-            if (e instanceof Aggregate a && a.function() != Aggregate.Function.AVG
-                    && !(a.distinct() && (a.function() == Aggregate.Function.SUM || a.function() == Aggregate.Function.COUNT))) {
+            if (e instanceof Aggregate a && TlpCase.decomposable(a)) {
                 return a;
             }
         }

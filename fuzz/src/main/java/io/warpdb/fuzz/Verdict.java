@@ -8,6 +8,11 @@ public enum Verdict {
     MISMATCH("mismatches"),
     /** A query ran past the time limit. */
     TIMEOUT("timeouts"),
+    /**
+     * DuckDB's answer differs from WarpDB's, but DuckDB without its optimizer gives WarpDB's answer:
+     * a bug of DuckDB's optimizer, not a finding.
+     */
+    DUCKDB_BUG("duckdb bugs"),
     /** The generated query is not valid SQL for the oracle (a fuzzer bug, not a finding). */
     INVALID("invalid queries"),
     /** WarpDB does not support the query (0A000). */
