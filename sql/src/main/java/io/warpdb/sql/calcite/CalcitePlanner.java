@@ -117,7 +117,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
             .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
             .build();
 
-    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(WarpTypeSystem.INSTANCE);
+    private final JavaTypeFactoryImpl typeFactory = new WarpTypeFactory();
     private final Map<String, org.apache.calcite.schema.Table> tables = new HashMap<>();
     private final CalciteCatalogReader catalogReader;
     private final SqlValidator validator;
