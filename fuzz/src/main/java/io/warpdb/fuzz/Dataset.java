@@ -31,8 +31,4 @@ public record Dataset(List<Table> tables) {
         out.remove(index);
         return new Dataset(out);
     }
-
-    public int rowCount() {
-        return tables.stream().mapToInt(t -> t.rows().size()).sum();
-    }
 }

@@ -18,9 +18,6 @@ public record QueryFailure(Kind kind, String sqlState, String message, String ex
         OTHER
     }
 
-    /** SQLSTATE of a numeric value out of range. */
-    public static final String OUT_OF_RANGE = "22003";
-
     /** Classifies a WarpDB failure by its SQLSTATE. */
     public static QueryFailure ofWarpDb(Throwable t) {
         if (!(t instanceof SQLException e)) {

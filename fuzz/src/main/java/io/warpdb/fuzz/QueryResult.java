@@ -8,6 +8,7 @@ import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -19,7 +20,7 @@ public record QueryResult(List<ResultColumn> columns, List<List<Object>> rows) {
     /** A result column: its JDBC type, the engine's type name, and the scale of a DECIMAL. */
     public record ResultColumn(String name, int jdbcType, String typeName, int scale) {
         public boolean isChar() {
-            return jdbcType == Types.CHAR || typeName.toUpperCase().startsWith("CHAR");
+            return jdbcType == Types.CHAR || typeName.toUpperCase(Locale.ROOT).startsWith("CHAR");
         }
     }
 

@@ -18,11 +18,12 @@ public record Table(String name, List<Column> columns, List<List<Object>> rows) 
     public Table withoutColumn(int index) {
         List<Column> cols = new ArrayList<>(columns);
         cols.remove(index);
-        List<List<Object>> newRows = rows.stream().map(r -> {
+        List<List<Object>> newRows = new ArrayList<>();
+        for (List<Object> r : rows) {
             List<Object> row = new ArrayList<>(r);
             row.remove(index);
-            return (List<Object>) row;
-        }).toList();
+            newRows.add(row);
+        }
         return new Table(name, cols, newRows);
     }
 

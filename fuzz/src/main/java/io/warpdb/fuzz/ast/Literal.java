@@ -1,7 +1,6 @@
 package io.warpdb.fuzz.ast;
 
 import java.math.BigDecimal;
-import java.time.LocalDate;
 import java.util.List;
 
 /**
@@ -63,11 +62,6 @@ public record Literal(Object value, SqlType type) implements Expr {
 
     private static String signed(String number) {
         return number.startsWith("-") ? "(" + number + ")" : number;
-    }
-
-    /** The value as a DATE, for generators that shift dates. */
-    public LocalDate date() {
-        return (LocalDate) value;
     }
 
     @Override

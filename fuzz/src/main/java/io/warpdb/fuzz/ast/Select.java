@@ -92,11 +92,6 @@ public record Select(List<CommonTableExpression> with, boolean distinct, List<Se
         return orderBy.stream().map(OrderKey::ordinal).distinct().count() == items.size();
     }
 
-    /** Whether the select aggregates: GROUP BY, or an aggregate among its items or in HAVING. */
-    public boolean aggregates() {
-        return !groupBy.isEmpty() || having != null || items.stream().anyMatch(i -> Exprs.containsAggregate(i.expr()));
-    }
-
     @Override
     public List<Node> children() {
         List<Node> out = new ArrayList<>();

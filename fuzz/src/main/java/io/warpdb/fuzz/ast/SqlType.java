@@ -51,11 +51,6 @@ public record SqlType(Kind kind, int precision, int scale, int length) {
         return kind == Kind.INTEGER || kind == Kind.BIGINT;
     }
 
-    /** Integers and decimals: the types whose arithmetic is exact. */
-    public boolean isExact() {
-        return isInteger() || kind == Kind.DECIMAL;
-    }
-
     public boolean isString() {
         return family() == Family.STRING;
     }
