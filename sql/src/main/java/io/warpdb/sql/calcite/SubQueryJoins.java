@@ -48,7 +48,7 @@ final class SubQueryJoins extends RelShuttleImpl {
         RelNode input = visited.getInput();
         List<RexNode> kept = new ArrayList<>();
         List<SemiJoin> joins = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(visited.getCondition())) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(withSubQueriesRewritten(visited.getCondition()))) {
             SemiJoin join = semiJoinOf(conjunct, input, visited.getVariablesSet());
             if (join == null) {
                 kept.add(conjunct);
@@ -57,18 +57,40 @@ final class SubQueryJoins extends RelShuttleImpl {
             }
         }
         if (joins.isEmpty()) {
-            return visited;
+            RexNode condition = RexUtil.composeConjunction(rexBuilder, kept);
+            return condition.equals(visited.getCondition()) ? visited : visited.copy(visited.getTraitSet(), input, condition);
         }
-        // The plain conjuncts filter first, so that they reach the joins below before any semi join.
-        RelNode result = kept.isEmpty() ? input
-                : LogicalFilter.create(input, RexUtil.composeConjunction(rexBuilder, kept), ImmutableSet.copyOf(visited.getVariablesSet()));
+        // The plain conjuncts filter first, so that they reach the joins below before any semi join;
+        // those that read an enclosing query's row go on top, where an enclosing sub-query's own
+        // rewrite (or Calcite's decorrelation) finds its correlation right under its projection.
+        List<RexNode> uncorrelated = kept.stream().filter(c -> !RexUtil.containsCorrelation(c)).toList();
+        List<RexNode> correlated = kept.stream().filter(RexUtil::containsCorrelation).toList();
+        RelNode result = uncorrelated.isEmpty() ? input : LogicalFilter.create(input, RexUtil.composeConjunction(rexBuilder, uncorrelated));
         for (SemiJoin join : joins) {
             result = LogicalJoin.create(result, join.inner, List.of(), join.condition, Set.of(), join.type);
         }
-        return result;
+        return correlated.isEmpty() ? result
+                : LogicalFilter.create(result, RexUtil.composeConjunction(rexBuilder, correlated), ImmutableSet.copyOf(visited.getVariablesSet()));
     }
 
     private record SemiJoin(JoinRelType type, RelNode inner, RexNode condition) {
+    }
+
+    /**
+     * {@code condition} with this rewrite applied inside its sub-queries too, so that a correlated
+     * EXISTS nested in a sub-query that stays (an uncorrelated EXISTS, a scalar sub-query) also
+     * becomes a semi join: Calcite's decorrelator mishandles such nestings (a nested EXISTS whose
+     * inner filter reads only the outer row was decorrelated into TRUE).
+     */
+    private RexNode withSubQueriesRewritten(RexNode condition) {
+        return condition.accept(new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
+                RelNode rewritten = visited.rel.accept(SubQueryJoins.this);
+                return rewritten == visited.rel ? visited : visited.clone(rewritten);
+            }
+        });
     }
 
     /** The semi or anti join that {@code conjunct} amounts to over {@code outer}; null when it is not such a sub-query. */
@@ -87,7 +109,7 @@ final class SubQueryJoins extends RelShuttleImpl {
             return null;
         }
         int outerCount = outer.getRowType().getFieldCount();
-        Peeled peeled = peel(subQuery.rel.accept(this), correlations, outerCount);
+        Peeled peeled = peel(subQuery.rel, correlations, outerCount);
         if (peeled == null) {
             return null;
         }
