@@ -28,7 +28,7 @@ final class JoinSelectivity extends RelMdSelectivity {
     /** WarpDB's metadata handlers in front of Calcite's defaults. */
     static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinSelectivity(), BuiltInMetadata.Selectivity.Handler.class),
-            ReflectiveRelMetadataProvider.reflectiveSource(new FilterPredicates(), BuiltInMetadata.Predicates.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new NullFreePredicates(), BuiltInMetadata.Predicates.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     /**
