@@ -8,6 +8,7 @@ import java.lang.reflect.Proxy;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
@@ -106,7 +107,8 @@ final class CancellableStatements {
                     return connection;
                 }
                 default -> {
-                    return name.startsWith("execute") ? executeWithTimeout(method, args) : CancellableStatements.invoke(target, method, args);
+                    Object result = name.startsWith("execute") ? executeWithTimeout(method, args) : CancellableStatements.invoke(target, method, args);
+                    return result instanceof ResultSet results ? TypedResults.wrap(results, (Statement) proxy) : result;
                 }
             }
         }

@@ -1,0 +1,64 @@
+package io.warpdb.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** WarpDB's driver reads columns with getObject(column, type) (JDBC 4.2), DATE as {@link LocalDate}, embedded and remote. */
+class TypedResultsTest {
+    private static final String DATABASE = "mem:typed-results";
+    private static Connection keeper;
+    private static WarpServer server;
+
+    @BeforeAll
+    static void start() throws SQLException {
+        keeper = DriverManager.getConnection("jdbc:warpdb:" + DATABASE);
+        try (Statement s = keeper.createStatement()) {
+            s.execute("CREATE TABLE d (id INTEGER, shipped DATE)");
+            s.execute("INSERT INTO d VALUES (1, DATE '1999-12-31'), (2, NULL), (3, DATE '0001-01-01')");
+        }
+        server = WarpServer.start(ServerConfig.defaults().withPort(0).withDatabase(DATABASE));
+    }
+
+    @AfterAll
+    static void stop() throws SQLException {
+        server.close();
+        keeper.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"embedded", "warpdb-remote"})
+    void datesReadAsLocalDates(String driver) throws SQLException {
+        try (Connection c = DriverManager.getConnection(driver.equals("embedded") ? "jdbc:warpdb:" + DATABASE : server.warpdbUrl());
+                PreparedStatement p = c.prepareStatement("SELECT id, shipped FROM d WHERE id < ? ORDER BY id")) {
+            p.setInt(1, 3);
+            try (ResultSet rs = p.executeQuery()) {
+                assertSame(p, rs.getStatement());
+                assertTrue(rs.next());
+                assertEquals(LocalDate.of(1999, 12, 31), rs.getObject(2, LocalDate.class));
+                assertEquals(LocalDate.of(1999, 12, 31), rs.getObject("shipped", LocalDate.class));
+                assertEquals(Integer.valueOf(1), rs.getObject(1, Integer.class));
+                assertEquals(Long.valueOf(1), rs.getObject("id", Long.class));
+                assertEquals("1", rs.getObject(1, String.class));
+                assertTrue(rs.next());
+                assertNull(rs.getObject(2, LocalDate.class));
+                assertEquals(Integer.valueOf(2), rs.getObject(1, Integer.class));
+                assertFalse(rs.next());
+            }
+        }
+    }
+}
