@@ -257,6 +257,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = r.accept(new SubQueryJoins(cluster.getRexBuilder()));
         r = hep(SUB_QUERIES_TO_CORRELATES, r);
         r = hep(SET_OPS, r);
+        r = r.accept(new ConstantKeyAggregates(cluster.getRexBuilder()));
         r = RelDecorrelator.decorrelateQuery(r, relBuilder);
         r = r.accept(new FactorPuller(cluster.getRexBuilder()));
         r = hep(LOGICAL_REWRITES, r);
