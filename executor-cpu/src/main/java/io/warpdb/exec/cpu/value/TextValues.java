@@ -101,12 +101,16 @@ public final class TextValues {
         return Double.toString(v);
     }
 
-    /** YYYY-MM-DD for years 0..9999; other years as ISO-8601 writes them. */
+    /**
+     * YYYY-MM-DD for years 0..9999; later years with all their digits and no sign (10000-11-30, as
+     * PostgreSQL and DuckDB write them), years before 0 as ISO-8601 writes them (-0001-12-31).
+     */
     public static String formatDate(long epochDay) {
         long civil = Dates.civil(epochDay);
         long year = Dates.year(civil);
         if (year < 0 || year > 9999) {
-            return LocalDate.ofEpochDay(epochDay).toString();
+            String iso = LocalDate.ofEpochDay(epochDay).toString();
+            return iso.startsWith("+") ? iso.substring(1) : iso;
         }
         char[] c = new char[10];
         writeDigits(c, 0, year, 4);
