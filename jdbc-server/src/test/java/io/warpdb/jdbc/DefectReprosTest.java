@@ -1,0 +1,81 @@
+package io.warpdb.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 16's three repros through every driver: a join of grouped sub-queries over one table,
+ * a comparison with a NULL constant that once failed while planning, and a CASE that guards a
+ * division (TPC-DS q34/q73). The sqltest corpus checks the same on every executor, embedded.
+ */
+class DefectReprosTest {
+    private static final String DATABASE = "mem:defect-repros";
+    private static Connection keeper;
+    private static WarpServer server;
+
+    @BeforeAll
+    static void start() throws SQLException {
+        keeper = DriverManager.getConnection("jdbc:warpdb:" + DATABASE);
+        try (Statement s = keeper.createStatement()) {
+            s.execute("CREATE TABLE d (y INTEGER, m INTEGER)");
+            s.execute("INSERT INTO d VALUES (2001, 1), (2001, 2), (2002, 1), (2002, 2)");
+            s.execute("CREATE TABLE t (col0 INTEGER, col1 INTEGER, col2 INTEGER)");
+            s.execute("CREATE TABLE hd (dep INTEGER, vehicles INTEGER)");
+            s.execute("INSERT INTO hd VALUES (5, 2), (3, 0), (1, 4)");
+        }
+        server = WarpServer.start(ServerConfig.defaults().withPort(0).withDatabase(DATABASE));
+    }
+
+    @AfterAll
+    static void stop() throws SQLException {
+        server.close();
+        keeper.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"embedded", "warpdb-remote", "avatica-remote"})
+    void reprosAnswerRight(String driver) throws SQLException {
+        try (Connection c = DriverManager.getConnection(switch (driver) {
+            case "embedded" -> "jdbc:warpdb:" + DATABASE;
+            case "warpdb-remote" -> server.warpdbUrl();
+            default -> server.jdbcUrl();
+        }); Statement s = c.createStatement()) {
+            assertEquals(List.of("2002 2001 1", "2002 2001 2"), rows(s, """
+                    SELECT a.y AS y1, b.y AS y2, a.m
+                    FROM (SELECT y, m FROM d WHERE y = 2002 GROUP BY y, m) a,
+                         (SELECT y, m FROM d WHERE y = 2001 GROUP BY y, m) b
+                    WHERE a.m = b.m ORDER BY a.m"""));
+            assertEquals(List.of(), rows(s, "SELECT DISTINCT col0 FROM t WHERE - CAST(NULL AS REAL) = + 56 / - col0"));
+            assertEquals(List.of("5"), rows(s,
+                    "SELECT dep FROM hd WHERE CASE WHEN vehicles > 0 THEN dep / vehicles ELSE NULL END > 1.2 ORDER BY dep"));
+        }
+    }
+
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> values = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    values.add(rs.getString(i));
+                }
+                rows.add(String.join(" ", values));
+            }
+            assertFalse(rs.next());
+        }
+        return rows;
+    }
+}
