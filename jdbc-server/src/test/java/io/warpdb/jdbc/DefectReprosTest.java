@@ -47,11 +47,7 @@ class DefectReprosTest {
     @ParameterizedTest
     @ValueSource(strings = {"embedded", "warpdb-remote", "avatica-remote"})
     void reprosAnswerRight(String driver) throws SQLException {
-        try (Connection c = DriverManager.getConnection(switch (driver) {
-            case "embedded" -> "jdbc:warpdb:" + DATABASE;
-            case "warpdb-remote" -> server.warpdbUrl();
-            default -> server.jdbcUrl();
-        }); Statement s = c.createStatement()) {
+        try (Connection c = Drivers.connect(driver, DATABASE, server); Statement s = c.createStatement()) {
             assertEquals(List.of("2002 2001 1", "2002 2001 2"), rows(s, """
                     SELECT a.y AS y1, b.y AS y2, a.m
                     FROM (SELECT y, m FROM d WHERE y = 2002 GROUP BY y, m) a,

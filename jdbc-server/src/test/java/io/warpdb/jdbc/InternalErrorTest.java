@@ -46,11 +46,7 @@ class InternalErrorTest {
     }
 
     private static Connection connect(String driver) throws SQLException {
-        return DriverManager.getConnection(switch (driver) {
-            case "embedded" -> "jdbc:warpdb:" + DATABASE;
-            case "warpdb-remote" -> server.warpdbUrl();
-            default -> server.jdbcUrl();
-        });
+        return Drivers.connect(driver, DATABASE, server);
     }
 
     @ParameterizedTest

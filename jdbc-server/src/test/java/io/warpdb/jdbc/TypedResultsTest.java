@@ -43,7 +43,7 @@ class TypedResultsTest {
     @ParameterizedTest
     @ValueSource(strings = {"embedded", "warpdb-remote"})
     void datesReadAsLocalDates(String driver) throws SQLException {
-        try (Connection c = DriverManager.getConnection(driver.equals("embedded") ? "jdbc:warpdb:" + DATABASE : server.warpdbUrl());
+        try (Connection c = Drivers.connect(driver, DATABASE, server);
                 PreparedStatement p = c.prepareStatement("SELECT id, shipped FROM d WHERE id < ? ORDER BY id")) {
             p.setInt(1, 3);
             try (ResultSet rs = p.executeQuery()) {

@@ -253,8 +253,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
      */
     public RelNode optimize(RelNode rel) {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
-        RelNode r = rel.accept(new NullComparisonFolder(cluster.getRexBuilder()));
-        r = r.accept(new SubQueryJoins(cluster.getRexBuilder()));
+        RelNode r = rel.accept(new SubQueryJoins(cluster.getRexBuilder()));
         r = hep(SUB_QUERIES_TO_CORRELATES, r);
         r = hep(SET_OPS, r);
         r = r.accept(new ConstantKeyAggregates(cluster.getRexBuilder()));

@@ -1,5 +1,6 @@
 package io.warpdb.sql.calcite;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
@@ -12,7 +13,6 @@ import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * {@code Aggregate(GROUP BY constants)} without aggregates, over an uncorrelated input, becomes
@@ -44,8 +44,7 @@ final class ConstantKeyAggregates extends RelShuttleImpl {
             }
             keys.add(literal);
         }
-        RelNode firstRow = LogicalSort.create(project.getInput(), RelCollations.EMPTY, null,
-                rexBuilder.makeExactLiteral(java.math.BigDecimal.ONE, rexBuilder.getTypeFactory().createSqlType(SqlTypeName.INTEGER)));
+        RelNode firstRow = LogicalSort.create(project.getInput(), RelCollations.EMPTY, null, rexBuilder.makeExactLiteral(BigDecimal.ONE));
         return LogicalProject.create(firstRow, List.of(), keys, visited.getRowType());
     }
 }

@@ -15,10 +15,12 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Calcite's pulled-up predicates, except that conjuncts of a filter or join condition that are
- * NULL for every row ({@code x >= NULL}) are left out. Calcite asserts that no pulled-up predicate compares with a
- * NULL literal, yet its own simplifier makes such comparisons inside rules (a CASE without a
- * matching branch becomes NULL under a comparison), after {@link NullComparisonFolder} has run.
- * Leaving a predicate out is always sound: predicates only help simplification and uniqueness.
+ * NULL for every row ({@code x >= NULL}, {@code -CAST(NULL AS REAL) = x}) are left out. Calcite
+ * asserts that no pulled-up predicate compares with a NULL literal (AssertionError "Comparison
+ * with NULL in pulledUpPredicates" while the field trimmer or a rule asks for uniqueness), yet
+ * the converter writes such comparisons as the query has them and Calcite's own simplifier makes
+ * more inside rules (a CASE without a matching branch becomes NULL under a comparison). Leaving a
+ * predicate out is always sound: predicates only help simplification and uniqueness checks.
  */
 final class NullFreePredicates extends RelMdPredicates {
     @Override
