@@ -43,6 +43,30 @@ public final class Exprs {
         }
     }
 
+    /** Whether evaluating {@code e} can raise an error for some row ({@link Op#mayRaise}). */
+    public static boolean mayRaise(Expr e) {
+        return e instanceof Call call && (call.op().mayRaise() || call.args().stream().anyMatch(Exprs::mayRaise));
+    }
+
+    /**
+     * The conjuncts of a filter condition in the order every executor evaluates them: those that
+     * cannot raise an error first, then the others, each group as written; a conjunct is evaluated
+     * only for the rows the ones before it kept. SQL fixes no order, but one order for all
+     * executors gives one answer: {@code a / b > 1 AND b <> 0} skips the rows where b is 0 on each.
+     */
+    public static java.util.List<Expr> conjunctsInEvaluationOrder(Expr condition) {
+        java.util.List<Expr> conjuncts = new java.util.ArrayList<>();
+        flatten(condition, Op.AND, conjuncts);
+        java.util.List<Expr> ordered = new java.util.ArrayList<>(conjuncts.stream().filter(c -> !mayRaise(c)).toList());
+        conjuncts.stream().filter(Exprs::mayRaise).forEach(ordered::add);
+        return ordered;
+    }
+
+    /** {@code condition} with its conjuncts in {@link #conjunctsInEvaluationOrder}, as a left-deep AND. */
+    public static Expr inEvaluationOrder(Expr condition) {
+        return conjunctsInEvaluationOrder(condition).stream().reduce((a, b) -> Call.of(Op.AND, condition.type(), a, b)).orElseThrow();
+    }
+
     /** The expression with every column index {@code i} replaced by {@code mapping.applyAsInt(i)}. */
     public static Expr remap(Expr e, IntUnaryOperator mapping) {
         if (e instanceof ColumnRef ref) {

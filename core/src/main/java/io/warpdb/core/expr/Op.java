@@ -47,5 +47,17 @@ public enum Op {
     /** (date, days): date plus a number of days (negative to subtract). */
     DATE_ADD_DAYS,
     /** (date, months): date plus months, clamped to the end of the month. */
-    DATE_ADD_MONTHS
+    DATE_ADD_MONTHS;
+
+    /**
+     * Whether a call of this operator can raise an error for some row (division by zero, overflow,
+     * a failing conversion, a negative substring length, a date out of range).
+     */
+    public boolean mayRaise() {
+        return switch (this) {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD, NEGATE, ABS, FLOOR, CEIL, ROUND, CAST, SUBSTRING, DATE_ADD_DAYS,
+                    DATE_ADD_MONTHS -> true;
+            default -> false;
+        };
+    }
 }

@@ -17,6 +17,7 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
@@ -38,7 +39,6 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
-import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -91,11 +91,6 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** Nested UNIONs of one kind become one, which executors run as a single set operation. */
     private static final HepProgram SET_OPS = new HepProgramBuilder()
             .addRuleCollection(List.of(CoreRules.UNION_MERGE))
-            .build();
-
-    private static final HepProgram SUB_QUERIES_TO_CORRELATES = new HepProgramBuilder()
-            .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE, CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
-                    CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
             .build();
 
     /** Pushes filters into joins and scans' neighbourhood and merges what the converter stacked up. */
@@ -201,9 +196,13 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     }
 
     private RelRoot convert(SqlValidator usedValidator, SqlNode validated) {
+        // No simplification while converting: Calcite's simplifier takes `x IN (sub-query)` for never
+        // NULL when x is not NULL (its NULL policy for IN is that of an IN list), and folds
+        // `(x IN (...)) IS NOT TRUE` into NOT; SubQueryUnnester writes the sub-queries out first.
         SqlToRelConverter converter = new SqlToRelConverter(this, usedValidator, catalogReader, cluster,
                 StandardConvertletTable.INSTANCE,
-                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false));
+                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false)
+                        .withRelBuilderConfigTransform(c -> c.withSimplify(false)));
         try {
             return converter.convertQuery(validated, false, true);
         } catch (CalciteContextException e) {
@@ -254,10 +253,8 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     public RelNode optimize(RelNode rel) {
         RelBuilder relBuilder = RelBuilder.proto(org.apache.calcite.plan.Contexts.empty()).create(cluster, catalogReader);
         RelNode r = rel.accept(new SubQueryJoins(cluster.getRexBuilder()));
-        r = hep(SUB_QUERIES_TO_CORRELATES, r);
+        r = r.accept(new SubQueryUnnester(cluster.getRexBuilder()));
         r = hep(SET_OPS, r);
-        r = r.accept(new ConstantKeyAggregates(cluster.getRexBuilder()));
-        r = RelDecorrelator.decorrelateQuery(r, relBuilder);
         r = r.accept(new FactorPuller(cluster.getRexBuilder()));
         r = hep(LOGICAL_REWRITES, r);
         r = hep(JOIN_ORDER, r);
@@ -266,7 +263,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = hep(LOGICAL_REWRITES, r);
         r = r.accept(new AggregateSemiJoinReduction(cluster.getRexBuilder()));
         r = r.accept(new FilteredAggregateArguments(cluster.getRexBuilder()));
-        if (containsCorrelate(r)) {
+        if (containsCorrelate(r) || !RelOptUtil.getVariablesUsed(r).isEmpty()) {
             throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.FEATURE_NOT_SUPPORTED,
                     "this correlated sub-query cannot be decorrelated yet");
         }

@@ -15,7 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The rows of a batch where a filter condition is TRUE. The conjuncts that compare exact columns
+ * The rows of a batch where a filter condition is TRUE, its conjuncts taken in
+ * {@link Exprs#conjunctsInEvaluationOrder}. The conjuncts that compare exact columns
  * with constants or with each other, or test one string column, run first, on the Arrow buffers
  * ({@link BufferPredicate}), each narrowing a selection vector; the other conjuncts are then
  * evaluated only on the rows still selected. Used by {@link FilterOperator} and by a
@@ -27,8 +28,7 @@ final class RowFilter {
     private final Evaluator rest;
 
     RowFilter(Expr condition) {
-        List<Expr> conjuncts = new ArrayList<>();
-        Exprs.flatten(condition, Op.AND, conjuncts);
+        List<Expr> conjuncts = Exprs.conjunctsInEvaluationOrder(condition);
         List<Expr> others = new ArrayList<>();
         this.onBuffers = BufferPredicate.extract(conjuncts, others);
         Expr remaining = others.stream().reduce((a, b) -> Call.of(Op.AND, condition.type(), a, b)).orElse(null);

@@ -48,6 +48,9 @@ public final class FilterProject {
             return new DeviceTable(schema, input.rows(), shared);
         }
         List<DataType> inputTypes = input.columns().stream().map(DeviceColumn::type).toList();
+        if (predicate != null) {
+            predicate = Exprs.inEvaluationOrder(predicate);
+        }
         ProgramCompiler compiler = new ProgramCompiler(inputTypes, input.columns().stream().map(DeviceColumn::dictionary).toList(),
                 input.columns().stream().map(c -> c.validity() != null).toList(), entries);
         SimplePredicate simple = predicate == null ? null : SimplePredicate.of(predicate, inputTypes);
