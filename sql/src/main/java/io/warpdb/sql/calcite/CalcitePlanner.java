@@ -170,7 +170,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** Parses one statement; syntax errors become SQLSTATE 42601 with line and column. */
     public SqlNode parse(String sql) {
         try {
-            return SqlParser.create(sql, parserConfig()).parseStmt().accept(new LikeEscapes());
+            return SqlParser.create(sql, parserConfig()).parseStmt().accept(new LikeEscapes()).accept(new SubQueryTruthTests());
         } catch (SqlParseException e) {
             throw CalciteErrors.fromParse(e);
         }
@@ -196,13 +196,9 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     }
 
     private RelRoot convert(SqlValidator usedValidator, SqlNode validated) {
-        // No simplification while converting: Calcite's simplifier takes `x IN (sub-query)` for never
-        // NULL when x is not NULL (its NULL policy for IN is that of an IN list), and folds
-        // `(x IN (...)) IS NOT TRUE` into NOT; SubQueryUnnester writes the sub-queries out first.
         SqlToRelConverter converter = new SqlToRelConverter(this, usedValidator, catalogReader, cluster,
                 StandardConvertletTable.INSTANCE,
-                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false)
-                        .withRelBuilderConfigTransform(c -> c.withSimplify(false)));
+                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false));
         try {
             return converter.convertQuery(validated, false, true);
         } catch (CalciteContextException e) {
