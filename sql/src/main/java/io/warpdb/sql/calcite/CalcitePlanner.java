@@ -196,9 +196,14 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     }
 
     private RelRoot convert(SqlValidator usedValidator, SqlNode validated) {
+        // Bloat -1: the converter keeps each projection instead of merging it into the one above. A
+        // correlation variable describes the row of the projection it was made for; after a merge
+        // it read another column or past the row's end (CALCITE-7405, fixed after 1.42.0).
+        // LOGICAL_REWRITES merges the projections once the sub-queries are unnested.
         SqlToRelConverter converter = new SqlToRelConverter(this, usedValidator, catalogReader, cluster,
                 StandardConvertletTable.INSTANCE,
-                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false));
+                SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false)
+                        .withRelBuilderConfigTransform(c -> c.withBloat(-1)));
         try {
             return converter.convertQuery(validated, false, true);
         } catch (CalciteContextException e) {
