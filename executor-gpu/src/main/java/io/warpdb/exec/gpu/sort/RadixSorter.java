@@ -44,9 +44,12 @@ public final class RadixSorter {
             return ids;  // all NULL: every row ties
         }
         long span = range.span();
-        boolean nullCodeFits = range.nulls() == 0 || span != -1L;
-        long maxCode = range.nulls() > 0 && nullCodeFits ? span + 1 : span;
-        int mode = nullCodeFits ? SortCodes.WITH_NULL : SortCodes.VALUE_ONLY;
+        boolean hasNulls = range.nulls() > 0;
+        boolean nullCodeFits = !hasNulls || span != -1L;
+        // Without NULLs the codes are key - min exactly: WITH_NULL would shift them by one for
+        // NULLS FIRST, past the bits a full range (INTEGER or BIGINT from MIN to MAX) leaves.
+        long maxCode = hasNulls && nullCodeFits ? span + 1 : span;
+        int mode = hasNulls && nullCodeFits ? SortCodes.WITH_NULL : SortCodes.VALUE_ONLY;
         ids = sortByCodes(key, range, mode, bits(maxCode), ids, rows, work);
         if (!nullCodeFits) {
             ids = sortByCodes(key, range, SortCodes.NULL_FLAG, 1, ids, rows, work);
