@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.Strong;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
@@ -263,7 +264,40 @@ final class SubQueryUnnester extends RelShuttleImpl {
                     RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
                     return value(visited);
                 }
+
+                /**
+                 * A call over a replaced sub-query typed anew (a value may be NULL where the sub-query
+                 * expression was typed NOT NULL, or the reverse), AND / OR flattened.
+                 */
+                @Override
+                public RexNode visitCall(RexCall call) {
+                    RexNode visited = super.visitCall(call);
+                    if (visited == call || !(visited instanceof RexCall changed)) {
+                        return visited;
+                    }
+                    List<RexNode> operands = changed.getOperands();
+                    if (changed.getKind() == SqlKind.AND || changed.getKind() == SqlKind.OR) {
+                        operands = RexUtil.flatten(operands, changed.getOperator());
+                    }
+                    boolean anyNullable = operands.stream().anyMatch(o -> o.getType().isNullable());
+                    boolean nullable = switch (changed.getKind()) {
+                        case AND, OR -> anyNullable;
+                        case CASE -> changed.getType().isNullable() || caseValuesNullable(operands);
+                        default -> Strong.policy(changed) == Strong.Policy.ANY ? anyNullable : changed.getType().isNullable();
+                    };
+                    return changed.clone(rexBuilder.getTypeFactory().createTypeWithNullability(changed.getType(), nullable), operands);
+                }
             });
+        }
+
+        /** Whether a value of CASE's operands (THEN values and ELSE, not the WHEN conditions) may be NULL. */
+        private static boolean caseValuesNullable(List<RexNode> operands) {
+            for (int i = 1; i < operands.size(); i += 2) {
+                if (operands.get(i).getType().isNullable()) {
+                    return true;
+                }
+            }
+            return operands.get(operands.size() - 1).getType().isNullable();
         }
 
         /** The outer-relative domain push-down of {@code inner}; null when it reads no outer value here. */
