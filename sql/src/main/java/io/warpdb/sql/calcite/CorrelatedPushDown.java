@@ -110,6 +110,11 @@ final class CorrelatedPushDown {
         this.fieldOffset = fieldOffset;
     }
 
+    /** The correlation fields the sub-query reads, ascending: the order of the domain columns. */
+    List<Integer> fields() {
+        return fields;
+    }
+
     /** The fields of {@code correlations} that {@code rel}'s expressions read, at any depth, ascending. */
     static List<Integer> fieldsRead(RelNode rel, Set<CorrelationId> correlations) {
         SortedSet<Integer> read = new TreeSet<>();

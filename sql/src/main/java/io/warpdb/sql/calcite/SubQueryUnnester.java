@@ -311,18 +311,12 @@ final class SubQueryUnnester extends RelShuttleImpl {
         }
 
         /** The outer values a push-down reads, as columns of {@code current}. */
-        private List<RexNode> outerFields(CorrelatedPushDown pushDown, RelNode inner) {
+        private List<RexNode> outerFields(CorrelatedPushDown pushDown) {
             List<RexNode> refs = new ArrayList<>();
-            for (int f : fieldsOf(pushDown, inner)) {
+            for (int f : pushDown.fields()) {
                 refs.add(rexBuilder.makeInputRef(current, f - fieldOffset));
             }
             return refs;
-        }
-
-        private List<Integer> fieldsOf(CorrelatedPushDown pushDown, RelNode inner) {
-            Set<CorrelationId> used = new HashSet<>(RelOptUtil.getVariablesUsed(inner));
-            used.retainAll(correlations);
-            return CorrelatedPushDown.fieldsRead(inner, used);
         }
 
         /**
@@ -358,7 +352,7 @@ final class SubQueryUnnester extends RelShuttleImpl {
             }
             Unnested u = pushDown.complete(pushDown.push(inner));
             List<RexNode> conditions = new ArrayList<>();
-            conditions.add(domainMatch(pushDown, inner, u, width));
+            conditions.add(domainMatch(pushDown, u, width));
             for (int i = 0; i < operands.size(); i++) {
                 conditions.add(equals(operands.get(i), rexBuilder.makeInputRef(u.rel().getRowType().getFieldList().get(i).getType(), width + i)));
             }
@@ -367,8 +361,8 @@ final class SubQueryUnnester extends RelShuttleImpl {
             return true;
         }
 
-        private RexNode domainMatch(CorrelatedPushDown pushDown, RelNode inner, Unnested u, int rightOffset) {
-            List<RexNode> outer = outerFields(pushDown, inner);
+        private RexNode domainMatch(CorrelatedPushDown pushDown, Unnested u, int rightOffset) {
+            List<RexNode> outer = outerFields(pushDown);
             List<RexNode> conditions = new ArrayList<>();
             for (int i = 0; i < outer.size(); i++) {
                 RexNode domain = rexBuilder.makeInputRef(u.rel().getRowType().getFieldList().get(u.domain(i)).getType(), rightOffset + u.domain(i));
@@ -420,12 +414,12 @@ final class SubQueryUnnester extends RelShuttleImpl {
                 u = new Unnested(LogicalProject.create(single, List.of(), reordered, (List<String>) null, Set.of()), 1, u.domainNotNull(), null);
             }
             int width = current.getRowType().getFieldCount();
-            int at = join(u.rel(), domainMatch(pushDown, inner, u, width), JoinRelType.LEFT);
+            int at = join(u.rel(), domainMatch(pushDown, u, width), JoinRelType.LEFT);
             if (u.complete()) {
                 return rexBuilder.makeInputRef(current, at);
             }
-            List<RexNode> outer = outerFields(pushDown, inner);
-            List<Integer> read = fieldsOf(pushDown, inner);
+            List<RexNode> outer = outerFields(pushDown);
+            List<Integer> read = pushDown.fields();
             return pushDown.filledIn(current, at, at + u.indicator(), u.emptyRow().get(0), f -> outer.get(read.indexOf(f)));
         }
 
@@ -450,7 +444,7 @@ final class SubQueryUnnester extends RelShuttleImpl {
                 Unnested distinct = new Unnested(marked, 0, u.domainNotNull(), null);
                 int width = current.getRowType().getFieldCount();
                 RelNode withMarker = withTrue(marked, 0, k);
-                int at = join(withMarker, domainMatch(pushDown, inner, distinct, width), JoinRelType.LEFT);
+                int at = join(withMarker, domainMatch(pushDown, distinct, width), JoinRelType.LEFT);
                 return rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, rexBuilder.makeInputRef(current, at + k));
             }
             int at = join(withTrue(marked, k, 0), rexBuilder.makeLiteral(true), JoinRelType.LEFT);
@@ -509,7 +503,7 @@ final class SubQueryUnnester extends RelShuttleImpl {
                 RexNode on = equals(x, rexBuilder.makeInputRef(valueType, width));
                 if (pushDown != null) {
                     Unnested shape = new Unnested(marked, 1, u.domainNotNull(), null);
-                    on = RexUtil.composeConjunction(rexBuilder, List.of(domainMatch(pushDown, inner, shape, width), on));
+                    on = RexUtil.composeConjunction(rexBuilder, List.of(domainMatch(pushDown, shape, width), on));
                 }
                 int at = join(marked, on, JoinRelType.LEFT);
                 matched = rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, rexBuilder.makeInputRef(current, at + 1 + k));
@@ -522,7 +516,7 @@ final class SubQueryUnnester extends RelShuttleImpl {
                 countsAt = join(counts, rexBuilder.makeLiteral(true), JoinRelType.INNER);
             } else {
                 Unnested shape = new Unnested(counts, 0, u.domainNotNull(), null);
-                countsAt = join(counts, domainMatch(pushDown, inner, shape, width), JoinRelType.LEFT) + k;
+                countsAt = join(counts, domainMatch(pushDown, shape, width), JoinRelType.LEFT) + k;
             }
             RexNode rows = rexBuilder.makeInputRef(current, countsAt);
             RexNode nonNullValues = rexBuilder.makeInputRef(current, countsAt + 1);
