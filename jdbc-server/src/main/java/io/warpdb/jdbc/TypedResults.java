@@ -10,12 +10,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 
 /**
  * Result sets whose {@code getObject(column, type)} works as JDBC 4.2 asks: Avatica's accessors
  * return a value only when it already is of that exact class and otherwise fail with "cannot
  * convert to Object (with type)", so {@code getObject(i, LocalDate.class)} on a DATE or
- * {@code getObject(i, Long.class)} on an INTEGER failed. Here the type picks the getter.
+ * {@code getObject(i, Long.class)} on an INTEGER failed. Here the type picks the getter. And a
+ * data error raised while a later frame of rows is fetched comes out of {@code next()} as an
+ * SQLException with its SQLSTATE, not as Avatica's unchecked exception.
  */
 final class TypedResults {
     private TypedResults() {
@@ -70,6 +73,11 @@ final class TypedResults {
             try {
                 return method.invoke(target, args);
             } catch (InvocationTargetException e) {
+                // An error while a later frame is fetched reaches next() as Avatica's unchecked
+                // exception; JDBC callers catch SQLException, with the SQLSTATE.
+                if (e.getCause() instanceof AvaticaClientRuntimeException failure) {
+                    throw new SQLException(failure.getMessage(), failure.getSqlState(), failure.getErrorCode(), failure);
+                }
                 throw e.getCause();
             }
         }
