@@ -154,9 +154,12 @@ public final class KeyTable {
             }
             int at = (int) (second == null ? first[row] : first[row] << 8 | second[row]);
             int id = smallTupleIds[at];
-            boolean added = id < 0;
-            if (added) {
+            boolean added = false;
+            if (id < 0) {
+                // The tuple may be in the table already, added by an earlier call that had large keys too.
+                int before = size;
                 id = addRow(rowKeys, rowNulls, row, hashOf(rowKeys, rowNulls, row));
+                added = size > before;
                 smallTupleIds[at] = id;
             }
             ids[row] = id;
