@@ -29,6 +29,7 @@ final class JoinSelectivity extends RelMdSelectivity {
     static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinSelectivity(), BuiltInMetadata.Selectivity.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new NullFreePredicates(), BuiltInMetadata.Predicates.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new FullJoinMaxRowCount(), BuiltInMetadata.MaxRowCount.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     /**
