@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,33 +20,27 @@ import org.junit.jupiter.params.provider.ValueSource;
  * division (TPC-DS q34/q73). The sqltest corpus checks the same on every executor, embedded.
  */
 class DefectReprosTest {
-    private static final String DATABASE = "mem:defect-repros";
-    private static Connection keeper;
-    private static WarpServer server;
+    private static ServedDatabase served;
 
     @BeforeAll
     static void start() throws SQLException {
-        keeper = DriverManager.getConnection("jdbc:warpdb:" + DATABASE);
-        try (Statement s = keeper.createStatement()) {
-            s.execute("CREATE TABLE d (y INTEGER, m INTEGER)");
-            s.execute("INSERT INTO d VALUES (2001, 1), (2001, 2), (2002, 1), (2002, 2)");
-            s.execute("CREATE TABLE t (col0 INTEGER, col1 INTEGER, col2 INTEGER)");
-            s.execute("CREATE TABLE hd (dep INTEGER, vehicles INTEGER)");
-            s.execute("INSERT INTO hd VALUES (5, 2), (3, 0), (1, 4)");
-        }
-        server = WarpServer.start(ServerConfig.defaults().withPort(0).withDatabase(DATABASE));
+        served = ServedDatabase.start("mem:defect-repros",
+                "CREATE TABLE d (y INTEGER, m INTEGER)",
+                "INSERT INTO d VALUES (2001, 1), (2001, 2), (2002, 1), (2002, 2)",
+                "CREATE TABLE t (col0 INTEGER, col1 INTEGER, col2 INTEGER)",
+                "CREATE TABLE hd (dep INTEGER, vehicles INTEGER)",
+                "INSERT INTO hd VALUES (5, 2), (3, 0), (1, 4)");
     }
 
     @AfterAll
     static void stop() throws SQLException {
-        server.close();
-        keeper.close();
+        served.close();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"embedded", "warpdb-remote", "avatica-remote"})
     void reprosAnswerRight(String driver) throws SQLException {
-        try (Connection c = Drivers.connect(driver, DATABASE, server); Statement s = c.createStatement()) {
+        try (Connection c = served.connect(driver); Statement s = c.createStatement()) {
             assertEquals(List.of("2002 2001 1", "2002 2001 2"), rows(s, """
                     SELECT a.y AS y1, b.y AS y2, a.m
                     FROM (SELECT y, m FROM d WHERE y = 2002 GROUP BY y, m) a,

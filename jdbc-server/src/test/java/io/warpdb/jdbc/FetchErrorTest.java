@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,36 +19,28 @@ import org.junit.jupiter.params.provider.ValueSource;
  * does (found by the fuzzer: the embedded driver threw Avatica's unchecked exception there).
  */
 class FetchErrorTest {
-    private static final String DATABASE = "mem:fetch-errors";
-    private static Connection keeper;
-    private static WarpServer server;
+    private static ServedDatabase served;
 
     @BeforeAll
     static void start() throws SQLException {
-        keeper = DriverManager.getConnection("jdbc:warpdb:" + DATABASE);
-        try (Statement s = keeper.createStatement()) {
-            s.execute("CREATE TABLE n (k INTEGER, v BIGINT)");
-            // 2,000 rows that cast to INTEGER, then one that does not: the first frames go out before it is read.
-            StringBuilder rows = new StringBuilder();
-            for (int i = 0; i < 2000; i++) {
-                rows.append(i == 0 ? "" : ", ").append("(").append(i).append(", ").append(i).append(")");
-            }
-            s.execute("INSERT INTO n VALUES " + rows);
-            s.execute("INSERT INTO n VALUES (2000, -706958875257739429)");
+        // 2,000 rows that cast to INTEGER, then one that does not: the first frames go out before it is read.
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            rows.append(i == 0 ? "" : ", ").append("(").append(i).append(", ").append(i).append(")");
         }
-        server = WarpServer.start(ServerConfig.defaults().withPort(0).withDatabase(DATABASE));
+        served = ServedDatabase.start("mem:fetch-errors", "CREATE TABLE n (k INTEGER, v BIGINT)", "INSERT INTO n VALUES " + rows,
+                "INSERT INTO n VALUES (2000, -706958875257739429)");
     }
 
     @AfterAll
     static void stop() throws SQLException {
-        server.close();
-        keeper.close();
+        served.close();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"embedded", "warpdb-remote"})
     void anOverflowInALaterFrameIsAnSqlException(String driver) throws SQLException {
-        try (Connection c = Drivers.connect(driver, DATABASE, server); Statement s = c.createStatement()) {
+        try (Connection c = served.connect(driver); Statement s = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> {
                 try (ResultSet rs = s.executeQuery("SELECT CAST(v AS INTEGER) FROM n")) {
                     while (rs.next()) {

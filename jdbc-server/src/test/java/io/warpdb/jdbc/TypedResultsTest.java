@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.LocalDate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,30 +18,24 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** WarpDB's driver reads columns with getObject(column, type) (JDBC 4.2), DATE as {@link LocalDate}, embedded and remote. */
 class TypedResultsTest {
-    private static final String DATABASE = "mem:typed-results";
-    private static Connection keeper;
-    private static WarpServer server;
+    private static ServedDatabase served;
 
     @BeforeAll
     static void start() throws SQLException {
-        keeper = DriverManager.getConnection("jdbc:warpdb:" + DATABASE);
-        try (Statement s = keeper.createStatement()) {
-            s.execute("CREATE TABLE d (id INTEGER, shipped DATE)");
-            s.execute("INSERT INTO d VALUES (1, DATE '1999-12-31'), (2, NULL), (3, DATE '0001-01-01')");
-        }
-        server = WarpServer.start(ServerConfig.defaults().withPort(0).withDatabase(DATABASE));
+        served = ServedDatabase.start("mem:typed-results",
+                "CREATE TABLE d (id INTEGER, shipped DATE)",
+                "INSERT INTO d VALUES (1, DATE '1999-12-31'), (2, NULL), (3, DATE '0001-01-01')");
     }
 
     @AfterAll
     static void stop() throws SQLException {
-        server.close();
-        keeper.close();
+        served.close();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"embedded", "warpdb-remote"})
     void datesReadAsLocalDates(String driver) throws SQLException {
-        try (Connection c = Drivers.connect(driver, DATABASE, server);
+        try (Connection c = served.connect(driver);
                 PreparedStatement p = c.prepareStatement("SELECT id, shipped FROM d WHERE id < ? ORDER BY id")) {
             p.setInt(1, 3);
             try (ResultSet rs = p.executeQuery()) {

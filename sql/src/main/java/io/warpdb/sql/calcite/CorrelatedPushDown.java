@@ -3,6 +3,7 @@ package io.warpdb.sql.calcite;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -118,15 +119,7 @@ final class CorrelatedPushDown {
     /** The fields of {@code correlations} that {@code rel}'s expressions read, at any depth, ascending. */
     static List<Integer> fieldsRead(RelNode rel, Set<CorrelationId> correlations) {
         SortedSet<Integer> read = new TreeSet<>();
-        RexShuttle collector = new RexShuttle() {
-            @Override
-            public RexNode visitFieldAccess(RexFieldAccess access) {
-                if (access.getReferenceExpr() instanceof RexCorrelVariable variable && correlations.contains(variable.id)) {
-                    read.add(access.getField().getIndex());
-                }
-                return super.visitFieldAccess(access);
-            }
-        };
+        RexShuttle collector = fieldCollector(correlations, read);
         new RelVisitor() {
             @Override
             public void visit(RelNode node, int ordinal, RelNode parent) {
@@ -135,6 +128,19 @@ final class CorrelatedPushDown {
             }
         }.go(rel);
         return List.copyOf(read);
+    }
+
+    /** A shuttle that adds to {@code read} each field of {@code correlations} an expression reads. */
+    private static RexShuttle fieldCollector(Set<CorrelationId> correlations, Collection<Integer> read) {
+        return new RexShuttle() {
+            @Override
+            public RexNode visitFieldAccess(RexFieldAccess access) {
+                if (access.getReferenceExpr() instanceof RexCorrelVariable variable && correlations.contains(variable.id)) {
+                    read.add(access.getField().getIndex());
+                }
+                return super.visitFieldAccess(access);
+            }
+        };
     }
 
     /** {@code rel} for every outer value; see {@link Unnested}. */
@@ -323,7 +329,7 @@ final class CorrelatedPushDown {
             RexNode variable = operands.get(side);
             RexNode inner = operands.get(1 - side);
             if (variable instanceof RexFieldAccess access && access.getReferenceExpr() instanceof RexCorrelVariable v
-                    && correlations.contains(v.id) && fieldsRead(inner).isEmpty()
+                    && correlations.contains(v.id) && !readsVariables(inner)
                     && SqlTypeUtil.equalSansNullability(rexBuilder.getTypeFactory(), inner.getType(), access.getType())) {
                 int i = fields.indexOf(access.getField().getIndex());
                 if (bound.get(i) == null) {
@@ -334,13 +340,11 @@ final class CorrelatedPushDown {
         }
     }
 
-    private List<Integer> fieldsRead(RexNode e) {
+    /** Whether {@code e} reads a free variable. */
+    private boolean readsVariables(RexNode e) {
         List<Integer> read = new ArrayList<>();
-        replaceVariables(e, f -> {
-            read.add(f);
-            return rexBuilder.makeNullLiteral(rexBuilder.getTypeFactory().createUnknownType());
-        });
-        return read;
+        e.accept(fieldCollector(correlations, read));
+        return !read.isEmpty();
     }
 
     private Unnested project(Project project) {
@@ -427,7 +431,7 @@ final class CorrelatedPushDown {
         JoinRelType type = join.getJoinType();
         boolean leftCorrelated = isCorrelated(left);
         boolean rightCorrelated = isCorrelated(right);
-        boolean conditionCorrelated = !fieldsRead(join.getCondition()).isEmpty();
+        boolean conditionCorrelated = readsVariables(join.getCondition());
         int leftWidth = left.getRowType().getFieldCount();
         int rightWidth = right.getRowType().getFieldCount();
         int k = fields.size();

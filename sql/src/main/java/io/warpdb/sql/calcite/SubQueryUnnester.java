@@ -432,23 +432,19 @@ final class SubQueryUnnester extends RelShuttleImpl {
 
         private RexNode exists(RelNode inner) {
             CorrelatedPushDown pushDown = pushDown(inner);
-            int k;
-            RelNode marked;
             if (pushDown == null) {
-                k = 0;
-                marked = LogicalSort.create(inner, RelCollations.EMPTY, null, rexBuilder.makeExactLiteral(java.math.BigDecimal.ONE));
-            } else {
-                Unnested u = pushDown.complete(pushDown.push(inner));
-                k = u.domainNotNull().size();
-                marked = LogicalAggregate.create(u.rel(), List.of(), ImmutableBitSet.range(u.width(), u.width() + k), null, List.of());
-                Unnested distinct = new Unnested(marked, 0, u.domainNotNull(), null);
-                int width = current.getRowType().getFieldCount();
-                RelNode withMarker = withTrue(marked, 0, k);
-                int at = join(withMarker, domainMatch(pushDown, distinct, width), JoinRelType.LEFT);
-                return rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, rexBuilder.makeInputRef(current, at + k));
+                RelNode firstRow = LogicalSort.create(inner, RelCollations.EMPTY, null, rexBuilder.makeExactLiteral(java.math.BigDecimal.ONE));
+                int at = join(withTrue(firstRow, 0, 0), rexBuilder.makeLiteral(true), JoinRelType.LEFT);
+                return rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, rexBuilder.makeInputRef(current, at));
             }
-            int at = join(withTrue(marked, k, 0), rexBuilder.makeLiteral(true), JoinRelType.LEFT);
-            return rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, rexBuilder.makeInputRef(current, at));
+            // The distinct outer values that have a row, each with a TRUE marker.
+            Unnested u = pushDown.complete(pushDown.push(inner));
+            int k = u.domainNotNull().size();
+            RelNode domains = LogicalAggregate.create(u.rel(), List.of(), ImmutableBitSet.range(u.width(), u.width() + k), null, List.of());
+            int width = current.getRowType().getFieldCount();
+            int at = join(withTrue(domains, 0, k), domainMatch(pushDown, new Unnested(domains, 0, u.domainNotNull(), null), width),
+                    JoinRelType.LEFT);
+            return rexBuilder.makeCall(SqlStdOperatorTable.IS_NOT_NULL, rexBuilder.makeInputRef(current, at + k));
         }
 
         /** Columns {@code [from, from + count)} of {@code rel}, then TRUE. */
@@ -477,22 +473,8 @@ final class SubQueryUnnester extends RelShuttleImpl {
             int k = u.domainNotNull().size();
             RelDataType valueType = u.rel().getRowType().getFieldList().get(0).getType();
             ImmutableBitSet domain = ImmutableBitSet.range(u.width(), u.width() + k);
-            // Counts (and, for ordering comparisons, the extreme value), one row per domain value.
-            List<AggregateCall> calls = new ArrayList<>();
-            calls.add(count(u.rel(), List.of(), k));
-            calls.add(count(u.rel(), List.of(0), k));
-            if (op != SqlKind.EQUALS) {
-                if (op != SqlKind.GREATER_THAN && op != SqlKind.GREATER_THAN_OR_EQUAL) {
-                    calls.add(extreme(SqlStdOperatorTable.MAX, u.rel(), k));
-                }
-                if (op != SqlKind.LESS_THAN && op != SqlKind.LESS_THAN_OR_EQUAL) {
-                    calls.add(extreme(SqlStdOperatorTable.MIN, u.rel(), k));
-                }
-            }
-            RelNode counts = LogicalAggregate.create(u.rel(), List.of(), domain, null, calls);
             boolean nullsPossible = x.getType().isNullable() || valueType.isNullable();
             RexNode matched = null;
-            int countsAt = -1;
             if (op == SqlKind.EQUALS) {
                 // The match: the distinct non-NULL values per domain value, joined on x = value.
                 RelNode values = LogicalFilter.create(u.rel(),
@@ -511,7 +493,21 @@ final class SubQueryUnnester extends RelShuttleImpl {
                     return matched;
                 }
             }
+            // Counts (and, for ordering comparisons, the extreme value), one row per domain value.
+            List<AggregateCall> calls = new ArrayList<>();
+            calls.add(count(u.rel(), List.of(), k));
+            calls.add(count(u.rel(), List.of(0), k));
+            if (op != SqlKind.EQUALS) {
+                if (op != SqlKind.GREATER_THAN && op != SqlKind.GREATER_THAN_OR_EQUAL) {
+                    calls.add(extreme(SqlStdOperatorTable.MAX, u.rel(), k));
+                }
+                if (op != SqlKind.LESS_THAN && op != SqlKind.LESS_THAN_OR_EQUAL) {
+                    calls.add(extreme(SqlStdOperatorTable.MIN, u.rel(), k));
+                }
+            }
+            RelNode counts = LogicalAggregate.create(u.rel(), List.of(), domain, null, calls);
             int width = current.getRowType().getFieldCount();
+            int countsAt;
             if (pushDown == null) {
                 countsAt = join(counts, rexBuilder.makeLiteral(true), JoinRelType.INNER);
             } else {
