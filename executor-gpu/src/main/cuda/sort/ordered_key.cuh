@@ -12,8 +12,8 @@ typedef unsigned long long u64;
 constexpr int KEY_BOOL = 0;
 constexpr int KEY_INT32 = 1;
 constexpr int KEY_INT64 = 2;
-constexpr int KEY_F64_ORDER = 3;     // -0.0 < 0.0, as ORDER BY and MIN/MAX compare
-constexpr int KEY_F64_EQUALITY = 4;  // -0.0 == 0.0, as GROUP BY matches
+constexpr int KEY_F64_ORDER = 3;     // -0.0 < 0.0: MIN/MAX pick one of the two by it
+constexpr int KEY_F64_EQUALITY = 4;  // -0.0 == 0.0, as GROUP BY matches and ORDER BY ties
 constexpr int KEY_RANK = 5;          // int32 dictionary code -> rank of its string value
 
 constexpr u64 SIGN_BIT = 1ull << 63;

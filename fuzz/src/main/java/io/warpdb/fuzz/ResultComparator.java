@@ -8,11 +8,14 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Compares two results, in order or as multisets, after normalising values: numbers by value
  * whatever their Java type or scale (2 = 2.0 = 2.00); a column that is DOUBLE in either result
- * within a relative tolerance; CHAR columns without their pad spaces; dates as dates.
+ * within a relative tolerance; CHAR columns without their pad spaces; dates as dates; DuckDB's BC
+ * dates inside strings ({@code 0007-01-01 (BC)}) as ISO-8601 years ({@code -0006-01-01}), as WarpDB writes them.
  */
 public final class ResultComparator {
     /** Relative difference up to which two DOUBLE values are equal (sums may add in any order). */
@@ -21,6 +24,7 @@ public final class ResultComparator {
     public static final double ABSOLUTE_TOLERANCE = 1e-9;
     /** Significant digits of DOUBLE values when rows are sorted for a multiset comparison. */
     private static final MathContext SORT_PRECISION = new MathContext(10);
+    private static final Pattern BC_DATE = Pattern.compile("(\\d{4,})(-\\d\\d-\\d\\d) \\(BC\\)");
 
     private final boolean[] approximate;
     private final boolean[] padded;
@@ -89,10 +93,27 @@ public final class ResultComparator {
             }
             return exact(n);
         }
-        if (v instanceof String s && padded[column]) {
-            return s.stripTrailing();
+        if (v instanceof String s) {
+            String text = isoYears(s);
+            return padded[column] ? text.stripTrailing() : text;
         }
         return v;
+    }
+
+    /** DuckDB's {@code 0007-01-01 (BC)}, anywhere in a string, as ISO-8601 (WarpDB's) writes it: {@code -0006-01-01}. */
+    static String isoYears(String s) {
+        if (!s.contains(" (BC)")) {
+            return s;
+        }
+        Matcher m = BC_DATE.matcher(s);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            long isoYear = 1 - Long.parseLong(m.group(1));
+            String year = String.format("%04d", Math.abs(isoYear));
+            m.appendReplacement(out, (isoYear < 0 ? "-" : "") + year + m.group(2));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     static BigDecimal exact(Number n) {

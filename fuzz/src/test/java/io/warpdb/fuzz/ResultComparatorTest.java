@@ -50,6 +50,15 @@ class ResultComparatorTest {
     }
 
     @Test
+    void duckDbBcDatesReadAsIsoYears() {
+        assertNull(ResultComparator.compare(result(VARCHAR, "x0007-01-01 (BC)b", "0001-12-31 (BC)"),
+                result(VARCHAR, "x-0006-01-01b", "0000-12-31"), false));
+        assertEquals("-3780006-01-01", ResultComparator.isoYears("3780007-01-01 (BC)"));
+        assertEquals("sorted row 1: expected ('-0006-01-01') but got ('0006-01-01')",
+                ResultComparator.compare(result(VARCHAR, "0007-01-01 (BC)"), result(VARCHAR, "0006-01-01"), false));
+    }
+
+    @Test
     void multisetsIgnoreOrderButCountDuplicates() {
         assertNull(ResultComparator.compare(result(INTEGER, 1, null, 2, 2), result(INTEGER, 2, 1, 2, null), false));
         assertEquals("expected 3 rows but got 2; first row only in the expected result: (2)",

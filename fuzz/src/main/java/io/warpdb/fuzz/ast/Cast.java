@@ -18,6 +18,13 @@ public record Cast(Expr arg, SqlType target) implements Expr {
         if (dialect == Dialect.DUCKDB && target.isInteger() && arg.type().kind() == SqlType.Kind.DOUBLE) {
             value = "ROUND(" + value + ")";
         }
+        // A decimal's text shows its scale, and the engines type computed decimals differently: DuckDB
+        // gets WarpDB's scale first. One digit more than the scale, since DuckDB writes DECIMAL(p, p)
+        // values without the 0 before the point (.5).
+        if (dialect == Dialect.DUCKDB && target.isString() && arg.type().kind() == SqlType.Kind.DECIMAL) {
+            int scale = arg.type().scale();
+            value = "CAST(" + value + " AS " + SqlType.decimal(Math.max(arg.type().precision(), scale + 1), scale).sql() + ")";
+        }
         return "CAST(" + value + " AS " + target.sql() + ")";
     }
 

@@ -50,7 +50,7 @@ public final class TypeRules {
         return switch (op) {
             // WarpDB divides decimals in DOUBLE (sqltest: DECIMAL / DECIMAL is DOUBLE).
             case DIVIDE -> SqlType.DOUBLE;
-            case MULTIPLY -> decimal(precision(a) + precision(b), s1 + s2);
+            case MULTIPLY -> product(precision(a) - s1 + precision(b) - s2, s1 + s2);
             case ADD, SUBTRACT -> {
                 int scale = Math.max(s1, s2);
                 yield decimal(Math.max(precision(a) - s1, precision(b) - s2) + scale + 1, scale);
@@ -86,6 +86,20 @@ public final class TypeRules {
 
     public static int scale(SqlType t) {
         return t.kind() == Kind.DECIMAL ? t.scale() : 0;
+    }
+
+    /**
+     * A product's type: exact when its whole and fraction digits fit 18; otherwise 18 digits that
+     * keep the whole digits and give up fraction digits down to 6 (WarpDB's WarpTypeSystem, as
+     * SQL Server does), the value rounded half away from zero.
+     */
+    private static SqlType product(int wholeDigits, int scale) {
+        int max = SqlType.MAX_DECIMAL_PRECISION;
+        if (wholeDigits + scale <= max) {
+            return decimal(wholeDigits + scale, scale);
+        }
+        int kept = Math.min(scale, Math.max(Math.min(scale, 6), max - wholeDigits));
+        return SqlType.decimal(max, kept);
     }
 
     private static SqlType decimal(int precision, int scale) {

@@ -40,6 +40,25 @@ class RenderingTest {
     }
 
     @Test
+    void productsThatLoseFractionDigitsInWarpDbAreRoundedAlikeInDuckDb() {
+        ColumnRef wide = new ColumnRef("a1", "c5", SqlType.decimal(15, 5));
+        Binary square = new Binary(Binary.Op.MULTIPLY, wide, wide, TypeRules.arithmetic(Binary.Op.MULTIPLY, wide.type(), wide.type()));
+        assertEquals(SqlType.decimal(18, 6), square.type());
+        assertEquals("(a1.c5 * a1.c5)", square.render(Dialect.WARPDB));
+        assertEquals("CAST((a1.c5 * a1.c5) AS DECIMAL(18,6))", square.render(Dialect.DUCKDB));
+        Binary exact = new Binary(Binary.Op.MULTIPLY, M, M, TypeRules.arithmetic(Binary.Op.MULTIPLY, M.type(), M.type()));
+        assertEquals("(a1.c2 * a1.c2)", exact.render(Dialect.DUCKDB));
+    }
+
+    @Test
+    void decimalsBecomeTextAtWarpDbsScaleInDuckDb() {
+        assertEquals("CAST(a1.c2 AS VARCHAR)", new Cast(M, SqlType.VARCHAR).render(Dialect.WARPDB));
+        assertEquals("CAST(CAST(a1.c2 AS DECIMAL(10,2)) AS VARCHAR)", new Cast(M, SqlType.VARCHAR).render(Dialect.DUCKDB));
+        ColumnRef fraction = new ColumnRef("a1", "c6", SqlType.decimal(4, 4));
+        assertEquals("CAST(CAST(a1.c6 AS DECIMAL(5,4)) AS VARCHAR)", new Cast(fraction, SqlType.VARCHAR).render(Dialect.DUCKDB));
+    }
+
+    @Test
     void literalsKeepTheirTypes() {
         assertEquals("(-5)", Literal.sql(-5, SqlType.INTEGER));
         assertEquals("CAST('-2147483648' AS INTEGER)", Literal.sql(Integer.MIN_VALUE, SqlType.INTEGER));
@@ -84,6 +103,8 @@ class RenderingTest {
         assertEquals(SqlType.BIGINT, TypeRules.arithmetic(Binary.Op.ADD, SqlType.INTEGER, SqlType.BIGINT));
         assertEquals(SqlType.decimal(13, 2), TypeRules.arithmetic(Binary.Op.ADD, SqlType.decimal(10, 2), SqlType.INTEGER));
         assertEquals(SqlType.decimal(8, 4), TypeRules.arithmetic(Binary.Op.MULTIPLY, SqlType.decimal(4, 2), SqlType.decimal(4, 2)));
+        assertEquals(SqlType.decimal(18, 7), TypeRules.arithmetic(Binary.Op.MULTIPLY, SqlType.decimal(15, 4), SqlType.decimal(4, 4)));
+        assertEquals(SqlType.decimal(18, 6), TypeRules.arithmetic(Binary.Op.MULTIPLY, SqlType.decimal(18, 6), SqlType.decimal(18, 6)));
         assertEquals(SqlType.decimal(18, 2), TypeRules.aggregate(Aggregate.Function.SUM, SqlType.decimal(5, 2)));
         assertEquals(SqlType.DOUBLE, TypeRules.aggregate(Aggregate.Function.AVG, SqlType.INTEGER));
         assertEquals(SqlType.VARCHAR, TypeRules.common(SqlType.charOf(3), SqlType.varchar(2)));

@@ -67,8 +67,9 @@ public final class RowOrder {
         if (column.isDouble()) {
             double[] d = column.doubles();
             for (int i = 0; i < rows; i++) {
-                // Flipping the magnitude bits of negative numbers makes the signed bit patterns sort numerically.
-                long bits = Double.doubleToLongBits(d[i]);
+                // Flipping the magnitude bits of negative numbers makes the signed bit patterns sort
+                // numerically; -0.0 is 0.0, since the two are equal (they tie, and later keys decide).
+                long bits = d[i] == 0 ? 0 : Double.doubleToLongBits(d[i]);
                 out[i] = bits ^ (bits >> 63 & Long.MAX_VALUE);
             }
         } else if (column.type().kind().isString()) {

@@ -37,7 +37,8 @@ public final class GpuSort {
         try {
             List<RadixSorter.Key> keys = new ArrayList<>();
             for (SortKey k : node.keys()) {
-                KeyColumn column = new KeyColumn(input.column(k.column()), false, work);
+                // Equality keys: -0.0 and 0.0 are equal values, so they tie and later keys decide.
+                KeyColumn column = new KeyColumn(input.column(k.column()), true, work);
                 columns.add(column);
                 keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
             }

@@ -24,7 +24,7 @@ public final class KeyColumn implements AutoCloseable {
     private final DeviceBuffer rankBuffer;
 
     /**
-     * @param forEquality doubles with -0.0 equal to 0.0 (GROUP BY) rather than ordered before it
+     * @param forEquality doubles with -0.0 equal to 0.0 (GROUP BY, ORDER BY) rather than ordered before it (MIN/MAX)
      */
     public KeyColumn(DeviceColumn column, boolean forEquality, DeviceWork work) {
         this(column, forEquality, column.type().kind().isString() ? StringRanks.of(column.dictionary()) : null, null, work);
