@@ -29,10 +29,11 @@ public record Binary(Op op, Expr left, Expr right, SqlType type) implements Expr
             operator = "//";
         }
         String call = "(" + left.render(dialect) + " " + operator + " " + right.render(dialect) + ")";
-        // A product that needs more than 18 digits loses fraction digits in WarpDB (rounded); DuckDB's
-        // has up to 38 and keeps them: the cast makes DuckDB round alike (fuzz/README.md, difference 11).
+        // A product of more than 18 digits is DECIMAL(18, s) in WarpDB, its fraction digits rounded down
+        // to s where they do not fit; DuckDB's has up to 38 digits and keeps them, and then drops fraction
+        // digits in a common type with another DECIMAL. The cast makes DuckDB's alike (fuzz/README.md, 11).
         if (dialect == Dialect.DUCKDB && op == Op.MULTIPLY && type.kind() == SqlType.Kind.DECIMAL
-                && type.scale() < TypeRules.scale(left.type()) + TypeRules.scale(right.type())) {
+                && TypeRules.precision(left.type()) + TypeRules.precision(right.type()) > SqlType.MAX_DECIMAL_PRECISION) {
             call = "CAST(" + call + " AS " + type.sql() + ")";
         }
         return call;

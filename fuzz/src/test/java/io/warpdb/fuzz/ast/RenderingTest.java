@@ -46,8 +46,12 @@ class RenderingTest {
         assertEquals(SqlType.decimal(18, 6), square.type());
         assertEquals("(a1.c5 * a1.c5)", square.render(Dialect.WARPDB));
         assertEquals("CAST((a1.c5 * a1.c5) AS DECIMAL(18,6))", square.render(Dialect.DUCKDB));
-        Binary exact = new Binary(Binary.Op.MULTIPLY, M, M, TypeRules.arithmetic(Binary.Op.MULTIPLY, M.type(), M.type()));
-        assertEquals("(a1.c2 * a1.c2)", exact.render(Dialect.DUCKDB));
+        ColumnRef whole = new ColumnRef("a1", "c7", SqlType.decimal(18, 0));
+        Binary wholeSquare = new Binary(Binary.Op.MULTIPLY, whole, whole, TypeRules.arithmetic(Binary.Op.MULTIPLY, whole.type(), whole.type()));
+        assertEquals("CAST((a1.c7 * a1.c7) AS DECIMAL(18,0))", wholeSquare.render(Dialect.DUCKDB));
+        ColumnRef small = new ColumnRef("a1", "c8", SqlType.decimal(4, 2));
+        Binary exact = new Binary(Binary.Op.MULTIPLY, small, small, TypeRules.arithmetic(Binary.Op.MULTIPLY, small.type(), small.type()));
+        assertEquals("(a1.c8 * a1.c8)", exact.render(Dialect.DUCKDB));
     }
 
     @Test
