@@ -152,7 +152,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         VolcanoPlanner container = new VolcanoPlanner();
         container.addRelTraitDef(ConventionTraitDef.INSTANCE);
         container.setExecutor(NoConstantReduction.INSTANCE);
-        cluster = RelOptCluster.create(container, new NullComparisonFolding(typeFactory));
+        cluster = RelOptCluster.create(container, new WarpRexBuilder(typeFactory));
         cluster.setMetadataProvider(JoinSelectivity.PROVIDER);
         cluster.setMetadataQuerySupplier(WarpMetadataQuery::new);
     }

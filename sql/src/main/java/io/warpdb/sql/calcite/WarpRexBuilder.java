@@ -1,0 +1,105 @@
+package io.warpdb.sql.calcite;
+
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUnknownAs;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.Sarg;
+
+/**
+ * The planner's RexBuilder. It builds two kinds of calls in an equivalent form that Calcite's
+ * simplifier (run by every RelBuilder) handles correctly:
+ * <ul>
+ *   <li>A comparison ({@code =, <>, <, <=, >, >=}) with a NULL literal operand is the NULL literal
+ *       it always evaluates to. The simplifier checks a comparison for NULL operands before it
+ *       simplifies them, so {@code CASE WHEN FALSE THEN 'a' END >= 'x'} comes out as
+ *       {@code NULL >= 'x'}; inside an AND that becomes a pulled-up predicate, and
+ *       {@code RelOptPredicateList} throws "Comparison with NULL in pulledUpPredicates".</li>
+ *   <li>A SEARCH (a range or IN test) of a BOOLEAN operand is written with IS / NOT / OR. The
+ *       simplifier simplifies a SEARCH's operand in the mode of the whole condition, so in a WHERE
+ *       {@code (NULL AND b) BETWEEN FALSE AND TRUE} became {@code FALSE BETWEEN FALSE AND TRUE},
+ *       TRUE for every row, where the operand is NULL and the condition NULL.</li>
+ * </ul>
+ */
+final class WarpRexBuilder extends RexBuilder {
+    WarpRexBuilder(RelDataTypeFactory typeFactory) {
+        super(typeFactory);
+    }
+
+    @Override
+    public RexNode makeCall(SqlParserPos pos, SqlOperator op, List<? extends RexNode> exprs) {
+        if (isBooleanSearch(op, exprs)) {
+            return booleanSearch(exprs.get(0), ((RexLiteral) exprs.get(1)).getValueAs(Sarg.class));
+        }
+        RexNode call = super.makeCall(pos, op, exprs);
+        return comparesWithNull(op, exprs) ? makeNullLiteral(call.getType()) : call;
+    }
+
+    @Override
+    public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
+        if (isBooleanSearch(op, exprs)) {
+            return booleanSearch(exprs.get(0), ((RexLiteral) exprs.get(1)).getValueAs(Sarg.class));
+        }
+        return comparesWithNull(op, exprs) ? makeNullLiteral(returnType) : super.makeCall(pos, returnType, op, exprs);
+    }
+
+    private static boolean comparesWithNull(SqlOperator op, List<? extends RexNode> exprs) {
+        return op.getKind().belongsTo(SqlKind.BINARY_COMPARISON)
+                && op.getKind() != SqlKind.IS_DISTINCT_FROM && op.getKind() != SqlKind.IS_NOT_DISTINCT_FROM
+                && exprs.stream().anyMatch(e -> e instanceof RexLiteral literal && literal.isNull());
+    }
+
+    private static boolean isBooleanSearch(SqlOperator op, List<? extends RexNode> exprs) {
+        return op.getKind() == SqlKind.SEARCH && exprs.get(0).getType().getSqlTypeName() == SqlTypeName.BOOLEAN
+                && exprs.get(1) instanceof RexLiteral;
+    }
+
+    /** {@code SEARCH(x, sarg)} for a BOOLEAN x: which of FALSE and TRUE the sarg holds, and what a NULL x gives. */
+    private RexNode booleanSearch(RexNode x, Sarg<?> sarg) {
+        boolean holdsFalse = contains(sarg, Boolean.FALSE);
+        boolean holdsTrue = contains(sarg, Boolean.TRUE);
+        RexUnknownAs nullAs = sarg.nullAs;
+        if (holdsFalse && holdsTrue) {
+            return switch (nullAs) {
+                case TRUE -> makeLiteral(true);
+                case FALSE -> makeCall(SqlStdOperatorTable.IS_NOT_NULL, x);
+                // NULL for a NULL x, TRUE otherwise (as Calcite writes x = x).
+                case UNKNOWN -> makeCall(SqlStdOperatorTable.OR, makeNullLiteral(x.getType()),
+                        makeCall(SqlStdOperatorTable.IS_NOT_NULL, x));
+            };
+        }
+        if (holdsTrue) {
+            return switch (nullAs) {
+                case TRUE -> makeCall(SqlStdOperatorTable.IS_NOT_FALSE, x);
+                case FALSE -> makeCall(SqlStdOperatorTable.IS_TRUE, x);
+                case UNKNOWN -> x;
+            };
+        }
+        if (holdsFalse) {
+            return switch (nullAs) {
+                case TRUE -> makeCall(SqlStdOperatorTable.IS_NOT_TRUE, x);
+                case FALSE -> makeCall(SqlStdOperatorTable.IS_FALSE, x);
+                case UNKNOWN -> makeCall(SqlStdOperatorTable.NOT, x);
+            };
+        }
+        return switch (nullAs) {
+            case TRUE -> makeCall(SqlStdOperatorTable.IS_NULL, x);
+            case FALSE -> makeLiteral(false);
+            case UNKNOWN -> makeCall(SqlStdOperatorTable.AND, makeNullLiteral(x.getType()),
+                    makeCall(SqlStdOperatorTable.IS_NULL, x));
+        };
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static boolean contains(Sarg<?> sarg, Boolean value) {
+        return ((com.google.common.collect.RangeSet) sarg.rangeSet).contains(value);
+    }
+}
