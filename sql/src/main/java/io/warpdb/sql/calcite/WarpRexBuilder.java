@@ -7,15 +7,20 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.Sarg;
 
 /**
- * The planner's RexBuilder. It builds two kinds of calls in an equivalent form that Calcite's
+ * The planner's RexBuilder. It builds three kinds of calls in an equivalent form that Calcite's
  * simplifier (run by every RelBuilder) handles correctly:
  * <ul>
  *   <li>A comparison ({@code =, <>, <, <=, >, >=}) with a NULL literal operand is the NULL literal
@@ -27,11 +32,38 @@ import org.apache.calcite.util.Sarg;
  *       simplifier simplifies a SEARCH's operand in the mode of the whole condition, so in a WHERE
  *       {@code (NULL AND b) BETWEEN FALSE AND TRUE} became {@code FALSE BETWEEN FALSE AND TRUE},
  *       TRUE for every row, where the operand is NULL and the condition NULL.</li>
+ *   <li>A CAST that raises the scale of an exact number ({@code CAST(d AS DECIMAL(8, 1))} of a
+ *       DECIMAL(6, 0) d, or of an INTEGER) is a call of {@link #RAISE_SCALE}. The simplifier drops
+ *       such a "lossless" cast under another cast, so {@code CAST(CAST(d AS DECIMAL(8, 1)) AS
+ *       VARCHAR)} was {@code '5'} instead of {@code '5.0'} (and so was a COALESCE whose other
+ *       operands have a larger scale); the text of a decimal shows its scale.</li>
  * </ul>
  */
-final class WarpRexBuilder extends RexBuilder {
+public final class WarpRexBuilder extends RexBuilder {
+    /** CAST to a DECIMAL of a larger scale, which Calcite's simplifier does not see as a cast (typed by its call). */
+    public static final SqlFunction RAISE_SCALE = new SqlFunction("RAISE_SCALE", SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null,
+            OperandTypes.EXACT_NUMERIC, SqlFunctionCategory.SYSTEM);
+
     WarpRexBuilder(RelDataTypeFactory typeFactory) {
         super(typeFactory);
+    }
+
+    @Override
+    public RexNode makeAbstractCast(SqlParserPos pos, RelDataType type, RexNode exp, boolean safe) {
+        return !safe && raisesScale(type, exp) ? super.makeCall(pos, type, RAISE_SCALE, List.of(exp))
+                : super.makeAbstractCast(pos, type, exp, safe);
+    }
+
+    @Override
+    public RexNode makeAbstractCast(SqlParserPos pos, RelDataType type, RexNode exp, boolean safe, RexLiteral format) {
+        return !safe && (format == null || format.isNull()) && raisesScale(type, exp) ? super.makeCall(pos, type, RAISE_SCALE, List.of(exp))
+                : super.makeAbstractCast(pos, type, exp, safe, format);
+    }
+
+    private static boolean raisesScale(RelDataType type, RexNode exp) {
+        RelDataType from = exp.getType();
+        return type.getSqlTypeName() == SqlTypeName.DECIMAL && !(exp instanceof RexLiteral)
+                && SqlTypeUtil.isExactNumeric(from) && type.getScale() > Math.max(from.getScale(), 0);
     }
 
     @Override

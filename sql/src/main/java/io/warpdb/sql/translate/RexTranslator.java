@@ -11,6 +11,7 @@ import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.sql.calcite.TypeMapping;
+import io.warpdb.sql.calcite.WarpRexBuilder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,11 @@ public final class RexTranslator {
                 return translate(call.getOperands().get(0));
             case CAST:
                 return cast(call, type);
+            case OTHER_FUNCTION:
+                if (call.getOperator() == WarpRexBuilder.RAISE_SCALE) {
+                    return cast(call, type);
+                }
+                return new Call(simpleOp(call), args(call), type);
             case EQUALS:
             case NOT_EQUALS:
             case LESS_THAN:
