@@ -206,6 +206,11 @@ public final class Minimizer {
         if (node instanceof Expr e && child instanceof Expr c) {
             SqlType a = e.type();
             SqlType b = c.type();
+            // A DECIMAL child stands in only at the same scale: columns that read the node keep its type,
+            // and the scale shows in a decimal's text (DuckDB gets WarpDB's scale rendered).
+            if (a.kind() == SqlType.Kind.DECIMAL) {
+                return b.kind() == SqlType.Kind.DECIMAL && a.scale() == b.scale();
+            }
             return a.kind() == b.kind() || a.isString() && b.isString();
         }
         if (node instanceof Query q && child instanceof Query c) {
