@@ -1,9 +1,18 @@
 package io.warpdb.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.fuzz.QueryFailure.Kind;
 import io.warpdb.fuzz.QueryResult.ResultColumn;
+import io.warpdb.fuzz.ast.Aggregate;
+import io.warpdb.fuzz.ast.Binary;
+import io.warpdb.fuzz.ast.Cast;
+import io.warpdb.fuzz.ast.ColumnRef;
+import io.warpdb.fuzz.ast.Literal;
+import io.warpdb.fuzz.ast.SqlType;
+import io.warpdb.fuzz.ast.Unary;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Arrays;
@@ -42,6 +51,17 @@ class DuckDbOracleTest {
         assertEquals(Verdict.MISMATCH, judge(warpError("42804"), rows(1)));
         assertEquals(Verdict.INVALID, judge(warpError("42601"), duckError("Parser Error: syntax error")));
         assertEquals(Verdict.TIMEOUT, judge(warpError("57014"), rows(1)));
+    }
+
+    @Test
+    void divisionsTestedForNullAreNotRecheckedWithDivisionAsNull() {
+        ColumnRef c = new ColumnRef("a1", "c0", SqlType.INTEGER);
+        Binary quotient = new Binary(Binary.Op.DIVIDE, c, new Literal(0, SqlType.INTEGER), SqlType.INTEGER);
+        assertTrue(DuckDbOracle.testsDivisionForNull(new Unary(Unary.Op.IS_NOT_NULL,
+                new Cast(quotient, SqlType.BIGINT), SqlType.BOOLEAN)));
+        assertTrue(DuckDbOracle.testsDivisionForNull(new Aggregate(Aggregate.Function.COUNT, false, quotient, null, SqlType.BIGINT)));
+        assertFalse(DuckDbOracle.testsDivisionForNull(new Aggregate(Aggregate.Function.SUM, false, quotient, null, SqlType.BIGINT)));
+        assertFalse(DuckDbOracle.testsDivisionForNull(new Unary(Unary.Op.IS_NULL, c, SqlType.BOOLEAN)));
     }
 
     @Test

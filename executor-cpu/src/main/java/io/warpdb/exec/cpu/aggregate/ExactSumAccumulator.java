@@ -2,6 +2,7 @@ package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.value.Decimals;
 import java.math.BigDecimal;
@@ -11,7 +12,7 @@ import java.math.RoundingMode;
 /**
  * SUM and AVG of INTEGER, BIGINT or DECIMAL, accumulated exactly in 128 bits per group (a high
  * and a low long with carry), so no intermediate sum can overflow. The final value must fit the
- * result type (22003 otherwise): SUM at the result's scale; AVG as DOUBLE (sum / 10^scale / count),
+ * result type (22003 otherwise): SUM at the result's scale; AVG as DOUBLE (sum / 10^scale / count, rounded once),
  * DECIMAL (rounded HALF_UP) or an integer type (truncated).
  */
 final class ExactSumAccumulator implements MergeableAccumulator {
@@ -145,7 +146,7 @@ final class ExactSumAccumulator implements MergeableAccumulator {
             for (int i = 0; i < count; i++) {
                 int g = from + i;
                 nulls[i] = counts[g] == 0;
-                out[i] = nulls[i] ? 0 : sumAsDouble(g) / (average ? counts[g] : 1);
+                out[i] = nulls[i] ? 0 : ExactQuotients.toDouble(high[g], low[g], inputScale, average ? counts[g] : 1);
             }
             return Column.ofDoubles(type, out, nulls);
         }
@@ -160,10 +161,6 @@ final class ExactSumAccumulator implements MergeableAccumulator {
 
     private boolean fitsLong(int g) {
         return high[g] == low[g] >> 63;
-    }
-
-    private double sumAsDouble(int g) {
-        return fitsLong(g) ? Decimals.toDouble(low[g], inputScale) : bigSum(g).doubleValue();
     }
 
     private long exactResult(int g) {

@@ -7,6 +7,7 @@ import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.KeyColumn;
@@ -91,12 +92,11 @@ final class AggregateResults {
                 return checkFits(fast, type);
             }
         }
+        if (type.kind() == TypeKind.DOUBLE) {
+            return Double.doubleToRawLongBits(ExactQuotients.toDouble(high, low, inputScale, average ? count : 1));
+        }
         BigInteger unsignedLow = new BigInteger(Long.toUnsignedString(low));
         BigDecimal sum = new BigDecimal(BigInteger.valueOf(high).shiftLeft(64).add(unsignedLow), inputScale);
-        if (type.kind() == TypeKind.DOUBLE) {
-            double total = high == low >> 63 ? low / Math.pow(10, inputScale) : sum.doubleValue();
-            return Double.doubleToRawLongBits(average ? total / count : total);
-        }
         int resultScale = scaleOf(type);
         RoundingMode rounding = type.kind() == TypeKind.DECIMAL ? RoundingMode.HALF_UP : RoundingMode.DOWN;
         BigDecimal result = average ? sum.divide(BigDecimal.valueOf(count), resultScale, rounding)

@@ -1,0 +1,47 @@
+package io.warpdb.core.value;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+
+/**
+ * Exact numbers divided into a DOUBLE, rounded once: AVG of INTEGER, BIGINT and DECIMAL values,
+ * whose sum both executors keep exactly in 128 bits. Dividing the sum's double by the count would
+ * round twice ({@code AVG} of three {@code -99999.9} was {@code -99999.90000000001}).
+ */
+public final class ExactQuotients {
+    /** Integers up to this magnitude are doubles exactly, so one IEEE division of two of them rounds once. */
+    private static final long EXACT_DOUBLE_LIMIT = 1L << 53;
+    /** Digits of the quotient before its rounding to a double: far more than a double's 17. */
+    private static final MathContext QUOTIENT_DIGITS = new MathContext(40);
+
+    private ExactQuotients() {
+    }
+
+    /**
+     * {@code (high * 2^64 + unsigned low) / 10^scale / divisor} as the nearest double.
+     *
+     * @param high    the upper 64 bits of the two's-complement 128-bit unscaled sum
+     * @param low     its lower 64 bits
+     * @param scale   the sum's decimal scale (0 for integers)
+     * @param divisor the count of values (1 for a sum), positive
+     */
+    public static double toDouble(long high, long low, int scale, long divisor) {
+        if (high == low >> 63 && Math.abs(low) <= EXACT_DOUBLE_LIMIT && scale <= 15) {
+            long denominator = divisor * pow10(scale);
+            if (denominator > 0 && denominator <= EXACT_DOUBLE_LIMIT && denominator / divisor == pow10(scale)) {
+                return (double) low / (double) denominator;
+            }
+        }
+        BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        return new BigDecimal(unscaled, scale).divide(BigDecimal.valueOf(divisor), QUOTIENT_DIGITS).doubleValue();
+    }
+
+    private static long pow10(int scale) {
+        long p = 1;
+        for (int i = 0; i < scale; i++) {
+            p *= 10;
+        }
+        return p;
+    }
+}
