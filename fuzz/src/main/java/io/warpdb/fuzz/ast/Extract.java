@@ -2,7 +2,11 @@ package io.warpdb.fuzz.ast;
 
 import java.util.List;
 
-/** {@code EXTRACT(field FROM date)}: a BIGINT in both engines. */
+/**
+ * {@code EXTRACT(field FROM date)}: a BIGINT in WarpDB. DuckDB may type it DOUBLE (of a NULL date it
+ * picks another overload), which turns a COALESCE or CASE with BIGINT values into DOUBLE: the cast
+ * keeps it BIGINT there.
+ */
 public record Extract(Field field, Expr date) implements Expr {
     /** The fields both engines define alike (DOW: Sunday is 0). */
     public enum Field { YEAR, QUARTER, MONTH, DAY, DOW, DOY }
@@ -14,7 +18,8 @@ public record Extract(Field field, Expr date) implements Expr {
 
     @Override
     public String render(Dialect dialect) {
-        return "EXTRACT(" + field + " FROM " + date.render(dialect) + ")";
+        String extract = "EXTRACT(" + field + " FROM " + date.render(dialect) + ")";
+        return dialect == Dialect.DUCKDB ? "CAST(" + extract + " AS BIGINT)" : extract;
     }
 
     @Override

@@ -20,7 +20,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.Sarg;
 
 /**
- * The planner's RexBuilder. It builds three kinds of calls in an equivalent form that Calcite's
+ * The planner's RexBuilder. It builds four kinds of calls in an equivalent form that Calcite's
  * simplifier (run by every RelBuilder) handles correctly:
  * <ul>
  *   <li>A comparison ({@code =, <>, <, <=, >, >=}) with a NULL literal operand is the NULL literal
@@ -32,6 +32,10 @@ import org.apache.calcite.util.Sarg;
  *       simplifier simplifies a SEARCH's operand in the mode of the whole condition, so in a WHERE
  *       {@code (NULL AND b) BETWEEN FALSE AND TRUE} became {@code FALSE BETWEEN FALSE AND TRUE},
  *       TRUE for every row, where the operand is NULL and the condition NULL.</li>
+ *   <li>{@code a IS NOT FALSE} is {@code COALESCE(a, TRUE)}. The simplifier simplifies {@code a} with
+ *       NULL read as TRUE there, and in that mode it drops the IS NOT NULL of a conjunction it
+ *       turns into a range: {@code (c IS NOT NULL AND c = 5) IS NOT FALSE} became
+ *       {@code (c = 5) IS NOT FALSE}, TRUE for a NULL c.</li>
  *   <li>A CAST that raises the scale of an exact number ({@code CAST(d AS DECIMAL(8, 1))} of a
  *       DECIMAL(6, 0) d, or of an INTEGER) is a call of {@link #RAISE_SCALE}. The simplifier drops
  *       such a "lossless" cast under another cast, so {@code CAST(CAST(d AS DECIMAL(8, 1)) AS
@@ -71,16 +75,28 @@ public final class WarpRexBuilder extends RexBuilder {
         if (isBooleanSearch(op, exprs)) {
             return booleanSearch(exprs.get(0), ((RexLiteral) exprs.get(1)).getValueAs(Sarg.class));
         }
+        if (op.getKind() == SqlKind.IS_NOT_FALSE) {
+            return isNotFalse(exprs.get(0));
+        }
         RexNode call = super.makeCall(pos, op, exprs);
         return comparesWithNull(op, exprs) ? makeNullLiteral(call.getType()) : call;
     }
 
     @Override
     public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
+        if (op.getKind() == SqlKind.IS_NOT_FALSE) {
+            return isNotFalse(exprs.get(0));
+        }
         if (isBooleanSearch(op, exprs)) {
             return booleanSearch(exprs.get(0), ((RexLiteral) exprs.get(1)).getValueAs(Sarg.class));
         }
         return comparesWithNull(op, exprs) ? makeNullLiteral(returnType) : super.makeCall(pos, returnType, op, exprs);
+    }
+
+    /** {@code a IS NOT FALSE} as {@code COALESCE(a, TRUE)}, whose operand the simplifier reads with NULL as NULL. */
+    private RexNode isNotFalse(RexNode a) {
+        return a.getType().isNullable() ? super.makeCall(SqlParserPos.ZERO, SqlStdOperatorTable.COALESCE, List.of(a, makeLiteral(true)))
+                : a;
     }
 
     private static boolean comparesWithNull(SqlOperator op, List<? extends RexNode> exprs) {
