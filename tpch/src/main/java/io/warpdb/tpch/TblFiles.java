@@ -4,7 +4,7 @@ import io.trino.tpch.TpchEntity;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
-import io.warpdb.sql.load.OrderedParallel;
+import io.warpdb.ingest.OrderedParallel;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -19,8 +19,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * that every one of its first {@link #SAMPLE_ROWS} values parses as, and its names come from
  * the header (else c1, c2, ...). Columns are nullable.
  */
-final class SchemaInference {
-    static final int SAMPLE_ROWS = 1000;
+public final class SchemaInference {
+    /** Rows of a CSV file whose values decide its column types. */
+    public static final int SAMPLE_ROWS = 1000;
     private static final int SAMPLE_BYTES = 1 << 20;
 
     private SchemaInference() {
