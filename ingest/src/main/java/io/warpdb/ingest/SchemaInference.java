@@ -89,12 +89,12 @@ public final class SchemaInference {
                     return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
                 }
                 case INTEGER -> {
-                    long v = ColumnBuilder.parseInteger(b, 0, b.length, "");
+                    long v = ColumnParser.parseInteger(b, 0, b.length, "");
                     return v == (int) v;
                 }
-                case BIGINT -> ColumnBuilder.parseInteger(b, 0, b.length, "");
-                case DATE -> ColumnBuilder.parseDate(b, 0, b.length);
-                case DOUBLE -> ColumnBuilder.parseDouble(value);
+                case BIGINT -> ColumnParser.parseInteger(b, 0, b.length, "");
+                case DATE -> ColumnParser.parseDate(b, 0, b.length);
+                case DOUBLE -> ColumnParser.parseDouble(value);
                 default -> throw new IllegalArgumentException("not a candidate: " + type);
             }
             return true;

@@ -28,13 +28,13 @@ import org.apache.arrow.vector.IntVector;
  * for every format and for COPY and {@code warpdb load}; a value that does not fit the column
  * throws {@link BadValueException} saying what was expected.
  */
-final class ColumnBuilder implements AutoCloseable {
+final class ColumnParser implements AutoCloseable {
     private final DataType type;
     private final FieldVector vector;
     private final StringDictionary.Builder dictionary;
     private CharsetDecoder utf8;
 
-    ColumnBuilder(String name, DataType type, int capacity, BufferAllocator allocator) {
+    ColumnParser(String name, DataType type, int capacity, BufferAllocator allocator) {
         this.type = type;
         this.vector = Vectors.allocate(name, type, capacity, allocator);
         this.dictionary = type.kind().isString() ? new StringDictionary.Builder() : null;
