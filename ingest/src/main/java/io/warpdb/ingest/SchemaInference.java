@@ -88,13 +88,10 @@ public final class SchemaInference {
                 case BOOLEAN -> {
                     return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
                 }
-                case INTEGER -> {
-                    long v = ColumnParser.parseInteger(b, 0, b.length, "");
-                    return v == (int) v;
-                }
-                case BIGINT -> ColumnParser.parseInteger(b, 0, b.length, "");
-                case DATE -> ColumnParser.parseDate(b, 0, b.length);
-                case DOUBLE -> ColumnParser.parseDouble(value);
+                case INTEGER -> TextValueParser.parseInteger(b, 0, b.length);
+                case BIGINT -> TextValueParser.parseBigint(b, 0, b.length);
+                case DATE -> TextValueParser.parseDate(b, 0, b.length);
+                case DOUBLE -> TextValueParser.parseDouble(value);
                 default -> throw new IllegalArgumentException("not a candidate: " + type);
             }
             return true;
