@@ -18,13 +18,13 @@ import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.ingest.LoadOptions;
+import io.warpdb.ingest.Loader;
 import io.warpdb.sql.PlanCache.Planned;
 import io.warpdb.sql.calcite.CalcitePlanner;
 import io.warpdb.sql.calcite.TypeMapping;
 import io.warpdb.sql.ddl.DdlParser;
 import io.warpdb.sql.ddl.DdlStatement;
-import io.warpdb.sql.load.LoadOptions;
-import io.warpdb.sql.load.Loader;
 import io.warpdb.sql.translate.ColumnPruner;
 import io.warpdb.sql.system.CounterTable;
 import io.warpdb.sql.translate.PlanTranslator;
@@ -385,7 +385,8 @@ final class StatementRunner {
             createView(view);
         } else if (ddl instanceof DdlStatement.Copy copy) {
             List<Path> files = copy.files().stream().map(Path::of).toList();
-            return new Loader(database, LoadOptions.of(copy.options()), Loader.Progress.NONE).load(copy.table(), files).rows();
+            return new Loader(database.catalog(), database.allocator(), LoadOptions.of(copy.options()), Loader.Progress.NONE)
+                    .load(copy.table(), files).rows();
         } else {
             DdlStatement.CreateTable create = (DdlStatement.CreateTable) ddl;
             if (ViewCatalog.exists(database.catalog(), create.name())) {

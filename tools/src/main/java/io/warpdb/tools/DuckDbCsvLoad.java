@@ -1,7 +1,7 @@
 package io.warpdb.tools;
 
-import io.warpdb.sql.load.CsvDialect;
-import io.warpdb.sql.load.LoadOptions;
+import io.warpdb.ingest.CsvDialect;
+import io.warpdb.ingest.LoadOptions;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

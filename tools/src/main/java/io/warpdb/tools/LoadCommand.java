@@ -1,8 +1,8 @@
 package io.warpdb.tools;
 
+import io.warpdb.ingest.LoadOptions;
+import io.warpdb.ingest.Loader;
 import io.warpdb.sql.Database;
-import io.warpdb.sql.load.LoadOptions;
-import io.warpdb.sql.load.Loader;
 import io.warpdb.storage.StorageOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -129,7 +129,7 @@ final class LoadCommand implements Callable<Integer> {
         long start = System.nanoTime();
         Loader.Result result;
         try (Database db = Database.open(target.data, StorageOptions.defaults()); LoadProgress progress = LoadProgress.of(bytes)) {
-            result = new Loader(db, options, progress, threads).load(table, files);
+            result = new Loader(db.catalog(), db.allocator(), options, progress, threads).load(table, files);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         out.printf(Locale.ROOT, "loaded %,d rows into %s in %.1f s: %.1f MB/s, %,.0f rows/s%n", result.rows(), table, seconds,

@@ -46,7 +46,7 @@ class LoadCommandTest {
         Path tbl = Files.move(csv, dir.resolve("t.tbl"));
         try (Connection c = DriverManager.getConnection("jdbc:warpdb:mem:copytest"); Statement s = c.createStatement()) {
             s.execute("create table t (k integer, v varchar(5))");
-            assertEquals(2, s.executeUpdate(io.warpdb.sql.load.LoadOptions.copyStatement("t", java.util.List.of(tbl), java.util.Map.of())));
+            assertEquals(2, s.executeUpdate(io.warpdb.ingest.LoadOptions.copyStatement("t", java.util.List.of(tbl), java.util.Map.of())));
             SQLException missing = assertThrows(SQLException.class, () -> s.executeUpdate("COPY t FROM '" + dir.resolve("no.csv") + "'"));
             assertEquals("58P01", missing.getSQLState());
             SQLException unknown = assertThrows(SQLException.class, () -> s.executeUpdate("COPY nope FROM '" + tbl + "'"));

@@ -2,7 +2,7 @@ package io.warpdb.tpch;
 
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
-import io.warpdb.sql.load.OrderedParallel;
+import io.warpdb.ingest.OrderedParallel;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -4,7 +4,9 @@ import io.trino.tpch.TpchEntity;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
-import io.warpdb.sql.load.OrderedParallel;
+import io.warpdb.ingest.BadValueException;
+import io.warpdb.ingest.OrderedParallel;
+import io.warpdb.ingest.TextValueParser;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -15,8 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.time.DateTimeException;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +27,8 @@ import java.util.concurrent.ExecutorService;
  * value followed by {@code |}, money with two decimals, dates as {@code yyyy-mm-dd}. Writes
  * what {@link TpchGenerator} generates ({@code warpdb tpch gen}) and reads such files, or
  * dbgen's own, back as {@link TpchData}. Reading splits a file into byte ranges; a part owns
- * the lines that start inside its range.
+ * the lines that start inside its range. Fields are parsed as COPY parses them, by {@link
+ * TextValueParser}.
  */
 public final class TblFiles implements TpchData {
     /** Bytes per part when reading: about 60K lineitem rows, one batch. */
@@ -245,59 +246,31 @@ public final class TblFiles implements TpchData {
         @Override
         public long getLong(int column) {
             DataType type = schema.type(column);
-            int scale = type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
-            int i = fieldStart[column];
+            int from = fieldStart[column];
             int to = fieldEnd[column];
-            boolean negative = i < to && line[i] == '-';
-            if (negative) {
-                i++;
+            try {
+                return switch (type.kind()) {
+                    case INTEGER -> TextValueParser.parseInteger(line, from, to);
+                    case BIGINT -> TextValueParser.parseBigint(line, from, to);
+                    case DECIMAL -> TextValueParser.parseDecimal(line, from, to, type);
+                    default -> throw new IllegalStateException("column " + schema.field(column) + " is not a number");
+                };
+            } catch (BadValueException e) {
+                throw malformedValue(column, "a number");
             }
-            long value = 0;
-            int fraction = -1; // digits read after the point; -1 before it
-            for (; i < to; i++) {
-                byte b = line[i];
-                if (b == '.' && fraction < 0 && scale > 0) {
-                    fraction = 0;
-                } else if (b >= '0' && b <= '9' && fraction < scale) {
-                    value = Math.addExact(Math.multiplyExact(value, 10), b - '0');
-                    if (fraction >= 0) {
-                        fraction++;
-                    }
-                } else {
-                    throw malformed("has '" + getString(column) + "' where column " + schema.field(column)
-                            + " expects a number");
-                }
-            }
-            for (int f = Math.max(fraction, 0); f < scale; f++) {
-                value = Math.multiplyExact(value, 10);
-            }
-            return negative ? -value : value;
         }
 
         @Override
         public int getDate(int column) {
-            int i = fieldStart[column];
-            if (fieldEnd[column] - i == 10 && line[i + 4] == '-' && line[i + 7] == '-') {
-                try {
-                    // By hand: LocalDate.parse's formatter costs more than the rest of the line.
-                    return (int) LocalDate.of(digits(i, 4), digits(i + 5, 2), digits(i + 8, 2)).toEpochDay();
-                } catch (DateTimeException e) {
-                    // reported below
-                }
+            try {
+                return TextValueParser.parseDate(line, fieldStart[column], fieldEnd[column]);
+            } catch (BadValueException e) {
+                throw malformedValue(column, "a yyyy-mm-dd date");
             }
-            throw malformed("has '" + getString(column) + "' where column " + schema.field(column) + " expects a yyyy-mm-dd date");
         }
 
-        /** The number written by {@code count} digits at {@code from}; -1 if one is not a digit. */
-        private int digits(int from, int count) {
-            int value = 0;
-            for (int i = from; i < from + count; i++) {
-                if (line[i] < '0' || line[i] > '9') {
-                    return -1;
-                }
-                value = value * 10 + line[i] - '0';
-            }
-            return value;
+        private IllegalArgumentException malformedValue(int column, String expected) {
+            return malformed("has '" + getString(column) + "' where column " + schema.field(column) + " expects " + expected);
         }
 
         @Override

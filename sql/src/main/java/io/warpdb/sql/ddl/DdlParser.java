@@ -5,7 +5,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.sql.load.LoadOptions;
+import io.warpdb.ingest.LoadOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -23,7 +23,7 @@ public sealed interface DdlStatement {
     record DropView(String name, boolean ifExists) implements DdlStatement {
     }
 
-    /** COPY table FROM 'file', ...: a bulk load; {@code options} by upper-case name, see {@link io.warpdb.sql.load.LoadOptions}. */
+    /** COPY table FROM 'file', ...: a bulk load; {@code options} by upper-case name, see {@link io.warpdb.ingest.LoadOptions}. */
     record Copy(String table, java.util.List<String> files, java.util.Map<String, String> options) implements DdlStatement {
     }
 }

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -19,8 +19,9 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * that every one of its first {@link #SAMPLE_ROWS} values parses as, and its names come from
  * the header (else c1, c2, ...). Columns are nullable.
  */
-final class SchemaInference {
-    static final int SAMPLE_ROWS = 1000;
+public final class SchemaInference {
+    /** Rows of a CSV file whose values decide its column types. */
+    public static final int SAMPLE_ROWS = 1000;
     private static final int SAMPLE_BYTES = 1 << 20;
 
     private SchemaInference() {
@@ -87,13 +88,10 @@ final class SchemaInference {
                 case BOOLEAN -> {
                     return value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false");
                 }
-                case INTEGER -> {
-                    long v = ColumnBuilder.parseInteger(b, 0, b.length, "");
-                    return v == (int) v;
-                }
-                case BIGINT -> ColumnBuilder.parseInteger(b, 0, b.length, "");
-                case DATE -> ColumnBuilder.parseDate(b, 0, b.length);
-                case DOUBLE -> ColumnBuilder.parseDouble(value);
+                case INTEGER -> TextValueParser.parseInteger(b, 0, b.length);
+                case BIGINT -> TextValueParser.parseBigint(b, 0, b.length);
+                case DATE -> TextValueParser.parseDate(b, 0, b.length);
+                case DOUBLE -> TextValueParser.parseDouble(value);
                 default -> throw new IllegalArgumentException("not a candidate: " + type);
             }
             return true;

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.types.Schema;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import java.io.IOException;
 import java.io.InputStream;

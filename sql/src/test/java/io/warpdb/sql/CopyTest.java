@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.sql.Database;
-import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
+import io.warpdb.ingest.LoadOptions;
+import io.warpdb.ingest.Loader;
+import io.warpdb.ingest.SchemaInference;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
@@ -207,8 +207,8 @@ class CopyTest {
         assertEquals(file + ":5:9: expected a BOOLEAN (true or false), found 'nope' (column ok) (2 rows rejected, more than the 1 allowed)",
                 tooMany.getMessage());
         assertEquals(1, count("t"));
-        Loader.Result result = new Loader(db, LoadOptions.of(java.util.Map.of("MAX_ERRORS", "2")), Loader.Progress.NONE)
-                .load("t", List.of(file));
+        Loader.Result result = new Loader(db.catalog(), db.allocator(), LoadOptions.of(java.util.Map.of("MAX_ERRORS", "2")),
+                Loader.Progress.NONE).load("t", List.of(file));
         assertEquals(new Loader.Result(2, 2, dir.resolve("some.csv.rejected")), result);
         assertEquals("bad,1,1,1,1996-01-01,a,b,true\n3,1,1,1,1996-01-01,\"multi\nline\",b,nope\n",
                 Files.readString(result.rejectFile()));

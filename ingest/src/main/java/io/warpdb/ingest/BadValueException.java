@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.error.SqlState;
 
@@ -6,7 +6,7 @@ import io.warpdb.core.error.SqlState;
  * A value that does not fit its column; the reader that found it adds where it is. Thrown once
  * per bad row, so it carries no stack trace.
  */
-final class BadValueException extends RuntimeException {
+public final class BadValueException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final SqlState state;
@@ -17,11 +17,11 @@ final class BadValueException extends RuntimeException {
         this.state = state;
     }
 
-    SqlState state() {
+    public SqlState state() {
         return state;
     }
 
-    String expected() {
+    public String expected() {
         return getMessage();
     }
 }

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 /**
  * How one CSV file is written. {@code escape} equal to {@code quote} is RFC 4180's doubled

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 /** The parts of one input file, in file order. */
 interface LoadSource extends AutoCloseable {

@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
@@ -11,7 +11,7 @@ import org.apache.arrow.vector.FieldVector;
 /** The columns of one batch being loaded; closing it before {@link #build} frees them. */
 final class BatchAssembly implements AutoCloseable {
     private final Schema schema;
-    private final List<ColumnBuilder> columns;
+    private final List<ColumnParser> columns;
     private boolean built;
 
     BatchAssembly(Schema schema, int capacity, BufferAllocator allocator) {
@@ -19,7 +19,7 @@ final class BatchAssembly implements AutoCloseable {
         this.columns = new ArrayList<>(schema.size());
         try {
             for (int c = 0; c < schema.size(); c++) {
-                columns.add(new ColumnBuilder(schema.field(c).name(), schema.type(c), capacity, allocator));
+                columns.add(new ColumnParser(schema.field(c).name(), schema.type(c), capacity, allocator));
             }
         } catch (RuntimeException e) {
             close();
@@ -27,7 +27,7 @@ final class BatchAssembly implements AutoCloseable {
         }
     }
 
-    ColumnBuilder column(int c) {
+    ColumnParser column(int c) {
         return columns.get(c);
     }
 
@@ -35,7 +35,7 @@ final class BatchAssembly implements AutoCloseable {
     Batch build(int rows) {
         List<FieldVector> vectors = new ArrayList<>(columns.size());
         List<StringDictionary> dictionaries = new ArrayList<>(columns.size());
-        for (ColumnBuilder column : columns) {
+        for (ColumnParser column : columns) {
             vectors.add(column.finish(rows));
             dictionaries.add(column.dictionary());
         }
@@ -46,7 +46,7 @@ final class BatchAssembly implements AutoCloseable {
     @Override
     public void close() {
         if (!built) {
-            columns.forEach(ColumnBuilder::close);
+            columns.forEach(ColumnParser::close);
         }
     }
 }

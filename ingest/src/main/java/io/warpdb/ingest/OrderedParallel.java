@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Callable;

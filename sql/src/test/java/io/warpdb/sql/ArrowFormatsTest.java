@@ -1,10 +1,7 @@
-package io.warpdb.sql.load;
+package io.warpdb.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.warpdb.sql.Database;
-import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
 import io.warpdb.core.batch.Batch;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,11 +1,11 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
-import io.warpdb.sql.Database;
+import io.warpdb.storage.Catalog;
 import io.warpdb.storage.Table;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,17 +35,20 @@ public final class Loader {
         void update(long bytesRead, long rows);
     }
 
-    private final Database database;
+    private final Catalog catalog;
+    private final BufferAllocator parentAllocator;
     private final LoadOptions options;
     private final Progress progress;
     private final int threads;
 
-    public Loader(Database database, LoadOptions options, Progress progress) {
-        this(database, options, progress, Runtime.getRuntime().availableProcessors());
+    /** Loads into tables of {@code catalog}; a load allocates its batches from a child of {@code parentAllocator}. */
+    public Loader(Catalog catalog, BufferAllocator parentAllocator, LoadOptions options, Progress progress) {
+        this(catalog, parentAllocator, options, progress, Runtime.getRuntime().availableProcessors());
     }
 
-    public Loader(Database database, LoadOptions options, Progress progress, int threads) {
-        this.database = database;
+    public Loader(Catalog catalog, BufferAllocator parentAllocator, LoadOptions options, Progress progress, int threads) {
+        this.catalog = catalog;
+        this.parentAllocator = parentAllocator;
         this.options = options;
         this.progress = progress;
         this.threads = Math.max(1, threads);
@@ -57,19 +60,19 @@ public final class Loader {
             throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "no files to load");
         }
         files.forEach(InputFiles::check);
-        Table existing = database.catalog().table(tableName).orElse(null);
+        Table existing = catalog.table(tableName).orElse(null);
         if (existing == null && !options.create()) {
             throw new WarpException(SqlState.UNDEFINED_TABLE, "table " + tableName + " does not exist");
         }
-        Table table = existing != null ? existing : database.catalog().create(tableName, inferSchema(files.get(0)), false);
+        Table table = existing != null ? existing : catalog.create(tableName, inferSchema(files.get(0)), false);
         ExecutorService pool = OrderedParallel.pool(threads, "load");
-        try (BufferAllocator allocator = database.allocator().newChildAllocator("load", 0, Long.MAX_VALUE);
+        try (BufferAllocator allocator = parentAllocator.newChildAllocator("load", 0, Long.MAX_VALUE);
                 Parts parts = new Parts(table.schema(), files, pool, allocator)) {
             long rows = table.append(parts);
             return new Result(rows, parts.rejected, parts.rejected > 0 ? options.rejectFileFor(files.get(0)) : null);
         } catch (RuntimeException e) {
             if (existing == null) {
-                database.catalog().drop(tableName, true);
+                catalog.drop(tableName, true);
             }
             throw e;
         } finally {
@@ -81,7 +84,7 @@ public final class Loader {
         return switch (options.formatOf(file)) {
             case CSV -> SchemaInference.csv(file, options.dialectOf(file));
             case ARROW, PARQUET -> {
-                try (BufferAllocator allocator = database.allocator().newChildAllocator("infer", 0, Long.MAX_VALUE)) {
+                try (BufferAllocator allocator = parentAllocator.newChildAllocator("infer", 0, Long.MAX_VALUE)) {
                     try (ArrowFileReaders.Opened opened = openArrow(file, allocator)) {
                         yield SchemaInference.arrow(file, opened.reader().getVectorSchemaRoot().getSchema());
                     } catch (IOException e) {

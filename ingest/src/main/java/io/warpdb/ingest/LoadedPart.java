@@ -1,4 +1,4 @@
-package io.warpdb.sql.load;
+package io.warpdb.ingest;
 
 import io.warpdb.core.batch.Batch;
 import java.util.List;
