@@ -19,7 +19,7 @@
 
 namespace warp {
 
-// Keep in step with io.warpdb.exec.gpu.expr.Opcode.
+// The same list as io.warpdb.exec.gpu.expr.Opcode, in the same order (OpcodeTableTest checks it).
 enum Opcode : int {
     OP_COL_I32 = 1, OP_COL_I64, OP_COL_F64, OP_COL_U8, OP_CONST, OP_NULL,
     OP_ADD_I, OP_SUB_I, OP_MUL_I, OP_NEG_I, OP_MOD_I,

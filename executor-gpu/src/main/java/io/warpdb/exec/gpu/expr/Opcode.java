@@ -4,7 +4,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Instructions of the GPU expression interpreter; the numbering is that of {@code cuda/common/vm.cuh}.
+ * Instructions of the GPU expression interpreter; the numbering is that of {@code cuda/common/vm.cuh}
+ * ({@code OpcodeTableTest} checks it).
  * GUARD, UNGUARD, CASE_THEN and CASE_ELSE implement lazy evaluation (see vm.cuh): errors are
  * raised only by rows that evaluate the operand.
  */
