@@ -1,6 +1,8 @@
 package io.warpdb.sql.calcite;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
@@ -21,10 +23,12 @@ import org.apache.calcite.util.Sarg;
 
 /**
  * The planner's RexBuilder. It builds four kinds of calls in an equivalent form that Calcite's
- * simplifier (run by every RelBuilder) handles correctly:
+ * simplifier (run by every RelBuilder) and metadata handle correctly:
  * <ul>
- *   <li>A comparison ({@code =, <>, <, <=, >, >=}) with a NULL literal operand is the NULL literal
- *       it always evaluates to. The simplifier checks a comparison for NULL operands before it
+ *   <li>A comparison ({@code =, <>, <, <=, >, >=}) or a product or quotient ({@code * / %}) with a NULL
+ *       literal operand is the NULL literal it always evaluates to. Calcite's collation metadata
+ *       reads the other operand of {@code x / NULL * NULL} as a literal (AssertionError "not a
+ *       literal"), and the simplifier checks a comparison for NULL operands before it
  *       simplifies them, so {@code CASE WHEN FALSE THEN 'a' END >= 'x'} comes out as
  *       {@code NULL >= 'x'}; inside an AND that becomes a pulled-up predicate, and
  *       {@code RelOptPredicateList} throws "Comparison with NULL in pulledUpPredicates".</li>
@@ -47,6 +51,11 @@ public final class WarpRexBuilder extends RexBuilder {
     /** CAST to a DECIMAL of a larger scale, which Calcite's simplifier does not see as a cast (typed by its call). */
     public static final SqlFunction RAISE_SCALE = new SqlFunction("RAISE_SCALE", SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, null,
             OperandTypes.EXACT_NUMERIC, SqlFunctionCategory.SYSTEM);
+
+    /** Folded when an operand is a NULL literal; not + and -, whose convertlet expects the call it asked for. */
+    private static final Set<SqlKind> STRICT_BINARY = EnumSet.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.LESS_THAN,
+            SqlKind.LESS_THAN_OR_EQUAL, SqlKind.GREATER_THAN, SqlKind.GREATER_THAN_OR_EQUAL, SqlKind.TIMES, SqlKind.DIVIDE,
+            SqlKind.MOD);
 
     WarpRexBuilder(RelDataTypeFactory typeFactory) {
         super(typeFactory);
@@ -99,9 +108,9 @@ public final class WarpRexBuilder extends RexBuilder {
                 : a;
     }
 
+    /** A comparison or arithmetic with a NULL literal operand: NULL for every row, and never an error. */
     private static boolean comparesWithNull(SqlOperator op, List<? extends RexNode> exprs) {
-        return op.getKind().belongsTo(SqlKind.BINARY_COMPARISON)
-                && op.getKind() != SqlKind.IS_DISTINCT_FROM && op.getKind() != SqlKind.IS_NOT_DISTINCT_FROM
+        return STRICT_BINARY.contains(op.getKind()) && exprs.size() == 2
                 && exprs.stream().anyMatch(e -> e instanceof RexLiteral literal && literal.isNull());
     }
 
