@@ -62,6 +62,10 @@ class DuckDbOracleTest {
         assertTrue(DuckDbOracle.testsDivisionForNull(new Aggregate(Aggregate.Function.COUNT, false, quotient, null, SqlType.BIGINT)));
         assertFalse(DuckDbOracle.testsDivisionForNull(new Aggregate(Aggregate.Function.SUM, false, quotient, null, SqlType.BIGINT)));
         assertFalse(DuckDbOracle.testsDivisionForNull(new Unary(Unary.Op.IS_NULL, c, SqlType.BOOLEAN)));
+        assertTrue(DuckDbOracle.testsDivisionForNull(new Binary(Binary.Op.IS_DISTINCT_FROM, Literal.nullOf(SqlType.INTEGER),
+                quotient, SqlType.BOOLEAN)));
+        assertTrue(DuckDbOracle.testsDivisionForNull(new Binary(Binary.Op.IS_DISTINCT_FROM, c, quotient, SqlType.BOOLEAN)));
+        assertFalse(DuckDbOracle.testsDivisionForNull(new Binary(Binary.Op.EQ, c, quotient, SqlType.BOOLEAN)));
     }
 
     @Test
