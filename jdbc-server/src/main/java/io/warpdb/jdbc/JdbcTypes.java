@@ -60,11 +60,15 @@ final class JdbcTypes {
         return ColumnMetaData.scalar(type.jdbcType(), typeName(type), rep);
     }
 
-    /** A value as {@link io.warpdb.core.batch.Batch#getObject} returns it, in its wire form. */
-    static Object toWire(Object value) {
-        if (value instanceof java.sql.Date date) {
-            return Math.toIntExact(date.toLocalDate().toEpochDay());
+    /**
+     * A batch's value in its wire form. A DATE travels as its count of days, read from the vector:
+     * a java.sql.Date of a year before 1 does not convert back (0000-02-29 failed as "February 29
+     * of year 1").
+     */
+    static Object toWire(io.warpdb.core.batch.Batch batch, int column, int row) {
+        if (batch.vector(column) instanceof org.apache.arrow.vector.DateDayVector days) {
+            return days.isNull(row) ? null : days.get(row);
         }
-        return value;
+        return batch.getObject(column, row);
     }
 }

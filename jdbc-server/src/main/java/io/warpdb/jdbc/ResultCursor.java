@@ -50,7 +50,7 @@ final class ResultCursor implements AutoCloseable {
             while (rows.size() < limit && advance()) {
                 Object[] values = new Object[columns];
                 for (int c = 0; c < columns; c++) {
-                    values[c] = JdbcTypes.toWire(batch.getObject(c, row));
+                    values[c] = JdbcTypes.toWire(batch, c, row);
                 }
                 rows.add(Arrays.asList(values));
                 row++;
