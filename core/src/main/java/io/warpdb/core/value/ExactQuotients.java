@@ -28,9 +28,9 @@ public final class ExactQuotients {
      */
     public static double toDouble(long high, long low, int scale, long divisor) {
         if (high == low >> 63 && Math.abs(low) <= EXACT_DOUBLE_LIMIT && scale <= 15) {
-            long denominator = divisor * pow10(scale);
-            if (denominator > 0 && denominator <= EXACT_DOUBLE_LIMIT && denominator / divisor == pow10(scale)) {
-                return (double) low / (double) denominator;
+            long scaleFactor = pow10(scale);
+            if (divisor <= EXACT_DOUBLE_LIMIT / scaleFactor) {
+                return (double) low / (double) (divisor * scaleFactor);
             }
         }
         BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));

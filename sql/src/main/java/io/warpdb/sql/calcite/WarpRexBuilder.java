@@ -81,25 +81,32 @@ public final class WarpRexBuilder extends RexBuilder {
 
     @Override
     public RexNode makeCall(SqlParserPos pos, SqlOperator op, List<? extends RexNode> exprs) {
-        if (isBooleanSearch(op, exprs)) {
-            return booleanSearch(exprs.get(0), ((RexLiteral) exprs.get(1)).getValueAs(Sarg.class));
-        }
-        if (op.getKind() == SqlKind.IS_NOT_FALSE) {
-            return isNotFalse(exprs.get(0));
+        RexNode rewritten = rewritten(op, exprs);
+        if (rewritten != null) {
+            return rewritten;
         }
         RexNode call = super.makeCall(pos, op, exprs);
-        return comparesWithNull(op, exprs) ? makeNullLiteral(call.getType()) : call;
+        return nullForEveryRow(op, exprs) ? makeNullLiteral(call.getType()) : call;
     }
 
     @Override
     public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs) {
+        RexNode rewritten = rewritten(op, exprs);
+        if (rewritten != null) {
+            return rewritten;
+        }
+        return nullForEveryRow(op, exprs) ? makeNullLiteral(returnType) : super.makeCall(pos, returnType, op, exprs);
+    }
+
+    /** The IS NOT FALSE and BOOLEAN SEARCH forms of the class comment, or null for any other call. */
+    private RexNode rewritten(SqlOperator op, List<? extends RexNode> exprs) {
         if (op.getKind() == SqlKind.IS_NOT_FALSE) {
             return isNotFalse(exprs.get(0));
         }
         if (isBooleanSearch(op, exprs)) {
             return booleanSearch(exprs.get(0), ((RexLiteral) exprs.get(1)).getValueAs(Sarg.class));
         }
-        return comparesWithNull(op, exprs) ? makeNullLiteral(returnType) : super.makeCall(pos, returnType, op, exprs);
+        return null;
     }
 
     /** {@code a IS NOT FALSE} as {@code COALESCE(a, TRUE)}, whose operand the simplifier reads with NULL as NULL. */
@@ -109,7 +116,7 @@ public final class WarpRexBuilder extends RexBuilder {
     }
 
     /** A comparison or arithmetic with a NULL literal operand: NULL for every row, and never an error. */
-    private static boolean comparesWithNull(SqlOperator op, List<? extends RexNode> exprs) {
+    private static boolean nullForEveryRow(SqlOperator op, List<? extends RexNode> exprs) {
         return STRICT_BINARY.contains(op.getKind()) && exprs.size() == 2
                 && exprs.stream().anyMatch(e -> e instanceof RexLiteral literal && literal.isNull());
     }
