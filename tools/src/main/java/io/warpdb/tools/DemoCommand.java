@@ -79,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
                 out.println(query.sql());
                 long start = System.nanoTime();
                 try (ResultSet rs = s.executeQuery(query.sql())) {
-                    int rows = ResultTable.print(rs, out);
+                    int rows = TablePrinter.print(rs, out);
                     out.printf("%d rows in %d ms%n", rows, (System.nanoTime() - start) / 1_000_000);
                 }
             }

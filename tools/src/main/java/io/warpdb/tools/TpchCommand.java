@@ -12,6 +12,7 @@ import io.warpdb.tpch.LoadReport;
 import io.warpdb.tpch.TblFiles;
 import io.warpdb.tpch.QueryTarget;
 import io.warpdb.tpch.ResultTable;
+import io.warpdb.tpch.StorageReport;
 import io.warpdb.tpch.TpchBench;
 import io.warpdb.tpch.TpchData;
 import io.warpdb.tpch.TpchGenerator;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "tpch", mixinStandardHelpOptions = true, description = "Generate, load, run and benchmark TPC-H.",
         subcommands = {TpchCommand.Gen.class, TpchCommand.Load.class, TpchCommand.Run.class, TpchCommand.Bench.class,
-                TpchCommand.Stress.class})
+                TpchCommand.Stress.class, TpchCommand.Storage.class})
 public final class TpchCommand implements Runnable {
     @Override
     public void run() {
@@ -137,6 +138,26 @@ public final class TpchCommand implements Runnable {
                 System.out.print(report.format());
                 System.out.println("loaded into " + common.where());
             }
+            return 0;
+        }
+    }
+
+    @Command(name = "storage", mixinStandardHelpOptions = true,
+            description = "Print, as Markdown, the encodings and bytes of lineitem's and orders' columns in the database "
+                    + "directory, and its size next to a DuckDB file of the same data (docs/storage.md).")
+    static final class Storage implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Option(names = "--scratch", required = true, description = "Directory for the DuckDB database file.")
+        Path scratch;
+
+        @Override
+        public Integer call() throws Exception {
+            if (common.inMemory) {
+                throw new IllegalArgumentException("storage reports on a database directory, not --in-memory");
+            }
+            StorageReport.write(common.dataDirectory(), common.scaleFactor, scratch, System.out);
             return 0;
         }
     }

@@ -8,6 +8,7 @@ import io.warpdb.storage.ColumnSize;
 import io.warpdb.storage.StorageOptions;
 import io.warpdb.storage.Table;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -21,20 +22,19 @@ import java.util.Locale;
  * strings as a VarChar vector: 4-byte offsets plus the UTF-8 bytes), then the whole database
  * next to a DuckDB database file holding the same data.
  *
- * <p>Usage: {@code StorageReport <warpdb data dir> <scale factor> <scratch dir for DuckDB>};
- * the data directory must hold the loaded tables ({@code warpdb tpch load}).
+ * <p>Run by {@code warpdb tpch storage}; the data directory must hold the loaded tables
+ * ({@code warpdb tpch load}).
  */
 public final class StorageReport {
     private StorageReport() {
     }
 
-    public static void main(String[] args) throws IOException, SQLException {
-        Path dir = Path.of(args[0]);
-        double scaleFactor = Double.parseDouble(args[1]);
-        Path scratch = Files.createDirectories(Path.of(args[2]));
+    /** Writes the report on the database in {@code dir}; DuckDB's file goes to {@code scratch}. */
+    public static void write(Path dir, double scaleFactor, Path scratch, PrintStream out) throws IOException, SQLException {
+        Files.createDirectories(scratch);
         try (Database db = Database.open(dir, StorageOptions.defaults())) {
-            System.out.println("| table | column | type | plain Arrow bytes | on disk | ratio | encodings |");
-            System.out.println("|---|---|---|---:|---:|---:|---|");
+            out.println("| table | column | type | plain Arrow bytes | on disk | ratio | encodings |");
+            out.println("|---|---|---|---:|---:|---:|---|");
             for (String name : List.of("lineitem", "orders")) {
                 Table table = db.catalog().table(name).orElseThrow();
                 List<ColumnSize> sizes = table.columnSizes();
@@ -42,7 +42,7 @@ public final class StorageReport {
                     Field field = table.schema().field(c);
                     long plain = plainArrowBytes(db, name, field, table.rowCount());
                     ColumnSize size = sizes.get(c);
-                    System.out.printf(Locale.ROOT, "| %s | %s | %s | %,d | %,d | %.2f | %s |%n", name, size.column(),
+                    out.printf(Locale.ROOT, "| %s | %s | %s | %,d | %,d | %.2f | %s |%n", name, size.column(),
                             field.type().sqlName(), plain, size.bytes(), (double) plain / size.bytes(),
                             String.join(", ", size.encodings()));
                 }
@@ -58,7 +58,7 @@ public final class StorageReport {
             }
         }
         long duckdb = Files.size(duckFile);
-        System.out.printf(Locale.ROOT, "%nWarpDB data directory: %,d bytes; DuckDB database file: %,d bytes (WarpDB/DuckDB %.2f)%n",
+        out.printf(Locale.ROOT, "%nWarpDB data directory: %,d bytes; DuckDB database file: %,d bytes (WarpDB/DuckDB %.2f)%n",
                 warpdb, duckdb, (double) warpdb / duckdb);
     }
 

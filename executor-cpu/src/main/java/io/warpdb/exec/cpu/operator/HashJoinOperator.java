@@ -132,7 +132,7 @@ final class HashJoinOperator extends Operator {
         }
         probeInput = new BatchInput(probe);
         int rows = probe.rowCount();
-        JoinKeys keys = JoinKeys.encode(probeInput, leftKeys, probeEncoders);
+        EncodedJoinKeys keys = EncodedJoinKeys.encode(probeInput, leftKeys, probeEncoders);
         matchStarts = new int[rows];
         matchCounts = new int[rows];
         build.match(keys, matchStarts, matchCounts);

@@ -137,7 +137,7 @@ final class JoinBuild implements AutoCloseable {
             DataType own = right.type(node.rightKeys().get(k));
             encoders.add(KeyEncoder.forJoin(own, left.type(node.leftKeys().get(k)), strings, true));
         }
-        JoinKeys encoded = JoinKeys.encode(rowInput, node.rightKeys(), encoders);
+        EncodedJoinKeys encoded = EncodedJoinKeys.encode(rowInput, node.rightKeys(), encoders);
         if (encoded.values().length == 1) {
             singleKey = LongJoinTable.build(encoded.values()[0], encoded.unmatchable(), context.parallelism(), Workers::runAll);
             return;
@@ -156,7 +156,7 @@ final class JoinBuild implements AutoCloseable {
      * For each probe row, where its matching build rows are: {@code counts[i]} of them, at
      * positions {@code starts[i] ..} (see {@link #buildRow}); 0 for rows flagged unmatchable.
      */
-    void match(JoinKeys probe, int[] starts, int[] counts) {
+    void match(EncodedJoinKeys probe, int[] starts, int[] counts) {
         if (pairPacked) {
             // A probe pair with a value beyond 32 bits equals no build pair; packing would alias it.
             boolean[] unmatchable = probe.unmatchable().clone();
@@ -164,7 +164,7 @@ final class JoinBuild implements AutoCloseable {
             for (int row = 0; row < unmatchable.length; row++) {
                 unmatchable[row] |= values[0][row] != (int) values[0][row] || values[1][row] != (int) values[1][row];
             }
-            singleKey.probe(packed(new JoinKeys(values, unmatchable)), unmatchable, starts, counts);
+            singleKey.probe(packed(new EncodedJoinKeys(values, unmatchable)), unmatchable, starts, counts);
             return;
         }
         if (singleKey != null) {
@@ -180,7 +180,7 @@ final class JoinBuild implements AutoCloseable {
     }
 
     /** Whether every matchable row's two key values fit in an int. */
-    private static boolean fitsInInts(JoinKeys keys) {
+    private static boolean fitsInInts(EncodedJoinKeys keys) {
         long[][] values = keys.values();
         for (int row = 0; row < keys.unmatchable().length; row++) {
             if (!keys.unmatchable()[row] && (values[0][row] != (int) values[0][row] || values[1][row] != (int) values[1][row])) {
@@ -191,7 +191,7 @@ final class JoinBuild implements AutoCloseable {
     }
 
     /** Two 32-bit keys per row as one long: equal exactly when both are equal. */
-    private static long[] packed(JoinKeys keys) {
+    private static long[] packed(EncodedJoinKeys keys) {
         long[][] values = keys.values();
         long[] out = new long[values[0].length];
         for (int row = 0; row < out.length; row++) {

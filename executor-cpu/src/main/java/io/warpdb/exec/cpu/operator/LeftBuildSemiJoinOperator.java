@@ -85,7 +85,7 @@ final class LeftBuildSemiJoinOperator extends Operator {
         while ((batch = pullNonEmpty(input(index))) != null) {
             try (Batch right = batch) {
                 BatchInput rightInput = new BatchInput(right);
-                JoinKeys keys = JoinKeys.encode(rightInput, node.rightKeys(), encoders);
+                EncodedJoinKeys keys = EncodedJoinKeys.encode(rightInput, node.rightKeys(), encoders);
                 int rows = right.rowCount();
                 int[] starts = new int[rows];
                 int[] counts = new int[rows];

@@ -32,7 +32,7 @@ public final class GpuHashJoin {
         int buildRows = right.rows();
         long slots = tableSlots(buildRows);
         int mode = mode(kind);
-        try (JoinKeys keys = JoinKeys.of(node, left, right, work);
+        try (DeviceJoinKeys keys = DeviceJoinKeys.of(node, left, right, work);
                 DeviceBuffer table = work.allocate(slots * Long.BYTES, "join hash table");
                 DeviceBuffer outputRows = work.allocate((long) probeRows * Integer.BYTES, "join output rows per probe row");
                 DeviceBuffer total = work.allocateZeroed(Long.BYTES, "join output row total");

@@ -64,7 +64,7 @@ public final class GpuMergeJoin {
         }
         boolean outerLeft = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         boolean outerRight = kind == JoinKind.RIGHT || kind == JoinKind.FULL;
-        try (JoinKeys keys = JoinKeys.of(node, left, right, work);
+        try (DeviceJoinKeys keys = DeviceJoinKeys.of(node, left, right, work);
                 PackedKeys packed = keys.count() == 1 ? null : PackedKeys.of(keys, left.rows(), right.rows(), work);
                 SortedSide l = SortedSide.of(packed == null ? keys.probeColumn(0) : packed.probe(), left.rows(), work);
                 SortedSide r = SortedSide.of(packed == null ? keys.buildColumn(0) : packed.build(), right.rows(), work);

@@ -75,7 +75,7 @@ public final class JoinStrategy {
 
     private static String unsupportedKeyTypes(JoinNode node) {
         for (int k = 0; k < node.leftKeys().size(); k++) {
-            String reason = JoinKeys.unsupported(node.left().schema().type(node.leftKeys().get(k)),
+            String reason = DeviceJoinKeys.unsupported(node.left().schema().type(node.leftKeys().get(k)),
                     node.right().schema().type(node.rightKeys().get(k)));
             if (reason != null) {
                 return reason;

@@ -29,7 +29,7 @@ final class PackedKeys implements AutoCloseable {
 
     /**
      * The most bits a key of these (comparable) types can need, whatever the data: ordered keys of
-     * INTEGER and DATE span 2^32 values, string ids (JoinKeys.codeKeys) stay below 2^31, BOOLEAN
+     * INTEGER and DATE span 2^32 values, string ids (DeviceJoinKeys.codeKeys) stay below 2^31, BOOLEAN
      * is 0 or 1; other types may use all 64.
      */
     static int bitBound(DataType left, DataType right) {
@@ -82,7 +82,7 @@ final class PackedKeys implements AutoCloseable {
      * The packed keys of both sides of {@code keys} ({@code keys.count()} columns whose bit bounds
      * sum to at most 64, so that packing cannot fail).
      */
-    static PackedKeys of(JoinKeys keys, int leftRows, int rightRows, DeviceWork work) {
+    static PackedKeys of(DeviceJoinKeys keys, int leftRows, int rightRows, DeviceWork work) {
         List<KeyRange> left = new ArrayList<>();
         List<KeyRange> right = new ArrayList<>();
         for (int k = 0; k < keys.count(); k++) {

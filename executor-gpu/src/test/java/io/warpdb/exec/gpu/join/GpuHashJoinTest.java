@@ -30,7 +30,7 @@ class GpuHashJoinTest {
     void stringCodesOfBothDictionariesMeetOnTheirValues() {
         StringDictionary probe = StringDictionary.ofDistinct(List.of("b", "x", "a", ""));
         StringDictionary build = StringDictionary.ofValues(new String[] {"a", "", "b", "a", "c"});
-        JoinKeys.CodeKeys keys = JoinKeys.codeKeys(probe, build);
+        DeviceJoinKeys.CodeKeys keys = DeviceJoinKeys.codeKeys(probe, build);
         int[] b = keys.build();
         int[] p = keys.probe();
         assertEquals(b[0], b[3], "repeated build values share a key");
@@ -40,7 +40,7 @@ class GpuHashJoinTest {
         for (int code : b) {
             assertNotEquals(code, p[1], "a probe string the build side lacks matches no build code");
         }
-        JoinKeys.CodeKeys empty = JoinKeys.codeKeys(probe, StringDictionary.EMPTY);
+        DeviceJoinKeys.CodeKeys empty = DeviceJoinKeys.codeKeys(probe, StringDictionary.EMPTY);
         assertArrayEquals(new int[0], empty.build());
         assertEquals(4, empty.probe().length);
     }

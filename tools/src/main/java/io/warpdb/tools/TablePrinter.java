@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Prints a result set as a text table, numbers aligned right. */
-final class ResultTable {
-    private ResultTable() {
+final class TablePrinter {
+    private TablePrinter() {
     }
 
     /** Prints all rows of {@code rs} and returns how many there were. */

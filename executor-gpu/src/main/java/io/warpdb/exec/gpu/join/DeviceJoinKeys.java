@@ -19,20 +19,20 @@ import java.util.List;
  * NaN canonical (as the CPU join), and string codes through ids of their values shared by the two
  * dictionaries ({@link #codeKeys}).
  */
-final class JoinKeys implements AutoCloseable {
+final class DeviceJoinKeys implements AutoCloseable {
     private final List<KeyColumn> columns = new ArrayList<>();
     private DeviceBuffer probeDescriptors;
     private DeviceBuffer buildDescriptors;
     private final int count;
 
-    private JoinKeys(int count) {
+    private DeviceJoinKeys(int count) {
         this.count = count;
     }
 
     /** The keys of {@code node}: the left input probes, the right one builds. */
-    static JoinKeys of(JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
+    static DeviceJoinKeys of(JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
         int n = node.leftKeys().size();
-        JoinKeys keys = new JoinKeys(n);
+        DeviceJoinKeys keys = new DeviceJoinKeys(n);
         try {
             long[] probe = new long[4 * n];
             long[] build = new long[4 * n];

@@ -6,8 +6,8 @@ import io.warpdb.exec.cpu.hash.KeyEncoder;
 import java.util.List;
 
 /** Every row's encoded join keys, and the rows that can match nothing (a NULL key, or a value the other side cannot hold). */
-record JoinKeys(long[][] values, boolean[] unmatchable) {
-    static JoinKeys encode(EvalInput input, List<Integer> columns, List<KeyEncoder> encoders) {
+record EncodedJoinKeys(long[][] values, boolean[] unmatchable) {
+    static EncodedJoinKeys encode(EvalInput input, List<Integer> columns, List<KeyEncoder> encoders) {
         int rows = input.rowCount();
         long[][] values = new long[columns.size()][rows];
         boolean[] unmatchable = new boolean[rows];
@@ -21,6 +21,6 @@ record JoinKeys(long[][] values, boolean[] unmatchable) {
                 }
             }
         }
-        return new JoinKeys(values, unmatchable);
+        return new EncodedJoinKeys(values, unmatchable);
     }
 }
