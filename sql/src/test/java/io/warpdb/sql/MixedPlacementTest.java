@@ -11,6 +11,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorProvider;
+import io.warpdb.core.exec.ExecutorRefused;
 import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.exec.Support;
@@ -203,6 +204,45 @@ class MixedPlacementTest {
         assertEquals(List.of("Filter(condition=GT($0, 1))  [cpu; down is not available: no device]", "  Values(rows=3)  [cpu]"),
                 placement.explain(filter));
         assertEquals(Map.of(filter, "cpu", filter.input(), "cpu"), placement.executors());
+    }
+
+    @Test
+    void aNodeItsExecutorRefusesFallsBackOnTheCpuAndSaysSo() {
+        ExecutorProvider refuser = new ExecutorProvider() {
+            @Override
+            public String name() {
+                return "refuser";
+            }
+
+            @Override
+            public Support availability() {
+                return Support.YES;
+            }
+
+            @Override
+            public Support supports(PlanNode node) {
+                return Support.YES;
+            }
+
+            @Override
+            public BatchStream execute(PlanNode plan, ExecContext context) {
+                throw new ExecutorRefused(plan, SqlState.OUT_OF_MEMORY, "refuser out of memory (test)", null);
+            }
+        };
+        FilterNode filter = new FilterNode(values(5), compare(Op.GT, 1));
+        ExecutorRegistry registry = new ExecutorRegistry(List.of(new CpuExecutorProvider(), refuser));
+        Placement placement = Placement.of(filter, "refuser", registry);
+        assertEquals(Map.of(filter, "refuser", filter.input(), "refuser"), placement.executors());
+        assertEquals(Map.of(filter, "cpu", filter.input(), "cpu"), placement.fallbacks());
+        try (BufferAllocator allocator = db.allocator().newChildAllocator("test", 0, Long.MAX_VALUE)) {
+            ExecContext context = new ExecContext(allocator, registry, placement.executors(), placement.fallbacks());
+            assertEquals(4, drain(context.run(filter)));
+            // The CPU, running the filter instead, asks for its input where it is placed: refused too, it falls back as well.
+            List<String> lines = placement.explainAnalyzed(filter, context::stats);
+            String note = "\\Q; refuser out of memory (test): reran on cpu\\E";
+            assertTrue(lines.get(0).matches("Filter\\(.*\\)  \\[cpu] rows=4 time=\\d+\\.\\d ms" + note), lines.toString());
+            assertTrue(lines.get(1).matches("  Values\\(rows=5\\)  \\[cpu] rows=5 time=\\d+\\.\\d ms" + note), lines.toString());
+        }
     }
 
     private static ValuesNode values(int rows) {

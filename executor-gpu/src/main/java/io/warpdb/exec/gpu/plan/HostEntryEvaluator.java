@@ -8,9 +8,8 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.HostEvaluator;
 import io.warpdb.core.expr.Expr;
-import io.warpdb.core.plan.ProjectNode;
-import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
@@ -23,16 +22,20 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Evaluates per-dictionary-entry expressions with the CPU executor, so string functions have
- * exactly one implementation; the GPU only ever sees the resulting lookup tables. When the whole
+ * Evaluates per-dictionary-entry expressions with the {@link HostEvaluator} (the CPU executor's),
+ * so string functions have exactly one implementation; the GPU only ever sees the resulting
+ * lookup tables. When the whole
  * dictionary fails (a CAST of a bad string), entries are evaluated one by one so that only rows
  * holding a failing entry raise its error. Results are kept per dictionary while it lives: a
  * dictionary of columns cached in device memory meets the same expressions query after query
  * (a LIKE over a million comments costs far more than the GPU's whole filter).
  */
-final class CpuEntryEvaluator implements EntryEvaluator {
+final class HostEntryEvaluator implements EntryEvaluator {
     private static final Cache<StringDictionary, Map<EntryExpression, EntryValues>> BY_DICTIONARY =
             Caffeine.newBuilder().weakKeys().maximumSize(1024).build();
+
+    /** Loaded on first use: most GPU queries evaluate nothing per entry. */
+    private static volatile HostEvaluator host;
 
     private final ExecContext context;
 
@@ -40,7 +43,7 @@ final class CpuEntryEvaluator implements EntryEvaluator {
     private record EntryExpression(Expr overEntries, DataType entryType) {
     }
 
-    CpuEntryEvaluator(ExecContext context) {
+    HostEntryEvaluator(ExecContext context) {
         this.context = context;
     }
 
@@ -86,9 +89,8 @@ final class CpuEntryEvaluator implements EntryEvaluator {
     }
 
     private Batch run(Expr overEntries, DataType entryType, StringDictionary dictionary) {
-        ScanNode entries = ScanNode.of(new DictionaryEntries(entryType, dictionary), List.of(0));
-        ProjectNode plan = new ProjectNode(entries, List.of(overEntries), Schema.of(new Field("value", overEntries.type())));
-        try (BatchStream stream = context.runOn("cpu", plan)) {
+        Schema value = Schema.of(new Field("value", overEntries.type()));
+        try (BatchStream stream = host().evaluate(new DictionaryEntries(entryType, dictionary), List.of(overEntries), value, context)) {
             Batch result = stream.next();
             Batch extra = stream.next();
             if (extra != null) {
@@ -98,6 +100,15 @@ final class CpuEntryEvaluator implements EntryEvaluator {
             }
             return result;
         }
+    }
+
+    private static HostEvaluator host() {
+        HostEvaluator loaded = host;
+        if (loaded == null) {
+            loaded = HostEvaluator.load();
+            host = loaded;
+        }
+        return loaded;
     }
 
     /** Row {@code row} of the one-column batch as the interpreter's value. */
