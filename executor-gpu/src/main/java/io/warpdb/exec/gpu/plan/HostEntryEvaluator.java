@@ -24,9 +24,8 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * Evaluates per-dictionary-entry expressions with the {@link HostEvaluator} (the CPU executor's),
  * so string functions have exactly one implementation; the GPU only ever sees the resulting
- * lookup tables. When the whole
- * dictionary fails (a CAST of a bad string), entries are evaluated one by one so that only rows
- * holding a failing entry raise its error. Results are kept per dictionary while it lives: a
+ * lookup tables. When the whole dictionary fails (a CAST of a bad string), entries are evaluated
+ * one by one so that only rows holding a failing entry raise its error. Results are kept per dictionary while it lives: a
  * dictionary of columns cached in device memory meets the same expressions query after query
  * (a LIKE over a million comments costs far more than the GPU's whole filter).
  */
@@ -34,8 +33,8 @@ final class HostEntryEvaluator implements EntryEvaluator {
     private static final Cache<StringDictionary, Map<EntryExpression, EntryValues>> BY_DICTIONARY =
             Caffeine.newBuilder().weakKeys().maximumSize(1024).build();
 
-    /** Loaded on first use: most GPU queries evaluate nothing per entry. */
-    private static volatile HostEvaluator host;
+    /** Null until a query first evaluates per entry; see {@link #host()}. */
+    private static volatile HostEvaluator hostEvaluator;
 
     private final ExecContext context;
 
@@ -64,7 +63,8 @@ final class HostEntryEvaluator implements EntryEvaluator {
         int n = dictionary.size();
         long[] values = new long[n];
         boolean[] nulls = new boolean[n];
-        try (Batch all = run(overEntries, entryType, dictionary)) {
+        HostEvaluator host = host();
+        try (Batch all = run(host, overEntries, entryType, dictionary)) {
             for (int i = 0; i < n; i++) {
                 read(all, i, overEntries.type(), values, nulls, i);
             }
@@ -74,7 +74,7 @@ final class HostEntryEvaluator implements EntryEvaluator {
             StringDictionary.Builder strings = new StringDictionary.Builder();
             boolean isString = overEntries.type().kind().isString();
             for (int i = 0; i < n; i++) {
-                try (Batch one = run(overEntries, entryType, StringDictionary.ofDistinct(List.of(dictionary.get(i))))) {
+                try (Batch one = run(host, overEntries, entryType, StringDictionary.ofDistinct(List.of(dictionary.get(i))))) {
                     read(one, 0, overEntries.type(), values, nulls, i);
                     if (isString && !nulls[i]) {
                         values[i] = strings.add(one.dictionary(0).get((int) values[i]));
@@ -88,9 +88,9 @@ final class HostEntryEvaluator implements EntryEvaluator {
         }
     }
 
-    private Batch run(Expr overEntries, DataType entryType, StringDictionary dictionary) {
+    private Batch run(HostEvaluator host, Expr overEntries, DataType entryType, StringDictionary dictionary) {
         Schema value = Schema.of(new Field("value", overEntries.type()));
-        try (BatchStream stream = host().evaluate(new DictionaryEntries(entryType, dictionary), List.of(overEntries), value, context)) {
+        try (BatchStream stream = host.evaluate(new DictionaryEntries(entryType, dictionary), List.of(overEntries), value, context)) {
             Batch result = stream.next();
             Batch extra = stream.next();
             if (extra != null) {
@@ -102,11 +102,12 @@ final class HostEntryEvaluator implements EntryEvaluator {
         }
     }
 
+    /** The host evaluator, loaded on first use (a lost race loads it twice, harmlessly). */
     private static HostEvaluator host() {
-        HostEvaluator loaded = host;
+        HostEvaluator loaded = hostEvaluator;
         if (loaded == null) {
             loaded = HostEvaluator.load();
-            host = loaded;
+            hostEvaluator = loaded;
         }
         return loaded;
     }
