@@ -17,7 +17,9 @@ import java.util.function.Function;
 /**
  * The executor of every plan node, and for a node on the CPU that another executor was asked
  * about, why that one cannot run it: EXPLAIN prints both, so a fallback to the CPU is never
- * silent. Nodes are keyed by identity (plan nodes are records; equal subtrees are distinct).
+ * silent. The CPU is the executor of last resort: a node another executor refuses while it runs
+ * (out of device memory) falls back on it. Nodes are keyed by identity (plan nodes are records;
+ * equal subtrees are distinct).
  */
 final class Placement {
     static final String CPU = "cpu";
@@ -93,6 +95,20 @@ final class Placement {
     /** Node (by identity) to executor name, as {@link io.warpdb.core.exec.ExecContext} takes it. */
     Map<PlanNode, String> executors() {
         return Collections.unmodifiableMap(executors);
+    }
+
+    /**
+     * Node (by identity) to the executor that runs it when its own refuses it, as
+     * {@link io.warpdb.core.exec.ExecContext} takes it: the CPU for every node placed elsewhere.
+     */
+    Map<PlanNode, String> fallbacks() {
+        Map<PlanNode, String> fallbacks = new IdentityHashMap<>();
+        executors.forEach((node, executor) -> {
+            if (!executor.equals(CPU)) {
+                fallbacks.put(node, CPU);
+            }
+        });
+        return Collections.unmodifiableMap(fallbacks);
     }
 
     /** The plan as EXPLAIN shows it: one line per node, indented by depth, with its executor. */

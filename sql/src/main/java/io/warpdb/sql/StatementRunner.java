@@ -278,7 +278,7 @@ final class StatementRunner {
     }
 
     private ExecContext newContext(BufferAllocator allocator, Placement placement) {
-        ExecContext context = new ExecContext(allocator, database.executors(), placement.executors());
+        ExecContext context = new ExecContext(allocator, database.executors(), placement.executors(), placement.fallbacks());
         context.setParallelism(session.parallelism());
         context.setTimeout(session.queryTimeoutMillis());
         return context;

@@ -11,6 +11,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorProvider;
+import io.warpdb.core.exec.ExecutorRefused;
 import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.exec.Support;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -137,28 +139,9 @@ class MixedPlacementTest {
     @Test
     void runMeasuresNodesWhoseExecutorRecordsNothing() {
         ValuesNode values = values(7);
-        ExecutorProvider silent = new ExecutorProvider() {
-            @Override
-            public String name() {
-                return "silent";
-            }
-
-            @Override
-            public Support availability() {
-                return Support.YES;
-            }
-
-            @Override
-            public Support supports(PlanNode node) {
-                return Support.YES;
-            }
-
-            @Override
-            public BatchStream execute(PlanNode plan, ExecContext context) {
-                // The CPU's operators, recording into a context of their own.
-                return new CpuExecutorProvider().execute(plan, new ExecContext(context.allocator()));
-            }
-        };
+        // The CPU's operators, recording into a context of their own.
+        ExecutorProvider silent = provider("silent", Support.YES,
+                (plan, context) -> new CpuExecutorProvider().execute(plan, new ExecContext(context.allocator())));
         ExecutorRegistry registry = new ExecutorRegistry(List.of(new CpuExecutorProvider(), silent));
         try (BufferAllocator allocator = db.allocator().newChildAllocator("test", 0, Long.MAX_VALUE)) {
             ExecContext context = new ExecContext(allocator, registry, Map.of());
@@ -177,15 +160,48 @@ class MixedPlacementTest {
 
     @Test
     void anUnavailableExecutorLeavesThePlanOnTheCpuAndSaysWhy() {
-        ExecutorProvider down = new ExecutorProvider() {
+        ExecutorProvider down = provider("down", Support.no("no device"), (plan, context) -> {
+            throw new AssertionError("never placed");
+        });
+        FilterNode filter = new FilterNode(values(3), compare(Op.GT, 1));
+        Placement placement = Placement.of(filter, "down", new ExecutorRegistry(List.of(new CpuExecutorProvider(), down)));
+        assertEquals(List.of("Filter(condition=GT($0, 1))  [cpu; down is not available: no device]", "  Values(rows=3)  [cpu]"),
+                placement.explain(filter));
+        assertEquals(Map.of(filter, "cpu", filter.input(), "cpu"), placement.executors());
+    }
+
+    @Test
+    void aNodeItsExecutorRefusesFallsBackOnTheCpuAndSaysSo() {
+        ExecutorProvider refuser = provider("refuser", Support.YES, (plan, context) -> {
+            throw new ExecutorRefused(plan, SqlState.OUT_OF_MEMORY, "refuser out of memory (test)", null);
+        });
+        FilterNode filter = new FilterNode(values(5), compare(Op.GT, 1));
+        ExecutorRegistry registry = new ExecutorRegistry(List.of(new CpuExecutorProvider(), refuser));
+        Placement placement = Placement.of(filter, "refuser", registry);
+        assertEquals(Map.of(filter, "refuser", filter.input(), "refuser"), placement.executors());
+        assertEquals(Map.of(filter, "cpu", filter.input(), "cpu"), placement.fallbacks());
+        try (BufferAllocator allocator = db.allocator().newChildAllocator("test", 0, Long.MAX_VALUE)) {
+            ExecContext context = new ExecContext(allocator, registry, placement.executors(), placement.fallbacks());
+            assertEquals(4, drain(context.run(filter)));
+            // The CPU, running the filter instead, asks for its input where it is placed: refused too, it falls back as well.
+            List<String> lines = placement.explainAnalyzed(filter, context::stats);
+            String note = "\\Q; refuser out of memory (test): reran on cpu\\E";
+            assertTrue(lines.get(0).matches("Filter\\(.*\\)  \\[cpu] rows=4 time=\\d+\\.\\d ms" + note), lines.toString());
+            assertTrue(lines.get(1).matches("  Values\\(rows=5\\)  \\[cpu] rows=5 time=\\d+\\.\\d ms" + note), lines.toString());
+        }
+    }
+
+    /** An executor that supports every node where it is available, running them as {@code execute} says. */
+    private static ExecutorProvider provider(String name, Support availability, BiFunction<PlanNode, ExecContext, BatchStream> execute) {
+        return new ExecutorProvider() {
             @Override
             public String name() {
-                return "down";
+                return name;
             }
 
             @Override
             public Support availability() {
-                return Support.no("no device");
+                return availability;
             }
 
             @Override
@@ -195,14 +211,9 @@ class MixedPlacementTest {
 
             @Override
             public BatchStream execute(PlanNode plan, ExecContext context) {
-                throw new AssertionError("never placed");
+                return execute.apply(plan, context);
             }
         };
-        FilterNode filter = new FilterNode(values(3), compare(Op.GT, 1));
-        Placement placement = Placement.of(filter, "down", new ExecutorRegistry(List.of(new CpuExecutorProvider(), down)));
-        assertEquals(List.of("Filter(condition=GT($0, 1))  [cpu; down is not available: no device]", "  Values(rows=3)  [cpu]"),
-                placement.explain(filter));
-        assertEquals(Map.of(filter, "cpu", filter.input(), "cpu"), placement.executors());
     }
 
     private static ValuesNode values(int rows) {

@@ -16,7 +16,8 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * The state one query execution needs: the allocator every batch of the query comes from (the
  * query owns it and closes it after the last batch), the cancellation flag that operators
- * poll between batches, the executor each plan node is placed on, and each node's statistics.
+ * poll between batches, the executor each plan node is placed on and the one it falls back on
+ * when that executor refuses it (see {@link ExecutorRefused}), and each node's statistics.
  *
  * <p>Plan nodes are records, so two equal subtrees are still different nodes: placement and
  * statistics are keyed by identity.
@@ -25,6 +26,7 @@ public final class ExecContext {
     private final BufferAllocator allocator;
     private final ExecutorRegistry registry;
     private final Map<PlanNode, String> placement;
+    private final Map<PlanNode, String> fallbacks;
     private final Map<PlanNode, NodeStats> stats = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private volatile int parallelism = defaultParallelism();
@@ -37,16 +39,28 @@ public final class ExecContext {
         this(allocator, new ExecutorRegistry(List.of()), Map.of());
     }
 
+    /** A context with placement and no fallbacks: a node its executor refuses fails the query. */
+    public ExecContext(BufferAllocator allocator, ExecutorRegistry registry, Map<PlanNode, String> placement) {
+        this(allocator, registry, placement, Map.of());
+    }
+
     /**
      * A context whose {@code placement} maps plan nodes (by identity) to executor names; nodes
-     * absent from it run on the executor that reached them.
+     * absent from it run on the executor that reached them. {@code fallbacks} maps nodes (by
+     * identity) to the executor that runs them when their placed executor refuses them.
      */
-    public ExecContext(BufferAllocator allocator, ExecutorRegistry registry, Map<PlanNode, String> placement) {
+    public ExecContext(BufferAllocator allocator, ExecutorRegistry registry, Map<PlanNode, String> placement,
+            Map<PlanNode, String> fallbacks) {
         this.allocator = allocator;
         this.registry = registry;
+        this.placement = identityCopy(placement);
+        this.fallbacks = identityCopy(fallbacks);
+    }
+
+    private static Map<PlanNode, String> identityCopy(Map<PlanNode, String> executors) {
         IdentityHashMap<PlanNode, String> copy = new IdentityHashMap<>();
-        copy.putAll(placement);
-        this.placement = Collections.unmodifiableMap(copy);
+        copy.putAll(executors);
+        return Collections.unmodifiableMap(copy);
     }
 
     public BufferAllocator allocator() {
@@ -59,7 +73,8 @@ public final class ExecContext {
     }
 
     /**
-     * Runs {@code node} on its placed executor; see {@link #runOn}.
+     * Runs {@code node} on its placed executor, or when that executor refuses it, on its fallback
+     * (see {@link #runRefused}); see {@link #runOn}.
      *
      * @throws IllegalStateException when the node has no placement
      */
@@ -68,12 +83,36 @@ public final class ExecContext {
         if (executor == null) {
             throw new IllegalStateException("no executor is placed for " + node.describe());
         }
-        return runOn(executor, node);
+        try {
+            return runOn(executor, node);
+        } catch (ExecutorRefused refused) {
+            if (refused.node() != node) {
+                throw refused;
+            }
+            return runRefused(refused);
+        }
+    }
+
+    /**
+     * Runs the node an executor refused on the fallback placement gave it, and notes in the
+     * node's statistics why ({@code <reason>: reran on <fallback>}). An executor that gives up on
+     * a node inside its own part of the plan calls this for the node's result.
+     *
+     * @throws ExecutorRefused the refusal itself when the node has no fallback
+     */
+    public BatchStream runRefused(ExecutorRefused refused) {
+        PlanNode node = refused.node();
+        String fallback = fallbacks.get(node);
+        if (fallback == null) {
+            throw refused;
+        }
+        stats(node).note(refused.reason() + ": reran on " + fallback);
+        return runOn(fallback, node);
     }
 
     /**
      * Runs {@code node} on the named executor whatever its placement (its inputs still follow
-     * the placement), e.g. to retry on the CPU a node the GPU ran out of memory for.
+     * the placement); a refusal is not re-placed.
      *
      * <p>Statistics: providers record rows, wall time and executor for the nodes they run (see
      * {@link ExecutorProvider}). For one that does not, this measures the stream itself and, when

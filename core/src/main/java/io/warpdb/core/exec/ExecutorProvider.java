@@ -19,6 +19,11 @@ import io.warpdb.core.plan.PlanNode;
  * the device, and notes. A node it hands to another executor with {@link ExecContext#runOn} is
  * recorded by that executor, not again by the one that handed it over. If an executor records
  * nothing, {@link ExecContext#run} measures rows and wall time of the nodes it runs.
+ *
+ * <p>An executor that cannot run a node placed on it after all (e.g. out of device memory) never
+ * picks another executor itself: it throws {@link ExecutorRefused} for the node before yielding
+ * any of its batches, or, for a node inside the part of the plan it runs, gets the node's result
+ * from {@link ExecContext#runRefused}. Either way the node runs on the fallback placement gave it.
  */
 public interface ExecutorProvider {
     /** Short name users select it by: {@code cpu}, {@code gpu}. */

@@ -60,7 +60,7 @@ public final class NodeStats {
         return bytesToHost.get();
     }
 
-    /** Something EXPLAIN ANALYZE should say about the node, e.g. "gpu out of memory: ran on cpu". */
+    /** Something EXPLAIN ANALYZE should say about the node, e.g. "gpu out of memory (...): reran on cpu". */
     public void note(String text) {
         notes.add(text);
     }

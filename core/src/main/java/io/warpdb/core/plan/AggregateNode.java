@@ -26,6 +26,11 @@ public record AggregateNode(PlanNode input, List<Integer> groupKeys, List<AggCal
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitAggregate(this);
+    }
+
+    @Override
     public String describe() {
         return "Aggregate(groupBy=" + groupKeys.stream().map(k -> "$" + k).toList() + ", aggregates=" + aggregates + ")";
     }

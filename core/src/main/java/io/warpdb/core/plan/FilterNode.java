@@ -22,6 +22,11 @@ public record FilterNode(PlanNode input, Expr condition) implements PlanNode {
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitFilter(this);
+    }
+
+    @Override
     public String describe() {
         return "Filter(condition=" + condition + ")";
     }

@@ -71,6 +71,11 @@ public record JoinNode(PlanNode left, PlanNode right, JoinKind kind, List<Intege
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitJoin(this);
+    }
+
+    @Override
     public String describe() {
         StringBuilder sb = new StringBuilder("Join(kind=").append(kind);
         if (!leftKeys.isEmpty()) {

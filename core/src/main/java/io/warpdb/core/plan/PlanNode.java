@@ -16,6 +16,9 @@ public sealed interface PlanNode
     /** This node over other inputs, as many as {@link #inputs()} has; a leaf returns itself. */
     PlanNode withInputs(List<PlanNode> inputs);
 
+    /** What {@code visitor} makes of this node: the result of its method for this node's kind. */
+    <R> R accept(PlanVisitor<R> visitor);
+
     /** One line for EXPLAIN: the operator and its arguments, without inputs. */
     String describe();
 }

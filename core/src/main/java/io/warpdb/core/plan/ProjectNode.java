@@ -24,6 +24,11 @@ public record ProjectNode(PlanNode input, List<Expr> exprs, Schema schema) imple
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitProject(this);
+    }
+
+    @Override
     public String describe() {
         StringBuilder sb = new StringBuilder("Project(");
         for (int i = 0; i < exprs.size(); i++) {

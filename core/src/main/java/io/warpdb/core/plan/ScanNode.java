@@ -40,6 +40,11 @@ public record ScanNode(TableSource table, List<Integer> columns, Schema schema, 
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitScan(this);
+    }
+
+    @Override
     public String describe() {
         return "Scan(table=" + table.name() + ", columns=" + schema.fields().stream().map(f -> f.name()).toList()
                 + (predicates.isEmpty() ? "" : ", prune=" + predicates) + ")";

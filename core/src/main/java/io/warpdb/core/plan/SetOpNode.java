@@ -31,6 +31,11 @@ public record SetOpNode(SetOpKind kind, boolean all, PlanNode left, PlanNode rig
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitSetOp(this);
+    }
+
+    @Override
     public String describe() {
         return "SetOp(" + kind + (all ? " ALL" : "") + ")";
     }

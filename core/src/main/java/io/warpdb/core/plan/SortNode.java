@@ -28,6 +28,11 @@ public record SortNode(PlanNode input, List<SortKey> keys, long offset, long lim
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitSort(this);
+    }
+
+    @Override
     public String describe() {
         StringBuilder sb = new StringBuilder("Sort(keys=").append(keys);
         if (offset > 0) {

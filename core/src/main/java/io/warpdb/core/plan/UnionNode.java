@@ -18,6 +18,11 @@ public record UnionNode(List<PlanNode> inputs, Schema schema) implements PlanNod
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitUnion(this);
+    }
+
+    @Override
     public String describe() {
         return "UnionAll(inputs=" + inputs.size() + ")";
     }

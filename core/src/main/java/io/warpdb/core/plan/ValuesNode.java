@@ -21,6 +21,11 @@ public record ValuesNode(Schema schema, List<List<Literal>> rows) implements Pla
     }
 
     @Override
+    public <R> R accept(PlanVisitor<R> visitor) {
+        return visitor.visitValues(this);
+    }
+
+    @Override
     public String describe() {
         return "Values(rows=" + rows.size() + ")";
     }

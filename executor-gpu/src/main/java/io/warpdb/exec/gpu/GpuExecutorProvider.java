@@ -9,11 +9,13 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
+import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
@@ -60,28 +62,61 @@ public final class GpuExecutorProvider implements ExecutorProvider {
      */
     public static Support planSupport(PlanNode node) {
         try {
-            if (node instanceof ScanNode) {
-                return Support.YES;
-            } else if (node instanceof FilterNode filter) {
-                ProgramCompiler.check(types(filter.input().schema()), List.of(filter.condition()));
-                return Support.YES;
-            } else if (node instanceof ProjectNode project) {
-                ProgramCompiler.check(types(project.input().schema()), project.exprs());
-                return Support.YES;
-            } else if (node instanceof AggregateNode aggregate) {
-                return GpuAggregate.supports(aggregate);
-            } else if (node instanceof SortNode sort) {
-                return GpuSort.supports(sort);
-            } else if (node instanceof UnionNode || node instanceof SetOpNode) {
-                return Support.YES;
-            } else if (node instanceof JoinNode join) {
-                return GpuJoin.supports(join);
-            }
-            return Support.no(CPU_FOR_NOW);
+            return node.accept(PLAN_SUPPORT);
         } catch (Unsupported e) {
             return Support.no(e.getMessage());
         }
     }
+
+    /** Per node kind, whether the GPU has an operator for it; an expression it cannot compile throws {@link Unsupported}. */
+    private static final PlanVisitor<Support> PLAN_SUPPORT = new PlanVisitor<>() {
+        @Override
+        public Support visitScan(ScanNode scan) {
+            return Support.YES;
+        }
+
+        @Override
+        public Support visitValues(ValuesNode values) {
+            return Support.no(CPU_FOR_NOW);
+        }
+
+        @Override
+        public Support visitFilter(FilterNode filter) {
+            ProgramCompiler.check(types(filter.input().schema()), List.of(filter.condition()));
+            return Support.YES;
+        }
+
+        @Override
+        public Support visitProject(ProjectNode project) {
+            ProgramCompiler.check(types(project.input().schema()), project.exprs());
+            return Support.YES;
+        }
+
+        @Override
+        public Support visitAggregate(AggregateNode aggregate) {
+            return GpuAggregate.supports(aggregate);
+        }
+
+        @Override
+        public Support visitJoin(JoinNode join) {
+            return GpuJoin.supports(join);
+        }
+
+        @Override
+        public Support visitSort(SortNode sort) {
+            return GpuSort.supports(sort);
+        }
+
+        @Override
+        public Support visitUnion(UnionNode union) {
+            return Support.YES;
+        }
+
+        @Override
+        public Support visitSetOp(SetOpNode setOp) {
+            return Support.YES;
+        }
+    };
 
     @Override
     public BatchStream execute(PlanNode plan, ExecContext context) {
@@ -91,10 +126,9 @@ public final class GpuExecutorProvider implements ExecutorProvider {
             DeviceTable result = new GpuPlanRunner(context, device, cache(device)).evaluate(plan);
             return new Download(result, plan, context, device);
         } catch (GpuOutOfMemoryException e) {
-            // Even the CPU's result of a node could not be copied in: the caller wants host
-            // batches anyway, so the CPU runs this node and they are passed straight through.
-            context.stats(plan).note("gpu out of memory (" + e.getMessage() + "): ran on cpu");
-            return context.runOn("cpu", plan);
+            // Even the fallback's result of the root could not be copied in: the caller wants host
+            // batches anyway, so the root is refused and the fallback's batches pass straight through.
+            throw GpuPlanRunner.outOfMemory(plan, e);
         }
     }
 

@@ -8,6 +8,7 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortKey;
@@ -44,25 +45,46 @@ public final class ColumnPruner {
     }
 
     private static Pruned prune(PlanNode node, BitSet needed) {
-        if (node instanceof ScanNode scan) {
+        return node.accept(new Rule(needed));
+    }
+
+    /** The rewrite of one node of which the columns {@code needed} are read. */
+    private record Rule(BitSet needed) implements PlanVisitor<Pruned> {
+        @Override
+        public Pruned visitScan(ScanNode scan) {
             return scan(scan, needed);
         }
-        if (node instanceof FilterNode filter) {
+
+        @Override
+        public Pruned visitValues(ValuesNode values) {
+            return identity(values);
+        }
+
+        @Override
+        public Pruned visitFilter(FilterNode filter) {
             BitSet need = copy(needed);
             Exprs.forEachColumn(filter.condition(), need::set);
             Pruned in = prune(filter.input(), need);
             return new Pruned(new FilterNode(in.node, in.remap(filter.condition())), in.newIndex);
         }
-        if (node instanceof ProjectNode project) {
+
+        @Override
+        public Pruned visitProject(ProjectNode project) {
             return project(project, needed);
         }
-        if (node instanceof AggregateNode agg) {
-            return aggregate(agg);
+
+        @Override
+        public Pruned visitAggregate(AggregateNode aggregate) {
+            return aggregate(aggregate);
         }
-        if (node instanceof JoinNode join) {
+
+        @Override
+        public Pruned visitJoin(JoinNode join) {
             return join(join, needed);
         }
-        if (node instanceof SortNode sort) {
+
+        @Override
+        public Pruned visitSort(SortNode sort) {
             BitSet need = copy(needed);
             sort.keys().forEach(k -> need.set(k.column()));
             Pruned in = prune(sort.input(), need);
@@ -70,16 +92,16 @@ public final class ColumnPruner {
                     .map(k -> new SortKey(in.newIndex[k.column()], k.descending(), k.nullsFirst())).toList();
             return new Pruned(new SortNode(in.node, keys, sort.offset(), sort.limit()), in.newIndex);
         }
-        if (node instanceof ValuesNode) {
-            return identity(node);
-        }
-        if (node instanceof UnionNode union) {
+
+        @Override
+        public Pruned visitUnion(UnionNode union) {
             return union(union, needed);
         }
-        if (node instanceof SetOpNode setOp) {
+
+        @Override
+        public Pruned visitSetOp(SetOpNode setOp) {
             return setOp(setOp);
         }
-        throw new IllegalStateException("no pruning rule for " + node.getClass().getSimpleName());
     }
 
     private static Pruned scan(ScanNode scan, BitSet needed) {

@@ -22,14 +22,26 @@ import org.apache.calcite.rex.RexBuilder;
  * own translator. Nodes WarpDB cannot run yet fail with SQLSTATE 0A000 naming the operator.
  */
 public final class PlanTranslator {
-    private static final ScanTranslator SCAN = new ScanTranslator();
-    private static final ValuesTranslator VALUES = new ValuesTranslator();
-    private static final FilterTranslator FILTER = new FilterTranslator();
-    private static final ProjectTranslator PROJECT = new ProjectTranslator();
-    private static final AggregateTranslator AGGREGATE = new AggregateTranslator();
-    private static final JoinTranslator JOIN = new JoinTranslator();
-    private static final SortTranslator SORT = new SortTranslator();
-    private static final UnionTranslator SET_OP = new UnionTranslator();
+    /**
+     * The kinds of Calcite node WarpDB runs, each with its translator: a new kind is one line
+     * here. Calcite's hierarchy is open (each kind has logical and physical subclasses), so a
+     * node goes to the first kind it is an instance of.
+     */
+    private static final List<Kind<?>> KINDS = List.of(
+            new Kind<>(TableScan.class, new ScanTranslator()),
+            new Kind<>(Values.class, new ValuesTranslator()),
+            new Kind<>(Filter.class, new FilterTranslator()),
+            new Kind<>(Project.class, new ProjectTranslator()),
+            new Kind<>(Aggregate.class, new AggregateTranslator()),
+            new Kind<>(Join.class, new JoinTranslator()),
+            new Kind<>(Sort.class, new SortTranslator()),
+            new Kind<>(SetOp.class, new UnionTranslator()));
+
+    private record Kind<R extends RelNode>(Class<R> relClass, NodeTranslator<R> translator) {
+        PlanNode translate(RelNode rel, PlanTranslator planTranslator) {
+            return translator.translate(relClass.cast(rel), planTranslator);
+        }
+    }
 
     private final RexTranslator rex;
 
@@ -42,29 +54,10 @@ public final class PlanTranslator {
     }
 
     public PlanNode translate(RelNode rel) {
-        if (rel instanceof TableScan scan) {
-            return SCAN.translate(scan, this);
-        }
-        if (rel instanceof Values values) {
-            return VALUES.translate(values, this);
-        }
-        if (rel instanceof Filter filter) {
-            return FILTER.translate(filter, this);
-        }
-        if (rel instanceof Project project) {
-            return PROJECT.translate(project, this);
-        }
-        if (rel instanceof Aggregate aggregate) {
-            return AGGREGATE.translate(aggregate, this);
-        }
-        if (rel instanceof Join join) {
-            return JOIN.translate(join, this);
-        }
-        if (rel instanceof Sort sort) {
-            return SORT.translate(sort, this);
-        }
-        if (rel instanceof SetOp setOp) {
-            return SET_OP.translate(setOp, this);
+        for (Kind<?> kind : KINDS) {
+            if (kind.relClass().isInstance(rel)) {
+                return kind.translate(rel, this);
+            }
         }
         throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, rel.getRelTypeName().replace("Logical", "")
                 + " is not supported yet");

@@ -8,6 +8,7 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SetOpNode;
@@ -18,6 +19,7 @@ import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Builds the operator tree of a plan, one operator per plan node. Inputs placed on another
@@ -51,37 +53,92 @@ public final class Operators {
     }
 
     private static BatchStream build(PlanNode plan, ExecContext context) {
-        if (plan instanceof ScanNode scan) {
+        return plan.accept(new Builder(context));
+    }
+
+    /** The operator of one node, its inputs built (or run where they are placed) first. */
+    private static final class Builder implements PlanVisitor<BatchStream> {
+        private final ExecContext context;
+
+        Builder(ExecContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public BatchStream visitScan(ScanNode scan) {
             return new ScanOperator(scan, context);
         }
-        if (plan instanceof ValuesNode values) {
+
+        @Override
+        public BatchStream visitValues(ValuesNode values) {
             return new ValuesOperator(values, context);
         }
-        if (plan instanceof AggregateNode aggregate && HashAggregateOperator.mergeable(aggregate)) {
-            Pipeline pipeline = Pipeline.of(aggregate.input(), context);
-            if (pipeline != null) {
-                return new HashAggregateOperator(aggregate, pipeline.copies(aggregate.input()), context);
+
+        @Override
+        public BatchStream visitFilter(FilterNode filter) {
+            return overInputs(filter, inputs -> new FilterOperator(filter, inputs.get(0), context));
+        }
+
+        @Override
+        public BatchStream visitProject(ProjectNode project) {
+            FilterNode fused = fusedFilter(project, context);
+            if (fused != null) {
+                return new ProjectOperator(project, input(fused.input(), context), fused, context);
             }
+            return overInputs(project, inputs -> new ProjectOperator(project, inputs.get(0), context));
         }
-        if (plan instanceof JoinNode join && join.buildLeft()) {
-            return leftBuildSemiJoin(join, context);
-        }
-        if (plan instanceof JoinNode join && AdaptiveJoinOperator.applies(join)) {
-            return new AdaptiveJoinOperator(join, input(join.left(), context), context);
-        }
-        FilterNode fused = plan instanceof ProjectNode project ? fusedFilter(project, context) : null;
-        if (fused != null) {
-            return new ProjectOperator((ProjectNode) plan, input(fused.input(), context), fused, context);
-        }
-        List<BatchStream> inputs = new ArrayList<>();
-        try {
-            for (PlanNode input : plan.inputs()) {
-                inputs.add(input(input, context));
+
+        @Override
+        public BatchStream visitAggregate(AggregateNode aggregate) {
+            if (HashAggregateOperator.mergeable(aggregate)) {
+                Pipeline pipeline = Pipeline.of(aggregate.input(), context);
+                if (pipeline != null) {
+                    return new HashAggregateOperator(aggregate, pipeline.copies(aggregate.input()), context);
+                }
             }
-            return withInputs(plan, inputs, context);
-        } catch (RuntimeException e) {
-            BatchRows.closeAll(inputs);
-            throw e;
+            return overInputs(aggregate, inputs -> new HashAggregateOperator(aggregate, inputs, context));
+        }
+
+        @Override
+        public BatchStream visitJoin(JoinNode join) {
+            if (join.buildLeft()) {
+                return leftBuildSemiJoin(join, context);
+            }
+            if (AdaptiveJoinOperator.applies(join)) {
+                return new AdaptiveJoinOperator(join, input(join.left(), context), context);
+            }
+            return overInputs(join, inputs ->
+                    new HashJoinOperator(join, inputs.get(0), new JoinBuild(join, inputs.get(1), context), true, context));
+        }
+
+        @Override
+        public BatchStream visitSort(SortNode sort) {
+            return overInputs(sort, inputs -> sort.keys().isEmpty() ? new LimitOperator(sort, inputs.get(0), context)
+                    : new SortOperator(sort, inputs.get(0), context));
+        }
+
+        @Override
+        public BatchStream visitUnion(UnionNode union) {
+            return overInputs(union, inputs -> new UnionAllOperator(union, inputs, context));
+        }
+
+        @Override
+        public BatchStream visitSetOp(SetOpNode setOp) {
+            return overInputs(setOp, inputs -> new SetOperationOperator(setOp, inputs.get(0), inputs.get(1), context));
+        }
+
+        /** {@code operator} over the streams of the node's inputs, which are closed if building fails. */
+        private BatchStream overInputs(PlanNode plan, Function<List<BatchStream>, BatchStream> operator) {
+            List<BatchStream> inputs = new ArrayList<>();
+            try {
+                for (PlanNode input : plan.inputs()) {
+                    inputs.add(input(input, context));
+                }
+                return operator.apply(inputs);
+            } catch (RuntimeException e) {
+                BatchRows.closeAll(inputs);
+                throw e;
+            }
         }
     }
 
@@ -115,31 +172,5 @@ public final class Operators {
     static BatchStream input(PlanNode input, ExecContext context) {
         String placed = context.executorFor(input);
         return placed != null && !placed.equals(CpuExecutorProvider.NAME) ? context.run(input) : create(input, context);
-    }
-
-    private static BatchStream withInputs(PlanNode plan, List<BatchStream> inputs, ExecContext context) {
-        if (plan instanceof FilterNode filter) {
-            return new FilterOperator(filter, inputs.get(0), context);
-        }
-        if (plan instanceof ProjectNode project) {
-            return new ProjectOperator(project, inputs.get(0), context);
-        }
-        if (plan instanceof AggregateNode aggregate) {
-            return new HashAggregateOperator(aggregate, inputs, context);
-        }
-        if (plan instanceof JoinNode join) {
-            return new HashJoinOperator(join, inputs.get(0), new JoinBuild(join, inputs.get(1), context), true, context);
-        }
-        if (plan instanceof SortNode sort) {
-            return sort.keys().isEmpty() ? new LimitOperator(sort, inputs.get(0), context)
-                    : new SortOperator(sort, inputs.get(0), context);
-        }
-        if (plan instanceof UnionNode union) {
-            return new UnionAllOperator(union, inputs, context);
-        }
-        if (plan instanceof SetOpNode setOp) {
-            return new SetOperationOperator(setOp, inputs.get(0), inputs.get(1), context);
-        }
-        throw new IllegalArgumentException("unknown plan node " + plan.describe());
     }
 }

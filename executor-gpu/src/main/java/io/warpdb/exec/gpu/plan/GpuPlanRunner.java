@@ -3,7 +3,9 @@ package io.warpdb.exec.gpu.plan;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.data.TableSource;
+import io.warpdb.core.error.SqlState;
 import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.ExecutorRefused;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
@@ -11,11 +13,13 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
+import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumn;
@@ -32,12 +36,14 @@ import io.warpdb.exec.gpu.setop.GpuUnionAll;
 import io.warpdb.exec.gpu.sort.GpuSort;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Runs the GPU part of a plan operator by operator, keeping every intermediate result in device
  * memory. Inputs placed on another executor arrive as batches and are copied in; table columns
  * come from the {@link DeviceColumnCache} when a previous query left them there. A node that runs
- * out of device memory is rerun on the CPU and its result copied in, and its statistics say so.
+ * out of device memory is refused ({@link ExecutorRefused}): the context reruns it on the fallback
+ * placement gave it, notes that in its statistics, and its result is copied in.
  * A projection over a filter runs as one fused pass (the filter's statistics note that).
  */
 public final class GpuPlanRunner {
@@ -46,13 +52,13 @@ public final class GpuPlanRunner {
     private final ExecContext context;
     private final CudaDevice device;
     private final DeviceColumnCache cache;
-    private final CpuEntryEvaluator entries;
+    private final HostEntryEvaluator entries;
 
     public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache) {
         this.context = context;
         this.device = device;
         this.cache = cache;
-        this.entries = new CpuEntryEvaluator(context);
+        this.entries = new HostEntryEvaluator(context);
     }
 
     /** The result of {@code node} in device memory; the caller closes it. */
@@ -71,47 +77,88 @@ public final class GpuPlanRunner {
             stats.addWallNanos(System.nanoTime() - start);
             return result;
         } catch (GpuOutOfMemoryException e) {
-            stats.note("gpu out of memory (" + e.getMessage() + "): reran on cpu");
-            return copyIn(node, context.runOn("cpu", node));
+            return copyIn(node, context.runRefused(outOfMemory(node, e)));
         }
     }
 
+    /** The refusal of a node the device had no memory for. */
+    public static ExecutorRefused outOfMemory(PlanNode node, GpuOutOfMemoryException e) {
+        return new ExecutorRefused(node, SqlState.OUT_OF_MEMORY, NAME + " out of memory (" + e.getMessage() + ")", e);
+    }
+
     private DeviceTable evaluateHere(PlanNode node, NodeStats stats) {
-        DeviceTable input = null;
         try (DeviceWork work = new DeviceWork(device)) {
             try {
-                DeviceTable result;
-                if (node instanceof ScanNode scan) {
-                    result = scan(scan, work);
-                } else if (node instanceof FilterNode filter) {
-                    input = evaluate(filter.input());
-                    result = FilterProject.run(input, filter.condition(), identity(filter.schema()), filter.schema(), entries, work);
-                } else if (node instanceof ProjectNode project) {
-                    result = project(project, work);
-                } else if (node instanceof AggregateNode aggregate) {
-                    input = evaluate(aggregate.input());
-                    result = GpuAggregate.run(aggregate, input, work);
-                } else if (node instanceof SortNode sort) {
-                    input = evaluate(sort.input());
-                    result = GpuSort.run(sort, input, work);
-                } else if (node instanceof UnionNode union) {
-                    result = unionAll(union, work);
-                } else if (node instanceof JoinNode join) {
-                    result = join(join, work);
-                } else if (node instanceof SetOpNode setOp) {
-                    result = setOperation(setOp, work);
-                } else {
-                    throw new IllegalStateException("the GPU executor was given " + node.describe());
-                }
-                return result;
+                return node.accept(new Operator(work));
             } finally {
                 work.synchronize();
                 stats.addKernelNanos(work.kernelNanos());
                 stats.addBytesToDevice(work.bytesToDevice());
                 stats.addBytesToHost(work.bytesToHost());
-                if (input != null) {
-                    input.close();
-                }
+            }
+        }
+    }
+
+    /** The device operator of one node, queued on {@code work}; its inputs are evaluated first. */
+    private final class Operator implements PlanVisitor<DeviceTable> {
+        private final DeviceWork work;
+
+        Operator(DeviceWork work) {
+            this.work = work;
+        }
+
+        @Override
+        public DeviceTable visitScan(ScanNode scan) {
+            return scan(scan, work);
+        }
+
+        @Override
+        public DeviceTable visitValues(ValuesNode values) {
+            throw new IllegalStateException("the GPU executor was given " + values.describe());
+        }
+
+        @Override
+        public DeviceTable visitFilter(FilterNode filter) {
+            return overInput(filter.input(),
+                    input -> FilterProject.run(input, filter.condition(), identity(filter.schema()), filter.schema(), entries, work));
+        }
+
+        @Override
+        public DeviceTable visitProject(ProjectNode project) {
+            return project(project, work);
+        }
+
+        @Override
+        public DeviceTable visitAggregate(AggregateNode aggregate) {
+            return overInput(aggregate.input(), input -> GpuAggregate.run(aggregate, input, work));
+        }
+
+        @Override
+        public DeviceTable visitJoin(JoinNode join) {
+            return join(join, work);
+        }
+
+        @Override
+        public DeviceTable visitSort(SortNode sort) {
+            return overInput(sort.input(), input -> GpuSort.run(sort, input, work));
+        }
+
+        @Override
+        public DeviceTable visitUnion(UnionNode union) {
+            return unionAll(union, work);
+        }
+
+        @Override
+        public DeviceTable visitSetOp(SetOpNode setOp) {
+            return setOperation(setOp, work);
+        }
+
+        /** {@code operator} over the device result of {@code input}, which is freed once its kernels are done. */
+        private DeviceTable overInput(PlanNode input, Function<DeviceTable, DeviceTable> operator) {
+            try (DeviceTable table = evaluate(input)) {
+                DeviceTable result = operator.apply(table);
+                work.synchronize();
+                return result;
             }
         }
     }

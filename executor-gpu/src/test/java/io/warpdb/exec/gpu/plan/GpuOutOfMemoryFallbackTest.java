@@ -31,7 +31,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A GPU out-of-memory error never fails a query: the node reruns on the CPU and its statistics say so. */
+/**
+ * A GPU out-of-memory error never fails a query: the GPU refuses the node, the context reruns it
+ * on the fallback placement gave it (the CPU), and its statistics say so.
+ */
 class GpuOutOfMemoryFallbackTest extends GpuTestBase {
     @Test
     void exhaustedDeviceMemoryFallsBackToTheCpu() {
@@ -51,14 +54,17 @@ class GpuOutOfMemoryFallbackTest extends GpuTestBase {
                 Map<PlanNode, String> placement = new IdentityHashMap<>();
                 placement.put(plan, "gpu");
                 placement.put(plan.inputs().get(0), "gpu");
+                Map<PlanNode, String> fallbacks = new IdentityHashMap<>();
+                fallbacks.put(plan, "cpu");
+                fallbacks.put(plan.inputs().get(0), "cpu");
                 ExecContext context = new ExecContext(allocator,
-                        new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement);
+                        new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement, fallbacks);
                 List<List<Object>> actual;
                 try (BatchStream stream = context.run(plan)) {
                     actual = ResultAssert.rows(stream);
                 }
                 ResultAssert.assertSameOrderedRows(expected, actual, "projection after a GPU out-of-memory error");
-                assertTrue(context.stats(plan).notes().stream().anyMatch(n -> n.contains("gpu out of memory")),
+                assertTrue(context.stats(plan).notes().stream().anyMatch(n -> n.startsWith("gpu out of memory") && n.endsWith(": reran on cpu")),
                         "notes: " + context.stats(plan).notes());
                 assertEquals("cpu", context.stats(plan).executor());
             }

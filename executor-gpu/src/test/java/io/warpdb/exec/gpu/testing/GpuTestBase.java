@@ -123,12 +123,17 @@ public abstract class GpuTestBase {
         }
     }
 
-    /** The rows of {@code plan} with every node placed on {@code executor}, run through the executor SPI. */
+    /**
+     * The rows of {@code plan} with every node placed on {@code executor}, run through the executor
+     * SPI; a node the executor refuses falls back on the CPU, as placement has it.
+     */
     protected List<List<Object>> planRows(PlanNode plan, String executor) {
         Map<PlanNode, String> placement = new IdentityHashMap<>();
         placeAll(plan, executor, placement);
+        Map<PlanNode, String> fallbacks = new IdentityHashMap<>();
+        placeAll(plan, "cpu", fallbacks);
         ExecContext context = new ExecContext(allocator,
-                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement);
+                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement, fallbacks);
         return ResultAssert.rows(context.run(plan));
     }
 

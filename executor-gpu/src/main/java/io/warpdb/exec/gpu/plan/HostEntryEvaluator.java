@@ -8,9 +8,8 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.HostEvaluator;
 import io.warpdb.core.expr.Expr;
-import io.warpdb.core.plan.ProjectNode;
-import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
@@ -23,16 +22,19 @@ import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * Evaluates per-dictionary-entry expressions with the CPU executor, so string functions have
- * exactly one implementation; the GPU only ever sees the resulting lookup tables. When the whole
- * dictionary fails (a CAST of a bad string), entries are evaluated one by one so that only rows
- * holding a failing entry raise its error. Results are kept per dictionary while it lives: a
+ * Evaluates per-dictionary-entry expressions with the {@link HostEvaluator} (the CPU executor's),
+ * so string functions have exactly one implementation; the GPU only ever sees the resulting
+ * lookup tables. When the whole dictionary fails (a CAST of a bad string), entries are evaluated
+ * one by one so that only rows holding a failing entry raise its error. Results are kept per dictionary while it lives: a
  * dictionary of columns cached in device memory meets the same expressions query after query
  * (a LIKE over a million comments costs far more than the GPU's whole filter).
  */
-final class CpuEntryEvaluator implements EntryEvaluator {
+final class HostEntryEvaluator implements EntryEvaluator {
     private static final Cache<StringDictionary, Map<EntryExpression, EntryValues>> BY_DICTIONARY =
             Caffeine.newBuilder().weakKeys().maximumSize(1024).build();
+
+    /** Null until a query first evaluates per entry; see {@link #host()}. */
+    private static volatile HostEvaluator hostEvaluator;
 
     private final ExecContext context;
 
@@ -40,7 +42,7 @@ final class CpuEntryEvaluator implements EntryEvaluator {
     private record EntryExpression(Expr overEntries, DataType entryType) {
     }
 
-    CpuEntryEvaluator(ExecContext context) {
+    HostEntryEvaluator(ExecContext context) {
         this.context = context;
     }
 
@@ -61,7 +63,8 @@ final class CpuEntryEvaluator implements EntryEvaluator {
         int n = dictionary.size();
         long[] values = new long[n];
         boolean[] nulls = new boolean[n];
-        try (Batch all = run(overEntries, entryType, dictionary)) {
+        HostEvaluator host = host();
+        try (Batch all = run(host, overEntries, entryType, dictionary)) {
             for (int i = 0; i < n; i++) {
                 read(all, i, overEntries.type(), values, nulls, i);
             }
@@ -71,7 +74,7 @@ final class CpuEntryEvaluator implements EntryEvaluator {
             StringDictionary.Builder strings = new StringDictionary.Builder();
             boolean isString = overEntries.type().kind().isString();
             for (int i = 0; i < n; i++) {
-                try (Batch one = run(overEntries, entryType, StringDictionary.ofDistinct(List.of(dictionary.get(i))))) {
+                try (Batch one = run(host, overEntries, entryType, StringDictionary.ofDistinct(List.of(dictionary.get(i))))) {
                     read(one, 0, overEntries.type(), values, nulls, i);
                     if (isString && !nulls[i]) {
                         values[i] = strings.add(one.dictionary(0).get((int) values[i]));
@@ -85,10 +88,9 @@ final class CpuEntryEvaluator implements EntryEvaluator {
         }
     }
 
-    private Batch run(Expr overEntries, DataType entryType, StringDictionary dictionary) {
-        ScanNode entries = ScanNode.of(new DictionaryEntries(entryType, dictionary), List.of(0));
-        ProjectNode plan = new ProjectNode(entries, List.of(overEntries), Schema.of(new Field("value", overEntries.type())));
-        try (BatchStream stream = context.runOn("cpu", plan)) {
+    private Batch run(HostEvaluator host, Expr overEntries, DataType entryType, StringDictionary dictionary) {
+        Schema value = Schema.of(new Field("value", overEntries.type()));
+        try (BatchStream stream = host.evaluate(new DictionaryEntries(entryType, dictionary), List.of(overEntries), value, context)) {
             Batch result = stream.next();
             Batch extra = stream.next();
             if (extra != null) {
@@ -98,6 +100,16 @@ final class CpuEntryEvaluator implements EntryEvaluator {
             }
             return result;
         }
+    }
+
+    /** The host evaluator, loaded on first use (a lost race loads it twice, harmlessly). */
+    private static HostEvaluator host() {
+        HostEvaluator loaded = hostEvaluator;
+        if (loaded == null) {
+            loaded = HostEvaluator.load();
+            hostEvaluator = loaded;
+        }
+        return loaded;
     }
 
     /** Row {@code row} of the one-column batch as the interpreter's value. */

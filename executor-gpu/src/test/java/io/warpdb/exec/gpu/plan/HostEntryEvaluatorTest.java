@@ -7,44 +7,41 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.exec.ExecContext;
-import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
-import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.gpu.expr.EntryEvaluator.EntryValues;
-import java.util.List;
-import java.util.Map;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 
-/** Per-entry values come from the CPU executor once per dictionary and expression (no GPU needed). */
-class CpuEntryEvaluatorTest {
+/** Per-entry values come from the host evaluator once per dictionary and expression (no GPU needed). */
+class HostEntryEvaluatorTest {
     @Test
     void valuesAreComputedOncePerDictionaryAndExpression() {
         try (RootAllocator allocator = new RootAllocator()) {
-            ExecContext context = new ExecContext(allocator, new ExecutorRegistry(List.of(new CpuExecutorProvider())), Map.of());
+            // No executor registered: the host evaluator is found on the class path, not by name.
+            ExecContext context = new ExecContext(allocator);
             StringDictionary phones = StringDictionary.ofValues(new String[] {"13-555", "17-000", "13-999", "99-1"});
             Expr entry = new ColumnRef(0, DataType.VARCHAR);
             Expr prefix = Call.of(Op.SUBSTRING, DataType.VARCHAR, entry, Literal.ofLong(1, DataType.INTEGER),
                     Literal.ofLong(2, DataType.INTEGER));
             Expr is13 = Call.of(Op.EQ, DataType.BOOLEAN, prefix, new Literal("13", DataType.VARCHAR));
 
-            EntryValues first = new CpuEntryEvaluator(context).evaluate(is13, DataType.VARCHAR, phones);
+            EntryValues first = new HostEntryEvaluator(context).evaluate(is13, DataType.VARCHAR, phones);
             assertArrayEquals(new long[] {1, 0, 1, 0}, first.values());
             // Another query (another evaluator) over the same dictionary: the same values, not recomputed.
             Expr sameAgain = Call.of(Op.EQ, DataType.BOOLEAN, Call.of(Op.SUBSTRING, DataType.VARCHAR, new ColumnRef(0, DataType.VARCHAR),
                     Literal.ofLong(1, DataType.INTEGER), Literal.ofLong(2, DataType.INTEGER)), new Literal("13", DataType.VARCHAR));
-            assertSame(first, new CpuEntryEvaluator(context).evaluate(sameAgain, DataType.VARCHAR, phones));
+            assertSame(first, new HostEntryEvaluator(context).evaluate(sameAgain, DataType.VARCHAR, phones));
             // An equal dictionary that is another object is evaluated on its own.
             StringDictionary copy = StringDictionary.ofValues(new String[] {"13-555", "17-000", "13-999", "99-1"});
-            EntryValues other = new CpuEntryEvaluator(context).evaluate(is13, DataType.VARCHAR, copy);
+            EntryValues other = new HostEntryEvaluator(context).evaluate(is13, DataType.VARCHAR, copy);
             assertNotSame(first, other);
             assertArrayEquals(first.values(), other.values());
-            EntryValues prefixes = new CpuEntryEvaluator(context).evaluate(prefix, DataType.VARCHAR, phones);
+            EntryValues prefixes = new HostEntryEvaluator(context).evaluate(prefix, DataType.VARCHAR, phones);
             assertEquals("13", prefixes.dictionary().get((int) prefixes.values()[2]));
         }
     }
