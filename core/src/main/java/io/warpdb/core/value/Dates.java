@@ -54,7 +54,7 @@ public final class Dates {
         return era * DAYS_PER_400_YEARS + dayOfEra - DAYS_FROM_0000_03_01_TO_EPOCH;
     }
 
-    /** Whether year-month-day is a calendar date: month 1..12, day within the month (as {@link LocalDate#of(int, int, int)} checks). */
+    /** Whether year-month-day is a calendar date: month 1..12, day within the month (as {@link LocalDate#of} checks). */
     public static boolean isValid(long year, int month, int day) {
         return month >= 1 && month <= 12 && day >= 1 && day <= lengthOfMonth(year, month);
     }
@@ -90,7 +90,10 @@ public final class Dates {
         return epochDay(year, month, Math.min(day(civil), lengthOfMonth(year, month)));
     }
 
-    /** A date as ISO-8601 writes it (yyyy-mm-dd, years beyond 9999 with a sign) as its day number; DateTimeParseException otherwise. */
+    /**
+     * A date as ISO-8601 writes it (yyyy-mm-dd, years beyond 9999 with a sign) as its day number;
+     * {@link java.time.format.DateTimeParseException} otherwise.
+     */
     public static long parse(CharSequence text) {
         return LocalDate.parse(text).toEpochDay();
     }
