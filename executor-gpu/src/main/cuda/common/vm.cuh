@@ -53,6 +53,14 @@ struct VmInput {
 
 #define VM_SLOTS 24
 
+// Value rules repeated from io.warpdb.core.value (VmConstantsTest checks that they agree).
+// Dates: the calendar counts from 0000-03-01, in eras of 400 years.
+constexpr long long DAYS_FROM_0000_03_01_TO_EPOCH = 719468;
+constexpr long long DAYS_PER_400_YEARS = 146097;
+// Decimals.fromDouble: a scaled double converts below 2^63 in magnitude; a fraction this near .5 is a tie.
+constexpr double TWO_POW_63 = 9.223372036854775807e18;
+constexpr double TIE_TOLERANCE = 1e-6;
+
 __device__ __forceinline__ long long pow10ll(int n) {
     long long p = 1;
     for (int i = 0; i < n; i++) p *= 10;
@@ -83,11 +91,11 @@ __device__ __forceinline__ __int128 divRound(__int128 num, __int128 den, bool ha
 __device__ __forceinline__ double asDouble(long long bits) { return __longlong_as_double(bits); }
 __device__ __forceinline__ long long asBits(double v) { return __double_as_longlong(v); }
 
-// Howard Hinnant's civil_from_days, as the CPU executor's Dates.civil.
+// Howard Hinnant's civil_from_days, as io.warpdb.core.value.Dates.civil.
 __device__ __forceinline__ void civil(long long z, long long& y, int& m, int& d) {
-    z += 719468;
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    long long doe = z - era * 146097;
+    z += DAYS_FROM_0000_03_01_TO_EPOCH;
+    long long era = (z >= 0 ? z : z - (DAYS_PER_400_YEARS - 1)) / DAYS_PER_400_YEARS;
+    long long doe = z - era * DAYS_PER_400_YEARS;
     long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
     long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     long long mp = (5 * doy + 2) / 153;
@@ -102,7 +110,7 @@ __device__ __forceinline__ long long daysFromCivil(long long y, int m, int d) {
     long long yoe = y - era * 400;
     long long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
     long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
+    return era * DAYS_PER_400_YEARS + doe - DAYS_FROM_0000_03_01_TO_EPOCH;
 }
 
 __device__ __forceinline__ bool leap(long long y) { return (y & 3) == 0 && (y % 100 != 0 || y % 400 == 0); }
@@ -230,11 +238,11 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 n[d] = n[I.a];
                 if (n[d]) { v[d] = 0; break; }
                 double s = asDouble(v[I.a]) * (double)pow10ll(I.imm);
-                if (!(fabs(s) < 9.223372036854775807e18)) { fail(in.error, ERR_OVERFLOW, off); v[d] = 0; break; }
+                if (!(fabs(s) < TWO_POW_63)) { fail(in.error, ERR_OVERFLOW, off); v[d] = 0; break; }
                 double f = floor(s);
                 double frac = s - f;
-                // Ties round away from zero, as the CPU executor's Decimals.fromDouble.
-                bool tie = fabs(frac - 0.5) < 1e-6;
+                // Ties round away from zero, as io.warpdb.core.value.Decimals.fromDouble.
+                bool tie = fabs(frac - 0.5) < TIE_TOLERANCE;
                 v[d] = (long long)f + ((tie ? s > 0 : frac > 0.5) ? 1 : 0);
                 break;
             }

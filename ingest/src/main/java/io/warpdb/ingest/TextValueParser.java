@@ -2,8 +2,7 @@ package io.warpdb.ingest;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
-import java.time.DateTimeException;
-import java.time.LocalDate;
+import io.warpdb.core.value.Dates;
 import java.util.Locale;
 
 /**
@@ -125,11 +124,12 @@ public final class TextValueParser {
     /** A DATE written yyyy-mm-dd, as days since 1970-01-01. */
     public static int parseDate(byte[] b, int from, int to) {
         if (to - from == 10 && b[from + 4] == '-' && b[from + 7] == '-') {
-            try {
-                // By hand: LocalDate.parse's formatter costs more than the rest of a row.
-                return (int) LocalDate.of(digits(b, from, 4), digits(b, from + 5, 2), digits(b, from + 8, 2)).toEpochDay();
-            } catch (DateTimeException e) {
-                // reported below
+            // By hand: LocalDate.parse's formatter costs more than the rest of a row.
+            int year = digits(b, from, 4);
+            int month = digits(b, from + 5, 2);
+            int day = digits(b, from + 8, 2);
+            if (Dates.isValid(year, month, day)) {
+                return (int) Dates.epochDay(year, month, day);
             }
         }
         throw new BadValueException(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)");

@@ -73,6 +73,10 @@ class TextValueParserTest {
     @Test
     void datesDoublesAndBooleans() {
         assertEquals(9568, date("1996-03-13"));
+        assertEquals(19_782, date("2024-02-29"));
+        assertEquals(-719_528, date("0000-01-01"));
+        assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("2023-02-29"));
+        assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("1996-13-01"));
         assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("1996-02-30"));
         assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("1996-3-13"));
         assertEquals(-2000.0, TextValueParser.parseDouble("-2e3"));

@@ -1,7 +1,6 @@
 package io.warpdb.core.value;
 
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.MathContext;
 
 /**
@@ -28,20 +27,11 @@ public final class ExactQuotients {
      */
     public static double toDouble(long high, long low, int scale, long divisor) {
         if (high == low >> 63 && Math.abs(low) <= EXACT_DOUBLE_LIMIT && scale <= 15) {
-            long scaleFactor = pow10(scale);
+            long scaleFactor = Pow10.of(scale);
             if (divisor <= EXACT_DOUBLE_LIMIT / scaleFactor) {
                 return (double) low / (double) (divisor * scaleFactor);
             }
         }
-        BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
-        return new BigDecimal(unscaled, scale).divide(BigDecimal.valueOf(divisor), QUOTIENT_DIGITS).doubleValue();
-    }
-
-    private static long pow10(int scale) {
-        long p = 1;
-        for (int i = 0; i < scale; i++) {
-            p *= 10;
-        }
-        return p;
+        return ExactSums.toBigDecimal(high, low, scale).divide(BigDecimal.valueOf(divisor), QUOTIENT_DIGITS).doubleValue();
     }
 }

@@ -4,6 +4,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Dates;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
@@ -125,7 +126,7 @@ public final class LiteralConverter {
             return new java.sql.Date(d.getTime()).toLocalDate().toEpochDay();
         }
         try {
-            return LocalDate.parse(v.toString().trim()).toEpochDay();
+            return Dates.parse(v.toString().trim());
         } catch (DateTimeParseException e) {
             throw badText(v, "DATE");
         }

@@ -6,7 +6,7 @@ import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
-import io.warpdb.exec.cpu.value.Decimals;
+import io.warpdb.core.value.Decimals;
 import java.util.Arrays;
 
 /** Creates the accumulator of an aggregate call, and the array growth the accumulators share. */

@@ -1,8 +1,8 @@
 package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
 import java.util.Arrays;
 
 /** COUNT(*) (every row) and COUNT(x) (non-NULL values). */

@@ -3,23 +3,18 @@ package io.warpdb.exec.cpu.aggregate;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.ExactQuotients;
+import io.warpdb.core.value.ExactSums;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.RoundingMode;
 
 /**
  * SUM and AVG of INTEGER, BIGINT or DECIMAL, accumulated exactly in 128 bits per group (a high
- * and a low long with carry), so no intermediate sum can overflow. The final value must fit the
- * result type (22003 otherwise): SUM at the result's scale; AVG as DOUBLE (sum / 10^scale / count, rounded once),
- * DECIMAL (rounded HALF_UP) or an integer type (truncated).
+ * and a low long with carry), so no intermediate sum can overflow. The final value is core's
+ * {@link ExactSums} (DOUBLE results {@link ExactQuotients}), which the GPU executor finishes its sums with too.
  */
 final class ExactSumAccumulator implements MergeableAccumulator {
     private final boolean average;
     private final int inputScale;
     private final DataType type;
-    private final int resultScale;
     /** Folded sums: 128 bits per group as a high and a low long. */
     private long[] high = new long[0];
     private long[] low = new long[0];
@@ -40,7 +35,6 @@ final class ExactSumAccumulator implements MergeableAccumulator {
         this.average = average;
         this.inputScale = inputScale;
         this.type = type;
-        this.resultScale = Decimals.scaleOf(type);
     }
 
     @Override
@@ -154,28 +148,8 @@ final class ExactSumAccumulator implements MergeableAccumulator {
         for (int i = 0; i < count; i++) {
             int g = from + i;
             nulls[i] = counts[g] == 0;
-            out[i] = nulls[i] ? 0 : Decimals.checkFits(exactResult(g), type);
+            out[i] = nulls[i] ? 0 : ExactSums.value(high[g], low[g], inputScale, counts[g], average, type);
         }
         return Column.ofLongs(type, out, nulls);
-    }
-
-    private boolean fitsLong(int g) {
-        return high[g] == low[g] >> 63;
-    }
-
-    private long exactResult(int g) {
-        RoundingMode rounding = type.kind() == TypeKind.DECIMAL ? RoundingMode.HALF_UP : RoundingMode.DOWN;
-        if (fitsLong(g)) {
-            return average ? Decimals.divideScaled(low[g], inputScale, counts[g], 0, resultScale, rounding)
-                    : Decimals.rescale(low[g], inputScale, resultScale);
-        }
-        BigDecimal sum = bigSum(g);
-        return Decimals.unscaledExact(average ? sum.divide(BigDecimal.valueOf(counts[g]), resultScale, rounding)
-                : sum.setScale(resultScale, RoundingMode.HALF_UP));
-    }
-
-    private BigDecimal bigSum(int g) {
-        BigInteger unsignedLow = new BigInteger(Long.toUnsignedString(low[g]));
-        return new BigDecimal(BigInteger.valueOf(high[g]).shiftLeft(64).add(unsignedLow), inputScale);
     }
 }

@@ -3,7 +3,7 @@ package io.warpdb.exec.cpu.column;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
-import io.warpdb.exec.cpu.value.Decimals;
+import io.warpdb.core.value.Decimals;
 
 /**
  * The values of one column, or of one evaluated expression, over the rows of a batch, held in

@@ -3,8 +3,8 @@ package io.warpdb.exec.cpu.expr;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
 import java.math.RoundingMode;
 
 /**

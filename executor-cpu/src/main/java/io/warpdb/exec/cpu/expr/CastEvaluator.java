@@ -4,8 +4,8 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
 import io.warpdb.exec.cpu.value.TextValues;
 
 /**

@@ -5,8 +5,8 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
 
 /**
  * EQ, NE, LT, LE, GT, GE (NULL when either side is NULL) and IS [NOT] DISTINCT FROM (never

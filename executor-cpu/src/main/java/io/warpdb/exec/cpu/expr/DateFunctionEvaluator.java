@@ -2,9 +2,9 @@ package io.warpdb.exec.cpu.expr;
 
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Dates;
-import io.warpdb.exec.cpu.value.Decimals;
 
 /**
  * EXTRACT_YEAR/QUARTER/MONTH/DAY/DOW/DOY (numbers; DOW 0 = Sunday) and DATE_ADD_DAYS /

@@ -3,8 +3,9 @@ package io.warpdb.exec.cpu.expr;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Pow10;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
 import java.math.RoundingMode;
 
 /**
@@ -75,10 +76,10 @@ final class MathFunctionEvaluator implements Evaluator {
             return x;
         }
         int drop = argScale - keep;
-        if (drop > 18) {
+        if (drop > Pow10.MAX_EXPONENT) {
             return 0; // |x| < 0.5 * 10^19: rounding to a unit of 10^19 or more leaves 0
         }
-        long unit = Decimals.pow10(drop);
+        long unit = Pow10.of(drop);
         return Decimals.multiply(Decimals.divide(x, unit, mode), unit);
     }
 

@@ -5,8 +5,9 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Pow10;
 import io.warpdb.exec.cpu.column.Column;
-import io.warpdb.exec.cpu.value.Decimals;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -104,7 +105,7 @@ public final class KeyEncoder {
         switch (form) {
             case RAW -> System.arraycopy(c.longs(), 0, out, 0, rows);
             case RESCALED -> {
-                long factor = Decimals.pow10(scaleUp);
+                long factor = Pow10.of(scaleUp);
                 long[] values = c.longs();
                 for (int i = 0; i < rows; i++) {
                     long hi = Math.multiplyHigh(values[i], factor);

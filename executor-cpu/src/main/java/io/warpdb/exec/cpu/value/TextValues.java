@@ -3,9 +3,10 @@ package io.warpdb.exec.cpu.value;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Decimals;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -69,7 +70,7 @@ public final class TextValues {
 
     private static long parseDate(String s, String text, DataType type) {
         try {
-            return Dates.checkDate(LocalDate.parse(s).toEpochDay());
+            return Dates.checkDate(Dates.parse(s));
         } catch (DateTimeParseException e) {
             throw invalid(text, type);
         }
@@ -91,7 +92,7 @@ public final class TextValues {
         return switch (type.kind()) {
             case INTEGER, BIGINT -> Long.toString(v);
             case DECIMAL -> BigDecimal.valueOf(v, type.scale()).toPlainString();
-            case DATE -> formatDate(v);
+            case DATE -> Dates.format(v);
             case BOOLEAN -> v != 0 ? "TRUE" : "FALSE";
             default -> throw new IllegalArgumentException("not a long-valued type: " + type);
         };
@@ -99,33 +100,6 @@ public final class TextValues {
 
     public static String formatDouble(double v) {
         return Double.toString(v);
-    }
-
-    /**
-     * YYYY-MM-DD for years 0..9999; later years with all their digits and no sign (10000-11-30, as
-     * PostgreSQL and DuckDB write them), years before 0 as ISO-8601 writes them (-0001-12-31).
-     */
-    public static String formatDate(long epochDay) {
-        long civil = Dates.civil(epochDay);
-        long year = Dates.year(civil);
-        if (year < 0 || year > 9999) {
-            String iso = LocalDate.ofEpochDay(epochDay).toString();
-            return iso.startsWith("+") ? iso.substring(1) : iso;
-        }
-        char[] c = new char[10];
-        writeDigits(c, 0, year, 4);
-        c[4] = '-';
-        writeDigits(c, 5, Dates.month(civil), 2);
-        c[7] = '-';
-        writeDigits(c, 8, Dates.day(civil), 2);
-        return new String(c);
-    }
-
-    private static void writeDigits(char[] out, int at, long value, int width) {
-        for (int i = at + width - 1; i >= at; i--) {
-            out[i] = (char) ('0' + value % 10);
-            value /= 10;
-        }
     }
 
     /** Removes leading and trailing spaces (only U+0020, as SQL TRIM does). */

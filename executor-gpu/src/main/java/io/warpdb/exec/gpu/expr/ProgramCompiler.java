@@ -9,6 +9,8 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Pow10;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -37,7 +39,8 @@ public final class ProgramCompiler {
     /** The CPU executor's per-string operators (see its ExprCompiler), plus CAST from strings. */
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
             Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.CAST);
-    private static final int MAX_SLOTS = 24;
+    /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
+    static final int MAX_SLOTS = 24;
 
     private final List<DataType> inputTypes;
     private final List<StringDictionary> inputDictionaries;
@@ -62,7 +65,7 @@ public final class ProgramCompiler {
     /** A value in a slot: its type, whether it can be NULL, its dictionary when a string. */
     private record Operand(int slot, DataType type, boolean nullable, StringDictionary dictionary) {
         int scale() {
-            return type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
+            return Decimals.scaleOf(type);
         }
 
         boolean isDouble() {
@@ -291,7 +294,7 @@ public final class ProgramCompiler {
         if (!type.kind().isExactNumeric()) {
             throw new Unsupported(call + " of type " + type + " runs on the CPU");
         }
-        int resultScale = scaleOf(type);
+        int resultScale = Decimals.scaleOf(type);
         Operand r;
         switch (op) {
             case ADD, SUBTRACT, MOD -> {
@@ -522,10 +525,10 @@ public final class ProgramCompiler {
             return toDouble(a);
         }
         if (from == TypeKind.DOUBLE && to.kind().isExactNumeric()) {
-            return checkDeclared(unary(Opcode.F2DEC, scaleOf(to), a, to, null));
+            return checkDeclared(unary(Opcode.F2DEC, Decimals.scaleOf(to), a, to, null));
         }
         if (from.isExactNumeric() && to.kind().isExactNumeric()) {
-            Operand r = rescale(new Operand(a.slot(), withScale(to, a.scale()), a.nullable(), null), scaleOf(to));
+            Operand r = rescale(new Operand(a.slot(), withScale(to, a.scale()), a.nullable(), null), Decimals.scaleOf(to));
             return checkDeclared(new Operand(r.slot(), to, r.nullable(), null));
         }
         if (from == to.kind()) {
@@ -557,13 +560,13 @@ public final class ProgramCompiler {
         if (toScale >= from) {
             return scaleUp(a, toScale - from);
         }
-        if (from - toScale > 18) {
-            throw new Unsupported("rescaling by more than 18 digits runs on the CPU");
+        if (from - toScale > Pow10.MAX_EXPONENT) {
+            throw new Unsupported("rescaling by more than " + Pow10.MAX_EXPONENT + " digits runs on the CPU");
         }
         return unary(Opcode.RESCALE, from - toScale, a, withScale(a.type(), toScale), null);
     }
 
-    /** As the CPU's Decimals.checkFits: INTEGER results must fit 32 bits. */
+    /** As {@link Decimals#checkFits}: INTEGER results must fit 32 bits. */
     private Operand checkFits(Operand a) {
         if (a.type().kind() == TypeKind.INTEGER) {
             emit(Opcode.CHECK_INT32, a.slot(), a.slot(), 0, 0, 0);
@@ -571,16 +574,12 @@ public final class ProgramCompiler {
         return a;
     }
 
-    /** As the CPU's Decimals.checkDeclared: DECIMAL precision, INTEGER range. */
+    /** As {@link Decimals#checkDeclared}: DECIMAL precision, INTEGER range. */
     private Operand checkDeclared(Operand a) {
         if (a.type().kind() == TypeKind.DECIMAL) {
             emit(Opcode.CHECK_PRECISION, a.slot(), a.slot(), 0, 0, a.type().precision());
         }
         return checkFits(a);
-    }
-
-    private static int scaleOf(DataType type) {
-        return type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
     }
 
     /** The exact type to track an intermediate of {@code scale} in (DECIMAL when scaled). */

@@ -4,6 +4,7 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
@@ -91,7 +92,7 @@ final class DeviceJoinKeys implements AutoCloseable {
             return null;
         }
         if (l.isExactNumeric() && r.isExactNumeric()) {
-            return scale(left) == scale(right) ? null
+            return Decimals.scaleOf(left) == Decimals.scaleOf(right) ? null
                     : "join keys " + left.sqlName() + " = " + right.sqlName() + " of different scales run on the CPU until the GPU"
                             + " join rescales keys";
         }
@@ -100,10 +101,6 @@ final class DeviceJoinKeys implements AutoCloseable {
                     + " the GPU join converts keys";
         }
         return "join keys " + left.sqlName() + " = " + right.sqlName() + " do not compare: the CPU reports the error";
-    }
-
-    private static int scale(DataType type) {
-        return type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
     }
 
     /** Per-code keys of a probe and a build string column (null for other types). */

@@ -8,6 +8,7 @@ import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
@@ -209,8 +210,8 @@ public final class FilterProject {
         switch (code) {
             case 0 -> {
             }
-            case 1 -> throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "numeric value out of range");
-            case 2 -> throw new WarpException(SqlState.DIVISION_BY_ZERO, "division by zero");
+            case 1 -> throw Decimals.outOfRange();
+            case 2 -> throw Decimals.divisionByZero();
             default -> throw new WarpException(SqlState.INTERNAL_ERROR, "GPU kernel reported error " + code);
         }
     }

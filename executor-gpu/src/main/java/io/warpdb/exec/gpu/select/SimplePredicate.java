@@ -7,6 +7,7 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,17 +63,13 @@ record SimplePredicate(List<Term> terms) {
         boolean sameForm = kind >= 0 && (column.kind() == TypeKind.DOUBLE
                 ? constant.kind() == TypeKind.DOUBLE
                 : constant.kind().isExactNumeric() == column.kind().isExactNumeric()
-                        && constant.kind() != TypeKind.DOUBLE && scale(constant) == scale(column));
+                        && constant.kind() != TypeKind.DOUBLE && Decimals.scaleOf(constant) == Decimals.scaleOf(column));
         if (!sameForm) {
             return false;
         }
         long bits = literal.value() instanceof Double d ? Double.doubleToRawLongBits(d) : (Long) literal.value();
         terms.add(new Term(ref.index(), kind, cmp, bits));
         return true;
-    }
-
-    private static int scale(DataType t) {
-        return t.kind() == TypeKind.DECIMAL ? t.scale() : 0;
     }
 
     /** {@code c op x} as {@code x op' c}. */

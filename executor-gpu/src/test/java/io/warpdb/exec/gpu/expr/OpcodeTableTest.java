@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -21,7 +19,7 @@ class OpcodeTableTest {
 
     @Test
     void kernelAndHostNumberTheInstructionsAlike() throws IOException {
-        Matcher m = ENUM.matcher(Files.readString(vmSource()));
+        Matcher m = ENUM.matcher(VmSource.read());
         assertTrue(m.find(), "no enum Opcode in vm.cuh");
         String body = m.group(1).replaceAll("//[^\\n]*", "");
         assertTrue(body.contains("OP_COL_I32 = 1"), "the kernel's numbering must start at 1, as Opcode.code() does");
@@ -31,11 +29,5 @@ class OpcodeTableTest {
                 .toList();
         List<String> host = Arrays.stream(Opcode.values()).map(op -> "OP_" + op.name()).toList();
         assertEquals(host, kernel);
-    }
-
-    /** vm.cuh from the module directory (Maven) or the project root (the GPU bundle's test run). */
-    private static Path vmSource() {
-        Path inModule = Path.of("src/main/cuda/common/vm.cuh");
-        return Files.exists(inModule) ? inModule : Path.of("executor-gpu/src/main/cuda/common/vm.cuh");
     }
 }

@@ -1,16 +1,19 @@
-package io.warpdb.exec.cpu.value;
+package io.warpdb.core.value;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import java.time.LocalDate;
 
 /**
  * Proleptic Gregorian calendar arithmetic on day numbers (days since 1970-01-01), without
- * allocating objects, so that per-row loops over DATE columns stay primitive. The conversions
- * are Howard Hinnant's {@code civil_from_days} / {@code days_from_civil}.
+ * allocating objects, so that per-row loops over DATE columns stay primitive, and the ISO text
+ * form of dates. The conversions are Howard Hinnant's {@code civil_from_days} /
+ * {@code days_from_civil}; the GPU interpreter repeats them (vm.cuh; VmConstantsTest checks its constants).
  */
 public final class Dates {
-    private static final int DAYS_FROM_0000_03_01_TO_EPOCH = 719_468;
-    private static final int DAYS_PER_400_YEARS = 146_097;
+    /** The day number of 0000-03-01, negated: the calendar counts from a March 1st, so February ends a year. */
+    public static final int DAYS_FROM_0000_03_01_TO_EPOCH = 719_468;
+    public static final int DAYS_PER_400_YEARS = 146_097;
 
     private Dates() {
     }
@@ -51,6 +54,11 @@ public final class Dates {
         return era * DAYS_PER_400_YEARS + dayOfEra - DAYS_FROM_0000_03_01_TO_EPOCH;
     }
 
+    /** Whether year-month-day is a calendar date: month 1..12, day within the month (as {@link LocalDate#of} checks). */
+    public static boolean isValid(long year, int month, int day) {
+        return month >= 1 && month <= 12 && day >= 1 && day <= lengthOfMonth(year, month);
+    }
+
     public static int lengthOfMonth(long year, int month) {
         return switch (month) {
             case 2 -> isLeapYear(year) ? 29 : 28;
@@ -80,6 +88,41 @@ public final class Dates {
         long year = Math.floorDiv(monthIndex, 12);
         int month = Math.floorMod(monthIndex, 12) + 1;
         return epochDay(year, month, Math.min(day(civil), lengthOfMonth(year, month)));
+    }
+
+    /**
+     * A date as ISO-8601 writes it (yyyy-mm-dd, years beyond 9999 with a sign) as its day number;
+     * {@link java.time.format.DateTimeParseException} otherwise.
+     */
+    public static long parse(CharSequence text) {
+        return LocalDate.parse(text).toEpochDay();
+    }
+
+    /**
+     * YYYY-MM-DD for years 0..9999; later years with all their digits and no sign (10000-11-30, as
+     * PostgreSQL and DuckDB write them), years before 0 as ISO-8601 writes them (-0001-12-31).
+     */
+    public static String format(long epochDay) {
+        long civil = civil(epochDay);
+        long year = year(civil);
+        if (year < 0 || year > 9999) {
+            String iso = LocalDate.ofEpochDay(epochDay).toString();
+            return iso.startsWith("+") ? iso.substring(1) : iso;
+        }
+        char[] c = new char[10];
+        writeDigits(c, 0, year, 4);
+        c[4] = '-';
+        writeDigits(c, 5, month(civil), 2);
+        c[7] = '-';
+        writeDigits(c, 8, day(civil), 2);
+        return new String(c);
+    }
+
+    private static void writeDigits(char[] out, int at, long value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            out[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     /** A day number as the int32 that DATE vectors hold; 22003 beyond that range. */

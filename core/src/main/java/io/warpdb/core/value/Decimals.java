@@ -1,4 +1,4 @@
-package io.warpdb.exec.cpu.value;
+package io.warpdb.core.value;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -15,25 +15,15 @@ import java.math.RoundingMode;
  * BigInteger/BigDecimal appear only when an intermediate product does not fit 64 bits.
  */
 public final class Decimals {
-    private static final long[] POW10 = new long[19];
-    private static final double[] POW10_DOUBLE = new double[19];
-    private static final double TWO_POW_63 = 0x1p63;
-
-    static {
-        long p = 1;
-        for (int i = 0; i < POW10.length; i++) {
-            POW10[i] = p;
-            POW10_DOUBLE[i] = p;
-            p *= 10;
-        }
-    }
+    /** A double converted to an exact value must be below this magnitude (vm.cuh's F2DEC bound, VmConstantsTest). */
+    public static final double TWO_POW_63 = 0x1p63;
+    /**
+     * How near to .5 a scaled double's fraction counts as a tie, decided on the double's shortest
+     * decimal form rather than on its binary product (vm.cuh's F2DEC tolerance, VmConstantsTest).
+     */
+    public static final double TIE_TOLERANCE = 1e-6;
 
     private Decimals() {
-    }
-
-    /** 10^n for n in 0..18. */
-    public static long pow10(int n) {
-        return POW10[n];
     }
 
     /** The scale of an exact type: DECIMAL's scale, 0 for INTEGER and BIGINT. */
@@ -47,10 +37,10 @@ public final class Decimals {
             return scaleUp(v, toScale - fromScale);
         }
         int drop = fromScale - toScale;
-        if (drop > 18) {
+        if (drop > Pow10.MAX_EXPONENT) {
             return unscaledExact(BigDecimal.valueOf(v, fromScale).setScale(toScale, RoundingMode.HALF_UP));
         }
-        return divide(v, POW10[drop], RoundingMode.HALF_UP);
+        return divide(v, Pow10.of(drop), RoundingMode.HALF_UP);
     }
 
     /** v * 10^digits, or 22003. */
@@ -58,10 +48,10 @@ public final class Decimals {
         if (digits == 0 || v == 0) {
             return v;
         }
-        if (digits > 18) {
+        if (digits > Pow10.MAX_EXPONENT) {
             throw outOfRange();
         }
-        return multiply(v, POW10[digits]);
+        return multiply(v, Pow10.of(digits));
     }
 
     /** a * b, or 22003. */
@@ -124,13 +114,13 @@ public final class Decimals {
         long num = a;
         long den = b;
         if (shift > 0) {
-            num = shift > 18 ? 0 : a * POW10[shift];
-            if (shift > 18 || Math.multiplyHigh(a, POW10[shift]) != (num >> 63)) {
+            num = shift > Pow10.MAX_EXPONENT ? 0 : a * Pow10.of(shift);
+            if (shift > Pow10.MAX_EXPONENT || Math.multiplyHigh(a, Pow10.of(shift)) != (num >> 63)) {
                 return divideSlow(a, aScale, b, bScale, toScale, mode);
             }
         } else if (shift < 0) {
-            den = -shift > 18 ? 0 : b * POW10[-shift];
-            if (-shift > 18 || Math.multiplyHigh(b, POW10[-shift]) != (den >> 63)) {
+            den = -shift > Pow10.MAX_EXPONENT ? 0 : b * Pow10.of(-shift);
+            if (-shift > Pow10.MAX_EXPONENT || Math.multiplyHigh(b, Pow10.of(-shift)) != (den >> 63)) {
                 return divideSlow(a, aScale, b, bScale, toScale, mode);
             }
         }
@@ -175,8 +165,8 @@ public final class Decimals {
         }
         // b has the smaller scale: bring it up; if that overflows, b's magnitude exceeds any long.
         int shift = aScale - bScale;
-        long hi = Math.multiplyHigh(b, POW10[shift]);
-        long lo = b * POW10[shift];
+        long hi = Math.multiplyHigh(b, Pow10.of(shift));
+        long lo = b * Pow10.of(shift);
         if (hi != (lo >> 63)) {
             return b > 0 ? -1 : 1;
         }
@@ -184,18 +174,18 @@ public final class Decimals {
     }
 
     public static double toDouble(long unscaled, int scale) {
-        return scale == 0 ? unscaled : unscaled / POW10_DOUBLE[scale];
+        return scale == 0 ? unscaled : unscaled / Pow10.asDouble(scale);
     }
 
     /** A double as an unscaled value of {@code scale}, rounded HALF_UP (away from zero on ties); 22003 when out of range. */
     public static long fromDouble(double v, int scale) {
-        double scaled = v * POW10_DOUBLE[scale];
+        double scaled = v * Pow10.asDouble(scale);
         if (!(Math.abs(scaled) < TWO_POW_63)) {
             throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + v + " is out of range");
         }
         double floor = Math.floor(scaled);
         double fraction = scaled - floor;
-        if (Math.abs(fraction - 0.5) < 1e-6) {
+        if (Math.abs(fraction - 0.5) < TIE_TOLERANCE) {
             // Near a tie the binary product may have drifted (0.285 * 100 = 28.499999...):
             // decide on the shortest decimal form of the double, as a person reads it.
             return unscaledExact(BigDecimal.valueOf(v).setScale(scale, RoundingMode.HALF_UP));
@@ -211,7 +201,7 @@ public final class Decimals {
             return v; // no fractional digits left to round at this magnitude
         }
         double magnitude = Math.abs(scaled);
-        if (Math.abs(magnitude - Math.floor(magnitude) - 0.5) < 1e-6) {
+        if (Math.abs(magnitude - Math.floor(magnitude) - 0.5) < TIE_TOLERANCE) {
             return BigDecimal.valueOf(v).setScale(digits, RoundingMode.HALF_UP).doubleValue();
         }
         return roundHalfAwayFromZero(scaled) / factor;
@@ -242,7 +232,7 @@ public final class Decimals {
 
     /** Checks a CAST result against the declared type: INTEGER range, or DECIMAL precision. */
     public static long checkDeclared(long v, DataType type) {
-        if (type.kind() == TypeKind.DECIMAL && (v >= POW10[type.precision()] || v <= -POW10[type.precision()])) {
+        if (type.kind() == TypeKind.DECIMAL && (v >= Pow10.of(type.precision()) || v <= -Pow10.of(type.precision()))) {
             throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
                     "value " + BigDecimal.valueOf(v, type.scale()).toPlainString() + " is out of range for " + type.sqlName());
         }

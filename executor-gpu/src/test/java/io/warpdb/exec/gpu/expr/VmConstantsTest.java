@@ -1,0 +1,49 @@
+package io.warpdb.exec.gpu.expr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Decimals;
+import java.io.IOException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The constants that vm.cuh repeats from the host (it cannot call Java) are the host's: the value
+ * rules of {@code io.warpdb.core.value}, the register count and the error codes. Runs without a GPU.
+ */
+class VmConstantsTest {
+    @Test
+    void calendarConstantsAreCoreDates() throws IOException {
+        String vm = VmSource.read();
+        assertEquals(Dates.DAYS_FROM_0000_03_01_TO_EPOCH, Long.parseLong(constexpr(vm, "long long", "DAYS_FROM_0000_03_01_TO_EPOCH")));
+        assertEquals(Dates.DAYS_PER_400_YEARS, Long.parseLong(constexpr(vm, "long long", "DAYS_PER_400_YEARS")));
+    }
+
+    @Test
+    void doubleToDecimalBoundsAreCoreDecimals() throws IOException {
+        String vm = VmSource.read();
+        assertEquals(Decimals.TWO_POW_63, Double.parseDouble(constexpr(vm, "double", "TWO_POW_63")));
+        assertEquals(Decimals.TIE_TOLERANCE, Double.parseDouble(constexpr(vm, "double", "TIE_TOLERANCE")));
+    }
+
+    @Test
+    void registersAndErrorCodesAreTheHosts() throws IOException {
+        String vm = VmSource.read();
+        Matcher slots = Pattern.compile("#define VM_SLOTS (\\d+)").matcher(vm);
+        assertTrue(slots.find(), "no VM_SLOTS in vm.cuh");
+        assertEquals(ProgramCompiler.MAX_SLOTS, Integer.parseInt(slots.group(1)));
+        Matcher entryBase = Pattern.compile("ERR_ENTRY_BASE = (\\d+)").matcher(vm);
+        assertTrue(entryBase.find(), "no ERR_ENTRY_BASE in vm.cuh");
+        assertEquals(Program.ENTRY_ERROR_BASE, Integer.parseInt(entryBase.group(1)));
+    }
+
+    /** The value of vm.cuh's {@code constexpr type name = value;}. */
+    private static String constexpr(String vm, String type, String name) {
+        Matcher m = Pattern.compile("constexpr " + Pattern.quote(type) + " " + name + " = ([^;]+);").matcher(vm);
+        assertTrue(m.find(), "no constexpr " + name + " in vm.cuh");
+        return m.group(1).trim();
+    }
+}
