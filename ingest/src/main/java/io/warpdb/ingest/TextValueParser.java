@@ -128,7 +128,8 @@ public final class TextValueParser {
             int year = digits(b, from, 4);
             int month = digits(b, from + 5, 2);
             int day = digits(b, from + 8, 2);
-            if (Dates.isValid(year, month, day)) {
+            // digits() is -1 for a non-digit: a valid calendar date for the year, not for month or day.
+            if (year >= 0 && Dates.isValid(year, month, day)) {
                 return (int) Dates.epochDay(year, month, day);
             }
         }

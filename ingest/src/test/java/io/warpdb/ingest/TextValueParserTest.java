@@ -77,6 +77,8 @@ class TextValueParserTest {
         assertEquals(-719_528, date("0000-01-01"));
         assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("2023-02-29"));
         assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("1996-13-01"));
+        // A letter in the year is not year -1 (1 BC).
+        assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("x123-01-01"));
         assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("1996-02-30"));
         assertBad(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)", () -> date("1996-3-13"));
         assertEquals(-2000.0, TextValueParser.parseDouble("-2e3"));
