@@ -6,6 +6,7 @@ import io.warpdb.core.data.ColumnPredicate.Comparison;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import java.math.BigDecimal;
 import java.util.function.IntToLongFunction;
 import org.apache.arrow.vector.BigIntVector;
@@ -171,6 +172,6 @@ record ZoneMap(long nullCount, Object min, Object max) {
         if (value instanceof Double d) {
             return new BigDecimal(d);
         }
-        return BigDecimal.valueOf((Long) value, type.kind() == TypeKind.DECIMAL ? type.scale() : 0);
+        return BigDecimal.valueOf((Long) value, Decimals.scaleOf(type));
     }
 }
