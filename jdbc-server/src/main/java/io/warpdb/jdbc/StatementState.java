@@ -4,8 +4,8 @@ import io.warpdb.sql.PreparedStatement;
 import io.warpdb.sql.StatementResult;
 
 /**
- * One statement of a connection: what it prepared (with its kept plan), if it is a prepared statement, and the
- * result it has open. Running it again, or closing it, closes that result.
+ * One statement of a connection: what it prepared (with its kept plan), if it is a prepared
+ * statement, and the result it has open. Running it again, or closing it, closes that result.
  */
 final class StatementState {
     final int id;

@@ -9,6 +9,8 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +119,22 @@ class PreparedStatementTest {
         long before = planned();
         assertEquals(true, rows(explain, 2).toString().contains("2"));
         assertEquals(before, planned());
+    }
+
+    /** The server prepares on one thread and runs on another; planning must not depend on the thread. */
+    @Test
+    void aPlanPreparedOnOneThreadRunsOnAnother() throws Exception {
+        update("create table u (k integer, w integer)");
+        update("insert into u values (1, 10), (2, 20), (2, 30)");
+        PreparedStatement query = session.prepare("select t.k, sum(u.w) from t join u on t.k = u.k where t.v <> ?"
+                + " and u.w > (select min(w) from u) group by t.k order by t.k");
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            assertEquals(List.of(List.of(2, 100L)), other.submit(() -> rows(query, "z")).get());
+            assertEquals(List.of(List.of(2, 50L)), other.submit(() -> rows(query, "b")).get());
+        } finally {
+            other.shutdown();
+        }
     }
 
     @Test

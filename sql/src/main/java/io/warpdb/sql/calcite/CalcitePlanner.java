@@ -154,7 +154,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         container.setExecutor(NoConstantReduction.INSTANCE);
         cluster = RelOptCluster.create(container, new WarpRexBuilder(typeFactory));
         cluster.setMetadataProvider(JoinSelectivity.PROVIDER);
-        cluster.setMetadataQuerySupplier(WarpMetadataQuery::new);
+        cluster.setMetadataQuerySupplier(() -> new WarpMetadataQuery(JoinSelectivity.PROVIDER));
     }
 
     public static SqlParser.Config parserConfig() {
