@@ -34,14 +34,14 @@ final class ParsedStatement {
     private static final Pattern EXPLAIN = Pattern.compile("^\\s*EXPLAIN\\s+((ANALYZE)\\s+|PLAN\\s+FOR\\s+)?", Pattern.CASE_INSENSITIVE);
     private static final int ANALYZE_GROUP = 2;
 
-    private final String text;
+    private final String sql;
     private final Explain explain;
     private final StatementKind kind;
     private final DdlStatement ddl;
     private final SqlNode node;
 
-    private ParsedStatement(String text, Explain explain, StatementKind kind, DdlStatement ddl, SqlNode node) {
-        this.text = text;
+    private ParsedStatement(String sql, Explain explain, StatementKind kind, DdlStatement ddl, SqlNode node) {
+        this.sql = sql;
         this.explain = explain;
         this.kind = kind;
         this.ddl = ddl;
@@ -58,11 +58,11 @@ final class ParsedStatement {
         String text = explain == Explain.NONE ? sql : " ".repeat(prefix.end()) + sql.substring(prefix.end());
         DdlStatement ddl = DdlParser.parse(text);
         if (ddl != null) {
-            return new ParsedStatement(text, requireExplainable(explain, StatementKind.DDL), StatementKind.DDL, ddl, null);
+            return new ParsedStatement(sql, requireExplainable(explain, StatementKind.DDL), StatementKind.DDL, ddl, null);
         }
         SqlNode node = CalcitePlanner.parse(text);
         StatementKind kind = StatementKind.of(node);
-        return new ParsedStatement(text, requireExplainable(explain, kind), kind, null, node);
+        return new ParsedStatement(sql, requireExplainable(explain, kind), kind, null, node);
     }
 
     private static Explain requireExplainable(Explain explain, StatementKind kind) {
@@ -75,9 +75,9 @@ final class ParsedStatement {
         return explain;
     }
 
-    /** The statement's text without its EXPLAIN prefix (blanked to spaces). */
-    String text() {
-        return text;
+    /** The statement's text as given. */
+    String sql() {
+        return sql;
     }
 
     Explain explain() {

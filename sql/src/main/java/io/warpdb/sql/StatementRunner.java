@@ -12,6 +12,7 @@ import java.util.function.Function;
  * one catalog snapshot, released when the statement (for a query: its result) is closed.
  */
 final class StatementRunner {
+    private final Session session;
     private final Database database;
     private final QueryRunner queries;
     private final DmlRunner dml;
@@ -19,6 +20,7 @@ final class StatementRunner {
     private final SetRunner settings;
 
     StatementRunner(Session session) {
+        this.session = session;
         this.database = session.database();
         PlanExecution execution = new PlanExecution(session);
         ExplainRunner explainer = new ExplainRunner(execution);
@@ -28,8 +30,14 @@ final class StatementRunner {
         this.settings = new SetRunner(session);
     }
 
-    /** Runs a statement given as text; a query's plan may come from the plan cache. */
+    /** Runs a statement given as text; a query text run before may run on its plan from the plan cache, unparsed. */
     StatementResult run(String sql, List<Object> parameters) {
+        if (session.planCacheEnabled()) {
+            StatementResult cached = inSnapshot(snapshot -> queries.runCached(sql, parameters, snapshot));
+            if (cached != null) {
+                return cached;
+            }
+        }
         ParsedStatement statement = ParsedStatement.parse(sql);
         if (statement.kind() == StatementKind.QUERY) {
             return inSnapshot(snapshot -> queries.run(statement, parameters, snapshot));
@@ -65,13 +73,14 @@ final class StatementRunner {
 
     /**
      * Runs {@code body} on a snapshot of the catalog taken now. A query result (rows or EXPLAIN's
-     * lines) takes the snapshot over and releases it when closed; otherwise it is released here.
+     * lines) takes the snapshot over and releases it when closed; otherwise (an update count, or
+     * null for nothing run) it is released here.
      */
     private StatementResult inSnapshot(Function<CatalogSnapshot, StatementResult> body) {
         CatalogSnapshot snapshot = database.catalog().snapshot();
         try {
             StatementResult result = body.apply(snapshot);
-            if (result.isQuery()) {
+            if (result != null && result.isQuery()) {
                 snapshot = null;
             }
             return result;
