@@ -15,16 +15,14 @@ import java.util.List;
  */
 public final class PreparedStatement {
     private final StatementRunner runner;
-    private final String sql;
     private final ParsedStatement statement;
     private final List<DataType> parameterTypes;
     private final Schema resultSchema;
     /** The kept plan of a query or DML statement; null for DDL and SET, which run their parse tree. */
     private PlannedStatement plan;
 
-    PreparedStatement(StatementRunner runner, String sql, ParsedStatement statement, PlannedStatement plan) {
+    PreparedStatement(StatementRunner runner, ParsedStatement statement, PlannedStatement plan) {
         this.runner = runner;
-        this.sql = sql;
         this.statement = statement;
         this.plan = plan;
         this.parameterTypes = plan == null ? List.of() : plan.parameterTypes();
@@ -33,7 +31,7 @@ public final class PreparedStatement {
     }
 
     public String sql() {
-        return sql;
+        return statement.sql();
     }
 
     /** The types of the {@code ?} parameters, in order. */
@@ -65,7 +63,7 @@ public final class PreparedStatement {
     /** The plan for a run in {@code snapshot}: the kept one while its catalog version is current, else a new one, kept from then on. */
     PlannedStatement planIn(CatalogSnapshot snapshot, StatementPlanner planner) {
         if (!plan.isCurrentIn(snapshot)) {
-            plan = planner.plan(ParsedStatement.parse(sql), snapshot);
+            plan = planner.plan(ParsedStatement.parse(statement.sql()), snapshot);
         }
         return plan;
     }

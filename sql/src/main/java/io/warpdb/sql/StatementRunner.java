@@ -49,10 +49,10 @@ final class StatementRunner {
     PreparedStatement prepare(String sql) {
         ParsedStatement statement = ParsedStatement.parse(sql);
         if (!statement.kind().isPlanned()) {
-            return new PreparedStatement(this, sql, statement, null);
+            return new PreparedStatement(this, statement, null);
         }
         try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
-            return new PreparedStatement(this, sql, statement, database.planner().plan(statement, snapshot));
+            return new PreparedStatement(this, statement, database.planner().plan(statement, snapshot));
         }
     }
 
