@@ -2,7 +2,7 @@ package io.warpdb.jdbc;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.sql.PreparedInfo;
+import io.warpdb.sql.PreparedStatement;
 import io.warpdb.sql.Session;
 import java.sql.Connection;
 import java.util.Map;
@@ -78,7 +78,7 @@ final class ConnectionState implements AutoCloseable {
         return properties;
     }
 
-    StatementState newStatement(PreparedInfo prepared) {
+    StatementState newStatement(PreparedStatement prepared) {
         StatementState statement = new StatementState(nextStatementId.getAndIncrement(), prepared);
         statements.put(statement.id, statement);
         return statement;

@@ -1,19 +1,19 @@
 package io.warpdb.jdbc;
 
-import io.warpdb.sql.PreparedInfo;
+import io.warpdb.sql.PreparedStatement;
 import io.warpdb.sql.StatementResult;
 
 /**
- * One statement of a connection: what it prepared, if it is a prepared statement, and the
- * result it has open. Running it again, or closing it, closes that result.
+ * One statement of a connection: what it prepared (with its kept plan), if it is a prepared
+ * statement, and the result it has open. Running it again, or closing it, closes that result.
  */
 final class StatementState {
     final int id;
     /** Null for a plain statement, which brings its SQL with each execution. */
-    final PreparedInfo prepared;
+    final PreparedStatement prepared;
     private ResultCursor cursor;
 
-    StatementState(int id, PreparedInfo prepared) {
+    StatementState(int id, PreparedStatement prepared) {
         this.id = id;
         this.prepared = prepared;
     }

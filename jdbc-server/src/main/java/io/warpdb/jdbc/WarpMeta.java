@@ -3,7 +3,7 @@ package io.warpdb.jdbc;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
-import io.warpdb.sql.PreparedInfo;
+import io.warpdb.sql.PreparedStatement;
 import io.warpdb.sql.StatementResult;
 import java.lang.reflect.Modifier;
 import java.sql.SQLException;
@@ -136,9 +136,9 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         ConnectionState c = connection(ch.id);
         return guarded(() -> c.exclusive(null, () -> {
-            PreparedInfo info = c.session().prepare(sql);
-            StatementState statement = c.newStatement(info);
-            return new StatementHandle(ch.id, statement.id, Signatures.of(sql, info.parameterTypes(), info.resultSchema()));
+            PreparedStatement prepared = c.session().prepare(sql);
+            StatementState statement = c.newStatement(prepared);
+            return new StatementHandle(ch.id, statement.id, Signatures.of(sql, prepared.parameterTypes(), prepared.resultSchema()));
         }));
     }
 
@@ -159,7 +159,8 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
             synchronized (callback.getMonitor()) {
                 callback.clear();
             }
-            MetaResultSet result = guarded(() -> run(c, statement, sql, List.of(), List.of(), maxRowCount, maxRowsInFirstFrame));
+            MetaResultSet result = guarded(() -> run(c, statement, sql, List.of(),
+                    () -> c.session().execute(sql, List.of()), maxRowCount, maxRowsInFirstFrame));
             synchronized (callback.getMonitor()) {
                 callback.assign(result.signature, result.firstFrame, result.updateCount);
             }
@@ -182,9 +183,9 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
             throws NoSuchStatementException {
         ConnectionState c = connection(h.connectionId);
         StatementState statement = statement(c, h);
-        PreparedInfo p = prepared(statement);
+        PreparedStatement p = prepared(statement);
         return guarded(() -> new ExecuteResult(List.of(run(c, statement, p.sql(), p.parameterTypes(),
-                ParameterValues.toJdbc(parameterValues), -1, maxRowsInFirstFrame))));
+                () -> p.execute(ParameterValues.toJdbc(parameterValues)), -1, maxRowsInFirstFrame))));
     }
 
     @Override
@@ -193,7 +194,7 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         ConnectionState c = connection(h.connectionId);
         StatementState statement = statement(c, h);
         return guarded(() -> new ExecuteBatchResult(sqlCommands.stream()
-                .mapToLong(sql -> update(c, statement, sql, List.of())).toArray()));
+                .mapToLong(sql -> update(c, statement, sql, () -> c.session().execute(sql, List.of()))).toArray()));
     }
 
     @Override
@@ -201,9 +202,9 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
             throws NoSuchStatementException {
         ConnectionState c = connection(h.connectionId);
         StatementState statement = statement(c, h);
-        PreparedInfo p = prepared(statement);
+        PreparedStatement p = prepared(statement);
         return guarded(() -> new ExecuteBatchResult(parameterValues.stream()
-                .mapToLong(values -> update(c, statement, p.sql(), ParameterValues.toJdbc(values))).toArray()));
+                .mapToLong(values -> update(c, statement, p.sql(), () -> p.execute(ParameterValues.toJdbc(values)))).toArray()));
     }
 
     /** The server's batches arrive in protobuf form. */
@@ -248,9 +249,12 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         }
     }
 
-    /** Runs a statement; a query's result stays open on {@code statement} for {@link #fetch}. */
+    /**
+     * Runs a statement by {@code execution} (its text, or a prepared statement's kept plan, with
+     * the parameter values); a query's result stays open on {@code statement} for {@link #fetch}.
+     */
     private MetaResultSet run(ConnectionState c, StatementState statement, String sql, List<DataType> parameterTypes,
-            List<Object> parameters, long maxRowCount, int firstFrameRows) {
+            Supplier<StatementResult> execution, long maxRowCount, int firstFrameRows) {
         String cancelled = CancelRequest.connectionId(sql);
         if (cancelled != null) {
             return log.run(c.id, sql, () -> MetaResultSet.count(c.id, statement.id, ConnectionState.cancelRunning(cancelled) ? 1 : 0));
@@ -258,7 +262,7 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         return c.exclusive(statement, () -> {
             statement.closeResult();
             return log.run(c.id, sql, () -> gate.run(() -> {
-                StatementResult result = c.session().execute(sql, parameters);
+                StatementResult result = execution.get();
                 if (!result.isQuery()) {
                     try (result) {
                         return MetaResultSet.count(c.id, statement.id, result.updateCount());
@@ -271,12 +275,12 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         });
     }
 
-    /** Runs one statement of a batch, which must return an update count. */
-    private long update(ConnectionState c, StatementState statement, String sql, List<Object> parameters) {
+    /** Runs one statement of a batch by {@code execution}, which must return an update count. */
+    private long update(ConnectionState c, StatementState statement, String sql, Supplier<StatementResult> execution) {
         return c.exclusive(statement, () -> {
             statement.closeResult();
             return log.run(c.id, sql, () -> gate.run(() -> {
-                try (StatementResult result = c.session().execute(sql, parameters)) {
+                try (StatementResult result = execution.get()) {
                     if (result.isQuery()) {
                         throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "a batch cannot contain a query: " + sql);
                     }
@@ -375,7 +379,7 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
         return statement;
     }
 
-    private PreparedInfo prepared(StatementState statement) {
+    private PreparedStatement prepared(StatementState statement) {
         if (statement.prepared == null) {
             throw errors.translate(new WarpException(SqlState.INVALID_SQL_STATEMENT,
                     "statement " + statement.id + " was not prepared; it has no SQL to execute"));

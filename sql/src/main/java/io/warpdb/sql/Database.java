@@ -19,6 +19,7 @@ public final class Database implements AutoCloseable {
     private final Catalog catalog;
     private final ExecutorRegistry executors;
     private final PlanCache planCache = new PlanCache();
+    private final StatementPlanner planner;
 
     private Database(String name, Function<BufferAllocator, Catalog> catalogFactory, ExecutorRegistry executors) {
         this.name = name;
@@ -30,6 +31,7 @@ public final class Database implements AutoCloseable {
             throw e;
         }
         this.executors = executors;
+        this.planner = new StatementPlanner(catalog);
     }
 
     /** A database held in memory only, with the executors found on the class path. */
@@ -65,6 +67,11 @@ public final class Database implements AutoCloseable {
     /** Plans of queries run before, shared by all sessions. */
     PlanCache planCache() {
         return planCache;
+    }
+
+    /** Plans the queries and DML statements of all sessions. */
+    StatementPlanner planner() {
+        return planner;
     }
 
     /** The root allocator; queries allocate from children of it. */

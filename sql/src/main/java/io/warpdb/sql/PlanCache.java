@@ -2,20 +2,21 @@ package io.warpdb.sql;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.warpdb.core.data.TableSource;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.Schema;
+import io.warpdb.sql.ParsedStatement.Explain;
 import io.warpdb.storage.CatalogSnapshot;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The plans of queries planned before, so that a query text run again (a dashboard refreshing,
- * a report re-run, a benchmark's repetitions) skips parsing, validation and Calcite's
- * optimisation: 5 to 25 ms per TPC-H query, as much as executing the small ones.
+ * a report re-run, a benchmark's repetitions) skips parsing, validation, Calcite's optimisation
+ * and the translation to a core plan: 5 to 25 ms per TPC-H query, as much as executing the small
+ * ones. A text found here is known to be a query (or an EXPLAIN of one), so it is not even
+ * classified again: the entry keeps its EXPLAIN prefix's meaning.
  *
  * <p>An entry holds for one catalog version: every commit (DDL, load, DML, a view) makes a new
  * version, whose data and statistics may call for another plan, so older entries simply stop
@@ -28,8 +29,11 @@ final class PlanCache {
     /** Entries kept; plans are small (a few KB), and a workload repeats far fewer distinct texts. */
     private static final int CAPACITY = 512;
 
-    /** A planned query: its physical plan and the result's columns as the user named them. */
-    record Planned(PlanNode plan, Schema schema) {
+    /**
+     * A query statement ready to run: its physical plan, the result's columns as the user named
+     * them and what its EXPLAIN prefix asked for.
+     */
+    record Planned(PlanNode plan, Schema schema, Explain explain) {
     }
 
     private record Key(String sql, long catalogVersion, List<Object> parameters) {
@@ -40,7 +44,8 @@ final class PlanCache {
     /** The plan of {@code sql} with these parameters in the snapshot's version, bound to its tables; null if none is kept. */
     Planned get(String sql, List<Object> parameters, CatalogSnapshot snapshot) {
         Planned planned = plans.getIfPresent(key(sql, parameters, snapshot));
-        return planned == null ? null : new Planned(rebind(planned.plan(), snapshot), planned.schema());
+        return planned == null ? null
+                : new Planned(SnapshotBinding.rebind(planned.plan(), snapshot), planned.schema(), planned.explain());
     }
 
     /** Keeps {@code planned} for {@code sql} with these parameters in the snapshot's version, unless it reads a system table. */
@@ -67,16 +72,5 @@ final class PlanCache {
             return snapshot.table(scan.table().name()).isPresent();
         }
         return node.inputs().stream().allMatch(input -> readsOnly(input, snapshot));
-    }
-
-    private static PlanNode rebind(PlanNode node, CatalogSnapshot snapshot) {
-        if (node instanceof ScanNode scan) {
-            Optional<TableSource> table = snapshot.table(scan.table().name());
-            return new ScanNode(table.orElseThrow(), scan.columns(), scan.schema(), scan.predicates());
-        }
-        if (node.inputs().isEmpty()) {
-            return node;
-        }
-        return node.withInputs(node.inputs().stream().map(input -> rebind(input, snapshot)).toList());
     }
 }

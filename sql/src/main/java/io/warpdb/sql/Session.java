@@ -12,6 +12,7 @@ import java.util.List;
  */
 public final class Session implements AutoCloseable {
     private final Database database;
+    private final StatementRunner statements;
     private volatile String executor = "auto";
     private volatile int parallelism = ExecContext.defaultParallelism();
     private volatile long memoryLimit = defaultMemoryLimit();
@@ -21,6 +22,7 @@ public final class Session implements AutoCloseable {
 
     Session(Database database) {
         this.database = database;
+        this.statements = new StatementRunner(this);
     }
 
     public Database database() {
@@ -97,15 +99,17 @@ public final class Session implements AutoCloseable {
      * Errors are {@link io.warpdb.core.error.WarpException}s carrying a SQLSTATE.
      */
     public StatementResult execute(String sql, List<Object> parameters) {
-        return new StatementRunner(this).run(sql, parameters);
+        return statements.run(sql, parameters);
     }
 
-    /** Parses and validates without running: parameter types and result columns. */
-    public PreparedInfo prepare(String sql) {
-        return new StatementRunner(this).prepare(sql);
+    /**
+     * Parses and plans without running, for running many times: the result tells the parameter
+     * types and result columns, and keeps the plan that each {@link PreparedStatement#execute} binds.
+     */
+    public PreparedStatement prepare(String sql) {
+        return statements.prepare(sql);
     }
 
-    /** How long a statement may run before it fails with SQLSTATE 57014, in ms; 0 for no limit. */
     /** Whether queries reuse plans kept in the database's plan cache (on by default). */
     public boolean planCacheEnabled() {
         return planCacheEnabled;
@@ -120,6 +124,7 @@ public final class Session implements AutoCloseable {
         };
     }
 
+    /** How long a statement may run before it fails with SQLSTATE 57014, in ms; 0 for no limit. */
     public long queryTimeoutMillis() {
         return queryTimeoutMillis;
     }

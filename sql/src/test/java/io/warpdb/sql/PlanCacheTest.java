@@ -45,9 +45,11 @@ class PlanCacheTest {
         String sql = "select k, sum(v) from t group by k order by k";
         List<List<Object>> first = query(sql);
         assertEquals(1, db.planCache().size());
+        long planned = db.planner().statementsPlanned();
         assertEquals(first, query(sql));
         assertEquals(first, query("  " + sql + "\n"));
         assertEquals(1, db.planCache().size());
+        assertEquals(planned, db.planner().statementsPlanned());
         assertEquals(List.of(List.of(1, 10L), List.of(2, 41L)), first);
     }
 

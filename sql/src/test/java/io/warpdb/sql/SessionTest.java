@@ -76,7 +76,7 @@ class SessionTest {
     @Test
     void parametersAreBound() {
         assertEquals(List.of(row(2)), query("select id from emp where name = ? and salary > ?", "bob", new BigDecimal("1")));
-        PreparedInfo info = session.prepare("select name from emp where id = ? and salary < ?");
+        PreparedStatement info = session.prepare("select name from emp where id = ? and salary < ?");
         assertEquals(List.of(DataType.INTEGER, DataType.decimal(10, 2)), info.parameterTypes());
         assertEquals("name", info.resultSchema().field(0).name());
     }

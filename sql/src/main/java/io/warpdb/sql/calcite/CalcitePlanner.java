@@ -154,7 +154,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         container.setExecutor(NoConstantReduction.INSTANCE);
         cluster = RelOptCluster.create(container, new WarpRexBuilder(typeFactory));
         cluster.setMetadataProvider(JoinSelectivity.PROVIDER);
-        cluster.setMetadataQuerySupplier(WarpMetadataQuery::new);
+        cluster.setMetadataQuerySupplier(() -> new WarpMetadataQuery(JoinSelectivity.PROVIDER));
     }
 
     public static SqlParser.Config parserConfig() {
@@ -166,8 +166,11 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
                 .withConformance(CONFORMANCE);
     }
 
-    /** Parses one statement; syntax errors become SQLSTATE 42601 with line and column. */
-    public SqlNode parse(String sql) {
+    /**
+     * Parses one statement; syntax errors become SQLSTATE 42601 with line and column. Parsing
+     * needs no catalog, so a statement is parsed before the planner that plans it is made.
+     */
+    public static SqlNode parse(String sql) {
         try {
             return SqlParser.create(sql, parserConfig()).parseStmt().accept(new LikeEscapes()).accept(new SubQueryTruthTests());
         } catch (SqlParseException e) {

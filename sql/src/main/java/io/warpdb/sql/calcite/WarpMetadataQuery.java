@@ -7,6 +7,8 @@ import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -22,6 +24,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the two sides' matching rows are the same table rows and the rule's column mapping holds.
  */
 public final class WarpMetadataQuery extends RelMetadataQuery {
+    /**
+     * Handlers from {@code provider} itself: the constructor without one reads the handlers
+     * Calcite keeps per thread, which only the thread that made the planner has, and a prepared
+     * statement's plan is bound on whichever thread runs it.
+     */
+    public WarpMetadataQuery(RelMetadataProvider provider) {
+        super(JaninoRelMetadataProvider.of(provider));
+    }
+
     @Override
     public @Nullable RelOptTable getTableOrigin(RelNode rel) {
         return isTableWithFiltersAndProjections(rel) ? super.getTableOrigin(rel) : null;
