@@ -7,6 +7,7 @@ import io.warpdb.core.data.encoded.ChunkValues;
 import io.warpdb.core.data.encoded.EncodedColumnChunk;
 import io.warpdb.core.types.DataType;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -30,6 +31,22 @@ public final class ChunkCodec {
      */
     public static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount) {
         return encode(vector, type, dictionaryOrNull, rowCount, null);
+    }
+
+    /**
+     * The value encodings the selector can choose for a column of {@code type}, by name (e.g.
+     * "plain", "rle+delta+bitpack", "dict+bitpack"): for tests and benchmarks that force each.
+     */
+    public static List<String> candidateEncodings(DataType type) {
+        return CascadeSelector.candidates(type).stream().map(ValueEncoding::toString).toList();
+    }
+
+    /** As {@link #encode(FieldVector, DataType, StringDictionary, int)}, storing the values in {@code encoding}, one of {@link #candidateEncodings}. */
+    public static EncodedChunk encodeAs(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
+            String encoding) {
+        ValueEncoding forced = CascadeSelector.candidates(type).stream().filter(e -> e.toString().equals(encoding)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no value encoding " + encoding + " for " + type));
+        return encode(vector, type, dictionaryOrNull, rowCount, forced);
     }
 
     /** As above, with {@code forced} (when not null) used instead of the selector's choice; for tests. */

@@ -33,6 +33,12 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
         return WIRE_ID;
     }
 
+    /** E.g. "dict+rle+bitpack". */
+    @Override
+    public String toString() {
+        return "dict+" + codesCascade;
+    }
+
     /** Each value's index in {@code sortedEntries}, which must contain it. */
     static long[] codes(long[] values, long[] sortedEntries) {
         long[] codes = new long[values.length];
