@@ -1,5 +1,6 @@
 package io.warpdb.storage;
 
+import io.warpdb.core.data.encoded.EncodedColumnChunk;
 import io.warpdb.core.types.DataType;
 import io.warpdb.storage.encoding.DecodedColumn;
 import java.util.List;
@@ -36,6 +37,11 @@ final class FileSegment extends Segment {
         } finally {
             entry.release();
         }
+    }
+
+    /** Column {@code c}'s chunk as stored, described (read from the file, not the decoded-chunk cache). */
+    EncodedColumnChunk encodedChunk(int c) {
+        return SegmentReader.describe(store.directory(), id(), table(), chunks.get(c), types.get(c));
     }
 
     @Override

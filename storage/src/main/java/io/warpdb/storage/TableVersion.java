@@ -6,6 +6,9 @@ import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.data.encoded.EncodedColumnChunk;
+import io.warpdb.core.data.encoded.EncodedSegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.warpdb.core.data.ColumnStatistics;
@@ -96,6 +99,42 @@ final class TableVersion implements TableSource {
     @Override
     public BatchStream scan(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
         return new TableScan(this, columns, predicates, allocator);
+    }
+
+    /**
+     * The columns' stored chunks, segment by segment, when every segment the predicates keep is in
+     * a file and has no deleted row (an in-memory segment holds Arrow vectors, not encoded chunks).
+     */
+    @Override
+    public Optional<List<EncodedSegment>> encodedSegments(List<Integer> columns, List<ColumnPredicate> predicates) {
+        if (columns.contains(Table.ROW_ID)) {
+            return Optional.empty();
+        }
+        checkReadable();
+        List<SegmentRef> kept = new ArrayList<>();
+        for (SegmentRef ref : state.segments()) {
+            if (!ref.segment().mayMatch(predicates, schema())) {
+                continue;
+            }
+            if (!(ref.segment() instanceof FileSegment) || ref.deletes().cardinality() > 0) {
+                return Optional.empty();
+            }
+            kept.add(ref);
+        }
+        List<EncodedSegment> segments = new ArrayList<>(kept.size());
+        for (SegmentRef ref : kept) {
+            FileSegment segment = (FileSegment) ref.segment();
+            List<EncodedColumnChunk> chunks = new ArrayList<>(columns.size());
+            for (int c : columns) {
+                chunks.add(segment.encodedChunk(c));
+            }
+            segments.add(new EncodedSegment(segment.rowCount(), chunks));
+            catalog.countReadSegment(columns.size());
+        }
+        for (int skipped = state.segments().size() - kept.size(); skipped > 0; skipped--) {
+            catalog.countSkippedSegment();
+        }
+        return Optional.of(segments);
     }
 
     /** Fails when this version can no longer be read safely: snapshot closed, table dropped. */

@@ -1,6 +1,7 @@
 package io.warpdb.core.data;
 
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.data.encoded.EncodedSegment;
 import io.warpdb.core.types.Schema;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +32,17 @@ public interface TableSource {
      */
     default BatchStream scan(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
         return scan(columns, allocator);
+    }
+
+    /**
+     * The given columns (positions in {@link #schema()}) as stored, encoded, one element per
+     * segment in row order, skipping segments that the predicates prove empty (as {@link
+     * #scan(List, List, BufferAllocator)} does): for executors that decode on their own (the GPU,
+     * on the device). Empty when the source cannot offer every row that way (the default; also
+     * storage whose rows are not all in encoded chunks or have deletions); callers then scan.
+     */
+    default Optional<List<EncodedSegment>> encodedSegments(List<Integer> columns, List<ColumnPredicate> predicates) {
+        return Optional.empty();
     }
 
     /**

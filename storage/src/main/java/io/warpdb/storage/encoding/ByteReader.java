@@ -1,15 +1,19 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.ChunkSlice;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /** Reads what a {@link ByteWriter} wrote, from any byte buffer (heap, direct or mapped). */
 final class ByteReader {
+    /** The bytes read, from the first; {@link ChunkSlice}s point into it. */
+    private final ByteBuffer chunk;
     private final ByteBuffer buffer;
 
     /** Reads from the remaining bytes of {@code encoded}, leaving its position untouched. */
     ByteReader(ByteBuffer encoded) {
-        this.buffer = encoded.slice().order(ByteOrder.LITTLE_ENDIAN);
+        this.chunk = encoded.slice().asReadOnlyBuffer();
+        this.buffer = chunk.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     }
 
     byte readByte() {
@@ -33,15 +37,16 @@ final class ByteReader {
         return count;
     }
 
-    /** Bulk-reads {@code count} longs into {@code target[0..count)}. */
-    void readLongs(long[] target, int count) {
-        buffer.asLongBuffer().get(target, 0, count);
-        skip((long) count * Long.BYTES);
-    }
-
     /** The next {@code length} bytes as a buffer of their own; this reader moves past them. */
     ByteBuffer readSlice(long length) {
         ByteBuffer slice = buffer.slice(buffer.position(), Math.toIntExact(length));
+        skip(length);
+        return slice;
+    }
+
+    /** The next {@code length} bytes as a slice of the chunk; this reader moves past them. */
+    ChunkSlice readChunkSlice(long length) {
+        ChunkSlice slice = new ChunkSlice(chunk, buffer.position(), Math.toIntExact(length));
         skip(length);
         return slice;
     }

@@ -1,5 +1,9 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.IntegerStream;
+import io.warpdb.core.data.encoded.IntegerStream.BitPacked;
+import io.warpdb.core.data.encoded.IntegerStream.Deltas;
+import io.warpdb.core.data.encoded.IntegerStream.RunLengths;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
@@ -106,6 +110,11 @@ record Cascade(List<Layer> layers) implements ValueEncoding {
 
     /** Reads a cascaded stream of {@code count} values into {@code target[0..count)}. */
     static void read(ByteReader in, long[] target, int count) {
+        decode(readStream(in, count), target, 0);
+    }
+
+    /** Describes a cascaded stream of {@code count} values, reading past it. */
+    static IntegerStream readStream(ByteReader in, int count) {
         int layerCount = in.readByte();
         if (layerCount < 0 || layerCount > MAX_LAYERS) {
             throw new IllegalArgumentException("corrupt encoded chunk: " + layerCount + " cascade layers");
@@ -114,7 +123,20 @@ record Cascade(List<Layer> layers) implements ValueEncoding {
         for (int i = 0; i < layerCount; i++) {
             layers.add(Layer.ofWireId(in.readByte()));
         }
-        new Cascade(layers).stack().decode(in, target, 0, count);
+        return new Cascade(layers).stack().read(in, count);
+    }
+
+    /** Decodes a described stream into {@code target[offset..offset+count)}: the host's decoder. */
+    static void decode(IntegerStream stream, long[] target, int offset) {
+        if (stream instanceof BitPacked packed) {
+            FrameOfReferenceBitPack.unpack(packed, target, offset);
+        } else if (stream instanceof RunLengths runs) {
+            RunLength.expand(runs, target, offset);
+        } else if (stream instanceof Deltas deltas) {
+            Delta.integrate(deltas, target, offset);
+        } else {
+            throw new IllegalArgumentException("unknown integer stream " + stream);
+        }
     }
 
     @Override
@@ -122,11 +144,11 @@ record Cascade(List<Layer> layers) implements ValueEncoding {
         return describe(write(column.values(), out));
     }
 
-    /** Decodes a column body written by {@link #encode} into an Arrow data buffer. */
-    static void decode(ByteReader in, PhysicalLayout layout, int count, ArrowBuf data) {
-        long[] values = new long[count];
-        read(in, values, count);
-        layout.store(values, count, data);
+    /** Decodes a column body described by {@link #readStream} into an Arrow data buffer. */
+    static void decode(IntegerStream values, PhysicalLayout layout, ArrowBuf data) {
+        long[] decoded = new long[values.count()];
+        decode(values, decoded, 0);
+        layout.store(decoded, decoded.length, data);
     }
 
     /** E.g. "rle+delta+bitpack(3)", where 3 is the bit width of the final values stream. */

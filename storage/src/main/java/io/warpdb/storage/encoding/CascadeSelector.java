@@ -1,6 +1,9 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.types.DataType;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
@@ -49,6 +52,19 @@ final class CascadeSelector {
         Sample map(UnaryOperator<long[]> f) {
             return new Sample(Arrays.stream(windows).map(f).toArray(long[][]::new), scale);
         }
+    }
+
+    /** Every value encoding the selector can choose for a column of {@code type}. */
+    static List<ValueEncoding> candidates(DataType type) {
+        List<ValueEncoding> candidates = new ArrayList<>();
+        if (!type.kind().isString()) {
+            candidates.add(Plain.INSTANCE);
+            candidates.addAll(Cascade.CANDIDATES);
+        }
+        for (Cascade codes : Cascade.CANDIDATES) {
+            candidates.add(new Dictionary(codes));
+        }
+        return candidates;
     }
 
     static ValueEncoding choose(ColumnValues column) {

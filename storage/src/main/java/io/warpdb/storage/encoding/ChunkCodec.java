@@ -2,8 +2,12 @@ package io.warpdb.storage.encoding;
 
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.data.encoded.ChunkValidity;
+import io.warpdb.core.data.encoded.ChunkValues;
+import io.warpdb.core.data.encoded.EncodedColumnChunk;
 import io.warpdb.core.types.DataType;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -27,6 +31,22 @@ public final class ChunkCodec {
      */
     public static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount) {
         return encode(vector, type, dictionaryOrNull, rowCount, null);
+    }
+
+    /**
+     * The value encodings the selector can choose for a column of {@code type}, by name (e.g.
+     * "plain", "rle+delta+bitpack", "dict+bitpack"): for tests and benchmarks that force each.
+     */
+    public static List<String> candidateEncodings(DataType type) {
+        return CascadeSelector.candidates(type).stream().map(ValueEncoding::toString).toList();
+    }
+
+    /** As {@link #encode(FieldVector, DataType, StringDictionary, int)}, storing the values in {@code encoding}, one of {@link #candidateEncodings}. */
+    public static EncodedChunk encodeAs(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
+            String encoding) {
+        ValueEncoding forced = CascadeSelector.candidates(type).stream().filter(e -> e.toString().equals(encoding)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no value encoding " + encoding + " for " + type));
+        return encode(vector, type, dictionaryOrNull, rowCount, forced);
     }
 
     /** As above, with {@code forced} (when not null) used instead of the selector's choice; for tests. */
@@ -86,21 +106,15 @@ public final class ChunkCodec {
      * @param type the type the chunk was encoded with (its physical layout is checked)
      */
     public static DecodedColumn decode(ByteBuffer encoded, DataType type, String name, BufferAllocator allocator) {
-        ByteReader in = new ByteReader(encoded);
-        int version = in.readByte();
-        if (version != FORMAT_VERSION) {
-            throw new IllegalArgumentException("encoded chunk has format version " + version + ", this build reads " + FORMAT_VERSION);
-        }
-        PhysicalLayout layout = PhysicalLayout.ofWireId(in.readByte());
-        if (layout != PhysicalLayout.of(type.kind())) {
-            throw new IllegalArgumentException("encoded chunk holds " + layout + " values, which a " + type + " column cannot");
-        }
-        int rowCount = in.readCount();
+        EncodedColumnChunk chunk = describe(encoded, type);
+        int rowCount = chunk.rowCount();
+        PhysicalLayout layout = PhysicalLayout.of(type.kind());
         FieldVector vector = Vectors.allocate(name, type, rowCount, allocator);
         try {
             StringDictionary dictionary = type.kind().isString() ? StringDictionary.EMPTY : null;
-            if (Validity.decode(in, rowCount, vector.getValidityBuffer()) != Validity.Kind.ALL_NULL) {
-                StringDictionary decoded = decodeValues(in, type, layout, rowCount, vector.getDataBuffer());
+            Validity.decode(chunk.validity(), rowCount, vector.getValidityBuffer());
+            if (chunk.values() != null) {
+                StringDictionary decoded = decodeValues(chunk.values(), layout, vector.getDataBuffer());
                 if (decoded != null) {
                     dictionary = decoded;
                 }
@@ -113,16 +127,47 @@ public final class ChunkCodec {
         }
     }
 
-    /** Decodes the values body into {@code data}; returns the string dictionary for strings, else null. */
-    private static StringDictionary decodeValues(ByteReader in, DataType type, PhysicalLayout layout, int rowCount, ArrowBuf data) {
+    /**
+     * Parses the headers of the chunk in the remaining bytes of {@code encoded} (whose position is
+     * left as it is) into a description whose buffers are slices of those bytes: nothing is
+     * decoded but a string dictionary's entries. {@link #decode} decodes that description.
+     *
+     * @param type the type the chunk was encoded with (its physical layout is checked)
+     */
+    public static EncodedColumnChunk describe(ByteBuffer encoded, DataType type) {
+        ByteReader in = new ByteReader(encoded);
+        int version = in.readByte();
+        if (version != FORMAT_VERSION) {
+            throw new IllegalArgumentException("encoded chunk has format version " + version + ", this build reads " + FORMAT_VERSION);
+        }
+        PhysicalLayout layout = PhysicalLayout.ofWireId(in.readByte());
+        if (layout != PhysicalLayout.of(type.kind())) {
+            throw new IllegalArgumentException("encoded chunk holds " + layout + " values, which a " + type + " column cannot");
+        }
+        int rowCount = in.readCount();
+        ChunkValidity validity = Validity.read(in, rowCount);
+        ChunkValues values = validity instanceof ChunkValidity.AllNull ? null : readValues(in, type, layout, rowCount);
+        return new EncodedColumnChunk(layout.described, rowCount, validity, values);
+    }
+
+    private static ChunkValues readValues(ByteReader in, DataType type, PhysicalLayout layout, int rowCount) {
         byte encoding = in.readByte();
-        switch (encoding) {
-            case Plain.WIRE_ID -> Plain.decode(in, layout, rowCount, data);
-            case Cascade.WIRE_ID -> Cascade.decode(in, layout, rowCount, data);
-            case Dictionary.WIRE_ID -> {
-                return Dictionary.decode(in, type.kind().isString(), layout, rowCount, data);
-            }
+        return switch (encoding) {
+            case Plain.WIRE_ID -> Plain.read(in, layout, rowCount);
+            case Cascade.WIRE_ID -> new ChunkValues.Cascaded(Cascade.readStream(in, rowCount));
+            case Dictionary.WIRE_ID -> Dictionary.read(in, type.kind().isString(), rowCount);
             default -> throw new IllegalArgumentException("corrupt encoded chunk: unknown value encoding " + encoding);
+        };
+    }
+
+    /** Decodes described values into {@code data}; returns the string dictionary for strings, else null. */
+    private static StringDictionary decodeValues(ChunkValues values, PhysicalLayout layout, ArrowBuf data) {
+        if (values instanceof ChunkValues.Plain plain) {
+            Plain.decode(plain, data);
+        } else if (values instanceof ChunkValues.Cascaded cascaded) {
+            Cascade.decode(cascaded.values(), layout, data);
+        } else {
+            return Dictionary.decode((ChunkValues.Dictionary) values, layout, data);
         }
         return null;
     }

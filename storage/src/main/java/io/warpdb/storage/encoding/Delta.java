@@ -1,5 +1,7 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.IntegerStream.Deltas;
+
 /**
  * Delta: the first value, then each value minus its predecessor, which the rest of the cascade
  * encodes. Sorted keys become small, often constant, differences. The subtraction and the prefix
@@ -40,14 +42,23 @@ final class Delta implements IntegerEncoding {
     }
 
     @Override
-    public void decode(ByteReader in, long[] target, int offset, int count) {
+    public Deltas read(ByteReader in, int count) {
         if (count == 0) {
+            return Deltas.EMPTY;
+        }
+        long first = in.readLong();
+        return new Deltas(count, first, differencesEncoding.read(in, count - 1));
+    }
+
+    /** Decodes {@code deltas} into {@code target[offset..offset+count)}. */
+    static void integrate(Deltas deltas, long[] target, int offset) {
+        if (deltas.count() == 0) {
             return;
         }
-        target[offset] = in.readLong();
+        target[offset] = deltas.first();
         // The differences land right behind the first value; a prefix sum in place turns them back.
-        differencesEncoding.decode(in, target, offset + 1, count - 1);
-        for (int i = offset + 1, end = offset + count; i < end; i++) {
+        Cascade.decode(deltas.differences(), target, offset + 1);
+        for (int i = offset + 1, end = offset + deltas.count(); i < end; i++) {
             target[i] += target[i - 1];
         }
     }

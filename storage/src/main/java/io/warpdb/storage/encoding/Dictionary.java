@@ -1,6 +1,8 @@
 package io.warpdb.storage.encoding;
 
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.data.encoded.ChunkValues;
+import io.warpdb.core.data.encoded.IntegerStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -29,6 +31,12 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
     @Override
     public byte wireId() {
         return WIRE_ID;
+    }
+
+    /** E.g. "dict+rle+bitpack". */
+    @Override
+    public String toString() {
+        return "dict+" + codesCascade;
     }
 
     /** Each value's index in {@code sortedEntries}, which must contain it. */
@@ -60,26 +68,34 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
         return "dict+" + codesCascade.describe(codesCascade.write(codes, out));
     }
 
+    /** Describes a body written by {@link #encode} for {@code count} rows; string entries are decoded (they stay on the host). */
+    static ChunkValues.Dictionary read(ByteReader in, boolean strings, int count) {
+        int entryCount = in.readCount();
+        ChunkValues.DictionaryEntries entries = strings
+                ? new ChunkValues.StringEntries(readStrings(in, entryCount))
+                : new ChunkValues.NumericEntries(Cascade.readStream(in, entryCount));
+        return new ChunkValues.Dictionary(entries, Cascade.readStream(in, count));
+    }
+
     /**
-     * Decodes a body written by {@link #encode} into an Arrow data buffer.
+     * Decodes a described body into an Arrow data buffer.
      *
      * @return the chunk's string dictionary, or null for numbers
      */
-    static StringDictionary decode(ByteReader in, boolean strings, PhysicalLayout layout, int count, ArrowBuf data) {
-        int entryCount = in.readCount();
-        if (strings) {
-            StringDictionary dictionary = readStrings(in, entryCount);
-            Cascade.decode(in, layout, count, data);
-            return dictionary;
+    static StringDictionary decode(ChunkValues.Dictionary body, PhysicalLayout layout, ArrowBuf data) {
+        if (body.entries() instanceof ChunkValues.StringEntries strings) {
+            Cascade.decode(body.codes(), layout, data);
+            return strings.strings();
         }
-        long[] entries = new long[entryCount];
-        Cascade.read(in, entries, entryCount);
-        long[] values = new long[count];
-        Cascade.read(in, values, count);
-        for (int i = 0; i < count; i++) {
+        IntegerStream sortedValues = ((ChunkValues.NumericEntries) body.entries()).sortedValues();
+        long[] entries = new long[sortedValues.count()];
+        Cascade.decode(sortedValues, entries, 0);
+        long[] values = new long[body.codes().count()];
+        Cascade.decode(body.codes(), values, 0);
+        for (int i = 0; i < values.length; i++) {
             values[i] = entries[(int) values[i]]; // codes to values, in place
         }
-        layout.store(values, count, data);
+        layout.store(values, values.length, data);
         return null;
     }
 

@@ -1,5 +1,6 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.IntegerStream.BitPacked;
 import java.util.Arrays;
 
 /**
@@ -58,30 +59,47 @@ final class FrameOfReferenceBitPack implements IntegerEncoding {
     }
 
     @Override
-    public void decode(ByteReader in, long[] target, int offset, int count) {
+    public BitPacked read(ByteReader in, int count) {
+        return readPacked(in, count);
+    }
+
+    /** Describes a bit-packed stream of {@code count} values (the run lengths of RLE and validity are always one). */
+    static BitPacked readPacked(ByteReader in, int count) {
         if (count == 0) {
-            return;
+            return BitPacked.EMPTY;
         }
         long reference = in.readLong();
         int width = in.readByte();
         if (width < 0 || width > 64) {
             throw new IllegalArgumentException("corrupt encoded chunk: bit width " + width);
         }
+        return new BitPacked(count, reference, width, in.readChunkSlice(wordCount(count, width) * (long) Long.BYTES));
+    }
+
+    /** Decodes {@code packed} into {@code target[offset..offset+count)}. */
+    static void unpack(BitPacked packed, long[] target, int offset) {
+        int count = packed.count();
+        if (count == 0) {
+            return;
+        }
+        long reference = packed.reference();
+        int width = packed.width();
         if (width == 0) {
             Arrays.fill(target, offset, offset + count, reference);
             return;
         }
         int words = wordCount(count, width);
-        long[] packed = new long[words + 1];
-        in.readLongs(packed, words);
+        // One spare word, so that a value may always spill into word + 1 without a branch.
+        long[] words64 = new long[words + 1];
+        packed.words().view().asLongBuffer().get(words64, 0, words);
         long mask = width == 64 ? -1L : (1L << width) - 1;
         long bit = 0;
         for (int i = offset, end = offset + count; i < end; i++) {
             int word = (int) (bit >>> 6);
             int shift = (int) bit & 63;
-            long low = packed[word] >>> shift;
+            long low = words64[word] >>> shift;
             // Mirror of the spill in encode: (x << 1) << (63 - shift) is x << (64 - shift), yet 0 when shift == 0.
-            long high = (packed[word + 1] << 1) << (63 - shift);
+            long high = (words64[word + 1] << 1) << (63 - shift);
             target[i] = reference + ((low | high) & mask);
             bit += width;
         }

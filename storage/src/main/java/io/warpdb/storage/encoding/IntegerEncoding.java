@@ -1,9 +1,13 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.IntegerStream;
+
 /**
  * One layer of a {@link Cascade}: encodes a stream of 64-bit integers, handing what it derives
  * (run values, differences) to the layer below it. The integer form is shared by every column
- * type (see {@link PhysicalLayout}), so each layer is written once.
+ * type (see {@link PhysicalLayout}), so each layer is written once. Reading parses only the
+ * headers into an {@link IntegerStream} description; {@link Cascade#decode(IntegerStream, long[], int)}
+ * decodes that on the host, executors elsewhere.
  */
 interface IntegerEncoding {
     /** Exactly the number of bytes {@link #encode} would write for {@code values}. */
@@ -16,6 +20,11 @@ interface IntegerEncoding {
      */
     int encode(long[] values, ByteWriter out);
 
+    /** Describes the {@code count} values written by {@link #encode}, reading past them. */
+    IntegerStream read(ByteReader in, int count);
+
     /** Reads {@code count} values written by {@link #encode} into {@code target[offset..offset+count)}. */
-    void decode(ByteReader in, long[] target, int offset, int count);
+    default void decode(ByteReader in, long[] target, int offset, int count) {
+        Cascade.decode(read(in, count), target, offset);
+    }
 }

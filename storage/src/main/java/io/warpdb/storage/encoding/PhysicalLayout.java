@@ -1,5 +1,6 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.ValueLayout;
 import io.warpdb.core.types.TypeKind;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
@@ -13,19 +14,22 @@ import org.apache.arrow.memory.ArrowBuf;
  */
 enum PhysicalLayout {
     /** BOOLEAN: one bit per value, least significant bit first (Arrow's bitmap order). */
-    BIT(0, 1),
+    BIT(0, 1, ValueLayout.BIT),
     /** INTEGER, DATE and the dictionary codes of VARCHAR/CHAR. */
-    INT32(1, 32),
+    INT32(1, 32, ValueLayout.INT32),
     /** BIGINT, DECIMAL (unscaled) and DOUBLE (raw bits). */
-    INT64(2, 64);
+    INT64(2, 64, ValueLayout.INT64);
 
     /** Written into each chunk so that decoding with the wrong type fails loudly. */
     final int wireId;
     final int bitsPerValue;
+    /** The same layout in the storage-neutral chunk description. */
+    final ValueLayout described;
 
-    PhysicalLayout(int wireId, int bitsPerValue) {
+    PhysicalLayout(int wireId, int bitsPerValue, ValueLayout described) {
         this.wireId = wireId;
         this.bitsPerValue = bitsPerValue;
+        this.described = described;
     }
 
     static PhysicalLayout of(TypeKind kind) {

@@ -1,5 +1,6 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.ChunkValues;
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
@@ -29,8 +30,12 @@ final class Plain implements ValueEncoding {
         return "plain";
     }
 
-    static void decode(ByteReader in, PhysicalLayout layout, int count, ArrowBuf data) {
-        data.setBytes(0, in.readSlice(layout.plainBytes(count)));
+    static ChunkValues.Plain read(ByteReader in, PhysicalLayout layout, int count) {
+        return new ChunkValues.Plain(in.readChunkSlice(layout.plainBytes(count)));
+    }
+
+    static void decode(ChunkValues.Plain values, ArrowBuf data) {
+        data.setBytes(0, values.bytes().view());
     }
 
     @Override

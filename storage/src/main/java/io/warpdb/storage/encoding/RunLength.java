@@ -1,5 +1,7 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.IntegerStream;
+import io.warpdb.core.data.encoded.IntegerStream.RunLengths;
 import java.util.Arrays;
 
 /**
@@ -56,27 +58,34 @@ final class RunLength implements IntegerEncoding {
     }
 
     @Override
-    public void decode(ByteReader in, long[] target, int offset, int count) {
+    public RunLengths read(ByteReader in, int count) {
         int runCount = in.readCount();
         if (runCount > count) {
             throw new IllegalArgumentException("corrupt encoded chunk: " + runCount + " runs for " + count + " values");
         }
+        IntegerStream runValues = runValuesEncoding.read(in, runCount);
+        return new RunLengths(count, runValues, FrameOfReferenceBitPack.readPacked(in, runCount));
+    }
+
+    /** Decodes {@code runs} into {@code target[offset..offset+count)}. */
+    static void expand(RunLengths runs, long[] target, int offset) {
+        int runCount = runs.runCount();
         long[] runValues = new long[runCount];
         long[] runLengths = new long[runCount];
-        runValuesEncoding.decode(in, runValues, 0, runCount);
-        FrameOfReferenceBitPack.INSTANCE.decode(in, runLengths, 0, runCount);
+        Cascade.decode(runs.runValues(), runValues, 0);
+        FrameOfReferenceBitPack.unpack(runs.runLengths(), runLengths, 0);
         int position = offset;
-        int end = offset + count;
+        int end = offset + runs.count();
         for (int run = 0; run < runCount; run++) {
             long length = runLengths[run];
             if (length <= 0 || length > end - position) {
-                throw new IllegalArgumentException("corrupt encoded chunk: run lengths do not add up to " + count);
+                throw new IllegalArgumentException("corrupt encoded chunk: run lengths do not add up to " + runs.count());
             }
             Arrays.fill(target, position, position + (int) length, runValues[run]);
             position += (int) length;
         }
         if (position != end) {
-            throw new IllegalArgumentException("corrupt encoded chunk: run lengths do not add up to " + count);
+            throw new IllegalArgumentException("corrupt encoded chunk: run lengths do not add up to " + runs.count());
         }
     }
 }

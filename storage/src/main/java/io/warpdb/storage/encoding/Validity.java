@@ -1,5 +1,6 @@
 package io.warpdb.storage.encoding;
 
+import io.warpdb.core.data.encoded.ChunkValidity;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -67,36 +68,44 @@ final class Validity {
         return kind;
     }
 
-    /** Reads the validity layer into a zeroed validity buffer; returns its kind. */
-    static Kind decode(ByteReader in, int rowCount, ArrowBuf validity) {
-        Kind kind = Kind.ofWireId(in.readByte());
-        switch (kind) {
-            case NO_NULLS -> setValid(validity, 0, rowCount);
-            case ALL_NULL -> {
-                // the buffer is already all zeros
-            }
-            case BITMAP -> validity.setBytes(0, in.readSlice(bitmapBytes(rowCount)));
+    /** Describes the validity layer of a chunk of {@code rowCount} rows, reading past it. */
+    static ChunkValidity read(ByteReader in, int rowCount) {
+        return switch (Kind.ofWireId(in.readByte())) {
+            case NO_NULLS -> ChunkValidity.NO_NULLS;
+            case ALL_NULL -> ChunkValidity.ALL_NULL;
+            case BITMAP -> new ChunkValidity.Bitmap(in.readChunkSlice(bitmapBytes(rowCount)));
             case RUNS -> {
                 int runCount = in.readCount();
                 if (runCount > rowCount + 1) {
                     throw new IllegalArgumentException("corrupt encoded chunk: " + runCount + " validity runs");
                 }
-                long[] runs = new long[runCount];
-                FrameOfReferenceBitPack.INSTANCE.decode(in, runs, 0, runCount);
-                long row = 0;
-                for (int run = 0; run < runCount; run++) {
-                    long end = row + runs[run];
-                    if (runs[run] < 0 || end > rowCount) {
-                        throw new IllegalArgumentException("corrupt encoded chunk: validity runs exceed " + rowCount + " rows");
-                    }
-                    if (run % 2 == 0) {
-                        setValid(validity, (int) row, (int) end);
-                    }
-                    row = end;
+                yield new ChunkValidity.Runs(FrameOfReferenceBitPack.readPacked(in, runCount));
+            }
+        };
+    }
+
+    /** Decodes a described validity layer into a zeroed validity buffer. */
+    static void decode(ChunkValidity described, int rowCount, ArrowBuf validity) {
+        if (described instanceof ChunkValidity.NoNulls) {
+            setValid(validity, 0, rowCount);
+        } else if (described instanceof ChunkValidity.Bitmap bitmap) {
+            validity.setBytes(0, bitmap.bits().view());
+        } else if (described instanceof ChunkValidity.Runs runs) {
+            long[] lengths = new long[runs.lengths().count()];
+            FrameOfReferenceBitPack.unpack(runs.lengths(), lengths, 0);
+            long row = 0;
+            for (int run = 0; run < lengths.length; run++) {
+                long end = row + lengths[run];
+                if (lengths[run] < 0 || end > rowCount) {
+                    throw new IllegalArgumentException("corrupt encoded chunk: validity runs exceed " + rowCount + " rows");
                 }
+                if (run % 2 == 0) {
+                    setValid(validity, (int) row, (int) end);
+                }
+                row = end;
             }
         }
-        return kind;
+        // ALL_NULL: the buffer is already all zeros
     }
 
     private static long bitmapBytes(int rowCount) {

@@ -4,7 +4,6 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -16,16 +15,16 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 
-/** Test data: rows as Java values (null = NULL) turned into vectors and back. */
-final class TestColumns {
-    static final List<DataType> TYPES = List.of(DataType.BOOLEAN, DataType.INTEGER, DataType.BIGINT,
+/** Test data: rows as Java values (null = NULL) turned into vectors and back (also for executor-gpu's decoder tests). */
+public final class TestColumns {
+    public static final List<DataType> TYPES = List.of(DataType.BOOLEAN, DataType.INTEGER, DataType.BIGINT,
             DataType.decimal(18, 2), DataType.DOUBLE, DataType.DATE, DataType.varchar(0), DataType.chars(12));
 
     private TestColumns() {
     }
 
     /** A vector and, for strings, its dictionary. */
-    record Column(FieldVector vector, StringDictionary dictionary) implements AutoCloseable {
+    public record Column(FieldVector vector, StringDictionary dictionary) implements AutoCloseable {
         @Override
         public void close() {
             vector.close();
@@ -36,7 +35,7 @@ final class TestColumns {
      * A column holding {@code rows}: Boolean, Integer (INTEGER, DATE days), Long (BIGINT, DECIMAL
      * unscaled), Double or String. String rows get a dictionary of their distinct values.
      */
-    static Column column(DataType type, Object[] rows, BufferAllocator allocator) {
+    public static Column column(DataType type, Object[] rows, BufferAllocator allocator) {
         FieldVector vector = Vectors.allocate("c", type, rows.length, allocator);
         StringDictionary.Builder strings = new StringDictionary.Builder();
         for (int i = 0; i < rows.length; i++) {
@@ -72,10 +71,10 @@ final class TestColumns {
     }
 
     /** Shapes of data, each filling rows for any type. */
-    enum Pattern {
+    public enum Pattern {
         ALL_EQUAL, SORTED, REVERSE_SORTED, RANDOM, SMALL_RANGE, LONG_RUNS, EXTREMES, ALL_NULL, MIXED_NULL, CLUSTERED_NULL;
 
-        Object[] rows(TypeKind kind, int n, long seed) {
+        public Object[] rows(TypeKind kind, int n, long seed) {
             Random random = new Random(seed);
             Object[] rows = new Object[n];
             Object[] extremes = extremes(kind);
@@ -129,14 +128,6 @@ final class TestColumns {
 
     /** Every value encoding the selector can produce for the type, each to be forced in turn. */
     static List<ValueEncoding> encodings(DataType type) {
-        List<ValueEncoding> encodings = new ArrayList<>();
-        if (!type.kind().isString()) {
-            encodings.add(Plain.INSTANCE);
-            encodings.addAll(Cascade.CANDIDATES);
-        }
-        for (Cascade codes : Cascade.CANDIDATES) {
-            encodings.add(new Dictionary(codes));
-        }
-        return encodings;
+        return CascadeSelector.candidates(type);
     }
 }

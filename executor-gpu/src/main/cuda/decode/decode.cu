@@ -1,0 +1,253 @@
+// Decoding stored column chunks on the device (io.warpdb.exec.gpu.decode.DeviceDecoder): the
+// cascaded compression of seed paper 000, section 4 (RLE, Delta, frame of reference +
+// bit-packing), dictionaries and validity, for all chunks of a column at once. Every kernel takes
+// a table of tasks, one per stream of one chunk; a launch serves every chunk.
+//
+// Streams are read through `Stream` descriptors: bit-packed words are unpacked (and the frame of
+// reference added) by whichever kernel consumes the value, so the innermost stream is never
+// written out. Chunk bytes are copied to the device as stored, each chunk at an 8-byte aligned
+// offset of its region and its region rounded up to 8 bytes; values inside a chunk are not
+// aligned (headers are 1, 4 and 8 bytes), so 32- and 64-bit values are assembled from aligned
+// loads. Such a load never leaves the chunk's region: a value's first byte lies in the chunk, so
+// the aligned word holding it does; the next aligned word is read only when the value reaches
+// into it, so it lies in the chunk too.
+#include "block.cuh"
+
+using namespace warp;
+
+namespace {
+
+// Kinds of Stream, as io.warpdb.exec.gpu.decode.StreamRef.Kind numbers them.
+enum StreamKind : int {
+    PACKED = 0,       // address: the words (any byte address); reference, width 0..64
+    LONGS = 1,        // address: 8-byte aligned int64 values (a decoded intermediate stream)
+    ALTERNATING = 2,  // 1, 0, 1, 0, ...: the values of validity runs (valid first)
+    PLAIN_BITS = 3,   // address: bits, least significant first
+    PLAIN_INT32 = 4,  // address: little-endian int32 values (any byte address)
+    PLAIN_INT64 = 5,  // address: little-endian int64 values (any byte address)
+    INTS = 6,         // address: 4-byte aligned int32 values (a string code map)
+    NONE = 7          // no stream (a store task without dictionary entries)
+};
+
+struct Stream {
+    const unsigned char* address;
+    long long reference;
+    int width;
+    int kind;
+};
+
+// One task: the fields each kernel reads are listed at the kernel. 12 longs, as
+// io.warpdb.exec.gpu.decode.DecodeTask writes them.
+struct Task {
+    Stream values;
+    Stream entries;
+    unsigned char* out;
+    void* aux;
+    long long scalar;
+    int count;
+    int outWidth;
+    int flags;
+    int firstBlock;  // flat kernels: the task's first block (tasks in order, blocks contiguous)
+    long long unused;
+};
+static_assert(sizeof(Task) == 96, "the host writes 12 longs per task");
+
+constexpr int ZERO_NULL_ROWS = 1;  // store: rows whose validity byte is 0 get value 0
+
+__device__ __forceinline__ unsigned long long load64(const unsigned char* p) {
+    const unsigned long long a = (unsigned long long)p;
+    const unsigned long long* base = (const unsigned long long*)(a & ~7ull);
+    const int m = (int)(a & 7);
+    const unsigned long long lo = base[0];
+    if (m == 0) return lo;
+    return (lo >> (8 * m)) | (base[1] << (64 - 8 * m));  // 8 * m in 8..56
+}
+
+__device__ __forceinline__ unsigned load32(const unsigned char* p) {
+    const unsigned long long a = (unsigned long long)p;
+    const unsigned* base = (const unsigned*)(a & ~3ull);
+    const int m = (int)(a & 3);
+    const unsigned lo = base[0];
+    if (m == 0) return lo;
+    return (lo >> (8 * m)) | (base[1] << (32 - 8 * m));  // 8 * m in 8..24
+}
+
+// Value i of a stream (wrapping arithmetic throughout).
+__device__ __forceinline__ long long streamValue(const Stream& s, long long i) {
+    switch (s.kind) {
+        case PACKED: {
+            if (s.width == 0) return s.reference;
+            const unsigned long long bit = (unsigned long long)i * (unsigned)s.width;
+            const unsigned long long word = bit >> 6;
+            const int shift = (int)(bit & 63);
+            unsigned long long v = load64(s.address + word * 8) >> shift;
+            // Only a value that reaches past this word reads the next one (it exists then); shift > 0 here.
+            if (shift + s.width > 64) v |= load64(s.address + (word + 1) * 8) << (64 - shift);
+            const unsigned long long mask = s.width == 64 ? ~0ull : (1ull << s.width) - 1;
+            return (long long)((unsigned long long)s.reference + (v & mask));
+        }
+        case LONGS: return ((const long long*)s.address)[i];
+        case ALTERNATING: return (i & 1) == 0 ? 1 : 0;
+        case PLAIN_BITS: return (s.address[i >> 3] >> (i & 7)) & 1;
+        case PLAIN_INT32: return (long long)(int)load32(s.address + i * 4);
+        case PLAIN_INT64: return (long long)load64(s.address + i * 8);
+        case INTS: return ((const int*)s.address)[i];
+        default: return 0;
+    }
+}
+
+__device__ __forceinline__ void storeValue(unsigned char* out, int width, long long i, long long v) {
+    if (width == 8) {
+        ((long long*)out)[i] = v;
+    } else if (width == 4) {
+        ((int*)out)[i] = (int)v;
+    } else {
+        out[i] = (unsigned char)v;
+    }
+}
+
+// The task of this block of a flat kernel: the last task whose first block is at most blockIdx.x.
+__device__ __forceinline__ int taskOfBlock(const Task* tasks, int taskCount) {
+    int lo = 0, hi = taskCount - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) >> 1;
+        if (tasks[mid].firstBlock <= (int)blockIdx.x) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+// Exclusive prefix of `v` over the block's threads in thread order, and the block's total; all
+// threads must call it. `shared` holds WARPS + 1 values.
+__device__ __forceinline__ unsigned long long blockExclusive(unsigned long long v, unsigned long long* shared,
+                                                             unsigned long long& total) {
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    unsigned long long inclusive = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned long long t = __shfl_up_sync(0xffffffffu, inclusive, o);
+        if (lane >= o) inclusive += t;
+    }
+    if (lane == 31) shared[warpId] = inclusive;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long running = 0;
+        for (int w = 0; w < WARPS; w++) {
+            const unsigned long long t = shared[w];
+            shared[w] = running;
+            running += t;
+        }
+        shared[WARPS] = running;
+    }
+    __syncthreads();
+    const unsigned long long exclusive = shared[warpId] + inclusive - v;
+    total = shared[WARPS];
+    __syncthreads();  // shared is reused by the next call
+    return exclusive;
+}
+
+// Inclusive scan of the task's `count` terms, term(i), in tiles of TILE, by the whole block,
+// each result passed to emit(i, sum). Wrapping 64-bit sums.
+template <typename Term, typename Emit>
+__device__ __forceinline__ void blockScan(int count, Term term, Emit emit) {
+    __shared__ unsigned long long shared[WARPS + 1];
+    unsigned long long carry = 0;
+    for (long long tileStart = 0; tileStart < count; tileStart += TILE) {
+        // Thread t owns the ITEMS consecutive terms from tileStart + t * ITEMS.
+        const long long first = tileStart + (long long)threadIdx.x * ITEMS;
+        unsigned long long terms[ITEMS];
+        unsigned long long sum = 0;
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            terms[k] = first + k < count ? (unsigned long long)term(first + k) : 0ull;
+            sum += terms[k];
+        }
+        unsigned long long tileTotal;
+        unsigned long long running = carry + blockExclusive(sum, shared, tileTotal);
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++) {
+            running += terms[k];
+            if (first + k < count) emit(first + k, (long long)running);
+        }
+        carry += tileTotal;
+    }
+}
+
+}  // namespace
+
+// Run ends of RLE streams (and validity runs): aux[j] = run lengths [0, j] summed, j < count;
+// values: the run lengths. One block per task (a chunk's runs), looping over its tiles.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_run_ends(const Task* tasks) {
+    const Task t = tasks[blockIdx.x];
+    long long* ends = (long long*)t.aux;
+    blockScan(t.count, [&](long long j) { return streamValue(t.values, j); },
+              [&](long long j, long long end) { ends[j] = end; });
+}
+
+// Expands runs: out[i] (outWidth bytes) = values[j] for the run j holding position i, the first j
+// with aux[j] > i; scalar: the run count (at least 1), count: the positions. Zero-length runs
+// (the first validity run may be one) are skipped by that search. Flat: TILE positions a block.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_run_expand(const Task* tasks, int taskCount) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
+    const long long* ends = (const long long*)t.aux;
+    const int runs = (int)t.scalar;
+    const long long tileStart = (long long)(blockIdx.x - t.firstBlock) * TILE;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        const long long i = tileStart + k * BLOCK + threadIdx.x;
+        if (i < t.count) {
+            int lo = 0, hi = runs - 1;  // well-formed runs end at count > i, so the answer exists; clamped otherwise
+            while (lo < hi) {
+                const int mid = (lo + hi) >> 1;
+                if (ends[mid] > i) hi = mid; else lo = mid + 1;
+            }
+            storeValue(t.out, t.outWidth, i, streamValue(t.values, lo));
+        }
+    }
+}
+
+// Undoes Delta: out[i] (outWidth bytes) = scalar (the first value) + values[0..i) summed, i < count
+// (count >= 1; values holds count - 1 differences). One block per task, looping over its tiles.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_deltas(const Task* tasks) {
+    const Task t = tasks[blockIdx.x];
+    blockScan(t.count, [&](long long i) { return i == 0 ? t.scalar : streamValue(t.values, i - 1); },
+              [&](long long i, long long value) { storeValue(t.out, t.outWidth, i, value); });
+}
+
+// Validity bytes (1 = valid) of chunks without runs: flags 0 all valid, 1 all NULL, 2 the Arrow
+// bitmap at values.address. Flat: TILE rows a block.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_validity(const Task* tasks, int taskCount) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
+    const long long tileStart = (long long)(blockIdx.x - t.firstBlock) * TILE;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        const long long i = tileStart + k * BLOCK + threadIdx.x;
+        if (i < t.count) {
+            t.out[i] = t.flags == 0 ? 1 : t.flags == 1 ? 0 : (t.values.address[i >> 3] >> (i & 7)) & 1;
+        }
+    }
+}
+
+// Column values: out[i] (outWidth bytes) = values[i], or entries[values[i]] when entries is a
+// stream (numeric dictionary entries, string code maps; scalar: the entry count, codes outside
+// it give 0), or 0 where flags has ZERO_NULL_ROWS and the validity byte aux[i] is 0. Flat.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_store(const Task* tasks, int taskCount) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
+    const unsigned char* valid = (const unsigned char*)t.aux;
+    const long long tileStart = (long long)(blockIdx.x - t.firstBlock) * TILE;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        const long long i = tileStart + k * BLOCK + threadIdx.x;
+        if (i < t.count) {
+            long long v;
+            if ((t.flags & ZERO_NULL_ROWS) && valid[i] == 0) {
+                v = 0;
+            } else {
+                v = streamValue(t.values, i);
+                if (t.entries.kind != NONE) {
+                    v = (unsigned long long)v < (unsigned long long)t.scalar ? streamValue(t.entries, v) : 0;
+                }
+            }
+            storeValue(t.out, t.outWidth, i, v);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.warpdb.storage;
+
+import static io.warpdb.storage.TestData.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.data.ColumnPredicate;
+import io.warpdb.core.data.ColumnPredicate.Comparison;
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.data.TableSource;
+import io.warpdb.core.data.encoded.ChunkValidity;
+import io.warpdb.core.data.encoded.ChunkValues;
+import io.warpdb.core.data.encoded.EncodedColumnChunk;
+import io.warpdb.core.data.encoded.EncodedSegment;
+import io.warpdb.core.data.encoded.ValueLayout;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link TableSource#encodedSegments}: a durable table's stored chunks, pruned as scans prune, when every row is in one. */
+class EncodedSegmentsTest {
+    private static final Schema SCHEMA = Schema.of(
+            new Field("k", DataType.BIGINT.withNullable(false)),
+            new Field("name", DataType.varchar(20)));
+    private static final int SEGMENTS = 4;
+    private static final int SEGMENT_ROWS = 1000;
+
+    @TempDir
+    Path dir;
+    private BufferAllocator root;
+    private BufferAllocator query;
+    private Catalog catalog;
+    private Table table;
+
+    @BeforeEach
+    void setUp() {
+        root = new RootAllocator();
+        query = root.newChildAllocator("query", 0, Long.MAX_VALUE);
+        catalog = Catalog.open(dir, root, StorageOptions.defaults().withSegmentRows(SEGMENT_ROWS));
+        table = catalog.create("t", SCHEMA, false);
+        List<List<Object>> rows = new ArrayList<>();
+        for (long k = 0; k < SEGMENTS * SEGMENT_ROWS; k++) {
+            rows.add(row(k, k % 3 == 0 ? null : "n" + k % 7));
+        }
+        table.append(TestData.stream(SCHEMA, rows, query));
+    }
+
+    @AfterEach
+    void tearDown() {
+        catalog.close();
+        query.close();
+        assertEquals(0, root.getAllocatedMemory(), "leaked Arrow memory");
+        root.close();
+    }
+
+    @Test
+    void describesEachKeptSegmentsRequestedColumnsInOrder() {
+        ScanStats before = catalog.scanStats();
+        ColumnPredicate lastTwoSegments = new ColumnPredicate(0, Comparison.GE, Literal.ofLong(2500, DataType.BIGINT));
+        List<EncodedSegment> segments = table.snapshot().encodedSegments(List.of(1, 0), List.of(lastTwoSegments)).orElseThrow();
+        assertEquals(2, segments.size());
+        ScanStats after = catalog.scanStats();
+        assertEquals(2, after.segmentsRead() - before.segmentsRead());
+        assertEquals(2, after.segmentsSkipped() - before.segmentsSkipped());
+        for (EncodedSegment segment : segments) {
+            assertEquals(SEGMENT_ROWS, segment.rowCount());
+            EncodedColumnChunk name = segment.columns().get(0);
+            EncodedColumnChunk key = segment.columns().get(1);
+            assertEquals(ValueLayout.INT32, name.layout(), "string codes");
+            assertInstanceOf(ChunkValues.Dictionary.class, name.values());
+            assertFalse(name.validity() instanceof ChunkValidity.NoNulls, "every third name is NULL");
+            assertEquals(ValueLayout.INT64, key.layout());
+            assertInstanceOf(ChunkValidity.NoNulls.class, key.validity());
+        }
+    }
+
+    @Test
+    void noEncodedSegmentsWithDeletedRowsRowIdsOrInMemory() {
+        TableSource before = table.snapshot();
+        assertTrue(before.encodedSegments(List.of(0), List.of()).isPresent());
+        assertTrue(before.encodedSegments(List.of(Table.ROW_ID), List.of()).isEmpty());
+        List<Long> firstRow = DurableCatalogTest.rowIdsWhere(before, k -> k == 0, query);
+        try (BatchStream rowIds = DurableCatalogTest.rowIdStream(firstRow, query)) {
+            assertEquals(1, table.delete(before, rowIds));
+        }
+        assertTrue(table.snapshot().encodedSegments(List.of(0), List.of()).isEmpty());
+        // Deleted rows in a segment the predicates prune do not matter.
+        ColumnPredicate notFirstSegment = new ColumnPredicate(0, Comparison.GE, Literal.ofLong(SEGMENT_ROWS, DataType.BIGINT));
+        assertEquals(SEGMENTS - 1, table.snapshot().encodedSegments(List.of(0), List.of(notFirstSegment)).orElseThrow().size());
+        try (Catalog memory = new Catalog(root)) {
+            Table t = memory.create("m", SCHEMA, false);
+            t.append(TestData.stream(SCHEMA, List.of(row(1L, "a")), query));
+            assertTrue(t.snapshot().encodedSegments(List.of(0), List.of()).isEmpty(), "in-memory segments hold Arrow vectors");
+        }
+    }
+}
