@@ -9,9 +9,8 @@ import io.warpdb.exec.gpu.runtime.DevicePool;
  * Table columns kept in device memory between queries, so that repeated queries do not copy
  * their inputs again: keyed by the table's data version and column, weighed by the device bytes
  * they hold (in KiB, rounded up), bounded to a share of the pool ({@code warpdb.gpu.cache.fraction},
- * default 0.5). Evicting a column drops
- * the cache's reference; the memory is freed when no running query still uses it. The pool calls
- * {@link #evictAll()} before it gives up on an allocation.
+ * default 0.5). Evicting a column drops the cache's reference; the memory is freed when no running
+ * query still uses it. The pool calls {@link #evictAll()} before it gives up on an allocation.
  */
 public final class DeviceColumnCache {
     public static final String FRACTION_PROPERTY = "warpdb.gpu.cache.fraction";
