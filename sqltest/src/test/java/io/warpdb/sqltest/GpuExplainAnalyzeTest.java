@@ -1,8 +1,10 @@
 package io.warpdb.sqltest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -12,22 +14,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * EXPLAIN and EXPLAIN ANALYZE with {@code executor=gpu} through JDBC: which nodes run on the GPU,
- * why the others do not, and per node the rows, kernel time and bytes copied to the device.
- * Skipped (with the reason printed) where the GPU executor is not available.
+ * why the others do not, and per node the rows, kernel time and bytes copied to the device (for
+ * a durable table, its stored chunks, decoded on the device). Skipped (with the reason printed) where the GPU executor is not available.
  */
 class GpuExplainAnalyzeTest {
     @Test
     void explainAnalyzeShowsGpuNodesWithKernelTimeAndTransfers() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:warpdb:mem:gpu_explain"); Statement s = c.createStatement()) {
-            try {
-                s.execute("SET executor = gpu");
-            } catch (SQLException e) {
-                System.out.println("GPU EXPLAIN test skipped: " + e.getMessage());
-                Assumptions.abort("executor gpu not available: " + e.getMessage());
-            }
+            useGpuOrSkip(s);
             s.execute("CREATE TABLE t (g INTEGER, v DECIMAL(10,2), name VARCHAR(10))");
             s.execute("INSERT INTO t VALUES (1, 1.50, 'a'), (1, 2.50, 'b'), (2, 10.00, 'c'), (3, 0.25, 'a')");
             s.execute("CREATE TABLE u (g INTEGER, label VARCHAR(10))");
@@ -53,6 +51,39 @@ class GpuExplainAnalyzeTest {
                 assertTrue(rs.next());
                 assertEquals("two", rs.getString(1));
             }
+        }
+    }
+
+    /** A durable table's scan copies its stored chunks encoded and decodes them on the device, and says so. */
+    @Test
+    void durableTablesAreDecodedOnTheGpu(@TempDir Path dir) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:warpdb:" + dir.resolve("db")); Statement s = c.createStatement()) {
+            useGpuOrSkip(s);
+            s.execute("CREATE TABLE t (g INTEGER, v DECIMAL(10,2), name VARCHAR(10))");
+            s.execute("INSERT INTO t VALUES (1, 1.50, 'a'), (1, 2.50, NULL), (2, 10.00, 'c'), (3, 0.25, 'a')");
+            List<String> analyzed = lines(s, "EXPLAIN ANALYZE SELECT name, SUM(v) FROM t WHERE g < 3 GROUP BY name");
+            assertTrue(analyzed.stream().anyMatch(l -> l.contains("Scan") && l.contains("[gpu]") && l.contains(" h2d=")
+                    && l.contains("; decoded on gpu: 1 segment, ")), String.join("\n", analyzed));
+            try (ResultSet rs = s.executeQuery("SELECT name, SUM(v) FROM t WHERE g < 3 GROUP BY name ORDER BY name NULLS FIRST")) {
+                assertTrue(rs.next());
+                assertNull(rs.getString(1));
+                assertEquals(0, rs.getBigDecimal(2).compareTo(new java.math.BigDecimal("2.50")));
+                assertTrue(rs.next());
+                assertEquals("a", rs.getString(1));
+                assertEquals(0, rs.getBigDecimal(2).compareTo(new java.math.BigDecimal("1.50")));
+                assertTrue(rs.next());
+                assertEquals("c", rs.getString(1));
+                assertEquals(0, rs.getBigDecimal(2).compareTo(new java.math.BigDecimal("10.00")));
+            }
+        }
+    }
+
+    private static void useGpuOrSkip(Statement s) {
+        try {
+            s.execute("SET executor = gpu");
+        } catch (SQLException e) {
+            System.out.println("GPU EXPLAIN test skipped: " + e.getMessage());
+            Assumptions.abort("executor gpu not available: " + e.getMessage());
         }
     }
 

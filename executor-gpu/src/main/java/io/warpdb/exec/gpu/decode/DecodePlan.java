@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The tasks that decode one column's chunks, grouped into launches, with the sizes of the regions
- * they use. A stream's height orders the work: a bit-packed stream has none to do (its consumer
+ * The tasks that decode consecutive chunks of one column (all of them, or a batch that starts at
+ * row {@code firstRow}), grouped into launches, with the sizes of the regions they use. A stream's height orders the work: a bit-packed stream has none to do (its consumer
  * unpacks it), an RLE or Delta layer is one more than the stream it reads. All run ends are
  * scanned first (their lengths are always bit-packed), then for each height the run expansions
  * and delta scans of every chunk, then validity, then the stores that write the column, which may
@@ -40,6 +40,7 @@ final class DecodePlan {
     private final Map<StringDictionary, Location> codeMapLocations = new IdentityHashMap<>();
     private final List<int[]> codeMaps = new ArrayList<>();
     private long codeMapBytes;
+    /** The column row after the chunks added so far. */
     private long rows;
 
     private final List<DecodeTask> runEnds = new ArrayList<>();
@@ -50,13 +51,15 @@ final class DecodePlan {
 
     /**
      * @param width the device column's bytes per value
-     * @param hasNulls whether the column gets validity bytes (some chunk has a NULL)
+     * @param hasNulls whether the column gets validity bytes (some chunk of the column has a NULL)
+     * @param firstRow the column row of the first chunk's first row
      */
-    DecodePlan(TypeKind kind, int width, boolean hasNulls, MergedDictionary renumbering) {
+    DecodePlan(TypeKind kind, int width, boolean hasNulls, MergedDictionary renumbering, long firstRow) {
         this.kind = kind;
         this.width = width;
         this.hasNulls = hasNulls;
         this.renumbering = renumbering;
+        this.rows = firstRow;
     }
 
     /** Plans the next chunk's rows, which follow those of the chunks added before. */
@@ -216,10 +219,6 @@ final class DecodePlan {
 
     static long roundUp8(long bytes) {
         return (bytes + 7) & ~7L;
-    }
-
-    long rows() {
-        return rows;
     }
 
     /** The distinct chunk buffers in the order of their offsets in {@link Location.Region#CHUNKS}. */

@@ -24,9 +24,9 @@ import java.util.Map;
  * dictionary of the chunks' dictionaries (0 under NULL rows when renumbered, as booleans).
  *
  * <p>The chunks travel as stored (a fraction of their decoded size), through pinned staging, into
- * one device buffer. The decoder follows seed paper 000 (section 4), adapted to chunks of up to
- * 2^20 rows: one launch per layer step serves every chunk of the column (a table of tasks, one per
- * stream of a chunk), never a launch per chunk. Bit-unpacking and the frame of reference are fused
+ * one device buffer per batch (below). The decoder follows seed paper 000 (section 4), adapted to
+ * chunks of up to 2^20 rows: one launch per layer step serves every chunk of a batch (a table of
+ * tasks, one per stream of a chunk), never a launch per chunk. Bit-unpacking and the frame of reference are fused
  * into whichever kernel consumes the innermost stream (run expansion, delta scan, dictionary
  * gather, the final store), so packed words are read once and never written out. Delta is a scan
  * of the differences seeded with the first value; RLE a scan of the run lengths into run ends and
@@ -41,19 +41,31 @@ import java.util.Map;
  * deltas) still take the paper's shape, a thread block per chunk looping over its tiles, which
  * needs no cross-block look-back and fills the GPU once a column has as many chunks as there are
  * SMs; the expansions and stores are spread over all blocks. Layers other than the outermost go
- * through global memory (scratch freed at the end); the outermost writes the column directly
+ * through global memory (scratch freed after the batch); the outermost writes the column directly
  * unless a dictionary or NULL zeroing needs a final store.
+ *
+ * <p>A column's chunks go in batches of at least {@link #BATCH_BYTES} stored bytes (the last may
+ * be smaller), each one transfer and one series of launches: a batch's bytes (with its code maps
+ * and task tables) are copied on the work's transfer stream while the kernels of the batch before,
+ * of this column or of the one decoded before it, run on the work's stream. Nothing here waits for
+ * the device; temporaries are freed as soon as their kernels are queued.
  */
 public final class DeviceDecoder {
     /** Threads per block of every decode kernel (decode.cu's BLOCK). */
     private static final int BLOCK = 256;
+    /**
+     * Stored bytes after which a column's next chunk starts a new batch: large enough that a batch
+     * holds tens of million-row chunks (the scans take a block per chunk), small enough that a large
+     * column's first kernels start while the rest is still being copied.
+     */
+    static final long BATCH_BYTES = 64L << 20;
 
     private DeviceDecoder() {
     }
 
     /**
      * The chunks of one column (in row order) as one device column; returns without waiting for the
-     * device.
+     * device. Kernels that read the column must run on {@code work}'s stream or wait for it.
      */
     public static DeviceColumn decode(DataType type, List<EncodedColumnChunk> chunks, DeviceWork work) {
         long total = chunks.stream().mapToLong(EncodedColumnChunk::rowCount).sum();
@@ -63,12 +75,10 @@ public final class DeviceDecoder {
         int width = DeviceColumn.width(type);
         boolean hasNulls = chunks.stream().anyMatch(c -> !(c.validity() instanceof ChunkValidity.NoNulls));
         MergedDictionary merged = type.kind().isString() ? MergedDictionary.of(dictionaries(chunks)) : null;
-        DecodePlan plan = new DecodePlan(type.kind(), width, hasNulls, merged != null && merged.renumbers() ? merged : null);
-        chunks.forEach(plan::add);
+        List<DecodePlan> batches = batches(type, width, hasNulls, merged != null && merged.renumbers() ? merged : null, chunks);
         int rows = (int) total;
         DeviceBuffer values = work.allocate((long) rows * width, "decoded column values");
         DeviceBuffer validity = null;
-        List<DeviceBuffer> temporaries = new ArrayList<>();
         try {
             Map<Location.Region, Long> bases = new EnumMap<>(Location.Region.class);
             bases.put(Location.Region.VALUES, values.address());
@@ -76,30 +86,15 @@ public final class DeviceDecoder {
                 validity = work.allocate(rows, "decoded column validity");
                 bases.put(Location.Region.VALIDITY, validity.address());
             }
-            if (plan.chunkBytes() > 0) {
-                DeviceBuffer stored = temporary(temporaries, work, plan.chunkBytes(), "encoded chunks");
-                bases.put(Location.Region.CHUNKS, stored.address());
-                work.countToDevice(upload(plan.chunks(), stored, work));
+            for (DecodePlan batch : batches) {
+                run(batch, bases, work);
             }
-            if (plan.scratchBytes() > 0) {
-                bases.put(Location.Region.SCRATCH, temporary(temporaries, work, plan.scratchBytes(), "decode scratch").address());
-            }
-            int[] codeMaps = plan.codeMaps();
-            if (codeMaps.length > 0) {
-                DeviceBuffer maps = work.upload(codeMaps, "string code maps");
-                temporaries.add(maps);
-                bases.put(Location.Region.CODE_MAPS, maps.address());
-            }
-            launch(plan.launches(), bases, temporaries, work);
         } catch (RuntimeException e) {
             values.close();
             if (validity != null) {
                 validity.close();
             }
             throw e;
-        } finally {
-            // Freed with the kernels queued: the pool reuses the memory only after they have run.
-            temporaries.forEach(DeviceBuffer::close);
         }
         return new DeviceColumn(type, rows, values, validity, merged == null ? null : merged.dictionary());
     }
@@ -117,48 +112,110 @@ public final class DeviceDecoder {
         return dictionaries;
     }
 
+    /** The chunks planned in batches of consecutive chunks, each closed once it holds {@link #BATCH_BYTES} stored bytes. */
+    private static List<DecodePlan> batches(DataType type, int width, boolean hasNulls, MergedDictionary renumbering,
+            List<EncodedColumnChunk> chunks) {
+        List<DecodePlan> batches = new ArrayList<>();
+        DecodePlan batch = null;
+        long row = 0;
+        for (EncodedColumnChunk chunk : chunks) {
+            if (batch == null || batch.chunkBytes() >= BATCH_BYTES) {
+                batch = new DecodePlan(type.kind(), width, hasNulls, renumbering, row);
+                batches.add(batch);
+            }
+            batch.add(chunk);
+            row += chunk.rowCount();
+        }
+        return batches;
+    }
+
+    /**
+     * Copies one batch's input on the transfer stream (its chunks, then its code maps, then its task
+     * tables, in one device buffer) and queues its launches on the work's stream behind that copy.
+     */
+    private static void run(DecodePlan batch, Map<Location.Region, Long> columnBases, DeviceWork work) {
+        List<DecodePlan.Launch> launches = batch.launches();
+        if (launches.isEmpty()) {
+            return;
+        }
+        int[] codeMaps = batch.codeMaps();
+        long codeMapsAt = batch.chunkBytes();
+        long tablesAt = codeMapsAt + DecodePlan.roundUp8((long) codeMaps.length * Integer.BYTES);
+        int taskCount = launches.stream().mapToInt(l -> l.tasks().size()).sum();
+        List<DeviceBuffer> temporaries = new ArrayList<>();
+        try {
+            DeviceBuffer input = temporary(temporaries, work, tablesAt + (long) taskCount * DecodeTask.LONGS * Long.BYTES,
+                    "encoded chunks");
+            Map<Location.Region, Long> bases = new EnumMap<>(columnBases);
+            bases.put(Location.Region.CHUNKS, input.address());
+            bases.put(Location.Region.CODE_MAPS, input.address() + codeMapsAt);
+            if (batch.scratchBytes() > 0) {
+                bases.put(Location.Region.SCRATCH, temporary(temporaries, work, batch.scratchBytes(), "decode scratch").address());
+            }
+            long[] tables = taskTables(launches, taskCount, bases);
+            work.countToDevice(upload(batch.chunks(), codeMaps, tables, input, work));
+            work.awaitTransfers();
+            launch(launches, input.address() + tablesAt, work);
+        } finally {
+            // Freed with the kernels queued: the pool reuses the memory only after they have run.
+            temporaries.forEach(DeviceBuffer::close);
+        }
+    }
+
     private static DeviceBuffer temporary(List<DeviceBuffer> temporaries, DeviceWork work, long bytes, String owner) {
         DeviceBuffer b = work.allocate(bytes, owner);
         temporaries.add(b);
         return b;
     }
 
-    /** Copies the chunks back to back, each padded to 8 bytes, through pinned staging; returns the bytes copied. */
-    private static long upload(List<ByteBuffer> chunks, DeviceBuffer target, DeviceWork work) {
+    /** Every launch's task table, back to back in launch order. */
+    private static long[] taskTables(List<DecodePlan.Launch> launches, int taskCount, Map<Location.Region, Long> bases) {
+        long[] tables = new long[taskCount * DecodeTask.LONGS];
+        int task = 0;
+        for (DecodePlan.Launch launch : launches) {
+            int firstBlock = 0;
+            for (DecodeTask t : launch.tasks()) {
+                t.write(tables, task++, firstBlock, bases);
+                firstBlock += t.blocks();
+            }
+        }
+        return tables;
+    }
+
+    /**
+     * Queues the copy of the chunks (back to back, each padded to 8 bytes), the code maps (padded to
+     * 8 bytes) and the task tables through pinned staging on the transfer stream; returns the bytes copied.
+     */
+    private static long upload(List<ByteBuffer> chunks, int[] codeMaps, long[] tables, DeviceBuffer target, DeviceWork work) {
         PinnedStaging staging = work.device().staging();
         synchronized (staging) {
-            PinnedStaging.Upload upload = staging.upload(target, work.stream());
+            PinnedStaging.Upload upload = staging.upload(target, work.transfers());
             for (ByteBuffer chunk : chunks) {
                 ByteBuffer whole = chunk.duplicate();
                 whole.clear();
                 upload.put(whole);
-                for (long pad = DecodePlan.roundUp8(whole.capacity()) - whole.capacity(); pad > 0; pad--) {
-                    upload.putByte((byte) 0);
-                }
+                padTo8(upload, whole.capacity());
+            }
+            for (int code : codeMaps) {
+                upload.putInt(code);
+            }
+            padTo8(upload, (long) codeMaps.length * Integer.BYTES);
+            for (long word : tables) {
+                upload.putLong(word);
             }
             return upload.finish();
         }
     }
 
-    /** Writes every task table into one upload and launches the kernels in order on the work's stream. */
-    private static void launch(List<DecodePlan.Launch> launches, Map<Location.Region, Long> bases, List<DeviceBuffer> temporaries,
-            DeviceWork work) {
-        if (launches.isEmpty()) {
-            return;
+    private static void padTo8(PinnedStaging.Upload upload, long bytes) {
+        for (long pad = DecodePlan.roundUp8(bytes) - bytes; pad > 0; pad--) {
+            upload.putByte((byte) 0);
         }
-        int taskCount = launches.stream().mapToInt(l -> l.tasks().size()).sum();
-        long[] table = new long[taskCount * DecodeTask.LONGS];
-        int task = 0;
-        for (DecodePlan.Launch launch : launches) {
-            int firstBlock = 0;
-            for (DecodeTask t : launch.tasks()) {
-                t.write(table, task++, firstBlock, bases);
-                firstBlock += t.blocks();
-            }
-        }
-        DeviceBuffer tables = work.upload(table, "decode tasks");
-        temporaries.add(tables);
-        long address = tables.address();
+    }
+
+    /** Launches the kernels in order on the work's stream; their task tables lie back to back from {@code tables}. */
+    private static void launch(List<DecodePlan.Launch> launches, long tables, DeviceWork work) {
+        long address = tables;
         for (DecodePlan.Launch launch : launches) {
             DecodeKernel kernel = launch.kernel();
             int tasks = launch.tasks().size();

@@ -2,7 +2,6 @@ package io.warpdb.exec.gpu.plan;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
-import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorRefused;
@@ -22,7 +21,6 @@ import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
-import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
@@ -41,7 +39,8 @@ import java.util.function.Function;
 /**
  * Runs the GPU part of a plan operator by operator, keeping every intermediate result in device
  * memory. Inputs placed on another executor arrive as batches and are copied in; table columns
- * come from the {@link DeviceColumnCache} when a previous query left them there. A node that runs
+ * come from the {@link DeviceColumnCache} when a previous query left them there, else from storage
+ * ({@link GpuScan}: decoded on the device where storage offers the stored chunks). A node that runs
  * out of device memory is refused ({@link ExecutorRefused}): the context reruns it on the fallback
  * placement gave it, notes that in its statistics, and its result is copied in.
  * A projection over a filter runs as one fused pass (the filter's statistics note that).
@@ -51,13 +50,13 @@ public final class GpuPlanRunner {
 
     private final ExecContext context;
     private final CudaDevice device;
-    private final DeviceColumnCache cache;
+    private final GpuScan scans;
     private final HostEntryEvaluator entries;
 
     public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache) {
         this.context = context;
         this.device = device;
-        this.cache = cache;
+        this.scans = new GpuScan(context, cache);
         this.entries = new HostEntryEvaluator(context);
     }
 
@@ -109,7 +108,7 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitScan(ScanNode scan) {
-            return scan(scan, work);
+            return scans.run(scan, work);
         }
 
         @Override
@@ -216,54 +215,11 @@ public final class GpuPlanRunner {
         return placed == null ? NAME : placed;
     }
 
-    /** Table columns from the cache, the missing ones read from storage and copied in (and cached). */
-    private DeviceTable scan(ScanNode scan, DeviceWork work) {
-        TableSource table = scan.table();
-        Object version = table.dataVersion();
-        int n = scan.columns().size();
-        DeviceColumn[] columns = new DeviceColumn[n];
-        List<Integer> missing = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                columns[i] = version == null ? null : cache.get(new DeviceColumnCache.Key(version, scan.columns().get(i)));
-                if (columns[i] == null) {
-                    missing.add(i);
-                }
-            }
-            if (!missing.isEmpty()) {
-                List<Integer> tableColumns = missing.stream().map(scan.columns()::get).toList();
-                // Cached columns are whole columns, so zone-map pruning applies only when nothing is cached.
-                List<Batch> batches = readAll(version == null
-                        ? table.scan(tableColumns, scan.predicates(), context.allocator())
-                        : table.scan(tableColumns, context.allocator()));
-                try {
-                    int rows = batches.stream().mapToInt(Batch::rowCount).sum();
-                    for (int m = 0; m < missing.size(); m++) {
-                        int i = missing.get(m);
-                        DeviceColumn c = HostToDevice.uploadColumn(scan.schema().type(i), batches, m, rows, work);
-                        columns[i] = version == null ? c : cache.put(new DeviceColumnCache.Key(version, tableColumns.get(m)), c);
-                    }
-                } finally {
-                    batches.forEach(Batch::close);
-                }
-            }
-            int rows = n == 0 ? (int) table.rowCount() : columns[0].rows();
-            return new DeviceTable(scan.schema(), rows, List.of(columns));
-        } catch (RuntimeException e) {
-            for (DeviceColumn c : columns) {
-                if (c != null) {
-                    c.close();
-                }
-            }
-            throw e;
-        }
-    }
-
     /** Copies another executor's result into device memory. */
     private DeviceTable copyIn(PlanNode node, BatchStream stream) {
         List<Batch> batches;
         try (stream) {
-            batches = readAll(stream);
+            batches = GpuScan.readAll(stream, context);
         }
         try (DeviceWork work = new DeviceWork(device)) {
             DeviceTable table = HostToDevice.upload(node.schema(), batches, work);
@@ -271,20 +227,6 @@ public final class GpuPlanRunner {
             return table;
         } finally {
             batches.forEach(Batch::close);
-        }
-    }
-
-    private List<Batch> readAll(BatchStream stream) {
-        List<Batch> batches = new ArrayList<>();
-        try (stream) {
-            for (Batch b = stream.next(); b != null; b = stream.next()) {
-                batches.add(b);
-                context.checkCancelled();
-            }
-            return batches;
-        } catch (RuntimeException e) {
-            batches.forEach(Batch::close);
-            throw e;
         }
     }
 

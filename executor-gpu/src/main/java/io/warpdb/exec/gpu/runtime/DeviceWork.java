@@ -4,13 +4,15 @@ import jcuda.Pointer;
 import jcuda.driver.JCudaDriver;
 
 /**
- * What GPU operators use while running one plan node: the device, one stream, and the bytes moved
+ * What GPU operators use while running one plan node: the device, one stream for kernels, a second
+ * one for copies that overlap them ({@link #transfers()}, opened on first use), and the bytes moved
  * between host and device so far (EXPLAIN ANALYZE reports them). Small host arrays (programs,
  * address tables, counts) are copied directly; column data goes through {@link PinnedStaging}.
  */
 public final class DeviceWork implements AutoCloseable {
     private final CudaDevice device;
     private final GpuStream stream;
+    private GpuStream transfers;
     private long bytesToDevice;
     private long bytesToHost;
 
@@ -26,6 +28,25 @@ public final class DeviceWork implements AutoCloseable {
 
     public GpuStream stream() {
         return stream;
+    }
+
+    /**
+     * The stream for host-to-device copies that run while this work's kernels do: the copy engine
+     * moves the next input while the previous one is processed. Kernels that read what was queued
+     * there wait for it through {@link #awaitTransfers()}.
+     */
+    public GpuStream transfers() {
+        if (transfers == null) {
+            transfers = new GpuStream(device);
+        }
+        return transfers;
+    }
+
+    /** Makes kernels queued on {@link #stream()} from now on wait (on the device) for the copies queued so far. */
+    public void awaitTransfers() {
+        if (transfers != null) {
+            stream.waitFor(transfers);
+        }
     }
 
     public Kernel kernel(String module, String function) {
@@ -110,8 +131,11 @@ public final class DeviceWork implements AutoCloseable {
         return bytesToHost;
     }
 
-    /** Waits for queued work; kernel time so far is then in {@link #kernelNanos()}. */
+    /** Waits for queued work (copies too); kernel time so far is then in {@link #kernelNanos()}. */
     public void synchronize() {
+        if (transfers != null) {
+            transfers.synchronize();
+        }
         stream.synchronize();
     }
 
@@ -121,6 +145,9 @@ public final class DeviceWork implements AutoCloseable {
 
     @Override
     public void close() {
+        if (transfers != null) {
+            transfers.close();
+        }
         stream.close();
     }
 }

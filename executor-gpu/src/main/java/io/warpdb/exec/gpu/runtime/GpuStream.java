@@ -61,6 +61,19 @@ public final class GpuStream implements AutoCloseable {
         return e;
     }
 
+    /**
+     * Makes work queued on this stream from now on wait, on the device, until everything queued on
+     * {@code other} so far has run (the host does not wait).
+     */
+    public void waitFor(GpuStream other) {
+        CUevent e = new CUevent();
+        JCudaDriver.cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING);
+        JCudaDriver.cuEventRecord(e, other.handle);
+        JCudaDriver.cuStreamWaitEvent(handle, e, 0);
+        // Destroying a recorded event is allowed: the driver frees it once the event has completed.
+        JCudaDriver.cuEventDestroy(e);
+    }
+
     /** Waits for everything queued and adds the finished kernels' time to {@link #kernelNanos()}. */
     public void synchronize() {
         JCudaDriver.cuStreamSynchronize(handle);

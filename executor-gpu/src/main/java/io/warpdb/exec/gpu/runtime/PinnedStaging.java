@@ -3,57 +3,83 @@ package io.warpdb.exec.gpu.runtime;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import jcuda.Pointer;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
 import jcuda.driver.JCudaDriver;
 
 /**
- * Two page-locked host buffers that every host-device copy goes through: copies from pageable
- * memory run several times slower, so data is first put into pinned memory, and while the DMA
- * engine moves one buffer the host fills the other. Callers hold the staging's monitor for a
- * whole transfer ({@code synchronized (staging)}).
+ * Page-locked host buffers that every host-device copy of column data goes through: copies from
+ * pageable memory run several times slower, so data is first put into pinned memory. The buffers
+ * are used in turn, each copy queued asynchronously, so the copy engine moves one buffer while the
+ * host fills the next; an event after each buffer's last copy says when the host may fill it
+ * again. Transfers do not wait for their copies (work queued after them on the same stream runs
+ * after them), so one transfer's copies overlap the filling of the next: the host, copying from
+ * Java memory, is the slower side, and two buffers of 32 MiB keep the engine fed with per-copy
+ * overheads (microseconds) far below a copy's time. Callers hold the staging's monitor for a whole
+ * transfer ({@code synchronized (staging)}).
  */
 public final class PinnedStaging {
+    private static final int BUFFERS = 2;
     private static final int BUFFER_BYTES = 32 << 20;
 
-    private final Pointer[] pointers = new Pointer[2];
-    private final ByteBuffer[] buffers = new ByteBuffer[2];
+    private final Pointer[] pointers = new Pointer[BUFFERS];
+    private final ByteBuffer[] buffers = new ByteBuffer[BUFFERS];
+    /** Per buffer, an event after the last copy out of it that may not have run yet; null when none. */
+    private final CUevent[] copies = new CUevent[BUFFERS];
+    /** The buffer the next transfer fills first (the one used longest ago). */
+    private int next;
 
     PinnedStaging(CudaDevice device) {
         device.bind();
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < BUFFERS; i++) {
             pointers[i] = new Pointer();
             JCudaDriver.cuMemAllocHost(pointers[i], BUFFER_BYTES);
             buffers[i] = pointers[i].getByteBuffer(0, BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         }
     }
 
-    Pointer pointer(int i) {
-        return pointers[i];
+    /** Buffer {@code i}, empty, once every copy out of it has run. */
+    private ByteBuffer acquire(int i) {
+        if (copies[i] != null) {
+            JCudaDriver.cuEventSynchronize(copies[i]);
+            JCudaDriver.cuEventDestroy(copies[i]);
+            copies[i] = null;
+        }
+        return buffers[i].clear();
     }
 
-    ByteBuffer buffer(int i) {
-        return buffers[i];
+    /** Queues a copy of the first {@code length} bytes of buffer {@code i} to {@code target} and marks the buffer busy. */
+    private void send(int i, int length, DeviceBuffer target, long deviceOffset, GpuStream stream) {
+        target.copyFromHost(pointers[i], deviceOffset, length, stream);
+        CUevent copied = new CUevent();
+        JCudaDriver.cuEventCreate(copied, CUevent_flags.CU_EVENT_DISABLE_TIMING);
+        JCudaDriver.cuEventRecord(copied, stream.handle());
+        copies[i] = copied;
     }
 
-    /** Streams host bytes into {@code target} from offset 0, through the two pinned buffers. */
+    /**
+     * Streams host bytes into {@code target} from offset 0, through the pinned buffers, on {@code
+     * stream}: the copies are queued there and may still run when {@link Upload#finish()} returns.
+     */
     public Upload upload(DeviceBuffer target, GpuStream stream) {
         return new Upload(this, target, stream);
     }
 
-    /** Copies {@code length} bytes at {@code offset} of {@code source} into {@code out} (at its position). */
+    /** Copies {@code length} bytes at {@code offset} of {@code source} into {@code out} (at its position); waits for them. */
     public void download(DeviceBuffer source, long offset, long length, ByteBuffer out, GpuStream stream) {
         long done = 0;
         while (done < length) {
             int chunk = (int) Math.min(BUFFER_BYTES, length - done);
-            source.copyToHost(pointers[0], offset + done, chunk, stream);
+            ByteBuffer staged = acquire(next).duplicate();
+            source.copyToHost(pointers[next], offset + done, chunk, stream);
             stream.synchronize();
-            ByteBuffer staged = buffers[0].duplicate();
             staged.position(0).limit(chunk);
             out.put(staged);
             done += chunk;
         }
     }
 
-    /** One host-to-device transfer in progress; {@link #finish()} waits until it is on the device. */
+    /** One host-to-device transfer in progress; {@link #finish()} queues its last copy. */
     public static final class Upload {
         private final PinnedStaging staging;
         private final DeviceBuffer target;
@@ -61,13 +87,13 @@ public final class PinnedStaging {
         private int current;
         private ByteBuffer fill;
         private long deviceOffset;
-        private final boolean[] inFlight = new boolean[2];
 
         Upload(PinnedStaging staging, DeviceBuffer target, GpuStream stream) {
             this.staging = staging;
             this.target = target;
             this.stream = stream;
-            this.fill = staging.buffer(0).clear();
+            this.current = staging.next;
+            this.fill = staging.acquire(current);
         }
 
         public void put(ByteBuffer source) {
@@ -84,8 +110,15 @@ public final class PinnedStaging {
             }
         }
 
+        public void putLong(long v) {
+            if (fill.remaining() < Long.BYTES) {
+                flip();
+            }
+            fill.putLong(v);
+        }
+
         public void putInt(int v) {
-            if (fill.remaining() < 4) {
+            if (fill.remaining() < Integer.BYTES) {
                 flip();
             }
             fill.putInt(v);
@@ -98,31 +131,25 @@ public final class PinnedStaging {
             fill.put(v);
         }
 
-        /** Sends the filled buffer and switches to the other, waiting until its last copy is done. */
+        /** Queues the copy of the filled buffer and goes on with the next one, once its last copy has run. */
         private void flip() {
-            int length = fill.position();
-            target.copyFromHost(staging.pointer(current), deviceOffset, length, stream);
-            inFlight[current] = true;
-            deviceOffset += length;
-            current ^= 1;
-            if (inFlight[current]) {
-                // The host may refill a pinned buffer only after the DMA out of it has finished.
-                stream.synchronize();
-                inFlight[0] = false;
-                inFlight[1] = false;
-            }
-            fill = staging.buffer(current).clear();
+            sendFilled();
+            current = (current + 1) % BUFFERS;
+            fill = staging.acquire(current);
         }
 
-        /** Sends what is left and waits; returns the bytes copied. */
-        public long finish() {
-            if (fill.position() > 0) {
-                int length = fill.position();
-                target.copyFromHost(staging.pointer(current), deviceOffset, length, stream);
+        private void sendFilled() {
+            int length = fill.position();
+            if (length > 0) {
+                staging.send(current, length, target, deviceOffset, stream);
                 deviceOffset += length;
-                fill.clear();
             }
-            stream.synchronize();
+        }
+
+        /** Queues the copy of what is left; returns the bytes copied. The next transfer starts in the buffer after this one's last. */
+        public long finish() {
+            sendFilled();
+            staging.next = (current + 1) % BUFFERS;
             return deviceOffset;
         }
     }

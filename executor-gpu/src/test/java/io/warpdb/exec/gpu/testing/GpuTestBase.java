@@ -128,13 +128,17 @@ public abstract class GpuTestBase {
      * SPI; a node the executor refuses falls back on the CPU, as placement has it.
      */
     protected List<List<Object>> planRows(PlanNode plan, String executor) {
+        return ResultAssert.rows(placedContext(plan, executor).run(plan));
+    }
+
+    /** A context with every node of {@code plan} placed on {@code executor} (the CPU as fallback); its statistics stay to be read. */
+    protected ExecContext placedContext(PlanNode plan, String executor) {
         Map<PlanNode, String> placement = new IdentityHashMap<>();
         placeAll(plan, executor, placement);
         Map<PlanNode, String> fallbacks = new IdentityHashMap<>();
         placeAll(plan, "cpu", fallbacks);
-        ExecContext context = new ExecContext(allocator,
+        return new ExecContext(allocator,
                 new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement, fallbacks);
-        return ResultAssert.rows(context.run(plan));
     }
 
     private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {
