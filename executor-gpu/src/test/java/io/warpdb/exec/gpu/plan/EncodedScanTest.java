@@ -119,7 +119,8 @@ class EncodedScanTest extends GpuTestBase {
         List<Object> row = new ArrayList<>();
         row.add(k);
         row.add(k % 11 == 0 ? null : segment == 3 ? mix % 1000 : k % 7);
-        row.add(segment == 1 ? 1999L : k % 17 == 0 ? null : mix % 1_000_000);
+        // Boxed on both sides: a primitive 1999L would unbox the inner NULL.
+        row.add(segment == 1 ? Long.valueOf(1999L) : k % 17 == 0 ? null : Long.valueOf(mix % 1_000_000));
         row.add(8000 + k / 100);
         row.add(segment == 1 || k % 13 == 0 ? null : WORDS.get((int) ((k / 3 + segment) % WORDS.size())));
         row.add(k % 5 == 0 ? null : k % 3 == 0);
