@@ -47,7 +47,7 @@ struct Task {
     int count;
     int outWidth;
     int flags;
-    int firstBlock;  // flat kernels: the task's first block (tasks in order, blocks contiguous)
+    int firstBlock;  // the task's first block of a flat kernel (tasks in order, blocks contiguous); scans: its first tile sum
     long long unused;
 };
 static_assert(sizeof(Task) == 96, "the host writes 12 longs per task");
@@ -145,42 +145,110 @@ __device__ __forceinline__ unsigned long long blockExclusive(unsigned long long 
     return exclusive;
 }
 
-// Inclusive scan of the task's `count` terms, term(i), in tiles of TILE, by the whole block,
-// each result passed to emit(i, sum). Wrapping 64-bit sums.
+// Inclusive scan of the terms term(i), i in [tileStart, tileStart + TILE) and below count, by the
+// whole block, seeded with `carry` (the terms before the tile summed); each result is passed to
+// emit(i, sum) and the tile's total returned. All threads must call it. Every term is read before
+// any is emitted, and a thread emits exactly the positions it read, so emit may overwrite the
+// terms in place. Wrapping 64-bit sums.
 template <typename Term, typename Emit>
-__device__ __forceinline__ void blockScan(int count, Term term, Emit emit) {
+__device__ __forceinline__ unsigned long long tileScan(long long tileStart, long long count, unsigned long long carry,
+                                                       Term term, Emit emit) {
     __shared__ unsigned long long shared[WARPS + 1];
-    unsigned long long carry = 0;
-    for (long long tileStart = 0; tileStart < count; tileStart += TILE) {
-        // Thread t owns the ITEMS consecutive terms from tileStart + t * ITEMS.
-        const long long first = tileStart + (long long)threadIdx.x * ITEMS;
-        unsigned long long terms[ITEMS];
-        unsigned long long sum = 0;
+    // Thread t owns the ITEMS consecutive terms from tileStart + t * ITEMS.
+    const long long first = tileStart + (long long)threadIdx.x * ITEMS;
+    unsigned long long terms[ITEMS];
+    unsigned long long sum = 0;
 #pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
-            terms[k] = first + k < count ? (unsigned long long)term(first + k) : 0ull;
-            sum += terms[k];
-        }
-        unsigned long long tileTotal;
-        unsigned long long running = carry + blockExclusive(sum, shared, tileTotal);
-#pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
-            running += terms[k];
-            if (first + k < count) emit(first + k, (long long)running);
-        }
-        carry += tileTotal;
+    for (int k = 0; k < ITEMS; k++) {
+        terms[k] = first + k < count ? (unsigned long long)term(first + k) : 0ull;
+        sum += terms[k];
     }
+    unsigned long long tileTotal;
+    unsigned long long running = carry + blockExclusive(sum, shared, tileTotal);
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        running += terms[k];
+        if (first + k < count) emit(first + k, (long long)running);
+    }
+    return tileTotal;
+}
+
+// The scans (run ends, deltas) reduce, then scan, over all tiles of all tasks, in three launches:
+// sumTile (flat) writes tile k's sum of terms to tileSums[k], decode_tile_prefixes (a block per
+// task) turns each task's tile sums into inclusive prefixes in place, and rescanTile (flat) scans
+// each tile again from the prefix of the tiles before it. tileSums holds one value per block of
+// the flat launches, a task's tiles from its firstBlock.
+
+// This block's tile of the task: its terms summed (in any order: wrapping sums) into tileSums.
+template <typename Term>
+__device__ __forceinline__ void sumTile(const Task& t, unsigned long long* tileSums, Term term) {
+    __shared__ unsigned long long shared[WARPS + 1];
+    const long long tileStart = (long long)(blockIdx.x - t.firstBlock) * TILE;
+    unsigned long long sum = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+        const long long i = tileStart + k * BLOCK + threadIdx.x;
+        if (i < t.count) sum += (unsigned long long)term(i);
+    }
+    unsigned long long total;
+    blockExclusive(sum, shared, total);
+    if (threadIdx.x == 0) tileSums[blockIdx.x] = total;
+}
+
+// This block's tile of the task scanned, seeded with the task's tiles before it (their inclusive
+// prefix, left by decode_tile_prefixes in the slot before this tile's).
+template <typename Term, typename Emit>
+__device__ __forceinline__ void rescanTile(const Task& t, const unsigned long long* tilePrefixes, Term term, Emit emit) {
+    const int tile = blockIdx.x - t.firstBlock;
+    tileScan((long long)tile * TILE, t.count, tile == 0 ? 0ull : tilePrefixes[blockIdx.x - 1], term, emit);
+}
+
+// The terms of the scans: run j's length (the run ends are their inclusive prefix), and for Delta
+// the first value (scalar) then the count - 1 differences (the values are their inclusive prefix).
+__device__ __forceinline__ long long runLength(const Task& t, long long j) { return streamValue(t.values, j); }
+
+__device__ __forceinline__ long long deltaTerm(const Task& t, long long i) {
+    return i == 0 ? t.scalar : streamValue(t.values, i - 1);
 }
 
 }  // namespace
 
-// Run ends of RLE streams (and validity runs): aux[j] = run lengths [0, j] summed, j < count;
-// values: the run lengths. One block per task (a chunk's runs), looping over its tiles.
-extern "C" __global__ void __launch_bounds__(BLOCK) decode_run_ends(const Task* tasks) {
+// Each task's tiles of terms (count terms, count >= 1) summed into tileSums: the first of the
+// three launches of a scan (see sumTile). Flat: TILE terms a block.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_run_end_tiles(const Task* tasks, int taskCount,
+                                                                         unsigned long long* tileSums) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
+    sumTile(t, tileSums, [&](long long j) { return runLength(t, j); });
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_delta_tiles(const Task* tasks, int taskCount,
+                                                                       unsigned long long* tileSums) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
+    sumTile(t, tileSums, [&](long long i) { return deltaTerm(t, i); });
+}
+
+// Each task's tile sums (its ceil(count / TILE) slots from firstBlock) into inclusive prefixes, in
+// place: the second launch of a scan. One block per task.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_tile_prefixes(const Task* tasks, unsigned long long* tileSums) {
     const Task t = tasks[blockIdx.x];
+    unsigned long long* sums = tileSums + t.firstBlock;
+    const long long tiles = ((long long)t.count + TILE - 1) / TILE;
+    unsigned long long carry = 0;
+    for (long long tileStart = 0; tileStart < tiles; tileStart += TILE) {
+        carry += tileScan(tileStart, tiles, carry, [&](long long k) { return sums[k]; },
+                          [&](long long k, long long prefix) { sums[k] = (unsigned long long)prefix; });
+    }
+}
+
+// Run ends of RLE streams (and validity runs): aux[j] = run lengths [0, j] summed, j < count;
+// values: the run lengths. The last launch of a scan (after decode_run_end_tiles and
+// decode_tile_prefixes); flat: TILE runs a block.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_run_ends(const Task* tasks, int taskCount,
+                                                                    const unsigned long long* tilePrefixes) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
     long long* ends = (long long*)t.aux;
-    blockScan(t.count, [&](long long j) { return streamValue(t.values, j); },
-              [&](long long j, long long end) { ends[j] = end; });
+    rescanTile(t, tilePrefixes, [&](long long j) { return runLength(t, j); },
+               [&](long long j, long long end) { ends[j] = end; });
 }
 
 // Expands runs: out[i] (outWidth bytes) = values[j] for the run j holding position i, the first j
@@ -206,11 +274,13 @@ extern "C" __global__ void __launch_bounds__(BLOCK) decode_run_expand(const Task
 }
 
 // Undoes Delta: out[i] (outWidth bytes) = scalar (the first value) + values[0..i) summed, i < count
-// (count >= 1; values holds count - 1 differences). One block per task, looping over its tiles.
-extern "C" __global__ void __launch_bounds__(BLOCK) decode_deltas(const Task* tasks) {
-    const Task t = tasks[blockIdx.x];
-    blockScan(t.count, [&](long long i) { return i == 0 ? t.scalar : streamValue(t.values, i - 1); },
-              [&](long long i, long long value) { storeValue(t.out, t.outWidth, i, value); });
+// (count >= 1; values holds count - 1 differences). The last launch of a scan (after
+// decode_delta_tiles and decode_tile_prefixes); flat: TILE values a block.
+extern "C" __global__ void __launch_bounds__(BLOCK) decode_deltas(const Task* tasks, int taskCount,
+                                                                  const unsigned long long* tilePrefixes) {
+    const Task t = tasks[taskOfBlock(tasks, taskCount)];
+    rescanTile(t, tilePrefixes, [&](long long i) { return deltaTerm(t, i); },
+               [&](long long i, long long value) { storeValue(t.out, t.outWidth, i, value); });
 }
 
 // Validity bytes (1 = valid) of chunks without runs: flags 0 all valid, 1 all NULL, 2 the Arrow

@@ -267,7 +267,7 @@ final class DecodePlan {
     /** One kernel launch over a table of tasks. */
     record Launch(DecodeKernel kernel, List<DecodeTask> tasks) {
         int blocks() {
-            return kernel.blockPerTask ? tasks.size() : tasks.stream().mapToInt(DecodeTask::blocks).sum();
+            return tasks.stream().mapToInt(DecodeTask::blocks).sum();
         }
     }
 }

@@ -37,10 +37,12 @@ import java.util.Map;
  *
  * <p>Why not the paper's single fused kernel with intermediate layers in shared memory: its
  * buffers are the small pieces of an all-to-all exchange, ours are chunks of a million rows whose
- * intermediate streams (up to 8 MiB) do not fit in a block's shared memory. The scans (run ends,
- * deltas) still take the paper's shape, a thread block per chunk looping over its tiles, which
- * needs no cross-block look-back and fills the GPU once a column has as many chunks as there are
- * SMs; the expansions and stores are spread over all blocks. Layers other than the outermost go
+ * intermediate streams (up to 8 MiB) do not fit in a block's shared memory. Nor the paper's thread
+ * block per buffer for the scans (run ends, deltas): a chunk's block would loop over its 512 tiles
+ * while a column of few chunks leaves most SMs idle. The scans reduce, then scan, over all tiles of
+ * all chunks (each tile's sum, each chunk's tile sums into prefixes, each tile rescanned from its
+ * prefix: three launches and no cross-block look-back); like the expansions and stores, they are
+ * spread over all blocks. Layers other than the outermost go
  * through global memory (scratch freed after the batch); the outermost writes the column directly
  * unless a dictionary or NULL zeroing needs a final store.
  *
@@ -54,9 +56,9 @@ public final class DeviceDecoder {
     /** Threads per block of every decode kernel (decode.cu's BLOCK). */
     private static final int BLOCK = 256;
     /**
-     * Stored bytes after which a column's next chunk starts a new batch: large enough that a batch
-     * holds tens of million-row chunks (the scans take a block per chunk), small enough that a large
-     * column's first kernels start while the rest is still being copied.
+     * Stored bytes after which a column's next chunk starts a new batch: large enough that a batch's
+     * launches fill the GPU, small enough that a large column's first kernels start while the rest
+     * is still being copied.
      */
     static final long BATCH_BYTES = 64L << 20;
 
@@ -152,10 +154,14 @@ public final class DeviceDecoder {
             if (batch.scratchBytes() > 0) {
                 bases.put(Location.Region.SCRATCH, temporary(temporaries, work, batch.scratchBytes(), "decode scratch").address());
             }
+            // One tile sum per block of the largest scan; the scans run one after another on the work's stream.
+            long tileSumBytes = launches.stream().filter(l -> l.kernel().isScan()).mapToLong(l -> (long) l.blocks() * Long.BYTES)
+                    .max().orElse(0);
+            DeviceBuffer tileSums = tileSumBytes > 0 ? temporary(temporaries, work, tileSumBytes, "decode tile sums") : null;
             long[] tables = taskTables(launches, taskCount, bases);
             work.countToDevice(upload(batch.chunks(), codeMaps, tables, input, work));
             work.awaitTransfers();
-            launch(launches, input.address() + tablesAt, work);
+            launch(launches, input.address() + tablesAt, tileSums, work);
         } finally {
             // Freed with the kernels queued: the pool reuses the memory only after they have run.
             temporaries.forEach(DeviceBuffer::close);
@@ -213,14 +219,22 @@ public final class DeviceDecoder {
         }
     }
 
-    /** Launches the kernels in order on the work's stream; their task tables lie back to back from {@code tables}. */
-    private static void launch(List<DecodePlan.Launch> launches, long tables, DeviceWork work) {
+    /**
+     * Launches the kernels in order on the work's stream; their task tables lie back to back from
+     * {@code tables}. A scan is three launches (decode.cu's sumTile, decode_tile_prefixes,
+     * rescanTile) through {@code tileSums}, which holds a value per block of the largest scan.
+     */
+    private static void launch(List<DecodePlan.Launch> launches, long tables, DeviceBuffer tileSums, DeviceWork work) {
         long address = tables;
         for (DecodePlan.Launch launch : launches) {
             DecodeKernel kernel = launch.kernel();
             int tasks = launch.tasks().size();
-            if (kernel.blockPerTask) {
-                work.kernel(DecodeKernel.MODULE, kernel.function).launch(work.stream(), launch.blocks(), BLOCK, 0, address);
+            if (kernel.isScan()) {
+                work.kernel(DecodeKernel.MODULE, kernel.tileSums).launch(work.stream(), launch.blocks(), BLOCK, 0, address, tasks,
+                        tileSums);
+                work.kernel(DecodeKernel.MODULE, DecodeKernel.TILE_PREFIXES).launch(work.stream(), tasks, BLOCK, 0, address, tileSums);
+                work.kernel(DecodeKernel.MODULE, kernel.function).launch(work.stream(), launch.blocks(), BLOCK, 0, address, tasks,
+                        tileSums);
             } else {
                 work.kernel(DecodeKernel.MODULE, kernel.function).launch(work.stream(), launch.blocks(), BLOCK, 0, address, tasks);
             }

@@ -39,8 +39,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of mixed shapes and encodings, and for full-size chunks of 2^20 rows.
  */
 class DeviceDecoderTest extends GpuTestBase {
-    /** Empty, one value, around 64-bit words, around the kernels' 2048-row tiles. */
-    private static final int[] SIZES = {0, 1, 63, 64, 65, 1000, 2047, 2048, 2049, 5000};
+    /**
+     * Empty, one value, around 64-bit words, around the kernels' 2048-row tiles (a scan's tile
+     * sums carried over one tile boundary and two, the last tile partial or of one value).
+     */
+    private static final int[] SIZES = {0, 1, 63, 64, 65, 1000, 2047, 2048, 2049, 4097, 5000};
     private static final int FULL_CHUNK = 1 << 20;
 
     @BeforeEach
