@@ -14,7 +14,7 @@ import io.warpdb.core.data.encoded.ChunkValidity;
 import io.warpdb.core.data.encoded.ChunkValues;
 import io.warpdb.core.data.encoded.EncodedColumnChunk;
 import io.warpdb.core.data.encoded.EncodedSegment;
-import io.warpdb.core.data.encoded.ValueLayout;
+import io.warpdb.core.data.encoded.ChunkLayout;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -78,10 +78,10 @@ class EncodedSegmentsTest {
             assertEquals(SEGMENT_ROWS, segment.rowCount());
             EncodedColumnChunk name = segment.columns().get(0);
             EncodedColumnChunk key = segment.columns().get(1);
-            assertEquals(ValueLayout.INT32, name.layout(), "string codes");
+            assertEquals(ChunkLayout.INT32, name.layout(), "string codes");
             assertInstanceOf(ChunkValues.Dictionary.class, name.values());
             assertFalse(name.validity() instanceof ChunkValidity.NoNulls, "every third name is NULL");
-            assertEquals(ValueLayout.INT64, key.layout());
+            assertEquals(ChunkLayout.INT64, key.layout());
             assertInstanceOf(ChunkValidity.NoNulls.class, key.validity());
         }
     }

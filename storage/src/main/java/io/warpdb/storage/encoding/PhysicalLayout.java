@@ -1,6 +1,6 @@
 package io.warpdb.storage.encoding;
 
-import io.warpdb.core.data.encoded.ValueLayout;
+import io.warpdb.core.data.encoded.ChunkLayout;
 import io.warpdb.core.types.TypeKind;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
@@ -14,19 +14,19 @@ import org.apache.arrow.memory.ArrowBuf;
  */
 enum PhysicalLayout {
     /** BOOLEAN: one bit per value, least significant bit first (Arrow's bitmap order). */
-    BIT(0, 1, ValueLayout.BIT),
+    BIT(0, 1, ChunkLayout.BIT),
     /** INTEGER, DATE and the dictionary codes of VARCHAR/CHAR. */
-    INT32(1, 32, ValueLayout.INT32),
+    INT32(1, 32, ChunkLayout.INT32),
     /** BIGINT, DECIMAL (unscaled) and DOUBLE (raw bits). */
-    INT64(2, 64, ValueLayout.INT64);
+    INT64(2, 64, ChunkLayout.INT64);
 
     /** Written into each chunk so that decoding with the wrong type fails loudly. */
     final int wireId;
     final int bitsPerValue;
     /** The same layout in the storage-neutral chunk description. */
-    final ValueLayout described;
+    final ChunkLayout described;
 
-    PhysicalLayout(int wireId, int bitsPerValue, ValueLayout described) {
+    PhysicalLayout(int wireId, int bitsPerValue, ChunkLayout described) {
         this.wireId = wireId;
         this.bitsPerValue = bitsPerValue;
         this.described = described;

@@ -7,7 +7,7 @@ import io.warpdb.core.batch.StringDictionary;
  * one for leading NULLs), so NULLs extend runs and deltas rather than break them.
  */
 public sealed interface ChunkValues permits ChunkValues.Plain, ChunkValues.Cascaded, ChunkValues.Dictionary {
-    /** The values exactly as an Arrow data buffer of the chunk's {@link ValueLayout} holds them. */
+    /** The values exactly as an Arrow data buffer of the chunk's {@link ChunkLayout} holds them. */
     record Plain(ChunkSlice bytes) implements ChunkValues {
     }
 

@@ -45,11 +45,11 @@ class EncodedDescriptionTest {
     @Test
     void aChunkHasValuesExactlyWhenNotAllRowsAreNull() {
         ChunkValues values = new ChunkValues.Cascaded(new IntegerStream.BitPacked(2, 0, 0, ChunkSlice.EMPTY));
-        assertEquals(2, new EncodedColumnChunk(ValueLayout.INT64, 2, ChunkValidity.NO_NULLS, values).rowCount());
-        assertEquals(2, new EncodedColumnChunk(ValueLayout.INT64, 2, ChunkValidity.ALL_NULL, null).rowCount());
-        assertThrows(IllegalArgumentException.class, () -> new EncodedColumnChunk(ValueLayout.INT64, 2, ChunkValidity.ALL_NULL, values));
-        assertThrows(IllegalArgumentException.class, () -> new EncodedColumnChunk(ValueLayout.INT64, 2, ChunkValidity.NO_NULLS, null));
-        EncodedColumnChunk chunk = new EncodedColumnChunk(ValueLayout.INT64, 2, ChunkValidity.NO_NULLS, values);
+        assertEquals(2, new EncodedColumnChunk(ChunkLayout.INT64, 2, ChunkValidity.NO_NULLS, values).rowCount());
+        assertEquals(2, new EncodedColumnChunk(ChunkLayout.INT64, 2, ChunkValidity.ALL_NULL, null).rowCount());
+        assertThrows(IllegalArgumentException.class, () -> new EncodedColumnChunk(ChunkLayout.INT64, 2, ChunkValidity.ALL_NULL, values));
+        assertThrows(IllegalArgumentException.class, () -> new EncodedColumnChunk(ChunkLayout.INT64, 2, ChunkValidity.NO_NULLS, null));
+        EncodedColumnChunk chunk = new EncodedColumnChunk(ChunkLayout.INT64, 2, ChunkValidity.NO_NULLS, values);
         assertThrows(IllegalArgumentException.class, () -> new EncodedSegment(3, List.of(chunk)));
     }
 }

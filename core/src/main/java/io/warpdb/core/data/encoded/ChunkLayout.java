@@ -1,7 +1,7 @@
 package io.warpdb.core.data.encoded;
 
 /** How a chunk's values sit in an Arrow data buffer, which is also their plain encoding. */
-public enum ValueLayout {
+public enum ChunkLayout {
     /** BOOLEAN: one bit per value, least significant bit first. */
     BIT,
     /** INTEGER, DATE and the dictionary codes of VARCHAR/CHAR, little-endian. */
