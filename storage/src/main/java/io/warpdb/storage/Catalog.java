@@ -39,9 +39,10 @@ public final class Catalog implements AutoCloseable {
         this(parent, StorageOptions.defaults());
     }
 
-    /** An in-memory catalog with the given options (the cache size does not apply). */
+    /** An in-memory catalog with the given options; its cache holds decoded chunks of the encoded segments. */
     public Catalog(BufferAllocator parent, StorageOptions options) {
-        this(parent.newChildAllocator("storage", 0, Long.MAX_VALUE), options, new MemoryStore(), Version.of(Manifest.empty()));
+        this(parent.newChildAllocator("storage", 0, Long.MAX_VALUE), options, new MemoryStore(parent, options),
+                Version.of(Manifest.empty()));
     }
 
     private Catalog(BufferAllocator allocator, StorageOptions options, Store store, Version initial) {

@@ -10,7 +10,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Decoded column chunks of durable segments, kept in Arrow memory of the cache's own allocator
+ * Decoded column chunks of a catalog's segments, kept in Arrow memory of the cache's own allocator
  * and weighed in bytes. An entry is reference counted: the cache holds one reference and each
  * reader one while it shares the buffers into its query allocator, so eviction never frees
  * memory a reader is still transferring; after the transfer, Arrow's own reference counts keep

@@ -6,8 +6,8 @@ import java.util.List;
  * How one column of a table is stored, summed over its segments.
  *
  * @param column    the column name
- * @param bytes     encoded bytes on disk (durable catalog) or Arrow buffer bytes (in memory)
- * @param encodings the distinct encodings its chunks use, e.g. "dict+rle+bitpack(3)", or "arrow"
+ * @param bytes     encoded bytes, on disk (durable catalog) or on the heap (in memory)
+ * @param encodings the distinct encodings its chunks use, e.g. "dict+rle+bitpack(3)"
  */
 public record ColumnSize(String column, long bytes, List<String> encodings) {
     public ColumnSize {

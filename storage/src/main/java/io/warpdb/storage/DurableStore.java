@@ -92,15 +92,12 @@ final class DurableStore implements Store {
     }
 
     @Override
-    public Segment persist(MemorySegment built, Schema schema) {
+    public Segment persist(BuiltSegment built) {
         try {
-            List<ChunkLocation> chunks = SegmentWriter.write(dir, built, schema);
-            List<DataType> types = schema.fields().stream().map(Field::type).toList();
-            return new FileSegment(this, built.id(), built.table(), built.rowCount(), built.zoneMaps(), types, chunks);
+            List<ChunkLocation> chunks = SegmentWriter.write(dir, built);
+            return new FileSegment(this, built.id(), built.table(), built.rowCount(), built.zoneMaps(), built.types(), chunks);
         } catch (IOException e) {
             throw ioError("cannot write " + dir.segmentFile(built.id()), e);
-        } finally {
-            built.release();
         }
     }
 

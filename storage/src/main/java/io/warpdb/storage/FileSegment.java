@@ -28,18 +28,17 @@ final class FileSegment extends Segment {
     }
 
     @Override
-    protected DecodedColumn readColumn(int c, BufferAllocator allocator) {
-        ChunkCache.Entry entry = store.cache().acquire(new ChunkCache.Key(id(), c),
-                cacheAllocator -> SegmentReader.read(store.directory(), id(), table(), chunks.get(c), types.get(c), cacheAllocator));
-        try {
-            DecodedColumn cached = entry.column();
-            return new DecodedColumn(slice(cached.vector(), 0, rowCount(), allocator), cached.dictionary());
-        } finally {
-            entry.release();
-        }
+    protected ChunkCache cache() {
+        return store.cache();
     }
 
-    /** Column {@code c}'s chunk as stored, described (read from the file, not the decoded-chunk cache). */
+    @Override
+    protected DecodedColumn decode(int c, BufferAllocator allocator) {
+        return SegmentReader.read(store.directory(), id(), table(), chunks.get(c), types.get(c), allocator);
+    }
+
+    /** Read from the file, not the decoded-chunk cache. */
+    @Override
     EncodedColumnChunk encodedChunk(int c) {
         return SegmentReader.describe(store.directory(), id(), table(), chunks.get(c), types.get(c));
     }
@@ -47,6 +46,12 @@ final class FileSegment extends Segment {
     @Override
     long bytes(int column) {
         return chunks.get(column).length();
+    }
+
+    /** Nothing: the chunks stay in the file until read (decoded ones are the cache's). */
+    @Override
+    long residentBytes() {
+        return 0;
     }
 
     @Override

@@ -1,53 +1,62 @@
 package io.warpdb.storage;
 
-import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.data.encoded.EncodedColumnChunk;
+import io.warpdb.core.types.DataType;
+import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.DecodedColumn;
-import java.util.ArrayList;
+import io.warpdb.storage.encoding.EncodedChunk;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 
 /**
- * A segment whose columns are Arrow vectors in storage-owned memory: the whole table in an
- * in-memory catalog, and a segment on its way to a file in a durable one. String columns hold
- * codes into a segment-local dictionary of exactly the values used.
+ * A segment of an in-memory catalog: its column chunks stay encoded on the heap, exactly as a
+ * durable catalog writes them to a file, and are decoded on use into the catalog's chunk cache.
  */
 final class MemorySegment extends Segment {
-    private final List<FieldVector> vectors;
-    private final List<StringDictionary> dictionaries;
+    private final ChunkCache cache;
+    private final List<DataType> types;
+    private final List<EncodedChunk> chunks;
 
-    MemorySegment(long id, String table, int rowCount, List<ZoneMap> zoneMaps, List<FieldVector> vectors,
-            List<StringDictionary> dictionaries) {
-        super(id, table, rowCount, zoneMaps);
-        this.vectors = List.copyOf(vectors);
-        this.dictionaries = new ArrayList<>(dictionaries); // holds nulls, which List.copyOf rejects
-    }
-
-    FieldVector vector(int column) {
-        return vectors.get(column);
-    }
-
-    StringDictionary dictionary(int column) {
-        return dictionaries.get(column);
+    MemorySegment(ChunkCache cache, BuiltSegment built) {
+        super(built.id(), built.table(), built.rowCount(), built.zoneMaps());
+        this.cache = cache;
+        this.types = built.types();
+        this.chunks = built.chunks();
     }
 
     @Override
-    protected DecodedColumn readColumn(int c, BufferAllocator allocator) {
-        return new DecodedColumn(slice(vectors.get(c), 0, rowCount(), allocator), dictionaries.get(c));
+    protected ChunkCache cache() {
+        return cache;
+    }
+
+    @Override
+    protected DecodedColumn decode(int c, BufferAllocator allocator) {
+        return ChunkCodec.decode(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c), allocator);
+    }
+
+    @Override
+    EncodedColumnChunk encodedChunk(int c) {
+        return ChunkCodec.describe(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c));
     }
 
     @Override
     long bytes(int column) {
-        return vectors.get(column).getBufferSize();
+        return chunks.get(column).bytes().length;
+    }
+
+    @Override
+    long residentBytes() {
+        return chunks.stream().mapToLong(chunk -> chunk.bytes().length).sum();
     }
 
     @Override
     String encoding(int column) {
-        return "arrow";
+        return chunks.get(column).description();
     }
 
     @Override
     protected void free() {
-        vectors.forEach(FieldVector::close);
+        cache.invalidate(id(), types.size());
     }
 }

@@ -1,13 +1,22 @@
 package io.warpdb.storage;
 
-import io.warpdb.core.types.Schema;
+import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
-/** The store of an in-memory catalog: segments stay Arrow vectors, commits only swap pointers. */
+/**
+ * The store of an in-memory catalog: segments keep their encoded chunks on the heap, decoded on
+ * use into a {@link ChunkCache} as a durable store's are; commits only swap pointers.
+ */
 final class MemoryStore implements Store {
+    private final ChunkCache cache;
+
+    MemoryStore(BufferAllocator allocator, StorageOptions options) {
+        this.cache = new ChunkCache(allocator, options.cacheBytes());
+    }
+
     @Override
-    public Segment persist(MemorySegment built, Schema schema) {
-        return built;
+    public Segment persist(BuiltSegment built) {
+        return new MemorySegment(cache, built);
     }
 
     @Override
@@ -22,11 +31,11 @@ final class MemoryStore implements Store {
 
     @Override
     public CacheStats cacheStats() {
-        return new CacheStats(0, 0, 0, 0, 0);
+        return cache.stats();
     }
 
     @Override
     public void close() {
-        // Segments free their memory when the catalog releases its versions.
+        cache.close();
     }
 }

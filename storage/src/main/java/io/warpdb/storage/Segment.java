@@ -3,6 +3,7 @@ package io.warpdb.storage;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.data.ColumnPredicate;
+import io.warpdb.core.data.encoded.EncodedColumnChunk;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
@@ -15,8 +16,8 @@ import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * An immutable row group of one table: a column chunk per column plus its zone map. Versions
- * hold references to the segments they contain; the last release frees the data (memory, or
- * the file and its cached chunks).
+ * hold references to the segments they contain; the last release frees the data (the encoded
+ * chunks in memory, or the file) and its cached decoded chunks.
  */
 abstract class Segment extends RefCounted {
     private final long id;
@@ -90,13 +91,36 @@ abstract class Segment extends RefCounted {
         }
     }
 
-    /** Column {@code c}, shared into {@code allocator} (the caller owns the vector), with its dictionary. */
-    protected abstract DecodedColumn readColumn(int c, BufferAllocator allocator);
+    /**
+     * Column {@code c}, shared into {@code allocator} (the caller owns the vector), with its
+     * dictionary: decoded on first use into the chunk cache and shared from there.
+     */
+    private DecodedColumn readColumn(int c, BufferAllocator allocator) {
+        ChunkCache.Entry entry = cache().acquire(new ChunkCache.Key(id, c), cacheAllocator -> decode(c, cacheAllocator));
+        try {
+            DecodedColumn cached = entry.column();
+            return new DecodedColumn(slice(cached.vector(), 0, rowCount, allocator), cached.dictionary());
+        } finally {
+            entry.release();
+        }
+    }
 
-    /** Stored size of a column chunk: Arrow buffer bytes in memory, encoded bytes in a file. */
+    /** The cache that holds this segment's decoded chunks. */
+    protected abstract ChunkCache cache();
+
+    /** Column {@code c}'s chunk decoded into {@code allocator}, owned by the caller. */
+    protected abstract DecodedColumn decode(int c, BufferAllocator allocator);
+
+    /** Column {@code c}'s chunk as stored, described for decoders outside storage (the GPU's). */
+    abstract EncodedColumnChunk encodedChunk(int c);
+
+    /** Encoded size of a column chunk, the same in memory and in a file. */
     abstract long bytes(int column);
 
-    /** How a column chunk is stored, e.g. "arrow" or the codec's scheme. */
+    /** Bytes this segment holds on the host beyond the shared chunk cache: its chunks in memory, nothing for a file. */
+    abstract long residentBytes();
+
+    /** How a column chunk is encoded: the codec's scheme. */
     abstract String encoding(int column);
 
     /** Rows [from, from + count) of {@code v}, sharing its buffers, charged to {@code allocator}. */

@@ -8,6 +8,8 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.storage.encoding.ChunkCodec;
+import io.warpdb.storage.encoding.EncodedChunk;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,17 +39,19 @@ import org.apache.arrow.vector.IntVector;
 final class SegmentBuilder implements AutoCloseable {
     private final String table;
     private final Schema schema;
+    private final List<DataType> types;
     private final int segmentRows;
     private final BufferAllocator allocator;
     private final LongSupplier ids;
     private final int inFlightLimit = ForkJoinPool.getCommonPoolParallelism() + 1;
-    private final ArrayDeque<CompletableFuture<MemorySegment>> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<CompletableFuture<BuiltSegment>> inFlight = new ArrayDeque<>();
     private List<Batch> pending = new ArrayList<>();
     private int pendingRows;
 
     SegmentBuilder(String table, Schema schema, int segmentRows, BufferAllocator allocator, LongSupplier ids) {
         this.table = table;
         this.schema = schema;
+        this.types = schema.fields().stream().map(Field::type).toList();
         this.segmentRows = segmentRows;
         this.allocator = allocator;
         this.ids = ids;
@@ -57,7 +61,7 @@ final class SegmentBuilder implements AutoCloseable {
      * Takes the rows of {@code batch} (closing it); returns the segments completed and encoded
      * by now, in row order, owned by the caller.
      */
-    List<MemorySegment> add(Batch batch) {
+    List<BuiltSegment> add(Batch batch) {
         try (batch) {
             check(batch);
             for (int from = 0; from < batch.rowCount(); ) {
@@ -74,7 +78,7 @@ final class SegmentBuilder implements AutoCloseable {
     }
 
     /** The remaining segments, the last one partial, in row order; empty when no rows are left. */
-    List<MemorySegment> finish() {
+    List<BuiltSegment> finish() {
         if (pendingRows > 0) {
             seal();
         }
@@ -93,10 +97,10 @@ final class SegmentBuilder implements AutoCloseable {
 
     /**
      * The encoded segments at the head of the queue: every one that is done, and as many more
-     * (waiting for them) as leave at most {@code keep} in flight. On failure, releases those taken.
+     * (waiting for them) as leave at most {@code keep} in flight.
      */
-    private List<MemorySegment> takeEncoded(int keep) {
-        List<MemorySegment> done = new ArrayList<>();
+    private List<BuiltSegment> takeEncoded(int keep) {
+        List<BuiltSegment> done = new ArrayList<>();
         try {
             while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().isDone())) {
                 done.add(inFlight.peek().join());
@@ -104,7 +108,6 @@ final class SegmentBuilder implements AutoCloseable {
             }
         } catch (CompletionException e) {
             inFlight.remove();
-            done.forEach(Segment::release);
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         return done;
@@ -136,33 +139,32 @@ final class SegmentBuilder implements AutoCloseable {
         return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
     }
 
-    /** Copies {@code rows} rows of {@code batches} (closing them) into a new segment. */
-    private MemorySegment encode(long id, List<Batch> batches, int rows) {
-        List<FieldVector> vectors = new ArrayList<>(schema.size());
-        List<StringDictionary> dictionaries = new ArrayList<>(schema.size());
+    /**
+     * Copies {@code rows} rows of {@code batches} (closing them) into a new segment, a column at
+     * a time: copied, measured for its zone map, encoded, and freed.
+     */
+    private BuiltSegment encode(long id, List<Batch> batches, int rows) {
+        List<EncodedChunk> chunks = new ArrayList<>(schema.size());
         List<ZoneMap> zoneMaps = new ArrayList<>(schema.size());
         try {
             for (int c = 0; c < schema.size(); c++) {
-                DataType type = schema.type(c);
-                FieldVector out = Vectors.allocate(schema.field(c).name(), type, rows, allocator);
-                vectors.add(out);
-                StringDictionary dict = null;
-                if (type.kind().isString()) {
-                    dict = copyStrings(batches, c, (IntVector) out);
-                } else {
-                    copyValues(batches, c, out);
+                DataType type = types.get(c);
+                try (FieldVector out = Vectors.allocate(schema.field(c).name(), type, rows, allocator)) {
+                    StringDictionary dict = null;
+                    if (type.kind().isString()) {
+                        dict = copyStrings(batches, c, (IntVector) out);
+                    } else {
+                        copyValues(batches, c, out);
+                    }
+                    out.setValueCount(rows);
+                    zoneMaps.add(ZoneMap.of(out, type, dict, rows));
+                    chunks.add(ChunkCodec.encode(out, type, dict, rows));
                 }
-                out.setValueCount(rows);
-                dictionaries.add(dict);
-                zoneMaps.add(ZoneMap.of(out, type, dict, rows));
             }
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
         } finally {
             batches.forEach(Batch::close);
         }
-        return new MemorySegment(id, table, rows, zoneMaps, vectors, dictionaries);
+        return new BuiltSegment(id, table, rows, zoneMaps, types, chunks);
     }
 
     /** Copies a column; fixed-width values without nulls in one block per batch, the rest value by value. */
@@ -221,9 +223,9 @@ final class SegmentBuilder implements AutoCloseable {
         pending.forEach(Batch::close);
         pending.clear();
         pendingRows = 0;
-        for (CompletableFuture<MemorySegment> f : inFlight) {
+        for (CompletableFuture<BuiltSegment> f : inFlight) {
             try {
-                f.join().release();
+                f.join();
             } catch (CompletionException e) {
                 // That encoding failed and freed what it held; whoever closes early is already failing.
             }

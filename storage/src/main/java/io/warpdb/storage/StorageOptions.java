@@ -3,7 +3,7 @@ package io.warpdb.storage;
 /**
  * Tuning knobs of a catalog.
  *
- * @param cacheBytes    capacity of the decoded-chunk cache of a durable catalog, in bytes of
+ * @param cacheBytes    capacity of a catalog's decoded-chunk cache, in bytes of
  *                      Arrow memory (0 disables caching)
  * @param segmentRows   rows per segment (row group); appends are cut into segments of this size
  * @param scanBatchRows largest batch a scan returns; a multiple of 8 keeps boolean vectors

@@ -1,6 +1,5 @@
 package io.warpdb.storage;
 
-import io.warpdb.core.types.Schema;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -9,10 +8,10 @@ import org.roaringbitmap.RoaringBitmap;
  */
 interface Store extends AutoCloseable {
     /**
-     * Makes a freshly built segment storable in a manifest: durable stores write its file and
-     * release {@code built}. The caller owns the returned segment's reference.
+     * Makes a freshly built segment storable in a manifest: memory stores keep its encoded
+     * chunks, durable stores write its file. The caller owns the returned segment's reference.
      */
-    Segment persist(MemorySegment built, Schema schema);
+    Segment persist(BuiltSegment built);
 
     /** A delete vector for the given rows (durable: written to file {@code id}); the caller owns it. */
     DeleteVector persistDeletes(long id, RoaringBitmap rows);

@@ -79,6 +79,14 @@ public final class Table {
         return columnSizes().stream().mapToLong(ColumnSize::bytes).sum();
     }
 
+    /**
+     * Bytes the table holds on the host now, beyond the catalog's shared cache of decoded chunks:
+     * its encoded chunks in an in-memory catalog, nothing in a durable one (they are in files).
+     */
+    public long residentBytes() {
+        return current().segments().stream().mapToLong(ref -> ref.segment().residentBytes()).sum();
+    }
+
     /** How each column is stored now, in schema order. */
     public List<ColumnSize> columnSizes() {
         TableState state = current();

@@ -102,8 +102,8 @@ final class TableVersion implements TableSource {
     }
 
     /**
-     * The columns' stored chunks, segment by segment, when every segment the predicates keep is in
-     * a file and has no deleted row (an in-memory segment holds Arrow vectors, not encoded chunks).
+     * The columns' stored chunks, segment by segment, when no segment the predicates keep has a
+     * deleted row.
      */
     @Override
     public Optional<List<EncodedSegment>> encodedSegments(List<Integer> columns, List<ColumnPredicate> predicates) {
@@ -116,14 +116,14 @@ final class TableVersion implements TableSource {
             if (!ref.segment().mayMatch(predicates, schema())) {
                 continue;
             }
-            if (!(ref.segment() instanceof FileSegment) || ref.deletes().cardinality() > 0) {
+            if (ref.deletes().cardinality() > 0) {
                 return Optional.empty();
             }
             kept.add(ref);
         }
         List<EncodedSegment> segments = new ArrayList<>(kept.size());
         for (SegmentRef ref : kept) {
-            FileSegment segment = (FileSegment) ref.segment();
+            Segment segment = ref.segment();
             List<EncodedColumnChunk> chunks = new ArrayList<>(columns.size());
             for (int c : columns) {
                 chunks.add(segment.encodedChunk(c));

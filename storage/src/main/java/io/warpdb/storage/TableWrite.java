@@ -97,15 +97,10 @@ final class TableWrite implements AutoCloseable {
         }
     }
 
-    /** Stores each built segment into {@link #added}; on failure releases those not yet stored. */
-    private void persist(List<MemorySegment> built) {
-        for (int i = 0; i < built.size(); i++) {
-            try {
-                added.add(catalog.store().persist(built.get(i), schema));
-            } catch (RuntimeException e) {
-                built.subList(i + 1, built.size()).forEach(Segment::release);
-                throw e;
-            }
+    /** Stores each built segment into {@link #added}. */
+    private void persist(List<BuiltSegment> built) {
+        for (BuiltSegment segment : built) {
+            added.add(catalog.store().persist(segment));
         }
     }
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link TableSource#encodedSegments}: a durable table's stored chunks, pruned as scans prune, when every row is in one. */
+/** {@link TableSource#encodedSegments}: a table's stored chunks (in files or in memory), pruned as scans prune, when every row is in one. */
 class EncodedSegmentsTest {
     private static final Schema SCHEMA = Schema.of(
             new Field("k", DataType.BIGINT.withNullable(false)),
@@ -87,7 +87,7 @@ class EncodedSegmentsTest {
     }
 
     @Test
-    void noEncodedSegmentsWithDeletedRowsRowIdsOrInMemory() {
+    void noEncodedSegmentsWithDeletedRowsOrRowIds() {
         TableSource before = table.snapshot();
         assertTrue(before.encodedSegments(List.of(0), List.of()).isPresent());
         assertTrue(before.encodedSegments(List.of(Table.ROW_ID), List.of()).isEmpty());
@@ -99,10 +99,40 @@ class EncodedSegmentsTest {
         // Deleted rows in a segment the predicates prune do not matter.
         ColumnPredicate notFirstSegment = new ColumnPredicate(0, Comparison.GE, Literal.ofLong(SEGMENT_ROWS, DataType.BIGINT));
         assertEquals(SEGMENTS - 1, table.snapshot().encodedSegments(List.of(0), List.of(notFirstSegment)).orElseThrow().size());
-        try (Catalog memory = new Catalog(root)) {
-            Table t = memory.create("m", SCHEMA, false);
-            t.append(TestData.stream(SCHEMA, List.of(row(1L, "a")), query));
-            assertTrue(t.snapshot().encodedSegments(List.of(0), List.of()).isEmpty(), "in-memory segments hold Arrow vectors");
+    }
+
+    @Test
+    void inMemoryTablesHoldAndOfferTheChunksAFileWouldHold() {
+        try (Catalog memory = new Catalog(root, StorageOptions.defaults().withSegmentRows(SEGMENT_ROWS))) {
+            Table inMemory = memory.create("t", SCHEMA, false);
+            try (BatchStream rows = table.snapshot().scan(List.of(0, 1), query)) {
+                inMemory.append(rows);
+            }
+            assertEquals(table.columnSizes(), inMemory.columnSizes(), "same encodings and encoded bytes as the files");
+            assertEquals(inMemory.bytes(), inMemory.residentBytes(), "resident: the encoded chunks, nothing decoded");
+            assertEquals(0, table.residentBytes(), "a durable table's chunks stay in its files");
+            assertEquals(TestData.read(table.snapshot(), query), TestData.read(inMemory.snapshot(), query));
+            assertTrue(memory.cacheStats().bytes() > 0, "the scan decoded into the cache");
+
+            TableSource before = inMemory.snapshot();
+            List<EncodedSegment> offered = before.encodedSegments(List.of(1, 0), List.of()).orElseThrow();
+            List<EncodedSegment> stored = table.snapshot().encodedSegments(List.of(1, 0), List.of()).orElseThrow();
+            assertEquals(SEGMENTS, offered.size());
+            for (int s = 0; s < SEGMENTS; s++) {
+                for (int c = 0; c < 2; c++) {
+                    EncodedColumnChunk a = offered.get(s).columns().get(c);
+                    EncodedColumnChunk b = stored.get(s).columns().get(c);
+                    assertEquals(b.layout(), a.layout());
+                    assertEquals(b.values().getClass(), a.values().getClass());
+                    assertEquals(b.validity().getClass(), a.validity().getClass());
+                }
+            }
+            List<Long> firstRow = DurableCatalogTest.rowIdsWhere(before, k -> k == 0, query);
+            try (BatchStream rowIds = DurableCatalogTest.rowIdStream(firstRow, query)) {
+                assertEquals(1, inMemory.delete(before, rowIds));
+            }
+            assertTrue(inMemory.snapshot().encodedSegments(List.of(0), List.of()).isEmpty(), "deleted rows: host batches");
+            assertEquals(SEGMENTS * SEGMENT_ROWS - 1, TestData.read(inMemory.snapshot(), query).size());
         }
     }
 }
