@@ -2,9 +2,6 @@ package io.warpdb.storage;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.core.types.DataType;
-import io.warpdb.core.types.Field;
-import io.warpdb.core.types.Schema;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashSet;

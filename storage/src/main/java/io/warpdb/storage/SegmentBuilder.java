@@ -29,9 +29,10 @@ import org.apache.arrow.vector.IntVector;
  * Cuts appended rows into segments of a fixed number of rows, checking them against the table
  * on the way (column count, NOT NULL). Rows wait as shared slices of the incoming batches and are
  * copied once, into vectors of the exact segment size, when a segment is complete; string codes
- * are then rewritten against a segment-local dictionary holding exactly the values used.
+ * are then rewritten against a segment-local dictionary holding exactly the values used, and each
+ * column is encoded with {@link ChunkCodec}'s selector (the form both stores keep) and freed.
  *
- * <p>Completed segments are encoded (copy, re-encoding, zone maps) on the common fork-join pool
+ * <p>Completed segments are encoded (copy, re-encoding, zone maps, chunk encoding) on the common fork-join pool
  * while the caller goes on appending: done on the appending thread alone, this was the limit of
  * bulk loads on many cores. Segments are handed back in row order, at most {@link #inFlightLimit}
  * of them being encoded at a time, which bounds the memory held by rows not yet encoded.
@@ -217,7 +218,7 @@ final class SegmentBuilder implements AutoCloseable {
         return dict.build();
     }
 
-    /** Frees the rows not handed back: pending ones, and segments still encoding once they are done. */
+    /** Frees the rows not handed back: pending ones, and (by waiting for them) those of segments still encoding. */
     @Override
     public void close() {
         pending.forEach(Batch::close);
