@@ -101,6 +101,18 @@ final class TableVersion implements TableSource {
         return new TableScan(this, columns, predicates, allocator);
     }
 
+    /** The live rows of the segments the predicates' zone maps keep. */
+    @Override
+    public long rowsKept(List<ColumnPredicate> predicates) {
+        long rows = 0;
+        for (SegmentRef ref : state.segments()) {
+            if (ref.segment().mayMatch(predicates, schema())) {
+                rows += ref.liveRows();
+            }
+        }
+        return rows;
+    }
+
     /**
      * The columns' stored chunks, segment by segment, when no segment the predicates keep has a
      * deleted row.

@@ -93,6 +93,16 @@ class PruningTest {
     }
 
     @Test
+    void rowsKeptCountsTheRowsOfTheKeptSegmentsWithoutReadingThem() {
+        ScanStats before = catalog.scanStats();
+        assertEquals(SEGMENT_ROWS, table.rowsKept(List.of(on(0, Comparison.GE, bigint(4200)), on(0, Comparison.LT, bigint(4300)))));
+        assertEquals(0, table.rowsKept(List.of(on(1, Comparison.EQ, Literal.ofString("seg-99")))));
+        assertEquals(SEGMENTS * SEGMENT_ROWS, table.rowsKept(List.of()));
+        assertEquals(before.segmentsRead(), catalog.scanStats().segmentsRead());
+        assertEquals(before.chunksRead(), catalog.scanStats().chunksRead());
+    }
+
+    @Test
     void equalityOnStringsDecimalsAndNullTestsPrune() {
         assertEquals(1, scan(List.of(0), on(1, Comparison.EQ, Literal.ofString("seg-3"))).segmentsRead());
         assertEquals(0, scan(List.of(0), on(1, Comparison.EQ, Literal.ofString("seg-99"))).segmentsRead());

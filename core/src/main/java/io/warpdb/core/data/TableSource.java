@@ -46,6 +46,15 @@ public interface TableSource {
     }
 
     /**
+     * The rows a {@link #scan(List, List, BufferAllocator)} with these predicates would return at
+     * most, known without reading data (storage counts the live rows of the chunks its zone maps
+     * keep); the row count when the source does not prune.
+     */
+    default long rowsKept(List<ColumnPredicate> predicates) {
+        return rowCount();
+    }
+
+    /**
      * An identity of the data this source reads: equal for two sources exactly when they read the
      * same rows (an immutable table version), so executors may cache what they derive from it
      * (the GPU keeps columns in device memory). Null when the source cannot promise that.

@@ -47,18 +47,8 @@ class ChunkDescriptionTest {
         allocator.close();
     }
 
-    static Stream<Arguments> typesAndPatterns() {
-        List<Arguments> cases = new ArrayList<>();
-        for (DataType type : TestColumns.TYPES) {
-            for (Pattern pattern : Pattern.values()) {
-                cases.add(Arguments.of(type, pattern));
-            }
-        }
-        return cases.stream();
-    }
-
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("typesAndPatterns")
+    @MethodSource("io.warpdb.storage.encoding.TestColumns#typesAndPatterns")
     void everyEncodingIsDescribedExactly(DataType type, Pattern pattern) {
         for (int size : SIZES) {
             Object[] rows = pattern.rows(type.kind(), size, size);

@@ -4,9 +4,11 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -14,11 +16,23 @@ import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.params.provider.Arguments;
 
 /** Test data: rows as Java values (null = NULL) turned into vectors and back (also for executor-gpu's decoder tests). */
 public final class TestColumns {
     public static final List<DataType> TYPES = List.of(DataType.BOOLEAN, DataType.INTEGER, DataType.BIGINT,
             DataType.decimal(18, 2), DataType.DOUBLE, DataType.DATE, DataType.varchar(0), DataType.chars(12));
+
+    /** Every type with every data pattern: the cases of the encoding tests ({@code @MethodSource} of this name). */
+    public static Stream<Arguments> typesAndPatterns() {
+        List<Arguments> cases = new ArrayList<>();
+        for (DataType type : TYPES) {
+            for (Pattern pattern : Pattern.values()) {
+                cases.add(Arguments.of(type, pattern));
+            }
+        }
+        return cases.stream();
+    }
 
     private TestColumns() {
     }

@@ -102,16 +102,10 @@ final class GpuScan {
     private Read read(ScanNode scan, List<Integer> tableColumns, boolean anyCached) {
         TableSource table = scan.table();
         List<ColumnPredicate> predicates = anyCached ? List.of() : scan.predicates();
-        Read read = read(table, tableColumns, predicates);
-        long rows = table.rowCount();
-        if (table.dataVersion() != null && read.rows() != rows && read.rows() * 2 > rows) {
-            read.close();
-            read = read(table, tableColumns, List.of());
+        // Decided from the zone maps before anything is read, so that no segment is read twice.
+        if (!predicates.isEmpty() && table.dataVersion() != null && table.rowsKept(predicates) * 2 > table.rowCount()) {
+            predicates = List.of();
         }
-        return read;
-    }
-
-    private Read read(TableSource table, List<Integer> tableColumns, List<ColumnPredicate> predicates) {
         Optional<List<EncodedSegment>> encoded = table.encodedSegments(tableColumns, predicates);
         if (encoded.isPresent()) {
             return new StoredChunks(encoded.get());

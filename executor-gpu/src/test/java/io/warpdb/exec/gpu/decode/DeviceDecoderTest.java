@@ -51,22 +51,12 @@ class DeviceDecoderTest extends GpuTestBase {
         GpuTests.assumeGpu();
     }
 
-    static Stream<Arguments> typesAndPatterns() {
-        List<Arguments> cases = new ArrayList<>();
-        for (DataType type : TestColumns.TYPES) {
-            for (Pattern pattern : Pattern.values()) {
-                cases.add(Arguments.of(type, pattern));
-            }
-        }
-        return cases.stream();
-    }
-
     static Stream<DataType> types() {
         return TestColumns.TYPES.stream();
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("typesAndPatterns")
+    @MethodSource("io.warpdb.storage.encoding.TestColumns#typesAndPatterns")
     void everyEncodingOfEveryShapeAndSize(DataType type, Pattern pattern) {
         for (int size : SIZES) {
             Object[] rows = pattern.rows(type.kind(), size, size);
