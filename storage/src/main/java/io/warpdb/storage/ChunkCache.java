@@ -6,12 +6,15 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.storage.encoding.DecodedColumn;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Decoded column chunks of a catalog's segments, kept in Arrow memory of the cache's own allocator
- * and weighed in bytes. An entry is reference counted: the cache holds one reference and each
+ * and weighed in bytes; and, apart from them, the string dictionaries of chunks, so that reading a
+ * chunk again, decoded or as stored (for the GPU), yields the same dictionary instance without
+ * parsing its entries again (see {@link io.warpdb.storage.encoding.StringEntriesSource}). An entry is reference counted: the cache holds one reference and each
  * reader one while it shares the buffers into its query allocator, so eviction never frees
  * memory a reader is still transferring; after the transfer, Arrow's own reference counts keep
  * the query's buffers alive.
@@ -44,6 +47,7 @@ final class ChunkCache implements AutoCloseable {
     private final BufferAllocator allocator;
     private final long capacityBytes;
     private final Cache<Key, Entry> cache;
+    private final Cache<Key, StringDictionary> dictionaries;
 
     ChunkCache(BufferAllocator parent, long capacityBytes) {
         this.allocator = parent.newChildAllocator("chunk-cache", 0, Long.MAX_VALUE);
@@ -61,6 +65,17 @@ final class ChunkCache implements AutoCloseable {
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
+        // Heap, not Arrow memory: a budget of its own, as large as the decoded chunks'.
+        this.dictionaries = Caffeine.newBuilder()
+                .maximumWeight(capacityBytes)
+                .weigher((Key k, StringDictionary d) -> (int) Math.min(Integer.MAX_VALUE, weigh(d)))
+                .executor(Runnable::run)
+                .build();
+    }
+
+    /** The string dictionary of chunk {@code key}, parsed by {@code parse} unless kept from an earlier read. */
+    StringDictionary dictionary(Key key, Supplier<StringDictionary> parse) {
+        return dictionaries.get(key, k -> parse.get());
     }
 
     /**
@@ -87,6 +102,7 @@ final class ChunkCache implements AutoCloseable {
     void invalidate(long segment, int columns) {
         for (int c = 0; c < columns; c++) {
             cache.invalidate(new Key(segment, c));
+            dictionaries.invalidate(new Key(segment, c));
         }
     }
 
@@ -102,11 +118,14 @@ final class ChunkCache implements AutoCloseable {
         for (ArrowBuf buf : column.vector().getFieldBuffers()) {
             bytes += buf.capacity();
         }
-        StringDictionary dict = column.dictionary();
-        if (dict != null) {
-            for (int i = 0; i < dict.size(); i++) {
-                bytes += 48 + dict.get(i).length(); // object headers and array of a Latin-1 String
-            }
+        return column.dictionary() == null ? bytes : bytes + weigh(column.dictionary());
+    }
+
+    /** A rough heap estimate for the strings of a dictionary. */
+    private static long weigh(StringDictionary dictionary) {
+        long bytes = 0;
+        for (int i = 0; i < dictionary.size(); i++) {
+            bytes += 48 + dictionary.get(i).length(); // object headers and array of a Latin-1 String
         }
         return bytes;
     }
@@ -115,6 +134,7 @@ final class ChunkCache implements AutoCloseable {
     public void close() {
         cache.invalidateAll();
         cache.cleanUp();
+        dictionaries.invalidateAll();
         allocator.close();
     }
 }

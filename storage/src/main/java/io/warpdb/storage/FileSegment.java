@@ -34,13 +34,13 @@ final class FileSegment extends Segment {
 
     @Override
     protected DecodedColumn decode(int c, BufferAllocator allocator) {
-        return SegmentReader.read(store.directory(), id(), table(), chunks.get(c), types.get(c), allocator);
+        return SegmentReader.read(store.directory(), id(), table(), chunks.get(c), types.get(c), strings(c), allocator);
     }
 
     /** Read from the file, not the decoded-chunk cache. */
     @Override
     EncodedColumnChunk encodedChunk(int c) {
-        return SegmentReader.describe(store.directory(), id(), table(), chunks.get(c), types.get(c));
+        return SegmentReader.describe(store.directory(), id(), table(), chunks.get(c), types.get(c), strings(c));
     }
 
     @Override

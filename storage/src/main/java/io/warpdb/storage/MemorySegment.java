@@ -32,12 +32,12 @@ final class MemorySegment extends Segment {
 
     @Override
     protected DecodedColumn decode(int c, BufferAllocator allocator) {
-        return ChunkCodec.decode(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c), allocator);
+        return ChunkCodec.decode(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c), "", allocator, strings(c));
     }
 
     @Override
     EncodedColumnChunk encodedChunk(int c) {
-        return ChunkCodec.describe(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c));
+        return ChunkCodec.describe(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c), strings(c));
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import io.warpdb.storage.encoding.DecodedColumn;
+import io.warpdb.storage.encoding.StringEntriesSource;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -107,6 +108,12 @@ abstract class Segment extends RefCounted {
 
     /** The cache that holds this segment's decoded chunks. */
     protected abstract ChunkCache cache();
+
+    /** Where column {@code c}'s string dictionary comes from when its chunk is read: the cache's, once parsed. */
+    protected final StringEntriesSource strings(int c) {
+        ChunkCache.Key key = new ChunkCache.Key(id, c);
+        return parse -> cache().dictionary(key, parse);
+    }
 
     /** Column {@code c}'s chunk decoded into {@code allocator}, owned by the caller. */
     protected abstract DecodedColumn decode(int c, BufferAllocator allocator);

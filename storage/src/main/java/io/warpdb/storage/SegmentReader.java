@@ -4,6 +4,7 @@ import io.warpdb.core.data.encoded.EncodedColumnChunk;
 import io.warpdb.core.types.DataType;
 import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.DecodedColumn;
+import io.warpdb.storage.encoding.StringEntriesSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -19,10 +20,10 @@ final class SegmentReader {
      *                              does not decode
      */
     static DecodedColumn read(DataDirectory dir, long segment, String table, ChunkLocation chunk, DataType type,
-            BufferAllocator allocator) {
+            StringEntriesSource strings, BufferAllocator allocator) {
         ByteBuffer bytes = readVerified(dir, segment, table, chunk);
         try {
-            return ChunkCodec.decode(bytes, type, allocator);
+            return ChunkCodec.decode(bytes, type, "", allocator, strings);
         } catch (RuntimeException e) {
             throw undecodable(dir, segment, table, chunk, type, e);
         }
@@ -33,10 +34,11 @@ final class SegmentReader {
      *
      * @throws CorruptDataException as {@link #read} does
      */
-    static EncodedColumnChunk describe(DataDirectory dir, long segment, String table, ChunkLocation chunk, DataType type) {
+    static EncodedColumnChunk describe(DataDirectory dir, long segment, String table, ChunkLocation chunk, DataType type,
+            StringEntriesSource strings) {
         ByteBuffer bytes = readVerified(dir, segment, table, chunk);
         try {
-            return ChunkCodec.describe(bytes, type);
+            return ChunkCodec.describe(bytes, type, strings);
         } catch (RuntimeException e) {
             throw undecodable(dir, segment, table, chunk, type, e);
         }

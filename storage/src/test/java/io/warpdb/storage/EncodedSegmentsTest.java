@@ -4,11 +4,14 @@ import static io.warpdb.storage.TestData.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.ColumnPredicate.Comparison;
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.data.encoded.ChunkValidity;
 import io.warpdb.core.data.encoded.ChunkValues;
@@ -134,5 +137,32 @@ class EncodedSegmentsTest {
             assertTrue(inMemory.snapshot().encodedSegments(List.of(0), List.of()).isEmpty(), "deleted rows: host batches");
             assertEquals(SEGMENTS * SEGMENT_ROWS - 1, TestData.read(inMemory.snapshot(), query).size());
         }
+    }
+
+    @Test
+    void aChunkReadAgainKeepsItsStringDictionaryInstance() {
+        try (Catalog memory = new Catalog(root, StorageOptions.defaults().withSegmentRows(SEGMENT_ROWS))) {
+            Table inMemory = memory.create("t", SCHEMA, false);
+            try (BatchStream rows = table.snapshot().scan(List.of(0, 1), query)) {
+                inMemory.append(rows);
+            }
+            for (Table t : List.of(table, inMemory)) {
+                StringDictionary first = names(t.snapshot()).get(0);
+                assertSame(first, names(t.snapshot()).get(0), "described again: the same instance, not parsed again");
+                try (BatchStream decoded = t.snapshot().scan(List.of(1), query)) {
+                    try (Batch batch = decoded.next()) {
+                        assertSame(first, batch.dictionary(0), "decoded on the host: the same instance as described");
+                    }
+                }
+                List<StringDictionary> all = names(t.snapshot());
+                assertEquals(SEGMENTS, all.stream().distinct().count(), "one dictionary per chunk");
+            }
+        }
+    }
+
+    private static List<StringDictionary> names(TableSource source) {
+        return source.encodedSegments(List.of(1), List.of()).orElseThrow().stream()
+                .map(s -> ((ChunkValues.StringEntries) ((ChunkValues.Dictionary) s.columns().get(0).values()).entries()).strings())
+                .toList();
     }
 }

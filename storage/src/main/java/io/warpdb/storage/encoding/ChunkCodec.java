@@ -106,7 +106,13 @@ public final class ChunkCodec {
      * @param type the type the chunk was encoded with (its physical layout is checked)
      */
     public static DecodedColumn decode(ByteBuffer encoded, DataType type, String name, BufferAllocator allocator) {
-        EncodedColumnChunk chunk = describe(encoded, type);
+        return decode(encoded, type, name, allocator, StringEntriesSource.PARSE);
+    }
+
+    /** As {@link #decode(ByteBuffer, DataType, String, BufferAllocator)}, a string dictionary taken from {@code strings}. */
+    public static DecodedColumn decode(ByteBuffer encoded, DataType type, String name, BufferAllocator allocator,
+            StringEntriesSource strings) {
+        EncodedColumnChunk chunk = describe(encoded, type, strings);
         int rowCount = chunk.rowCount();
         PhysicalLayout layout = PhysicalLayout.of(type.kind());
         FieldVector vector = Vectors.allocate(name, type, rowCount, allocator);
@@ -135,6 +141,11 @@ public final class ChunkCodec {
      * @param type the type the chunk was encoded with (its physical layout is checked)
      */
     public static EncodedColumnChunk describe(ByteBuffer encoded, DataType type) {
+        return describe(encoded, type, StringEntriesSource.PARSE);
+    }
+
+    /** As {@link #describe(ByteBuffer, DataType)}, a string dictionary taken from {@code strings}. */
+    public static EncodedColumnChunk describe(ByteBuffer encoded, DataType type, StringEntriesSource strings) {
         ByteReader in = new ByteReader(encoded);
         int version = in.readByte();
         if (version != FORMAT_VERSION) {
@@ -146,16 +157,17 @@ public final class ChunkCodec {
         }
         int rowCount = in.readCount();
         ChunkValidity validity = Validity.read(in, rowCount);
-        ChunkValues values = validity instanceof ChunkValidity.AllNull ? null : readValues(in, type, layout, rowCount);
+        ChunkValues values = validity instanceof ChunkValidity.AllNull ? null : readValues(in, type, layout, rowCount, strings);
         return new EncodedColumnChunk(layout.described, rowCount, validity, values);
     }
 
-    private static ChunkValues readValues(ByteReader in, DataType type, PhysicalLayout layout, int rowCount) {
+    private static ChunkValues readValues(ByteReader in, DataType type, PhysicalLayout layout, int rowCount,
+            StringEntriesSource strings) {
         byte encoding = in.readByte();
         return switch (encoding) {
             case Plain.WIRE_ID -> Plain.read(in, layout, rowCount);
             case Cascade.WIRE_ID -> new ChunkValues.Cascaded(Cascade.readStream(in, rowCount));
-            case Dictionary.WIRE_ID -> Dictionary.read(in, type.kind().isString(), rowCount);
+            case Dictionary.WIRE_ID -> Dictionary.read(in, type.kind().isString() ? strings : null, rowCount);
             default -> throw new IllegalArgumentException("corrupt encoded chunk: unknown value encoding " + encoding);
         };
     }

@@ -68,11 +68,16 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
         return "dict+" + codesCascade.describe(codesCascade.write(codes, out));
     }
 
-    /** Describes a body written by {@link #encode} for {@code count} rows; string entries are decoded (they stay on the host). */
-    static ChunkValues.Dictionary read(ByteReader in, boolean strings, int count) {
+    /**
+     * Describes a body written by {@link #encode} for {@code count} rows; string entries are
+     * decoded (they stay on the host), or taken from {@code strings} when it has them.
+     *
+     * @param strings where string entries come from; null for a numeric dictionary
+     */
+    static ChunkValues.Dictionary read(ByteReader in, StringEntriesSource strings, int count) {
         int entryCount = in.readCount();
-        ChunkValues.DictionaryEntries entries = strings
-                ? new ChunkValues.StringEntries(readStrings(in, entryCount))
+        ChunkValues.DictionaryEntries entries = strings != null
+                ? new ChunkValues.StringEntries(readStrings(in, entryCount, strings))
                 : new ChunkValues.NumericEntries(Cascade.readStream(in, entryCount));
         return new ChunkValues.Dictionary(entries, Cascade.readStream(in, count));
     }
@@ -113,7 +118,7 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
         }
     }
 
-    private static StringDictionary readStrings(ByteReader in, int entryCount) {
+    private static StringDictionary readStrings(ByteReader in, int entryCount, StringEntriesSource source) {
         long[] lengths = new long[entryCount];
         Cascade.read(in, lengths, entryCount);
         long totalBytes = 0;
@@ -124,6 +129,15 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
             totalBytes += length;
         }
         ByteBuffer bytes = in.readSlice(totalBytes);
+        StringDictionary strings = source.strings(() -> parseStrings(lengths, bytes));
+        if (strings.size() != entryCount) {
+            throw new IllegalStateException("a chunk of " + entryCount + " dictionary entries was given " + strings.size());
+        }
+        return strings;
+    }
+
+    private static StringDictionary parseStrings(long[] lengths, ByteBuffer bytes) {
+        int entryCount = lengths.length;
         String[] entries = new String[entryCount];
         byte[] entry = new byte[0];
         for (int code = 0; code < entryCount; code++) {

@@ -46,4 +46,32 @@ class MergedDictionaryTest {
         assertArrayEquals(new int[] {3}, other.codeMap(third));
         assertNotSame(other, MergedDictionary.of(List.of(first)), "fewer parts are another merge");
     }
+
+    @Test
+    void largeMergesAreSplitByHashAndStillExact() {
+        // Three parts sharing a third of their entries, past the size merged on one thread.
+        int n = MergedDictionary.PARALLEL_ENTRIES;
+        List<StringDictionary> parts = List.of(strings(0, n), strings(n / 3, n), strings(2 * n / 3, n), first);
+        MergedDictionary merged = MergedDictionary.of(parts);
+        assertEquals(n / 3 * 2 + n + 2, merged.dictionary().size(), "each distinct string once");
+        assertTrue(merged.dictionary().isUnique());
+        assertEquals(merged.dictionary().size(), new java.util.HashSet<>(entries(merged.dictionary())).size());
+        for (StringDictionary part : parts) {
+            int[] codes = merged.codeMap(part);
+            for (int i = 0; i < part.size(); i++) {
+                assertEquals(part.get(i), merged.dictionary().get(codes[i]));
+            }
+        }
+        List<StringDictionary> sameStrings = List.of(strings(0, n), strings(n / 3, n), strings(2 * n / 3, n), first);
+        assertEquals(entries(merged.dictionary()), entries(MergedDictionary.of(sameStrings).dictionary()), "deterministic");
+    }
+
+    private static List<String> entries(StringDictionary dictionary) {
+        return java.util.stream.IntStream.range(0, dictionary.size()).mapToObj(dictionary::get).toList();
+    }
+
+    /** {@code count} distinct strings from number {@code from} on. */
+    private static StringDictionary strings(int from, int count) {
+        return StringDictionary.ofDistinct(java.util.stream.IntStream.range(from, from + count).mapToObj(i -> "s" + i).toList());
+    }
 }
