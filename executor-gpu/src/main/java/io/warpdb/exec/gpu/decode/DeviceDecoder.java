@@ -202,13 +202,9 @@ public final class DeviceDecoder {
                 upload.put(whole);
                 padTo8(upload, whole.capacity());
             }
-            for (int code : codeMaps) {
-                upload.putInt(code);
-            }
+            upload.putInts(codeMaps);
             padTo8(upload, (long) codeMaps.length * Integer.BYTES);
-            for (long word : tables) {
-                upload.putLong(word);
-            }
+            upload.putLongs(tables);
             return upload.finish();
         }
     }

@@ -133,11 +133,31 @@ public final class PinnedStaging {
             }
         }
 
-        public void putLong(long v) {
-            if (fill.remaining() < Long.BYTES) {
-                flip();
+        /** Puts the values in bulk (a put per value costs more than the copy for code maps of millions). */
+        public void putInts(int[] values) {
+            int done = 0;
+            while (done < values.length) {
+                if (fill.remaining() < Integer.BYTES) {
+                    flip();
+                }
+                int n = Math.min(values.length - done, fill.remaining() / Integer.BYTES);
+                fill.asIntBuffer().put(values, done, n);
+                fill.position(fill.position() + n * Integer.BYTES);
+                done += n;
             }
-            fill.putLong(v);
+        }
+
+        public void putLongs(long[] values) {
+            int done = 0;
+            while (done < values.length) {
+                if (fill.remaining() < Long.BYTES) {
+                    flip();
+                }
+                int n = Math.min(values.length - done, fill.remaining() / Long.BYTES);
+                fill.asLongBuffer().put(values, done, n);
+                fill.position(fill.position() + n * Long.BYTES);
+                done += n;
+            }
         }
 
         public void putInt(int v) {
