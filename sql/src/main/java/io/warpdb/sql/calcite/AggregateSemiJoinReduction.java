@@ -10,8 +10,10 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -25,6 +27,9 @@ import org.apache.calcite.util.ImmutableIntList;
  * first: a decorrelated scalar sub-query aggregates all of lineitem per part (TPC-H Q17) or all
  * of partsupp per part (Q2) for the few hundred parts the outer query keeps. The groups that
  * remain are the same, with the same rows, so the result is unchanged; S is computed twice.
+ *
+ * <p>A projection between the aggregate and the join (unnesting leaves one over a scalar
+ * sub-query's aggregate) is looked through when it passes the group keys on unchanged.
  *
  * <p>When the filter joins the aggregate's partner instead ({@code (Aggregate JOIN T) JOIN S},
  * S on T's columns only, as Q20's parts named 'forest%' on partsupp), the joins are first
@@ -65,9 +70,10 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
      */
     private LogicalJoin reassociated(LogicalJoin join) {
         if (join.getJoinType() != JoinRelType.INNER || !(join.getLeft() instanceof LogicalJoin lower)
-                || lower.getJoinType() != JoinRelType.INNER || !(lower.getLeft() instanceof LogicalAggregate aggregate)) {
+                || lower.getJoinType() != JoinRelType.INNER || !isAggregate(lower.getLeft())) {
             return join;
         }
+        RelNode aggregate = lower.getLeft();
         int aggregateCount = aggregate.getRowType().getFieldCount();
         org.apache.calcite.util.ImmutableBitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(join.getCondition());
         if (used.isEmpty() || used.nextSetBit(0) < aggregateCount) {
@@ -91,6 +97,9 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
      * for the join above: the semi-join on the group keys alone keeps every group that can match.
      */
     private RelNode reduced(RelNode side, ImmutableIntList keys, RelNode filter, ImmutableIntList filterKeys) {
+        if (side instanceof LogicalProject project && project.getInput() instanceof LogicalAggregate) {
+            return reducedBelow(project, keys, filter, filterKeys);
+        }
         if (!(side instanceof LogicalAggregate aggregate) || aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return side;
         }
@@ -126,5 +135,29 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
         RelNode semi = LogicalJoin.create(input, filter, List.of(), RexUtil.composeConjunction(rexBuilder, equalities), Set.of(),
                 JoinRelType.SEMI);
         return aggregate.copy(aggregate.getTraitSet(), List.of(semi));
+    }
+
+    /**
+     * {@code project} (over an aggregate, as unnesting leaves a scalar sub-query: the aggregated
+     * value computed on, the group keys passed through) with the aggregate below reduced by the
+     * join keys that are plain references to its columns.
+     */
+    private RelNode reducedBelow(LogicalProject project, ImmutableIntList keys, RelNode filter, ImmutableIntList filterKeys) {
+        List<Integer> aggregateKeys = new ArrayList<>();
+        List<Integer> aggregateFilterKeys = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (project.getProjects().get(keys.get(i)) instanceof RexInputRef ref) {
+                aggregateKeys.add(ref.getIndex());
+                aggregateFilterKeys.add(filterKeys.get(i));
+            }
+        }
+        RelNode aggregate = project.getInput();
+        RelNode reduced = reduced(aggregate, ImmutableIntList.copyOf(aggregateKeys), filter, ImmutableIntList.copyOf(aggregateFilterKeys));
+        return reduced == aggregate ? project : project.copy(project.getTraitSet(), List.of(reduced));
+    }
+
+    /** An aggregate, or a projection of one. */
+    private static boolean isAggregate(RelNode node) {
+        return node instanceof LogicalAggregate || node instanceof LogicalProject p && p.getInput() instanceof LogicalAggregate;
     }
 }
