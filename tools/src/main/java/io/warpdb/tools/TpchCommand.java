@@ -9,6 +9,8 @@ import io.warpdb.tpch.BenchChart;
 import io.warpdb.tpch.ConcurrentClients;
 import io.warpdb.tpch.DuckDbReference;
 import io.warpdb.tpch.LoadReport;
+import io.warpdb.tpch.MemoryReport;
+import io.warpdb.tpch.ProcessMemory;
 import io.warpdb.tpch.TblFiles;
 import io.warpdb.tpch.QueryTarget;
 import io.warpdb.tpch.ResultTable;
@@ -230,18 +232,27 @@ public final class TpchCommand implements Runnable {
             List<TpchQuery> queries = selection.queries();
             Map<String, QueryTarget> targets = new LinkedHashMap<>();
             List<AutoCloseable> opened = new ArrayList<>();
+            ColdGpuTarget cold = null;
             try (TpchSetup setup = setup(common, queries, executors.stream().map(Bench::executorOf).toList())) {
                 for (String e : executors) {
                     WarpDbTarget target = setup.warpdb(executorOf(e));
                     if (noPlanCache) {
                         target.withoutPlanCache();
                     }
-                    QueryTarget timed = e.equals(ColdGpuTarget.LABEL) ? new ColdGpuTarget(target) : target;
+                    QueryTarget timed = target;
+                    if (e.equals(ColdGpuTarget.LABEL)) {
+                        cold = new ColdGpuTarget(target);
+                        timed = cold;
+                    }
                     opened.add((AutoCloseable) timed);
                     targets.put(e, timed);
                 }
                 String title = "TPC-H SF " + format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
                 TpchBench.Report report = new TpchBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
+                if (cold != null) {
+                    System.out.print(cold.transfers(queries).format());
+                }
+                System.out.print(ProcessMemory.now().format());
                 if (chart != null) {
                     BenchChart.write(report, chart);
                     System.err.println("chart written to " + chart);
@@ -339,6 +350,7 @@ public final class TpchCommand implements Runnable {
             out.println("using the data loaded in " + common.where());
         }
         out.print(setup.referenceLoad().format());
+        out.print(MemoryReport.measure(database, setup.reference(), TpchQueries.tablesRead(queries), common.scaleFactor).format());
         return setup;
     }
 

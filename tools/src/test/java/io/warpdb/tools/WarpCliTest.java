@@ -57,7 +57,9 @@ class WarpCliTest {
         assertTrue(!out.contains("orders"), "only the tables Q6 reads are loaded: " + out);
         assertTrue(out.matches("(?s).*\\nq06 +[0-9.]+ +[0-9.]+ +[0-9.]+  OK\\n.*"), out);
         assertTrue(!out.contains("q01"), out);
-        assertTrue(out.matches("(?s).*\\ngeomean ratio [0-9]+\\.[0-9]{3}\\s*"), out);
+        assertTrue(out.matches("(?s).*\\ngeomean ratio [0-9]+\\.[0-9]{3}\\nprocess memory: resident .*"), out);
+        assertTrue(out.matches("(?s).*\\nlineitem +60,175 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\\n.*"), "table sizes: " + out);
+        assertTrue(!out.contains("host-to-device"), "copies are reported for gpu-cold only: " + out);
     }
 
     /** Several executors share one load; each gets a time and a ratio column. */
@@ -70,7 +72,7 @@ class WarpCliTest {
         assertTrue(out.contains("TPC-H SF 0.01, WarpDB (cpu, auto) vs DuckDB"), out);
         assertTrue(out.matches("(?s).*\\nquery +cpu_ms +auto_ms +duckdb_ms +cpu/duck +auto/duck  answer\\n.*"), out);
         assertTrue(out.matches("(?s).*\\nq01( +[0-9.]+){5}  OK\\nq06( +[0-9.]+){5}  OK\\n.*"), out);
-        assertTrue(out.matches("(?s).*\\ngeomean ratio cpu [0-9.]+, auto [0-9.]+\\s*"), out);
+        assertTrue(out.matches("(?s).*\\ngeomean ratio cpu [0-9.]+, auto [0-9.]+\\nprocess memory: .*"), out);
     }
 
     /** An executor that cannot run here is named, with the reason, before anything is loaded. */

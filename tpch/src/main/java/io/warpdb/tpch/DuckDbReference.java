@@ -9,7 +9,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
 import org.duckdb.DuckDBAppender;
@@ -22,7 +25,15 @@ import org.duckdb.DuckDBConnection;
  * their values carry no padding in either database.
  */
 public final class DuckDbReference implements QueryTarget, AutoCloseable {
+    /**
+     * The table storage tags of {@code duckdb_memory()}: an in-memory database's table data
+     * (strings included) is IN_MEMORY_TABLE; a file's blocks in memory are BASE_TABLE.
+     */
+    private static final String TABLE_MEMORY = "SELECT COALESCE(SUM(memory_usage_bytes), 0) FROM duckdb_memory()"
+            + " WHERE tag IN ('IN_MEMORY_TABLE', 'BASE_TABLE', 'OVERFLOW_STRINGS')";
+
     private final DuckDBConnection connection;
+    private final Map<String, Long> tableBytes = new LinkedHashMap<>();
 
     private DuckDbReference(DuckDBConnection connection) {
         this.connection = connection;
@@ -69,6 +80,7 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
         try (Statement statement = connection.createStatement()) {
             for (TpchSchema.Table table : tables) {
                 long t0 = System.nanoTime();
+                long memoryBefore = tableMemory(statement);
                 statement.execute(createTable(table));
                 long rows = 0;
                 try (OrderedParallel<Long> parts = new OrderedParallel<>(pool, data.parts(table), 2 * threads,
@@ -78,6 +90,7 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
                     }
                 }
                 loaded.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
+                tableBytes.put(table.name(), tableMemory(statement) - memoryBefore);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
@@ -85,6 +98,23 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
             pool.shutdownNow();
         }
         return new LoadReport(data.describe() + " -> DuckDB", loaded, System.nanoTime() - start);
+    }
+
+    /**
+     * The bytes of DuckDB's table storage that loading {@code table} added (tables load one after
+     * another, each committed before the next begins); empty when this DuckDB did not load it.
+     * In an in-memory DuckDB that is the table's memory, uncompressed as DuckDB keeps it there.
+     */
+    public OptionalLong tableBytes(String table) {
+        Long bytes = tableBytes.get(table);
+        return bytes == null ? OptionalLong.empty() : OptionalLong.of(bytes);
+    }
+
+    private static long tableMemory(Statement statement) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(TABLE_MEMORY)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     static String createTable(TpchSchema.Table table) {

@@ -28,6 +28,7 @@ import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
+import io.warpdb.exec.gpu.runtime.TransferCounters;
 import io.warpdb.exec.gpu.select.FilterProject;
 import io.warpdb.exec.gpu.setop.GpuSetOperation;
 import io.warpdb.exec.gpu.setop.GpuUnionAll;
@@ -93,6 +94,7 @@ public final class GpuPlanRunner {
                 work.synchronize();
                 stats.addKernelNanos(work.kernelNanos());
                 stats.addBytesToDevice(work.bytesToDevice());
+                TransferCounters.addBytesToDevice(work.bytesToDevice());
                 stats.addBytesToHost(work.bytesToHost());
             }
         }
@@ -224,6 +226,7 @@ public final class GpuPlanRunner {
         try (DeviceWork work = new DeviceWork(device)) {
             DeviceTable table = HostToDevice.upload(node.schema(), batches, work);
             context.stats(node).addBytesToDevice(work.bytesToDevice());
+            TransferCounters.addBytesToDevice(work.bytesToDevice());
             return table;
         } finally {
             batches.forEach(Batch::close);

@@ -16,6 +16,7 @@ import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.decode.DeviceDecoder;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
+import io.warpdb.exec.gpu.runtime.TransferCounters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -71,6 +72,7 @@ final class GpuScan {
                         deviceBytes += columns[i].bytes();
                     }
                     read.note(stats, work.bytesToDevice() - copiedBefore, deviceBytes);
+                    TransferCounters.addScannedColumnBytes(deviceBytes);
                     if (!whole) {
                         stats.note("zone maps skipped " + (table.rowCount() - read.rows()) + " of " + table.rowCount() + " rows");
                     }
