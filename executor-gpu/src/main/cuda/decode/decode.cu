@@ -5,12 +5,13 @@
 //
 // Streams are read through `Stream` descriptors: bit-packed words are unpacked (and the frame of
 // reference added) by whichever kernel consumes the value, so the innermost stream is never
-// written out. Chunk bytes are copied to the device as stored, each chunk at an 8-byte aligned
-// offset of its region and its region rounded up to 8 bytes; values inside a chunk are not
-// aligned (headers are 1, 4 and 8 bytes), so 32- and 64-bit values are assembled from aligned
-// loads. Such a load never leaves the chunk's region: a value's first byte lies in the chunk, so
+// written out. Chunk bytes are copied to the device as stored: each slice of a chunk that a task
+// reads (validity bits, packed words, plain values; not a string dictionary's entries) at an
+// 8-byte aligned offset of its region, its region rounded up to 8 bytes. Values inside a slice are
+// not aligned (headers are 1, 4 and 8 bytes), so 32- and 64-bit values are assembled from aligned
+// loads. Such a load never leaves the slice's region: a value's first byte lies in the slice, so
 // the aligned word holding it does; the next aligned word is read only when the value reaches
-// into it, so it lies in the chunk too.
+// into it, so it lies in the slice's region too.
 #include "block.cuh"
 
 using namespace warp;

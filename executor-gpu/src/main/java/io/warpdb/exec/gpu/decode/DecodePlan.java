@@ -10,6 +10,7 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.MergedDictionary;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +34,10 @@ final class DecodePlan {
     /** For strings whose chunks' dictionaries must be renumbered into one; else null. */
     private final MergedDictionary renumbering;
 
-    private final Map<ByteBuffer, Long> chunkOffsets = new IdentityHashMap<>();
-    private final List<ByteBuffer> chunks = new ArrayList<>();
-    private long chunkBytes;
+    /** Per chunk, where each of its slices taken along lies: by (offset << 32 | length) in the chunk. */
+    private final Map<ByteBuffer, Map<Long, Long>> sliceOffsets = new IdentityHashMap<>();
+    private final List<ByteBuffer> slices = new ArrayList<>();
+    private long sliceBytes;
     private long scratchBytes;
     private final Map<StringDictionary, Location> codeMapLocations = new IdentityHashMap<>();
     private final List<int[]> codeMaps = new ArrayList<>();
@@ -182,16 +184,20 @@ final class DecodePlan {
         return StreamRef.of(plainKind, locate(bytes));
     }
 
-    /** Where a slice lies once its chunk is on the device; the chunk is taken along at first sight. */
+    /**
+     * Where a slice lies once on the device; it is taken along at first sight. Only the slices that
+     * tasks read travel, not whole chunks: a string chunk's dictionary entries (most of its bytes
+     * for comments and names) stay on the host, where the merged dictionary holds them.
+     */
     private Location locate(ChunkSlice slice) {
-        Long chunkOffset = chunkOffsets.get(slice.chunk());
-        if (chunkOffset == null) {
-            chunkOffset = chunkBytes;
-            chunkOffsets.put(slice.chunk(), chunkOffset);
-            chunks.add(slice.chunk());
-            chunkBytes += roundUp8(slice.chunk().capacity());
-        }
-        return new Location(Location.Region.CHUNKS, chunkOffset + slice.offset());
+        Map<Long, Long> ofChunk = sliceOffsets.computeIfAbsent(slice.chunk(), c -> new HashMap<>());
+        Long offset = ofChunk.computeIfAbsent((long) slice.offset() << 32 | slice.length(), k -> {
+            long at = sliceBytes;
+            slices.add(slice.chunk().slice(slice.offset(), slice.length()));
+            sliceBytes += roundUp8(slice.length());
+            return at;
+        });
+        return new Location(Location.Region.CHUNKS, offset);
     }
 
     private Location codeMap(StringDictionary strings) {
@@ -221,13 +227,14 @@ final class DecodePlan {
         return (bytes + 7) & ~7L;
     }
 
-    /** The distinct chunk buffers in the order of their offsets in {@link Location.Region#CHUNKS}. */
-    List<ByteBuffer> chunks() {
-        return chunks;
+    /** The distinct slices the tasks read, in the order of their offsets in {@link Location.Region#CHUNKS}. */
+    List<ByteBuffer> slices() {
+        return slices;
     }
 
-    long chunkBytes() {
-        return chunkBytes;
+    /** Bytes of {@link #slices()} on the device, each rounded up to 8. */
+    long sliceBytes() {
+        return sliceBytes;
     }
 
     long scratchBytes() {

@@ -24,7 +24,8 @@ import java.util.Map;
  * dictionary of the chunks' dictionaries (0 under NULL rows when renumbered, as booleans).
  *
  * <p>The chunks travel as stored (a fraction of their decoded size), through pinned staging, into
- * one device buffer per batch (below). The decoder follows seed paper 000 (section 4), adapted to
+ * one device buffer per batch (below); only the parts the kernels read travel (a string chunk's
+ * dictionary entries stay on the host, where the merged dictionary holds them). The decoder follows seed paper 000 (section 4), adapted to
  * chunks of up to 2^20 rows: one launch per layer step serves every chunk of a batch (a table of
  * tasks, one per stream of a chunk), never a launch per chunk. Bit-unpacking and the frame of reference are fused
  * into whichever kernel consumes the innermost stream (run expansion, delta scan, dictionary
@@ -46,7 +47,7 @@ import java.util.Map;
  * through global memory (scratch freed after the batch); the outermost writes the column directly
  * unless a dictionary or NULL zeroing needs a final store.
  *
- * <p>A column's chunks go in batches of at least {@link #BATCH_BYTES} stored bytes (the last may
+ * <p>A column's chunks go in batches of at least {@link #BATCH_BYTES} bytes to copy (the last may
  * be smaller), each one transfer and one series of launches: a batch's bytes (with its code maps
  * and task tables) are copied on the work's transfer stream while the kernels of the batch before,
  * of this column or of the one decoded before it, run on the work's stream. Nothing here waits for
@@ -56,7 +57,7 @@ public final class DeviceDecoder {
     /** Threads per block of every decode kernel (decode.cu's BLOCK). */
     private static final int BLOCK = 256;
     /**
-     * Stored bytes after which a column's next chunk starts a new batch: large enough that a batch's
+     * Bytes to copy after which a column's next chunk starts a new batch: large enough that a batch's
      * launches fill the GPU, small enough that a large column's first kernels start while the rest
      * is still being copied.
      */
@@ -114,14 +115,14 @@ public final class DeviceDecoder {
         return dictionaries;
     }
 
-    /** The chunks planned in batches of consecutive chunks, each closed once it holds {@link #BATCH_BYTES} stored bytes. */
+    /** The chunks planned in batches of consecutive chunks, each closed once it holds {@link #BATCH_BYTES} bytes to copy. */
     private static List<DecodePlan> batches(DataType type, int width, boolean hasNulls, MergedDictionary renumbering,
             List<EncodedColumnChunk> chunks) {
         List<DecodePlan> batches = new ArrayList<>();
         DecodePlan batch = null;
         long row = 0;
         for (EncodedColumnChunk chunk : chunks) {
-            if (batch == null || batch.chunkBytes() >= BATCH_BYTES) {
+            if (batch == null || batch.sliceBytes() >= BATCH_BYTES) {
                 batch = new DecodePlan(type.kind(), width, hasNulls, renumbering, row);
                 batches.add(batch);
             }
@@ -132,7 +133,7 @@ public final class DeviceDecoder {
     }
 
     /**
-     * Copies one batch's input on the transfer stream (its chunks, then its code maps, then its task
+     * Copies one batch's input on the transfer stream (its chunks' slices, then its code maps, then its task
      * tables, in one device buffer) and queues its launches on the work's stream behind that copy.
      */
     private static void run(DecodePlan batch, Map<Location.Region, Long> columnBases, DeviceWork work) {
@@ -141,7 +142,7 @@ public final class DeviceDecoder {
             return;
         }
         int[] codeMaps = batch.codeMaps();
-        long codeMapsAt = batch.chunkBytes();
+        long codeMapsAt = batch.sliceBytes();
         long tablesAt = codeMapsAt + DecodePlan.roundUp8((long) codeMaps.length * Integer.BYTES);
         int taskCount = launches.stream().mapToInt(l -> l.tasks().size()).sum();
         List<DeviceBuffer> temporaries = new ArrayList<>();
@@ -159,7 +160,7 @@ public final class DeviceDecoder {
                     .max().orElse(0);
             DeviceBuffer tileSums = tileSumBytes > 0 ? temporary(temporaries, work, tileSumBytes, "decode tile sums") : null;
             long[] tables = taskTables(launches, taskCount, bases);
-            work.countToDevice(upload(batch.chunks(), codeMaps, tables, input, work));
+            work.countToDevice(upload(batch.slices(), codeMaps, tables, input, work));
             work.awaitTransfers();
             launch(launches, input.address() + tablesAt, tileSums, work);
         } finally {
@@ -189,15 +190,16 @@ public final class DeviceDecoder {
     }
 
     /**
-     * Queues the copy of the chunks (back to back, each padded to 8 bytes), the code maps (padded to
-     * 8 bytes) and the task tables through pinned staging on the transfer stream; returns the bytes copied.
+     * Queues the copy of the chunks' slices (back to back, each padded to 8 bytes), the code maps
+     * (padded to 8 bytes) and the task tables through pinned staging on the transfer stream;
+     * returns the bytes copied.
      */
-    private static long upload(List<ByteBuffer> chunks, int[] codeMaps, long[] tables, DeviceBuffer target, DeviceWork work) {
+    private static long upload(List<ByteBuffer> slices, int[] codeMaps, long[] tables, DeviceBuffer target, DeviceWork work) {
         PinnedStaging staging = work.device().staging();
         synchronized (staging) {
             PinnedStaging.Upload upload = staging.upload(target, work.transfers());
-            for (ByteBuffer chunk : chunks) {
-                ByteBuffer whole = chunk.duplicate();
+            for (ByteBuffer slice : slices) {
+                ByteBuffer whole = slice.duplicate();
                 whole.clear();
                 upload.put(whole);
                 padTo8(upload, whole.capacity());

@@ -9,7 +9,7 @@ import java.util.Map;
 record Location(Region region, long offset) {
     /** The device buffers one column's decoding uses. */
     enum Region {
-        /** The chunks' bytes as stored, each at an 8-byte aligned offset. */
+        /** Slices of the chunks' bytes as stored (those the tasks read), each at an 8-byte aligned offset. */
         CHUNKS,
         /** Decoded intermediate streams and run ends, int64 each. */
         SCRATCH,

@@ -2,8 +2,8 @@ package io.warpdb.exec.gpu.runtime;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
+import java.util.ArrayList;
+import java.util.List;
 import jcuda.Pointer;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
@@ -24,9 +24,8 @@ import jcuda.driver.JCudaDriver;
 public final class PinnedStaging {
     private static final int BUFFERS = 2;
     private static final int BUFFER_BYTES = 32 << 20;
-    /** Copies into a buffer shorter than two of these stay on the calling thread. */
+    /** The largest copy one thread makes into a staging buffer. */
     private static final int COPY_PIECE_BYTES = 256 << 10;
-    private static final int COPY_THREADS = ForkJoinPool.getCommonPoolParallelism() + 1;
 
     private final Pointer[] pointers = new Pointer[BUFFERS];
     private final ByteBuffer[] buffers = new ByteBuffer[BUFFERS];
@@ -85,22 +84,12 @@ public final class PinnedStaging {
         }
     }
 
-    /**
-     * Copies {@code length} bytes between two buffers' absolute positions, a large copy split among
-     * the common pool's threads: one core copies out of the Java heap at a fraction of the copy
-     * engine's 54 GB/s, several come near the host's memory bandwidth.
-     */
-    private static void copy(ByteBuffer from, int fromIndex, ByteBuffer to, int toIndex, int length) {
-        int pieces = Math.min(COPY_THREADS, length / COPY_PIECE_BYTES);
-        if (pieces <= 1) {
-            to.put(toIndex, from, fromIndex, length);
-            return;
+    /** {@code length} bytes of {@code source} from {@code sourceIndex}, to be put into a fill buffer at {@code fillIndex}. */
+    private record PendingCopy(ByteBuffer source, int sourceIndex, int fillIndex, int length) {
+        /** Absolute puts only: pieces into one buffer run at once. */
+        void run(ByteBuffer fill) {
+            fill.put(fillIndex, source, sourceIndex, length);
         }
-        int piece = (length + pieces - 1) / pieces;
-        IntStream.range(0, pieces).parallel().forEach(i -> {
-            int start = i * piece;
-            to.put(toIndex + start, from, fromIndex + start, Math.min(piece, length - start));
-        });
     }
 
     /** One host-to-device transfer in progress; {@link #finish()} queues its last copy. */
@@ -111,6 +100,8 @@ public final class PinnedStaging {
         private int current;
         private ByteBuffer fill;
         private long deviceOffset;
+        /** Copies of {@link #put} into {@link #fill} not made yet: they run together, on several threads, before it is sent. */
+        private final List<PendingCopy> pending = new ArrayList<>();
 
         Upload(PinnedStaging staging, DeviceBuffer target, GpuStream stream) {
             this.staging = staging;
@@ -120,6 +111,7 @@ public final class PinnedStaging {
             this.fill = staging.acquire(current);
         }
 
+        /** Puts the source's remaining bytes (which must not change until {@link #finish()}). */
         public void put(ByteBuffer source) {
             ByteBuffer src = source.duplicate();
             while (src.hasRemaining()) {
@@ -127,7 +119,7 @@ public final class PinnedStaging {
                     flip();
                 }
                 int n = Math.min(src.remaining(), fill.remaining());
-                copy(src, src.position(), fill, fill.position(), n);
+                pending.add(new PendingCopy(src, src.position(), fill.position(), n));
                 fill.position(fill.position() + n);
                 src.position(src.position() + n);
             }
@@ -182,10 +174,34 @@ public final class PinnedStaging {
         }
 
         private void sendFilled() {
+            copyPending();
             int length = fill.position();
             if (length > 0) {
                 staging.send(current, length, target, deviceOffset, stream);
                 deviceOffset += length;
+            }
+        }
+
+        /**
+         * Makes the pending copies into the fill buffer, cut into pieces of {@link
+         * #COPY_PIECE_BYTES} run on the common pool: one core copies out of the Java heap at a
+         * fraction of the copy engine's 54 GB/s, and a column's chunks are often only a few
+         * hundred KiB each, so the pieces of all of them go together.
+         */
+        private void copyPending() {
+            List<PendingCopy> pieces = new ArrayList<>();
+            for (PendingCopy copy : pending) {
+                for (int start = 0; start < copy.length(); start += COPY_PIECE_BYTES) {
+                    int n = Math.min(COPY_PIECE_BYTES, copy.length() - start);
+                    pieces.add(new PendingCopy(copy.source(), copy.sourceIndex() + start, copy.fillIndex() + start, n));
+                }
+            }
+            pending.clear();
+            ByteBuffer to = fill;
+            if (pieces.size() == 1) {
+                pieces.get(0).run(to);
+            } else if (!pieces.isEmpty()) {
+                pieces.parallelStream().forEach(piece -> piece.run(to));
             }
         }
 
