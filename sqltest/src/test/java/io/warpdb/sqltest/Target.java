@@ -4,6 +4,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
@@ -21,6 +24,7 @@ public final class Target {
     public static final String NOT_AVAILABLE_STATE = "22023";
 
     private static final AtomicLong DATABASES = new AtomicLong();
+    private static Path durableRoot;
     private static final String DURABLE = "-durable";
 
     private final String name;
@@ -48,6 +52,22 @@ public final class Target {
         return new SltRunner.Options(name, !isOracle(), !isOracle(), queryTimeoutSeconds, name.endsWith(DURABLE));
     }
 
+    /**
+     * This process's folder of durable databases, new on first use: named after the process id alone,
+     * a folder left by an earlier run whose id the system reuses would hold its databases already.
+     */
+    private static synchronized Path durableRoot() {
+        if (durableRoot == null) {
+            try {
+                Path parent = Files.createDirectories(Path.of("target", "sqltest-durable"));
+                durableRoot = Files.createTempDirectory(parent, ProcessHandle.current().pid() + "-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create a folder for durable test databases", e);
+            }
+        }
+        return durableRoot;
+    }
+
     /** A new connection to a new, empty database; {@code hint} becomes part of its name. */
     public Connection open(String hint) throws SQLException {
         return database(hint).connect();
@@ -62,7 +82,7 @@ public final class Target {
         Properties p = new Properties();
         p.setProperty("executor", executor());
         String url = name.endsWith(DURABLE)
-                ? "jdbc:warpdb:" + Path.of("target", "sqltest-durable", ProcessHandle.current().pid() + "", db).toAbsolutePath()
+                ? "jdbc:warpdb:" + durableRoot().resolve(db).toAbsolutePath()
                 : "jdbc:warpdb:mem:" + db;
         return () -> DriverManager.getConnection(url, p);
     }
