@@ -49,11 +49,16 @@ final class ChunkCache implements AutoCloseable {
     private final Cache<Key, Entry> cache;
     private final Cache<Key, StringDictionary> dictionaries;
 
+    /**
+     * @param capacityBytes the budget of both: a quarter for the chunks' dictionaries (heap), the
+     *                      rest for the decoded chunks (Arrow memory and their dictionaries)
+     */
     ChunkCache(BufferAllocator parent, long capacityBytes) {
         this.allocator = parent.newChildAllocator("chunk-cache", 0, Long.MAX_VALUE);
+        long dictionaryBytes = capacityBytes / 4;
         this.capacityBytes = capacityBytes;
         this.cache = Caffeine.newBuilder()
-                .maximumWeight(capacityBytes)
+                .maximumWeight(capacityBytes - dictionaryBytes)
                 .weigher((Key k, Entry e) -> e.weight)
                 .removalListener((Key k, Entry e, RemovalCause cause) -> {
                     if (e != null) {
@@ -65,9 +70,8 @@ final class ChunkCache implements AutoCloseable {
                 .executor(Runnable::run)
                 .recordStats()
                 .build();
-        // Heap, not Arrow memory: a budget of its own, as large as the decoded chunks'.
         this.dictionaries = Caffeine.newBuilder()
-                .maximumWeight(capacityBytes)
+                .maximumWeight(dictionaryBytes)
                 .weigher((Key k, StringDictionary d) -> (int) Math.min(Integer.MAX_VALUE, weigh(d)))
                 .executor(Runnable::run)
                 .build();
