@@ -28,14 +28,13 @@ class TpchPlanShapesTest {
     }
 
     /**
-     * The decorrelated scalar sub-queries of Q2 (MIN per part) and Q17 (AVG per part) aggregate only
-     * the groups the outer query keeps: their input is semi-joined to the outer filter
-     * (AggregateSemiJoinReduction) instead of aggregating all of partsupp or lineitem. (Q20's is not
-     * yet: its filter joins a projection of the aggregate's join, which the reduction does not
-     * reassociate.)
+     * The decorrelated scalar sub-queries of Q2 (MIN per part), Q17 (AVG per part) and Q20 (SUM per
+     * part and supplier) aggregate only the groups the outer query keeps: their input is semi-joined
+     * to the outer filter (AggregateSemiJoinReduction) instead of aggregating all of partsupp or
+     * lineitem.
      */
     @ParameterizedTest
-    @ValueSource(ints = {2, 17})
+    @ValueSource(ints = {2, 17, 20})
     void scalarSubQueryAggregatesReadOnlyTheKeptGroups(int query) {
         String plan;
         try (Session session = database.newSession();

@@ -15,6 +15,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableIntList;
@@ -32,8 +33,9 @@ import org.apache.calcite.util.ImmutableIntList;
  * sub-query's aggregate) is looked through when it passes the group keys on unchanged.
  *
  * <p>When the filter joins the aggregate's partner instead ({@code (Aggregate JOIN T) JOIN S},
- * S on T's columns only, as Q20's parts named 'forest%' on partsupp), the joins are first
- * reassociated into {@code Aggregate JOIN (T JOIN S)} if {@code T JOIN S} is expected small.
+ * sides in either order, S on T's columns only, as Q20's parts named 'forest%' on partsupp), the
+ * joins are first reassociated into {@code Aggregate JOIN (T JOIN S)} if {@code T JOIN S} is
+ * expected small, under a projection that keeps the columns' order.
  */
 final class AggregateSemiJoinReduction extends RelShuttleImpl {
     /** The join must be expected to keep at most this share of the aggregate's groups. */
@@ -47,7 +49,16 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
 
     @Override
     public RelNode visit(LogicalJoin join) {
-        LogicalJoin j = reassociated((LogicalJoin) super.visit(join));
+        LogicalJoin visited = (LogicalJoin) super.visit(join);
+        RelNode moved = reassociated(visited);
+        if (moved instanceof LogicalProject order && order.getInput() instanceof LogicalJoin inner) {
+            return order.copy(order.getTraitSet(), List.of(reducedJoin(inner)));
+        }
+        return reducedJoin(visited);
+    }
+
+    /** The inner join with its aggregate side semi-joined to the other side when that pays; else {@code j} itself. */
+    private LogicalJoin reducedJoin(LogicalJoin j) {
         if (j.getJoinType() != JoinRelType.INNER) {
             return j;
         }
@@ -64,30 +75,83 @@ final class AggregateSemiJoinReduction extends RelShuttleImpl {
     }
 
     /**
-     * {@code (A JOIN T) JOIN S} as {@code A JOIN (T JOIN S)} when A is an aggregate, the upper
-     * condition reads only T and S, and {@code T JOIN S} keeps a small share of A's groups; the
-     * columns stay in the order A, T, S. Otherwise {@code join} itself.
+     * {@code S JOIN (A JOIN T)}, with the sides of either join in either order, as {@code A JOIN
+     * (T JOIN S)} under a projection that restores the columns' order, when A is an aggregate, the
+     * outer condition reads only T and S, and {@code T JOIN S} keeps a small share of A's groups;
+     * else {@code join} itself.
      */
-    private LogicalJoin reassociated(LogicalJoin join) {
-        if (join.getJoinType() != JoinRelType.INNER || !(join.getLeft() instanceof LogicalJoin lower)
-                || lower.getJoinType() != JoinRelType.INNER || !isAggregate(lower.getLeft())) {
+    private RelNode reassociated(LogicalJoin join) {
+        if (join.getJoinType() != JoinRelType.INNER) {
             return join;
         }
-        RelNode aggregate = lower.getLeft();
-        int aggregateCount = aggregate.getRowType().getFieldCount();
-        org.apache.calcite.util.ImmutableBitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(join.getCondition());
-        if (used.isEmpty() || used.nextSetBit(0) < aggregateCount) {
-            return join;
+        for (boolean innerOnLeft : new boolean[] {true, false}) {
+            RelNode innerSide = innerOnLeft ? join.getLeft() : join.getRight();
+            if (!(innerSide instanceof LogicalJoin inner) || inner.getJoinType() != JoinRelType.INNER) {
+                continue;
+            }
+            for (boolean aggregateOnLeft : new boolean[] {true, false}) {
+                RelNode aggregate = aggregateOnLeft ? inner.getLeft() : inner.getRight();
+                if (isAggregate(aggregate)) {
+                    RelNode moved = reassociated(join, innerOnLeft, inner, aggregateOnLeft);
+                    if (moved != null) {
+                        return moved;
+                    }
+                }
+            }
         }
-        RelNode partner = LogicalJoin.create(lower.getRight(), join.getRight(), List.of(),
-                RexUtil.shift(join.getCondition(), -aggregateCount), Set.of(), JoinRelType.INNER);
+        return join;
+    }
+
+    /** One orientation of {@link #reassociated(LogicalJoin)}; null when its terms do not hold. */
+    private RelNode reassociated(LogicalJoin join, boolean innerOnLeft, LogicalJoin inner, boolean aggregateOnLeft) {
+        RelNode aggregate = aggregateOnLeft ? inner.getLeft() : inner.getRight();
+        RelNode partner = aggregateOnLeft ? inner.getRight() : inner.getLeft();
+        RelNode filter = innerOnLeft ? join.getRight() : join.getLeft();
+        int a = aggregate.getRowType().getFieldCount();
+        int t = partner.getRowType().getFieldCount();
+        int f = filter.getRowType().getFieldCount();
+        // Where each column of the inner join and of the outer join goes in A, T, S order.
+        int[] innerTo = new int[a + t];
+        for (int i = 0; i < a + t; i++) {
+            boolean ofFirst = i < inner.getLeft().getRowType().getFieldCount();
+            int within = ofFirst ? i : i - inner.getLeft().getRowType().getFieldCount();
+            innerTo[i] = ofFirst == aggregateOnLeft ? within : a + within;
+        }
+        int[] outerTo = new int[a + t + f];
+        for (int i = 0; i < outerTo.length; i++) {
+            int innerStart = innerOnLeft ? 0 : f;
+            outerTo[i] = i >= innerStart && i < innerStart + a + t ? innerTo[i - innerStart] : a + t + (innerOnLeft ? i - (a + t) : i);
+        }
+        RexNode outerCondition = moved(join.getCondition(), outerTo);
+        org.apache.calcite.util.ImmutableBitSet used = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(outerCondition);
+        if (used.isEmpty() || used.nextSetBit(0) < a) {
+            return null;
+        }
+        RelNode partnerJoin = LogicalJoin.create(partner, filter, List.of(), RexUtil.shift(outerCondition, -a), Set.of(),
+                JoinRelType.INNER);
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
         Double groups = mq.getRowCount(aggregate);
-        Double kept = mq.getRowCount(partner);
+        Double kept = mq.getRowCount(partnerJoin);
         if (groups == null || kept == null || kept > groups * MAX_KEPT_SHARE) {
-            return join;
+            return null;
         }
-        return LogicalJoin.create(aggregate, partner, List.of(), lower.getCondition(), Set.of(), JoinRelType.INNER);
+        LogicalJoin moved = LogicalJoin.create(aggregate, partnerJoin, List.of(), moved(inner.getCondition(), innerTo), Set.of(),
+                JoinRelType.INNER);
+        List<RexNode> columns = new ArrayList<>(outerTo.length);
+        for (int to : outerTo) {
+            columns.add(rexBuilder.makeInputRef(moved, to));
+        }
+        return LogicalProject.create(moved, List.of(), columns, join.getRowType().getFieldNames(), Set.of());
+    }
+
+    /** {@code condition} with input i read from column {@code to[i]}. */
+    private static RexNode moved(RexNode condition, int[] to) {
+        return condition.accept(new RexShuttle() {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref) {
+                return new RexInputRef(to[ref.getIndex()], ref.getType());
+            }
+        });
     }
 
     /**
