@@ -92,6 +92,12 @@ public final class PinnedStaging {
         }
     }
 
+    /** Puts values {@code from} to {@code from + n} of an array at the fill buffer's position. */
+    @FunctionalInterface
+    private interface BulkPut {
+        void put(int from, int n);
+    }
+
     /** One host-to-device transfer in progress; {@link #finish()} queues its last copy. */
     public static final class Upload {
         private final PinnedStaging staging;
@@ -127,27 +133,23 @@ public final class PinnedStaging {
 
         /** Puts the values in bulk (a put per value costs more than the copy for code maps of millions). */
         public void putInts(int[] values) {
-            int done = 0;
-            while (done < values.length) {
-                if (fill.remaining() < Integer.BYTES) {
-                    flip();
-                }
-                int n = Math.min(values.length - done, fill.remaining() / Integer.BYTES);
-                fill.asIntBuffer().put(values, done, n);
-                fill.position(fill.position() + n * Integer.BYTES);
-                done += n;
-            }
+            putArray(values.length, Integer.BYTES, (from, n) -> fill.asIntBuffer().put(values, from, n));
         }
 
         public void putLongs(long[] values) {
+            putArray(values.length, Long.BYTES, (from, n) -> fill.asLongBuffer().put(values, from, n));
+        }
+
+        /** Puts {@code length} values of {@code width} bytes, as many at a time as the fill buffer takes. */
+        private void putArray(int length, int width, BulkPut put) {
             int done = 0;
-            while (done < values.length) {
-                if (fill.remaining() < Long.BYTES) {
+            while (done < length) {
+                if (fill.remaining() < width) {
                     flip();
                 }
-                int n = Math.min(values.length - done, fill.remaining() / Long.BYTES);
-                fill.asLongBuffer().put(values, done, n);
-                fill.position(fill.position() + n * Long.BYTES);
+                int n = Math.min(length - done, fill.remaining() / width);
+                put.put(done, n);
+                fill.position(fill.position() + n * width);
                 done += n;
             }
         }
