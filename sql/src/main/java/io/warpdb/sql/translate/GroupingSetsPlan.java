@@ -141,8 +141,12 @@ final class GroupingSetsPlan {
         }
         int marker = -1;
         if (grandTotal >= 0) {
-            marker = keyCount + partials.size();
-            partials.add(new Spec(AggFunction.COUNT_STAR, List.of(), false, -1, new Field("$rows", COUNT)));
+            Spec rows = new Spec(AggFunction.COUNT_STAR, List.of(), false, -1, new Field("$rows", COUNT));
+            int same = indexOfSame(partials, rows);
+            marker = keyCount + (same >= 0 ? same : partials.size());
+            if (same < 0) {
+                partials.add(rows);
+            }
         }
         List<Field> keyFields = new ArrayList<>();
         for (int k = 0; k < keyCount; k++) {
@@ -161,10 +165,27 @@ final class GroupingSetsPlan {
     private Expr rollUp(List<Spec> partials, List<Spec> rollups, Spec partial, DataType type) {
         AggFunction function = partial.function() == AggFunction.MIN || partial.function() == AggFunction.MAX
                 ? partial.function() : AggFunction.SUM;
+        int same = indexOfSame(partials, partial);
+        if (same >= 0 && rollups.get(same).field().type().equals(type)) {
+            // SUM(x) beside AVG(x), or the same aggregate twice: one partial and one roll-up serve both.
+            return new ColumnRef(keys.size() + 1 + same, type);
+        }
         int partialColumn = keys.size() + partials.size();
         partials.add(partial);
         rollups.add(new Spec(function, List.of(partialColumn), false, -1, new Field(partial.field().name(), type)));
         return new ColumnRef(keys.size() + rollups.size(), type);
+    }
+
+    /** The position in {@code specs} of one computing what {@code spec} computes; -1 when none does. */
+    private static int indexOfSame(List<Spec> specs, Spec spec) {
+        for (int i = 0; i < specs.size(); i++) {
+            Spec s = specs.get(i);
+            if (s.function() == spec.function() && s.args().equals(spec.args()) && s.distinct() == spec.distinct()
+                    && s.filterArg() == spec.filterArg() && s.field().type().equals(spec.field().type())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
