@@ -9,6 +9,8 @@ public enum SqlState {
     DUPLICATE_TABLE("42P07"),
     DUPLICATE_COLUMN("42701"),
     DATATYPE_MISMATCH("42804"),
+    /** A GROUPING() argument that is not a GROUP BY expression, or GROUPING() without GROUP BY. */
+    GROUPING_ERROR("42803"),
     INVALID_SQL_STATEMENT("42000"),
     DIVISION_BY_ZERO("22012"),
     NUMERIC_VALUE_OUT_OF_RANGE("22003"),

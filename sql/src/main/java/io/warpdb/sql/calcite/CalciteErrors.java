@@ -35,6 +35,9 @@ public final class CalciteErrors {
         if (message.matches("(?s)(Column '.*' not found|Unknown target column|Unknown field).*")) {
             return SqlState.UNDEFINED_COLUMN;
         }
+        if (message.contains("GROUPING operator")) {
+            return SqlState.GROUPING_ERROR;
+        }
         if (message.startsWith("No match found for function signature")) {
             return SqlState.UNDEFINED_FUNCTION;
         }

@@ -5,6 +5,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
@@ -14,7 +15,6 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.sql.calcite.TypeMapping;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.core.Aggregate;
@@ -26,20 +26,34 @@ import org.apache.calcite.sql.SqlKind;
  * GROUP BY with aggregates; {@code FILTER (WHERE ...)} clauses become CASE columns below it. Two Calcite aggregates become a projection over the aggregate:
  * SUM0 (a SUM that is 0 instead of NULL on no rows) is SUM then COALESCE(sum, 0), and
  * LITERAL_AGG (a constant per group, which sub-query removal uses as a match marker) is the
- * constant itself.
+ * constant itself. GROUPING SETS, ROLLUP and CUBE are {@link GroupingSetsPlan}'s.
  */
 final class AggregateTranslator implements NodeTranslator<Aggregate> {
+    /**
+     * One aggregate as the core plan computes it: {@code function} over input columns {@code args},
+     * counting only rows whose BOOLEAN column {@code filterArg} is TRUE (-1: every row), giving {@code field}.
+     */
+    record Spec(AggFunction function, List<Integer> args, boolean distinct, int filterArg, Field field) {
+        Spec {
+            args = List.copyOf(args);
+        }
+
+        /** The same aggregate over input columns moved {@code offset} places to the right. */
+        Spec shifted(int offset) {
+            return new Spec(function, args.stream().map(a -> a + offset).toList(), distinct,
+                    filterArg < 0 ? -1 : filterArg + offset, field);
+        }
+    }
+
     @Override
     public PlanNode translate(Aggregate rel, PlanTranslator translator) {
-        if (rel.getGroupType() != Aggregate.Group.SIMPLE) {
-            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "GROUPING SETS, ROLLUP and CUBE are not supported yet");
-        }
         PlanNode input = translator.translate(rel.getInput());
+        if (rel.getGroupType() != Aggregate.Group.SIMPLE) {
+            return GroupingSetsPlan.of(rel, input);
+        }
         Schema schema = PlanTranslator.schemaOf(rel);
-        List<Expr> filteredArgs = new ArrayList<>();
         List<Integer> keys = rel.getGroupSet().asList();
-        List<Field> aggFields = new ArrayList<>(schema.fields().subList(0, keys.size()));
-        List<AggCall> calls = new ArrayList<>();
+        List<Spec> specs = new ArrayList<>();
         List<Expr> outputs = new ArrayList<>();
         boolean needsProjection = false;
         for (int k = 0; k < keys.size(); k++) {
@@ -47,37 +61,71 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
         }
         for (AggregateCall call : rel.getAggCallList()) {
             Field field = schema.field(outputs.size());
-            SqlKind kind = call.getAggregation().getKind();
-            if (kind == SqlKind.LITERAL_AGG) {
-                outputs.add(LiteralConverter.toLiteral(LiteralConverter.javaValue((RexLiteral) call.rexList.get(0)), field.type()));
+            Expr constant = constantOf(call, field.type());
+            if (constant != null) {
+                outputs.add(constant);
                 needsProjection = true;
                 continue;
             }
-            DataType type = kind == SqlKind.SUM0 ? field.type().withNullable(true) : field.type();
-            Expr ref = new ColumnRef(aggFields.size(), type);
-            aggFields.add(new Field(field.name(), type));
-            AggFunction function = function(call);
-            List<Integer> args = call.getArgList();
-            if (call.filterArg >= 0) {
-                // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the CASE is computed below the aggregate.
+            Spec spec = spec(call, field);
+            Expr ref = new ColumnRef(keys.size() + specs.size(), spec.field().type());
+            specs.add(spec);
+            Expr output = finish(call, ref, field.type());
+            needsProjection |= output != ref;
+            outputs.add(output);
+        }
+        PlanNode agg = aggregate(input, keys, schema.fields().subList(0, keys.size()), specs);
+        return needsProjection ? new ProjectNode(agg, outputs, schema) : agg;
+    }
+
+    /** LITERAL_AGG's constant, of {@code type}; null for any other aggregate. */
+    static Expr constantOf(AggregateCall call, DataType type) {
+        if (call.getAggregation().getKind() != SqlKind.LITERAL_AGG) {
+            return null;
+        }
+        return LiteralConverter.toLiteral(LiteralConverter.javaValue((RexLiteral) call.rexList.get(0)), type);
+    }
+
+    /** How the core plan computes {@code call}, whose result column is {@code field}. */
+    static Spec spec(AggregateCall call, Field field) {
+        // SUM0 is computed as SUM, which is NULL on no rows; finish() makes that 0.
+        DataType type = call.getAggregation().getKind() == SqlKind.SUM0 ? field.type().withNullable(true) : field.type();
+        return new Spec(function(call), call.getArgList(), call.isDistinct(), call.filterArg, new Field(field.name(), type));
+    }
+
+    /** The value of {@code call} from {@code ref}, its spec's column: SUM0 is COALESCE(sum, 0). */
+    static Expr finish(AggregateCall call, Expr ref, DataType type) {
+        if (call.getAggregation().getKind() == SqlKind.SUM0) {
+            return Call.of(Op.COALESCE, type, ref, LiteralConverter.toLiteral(0L, type));
+        }
+        return ref;
+    }
+
+    /**
+     * {@code input} grouped by its columns {@code keys} (named by {@code keyFields}) with {@code specs}:
+     * the keys, then one column per spec. A FILTERed aggregate of {@code agg(x) FILTER (WHERE f)} is
+     * computed as {@code agg(CASE WHEN f THEN x END)}, the CASE a column added below the aggregate.
+     */
+    static AggregateNode aggregate(PlanNode input, List<Integer> keys, List<Field> keyFields, List<Spec> specs) {
+        List<Expr> filteredArgs = new ArrayList<>();
+        List<Field> fields = new ArrayList<>(keyFields);
+        List<AggCall> calls = new ArrayList<>();
+        for (Spec spec : specs) {
+            AggFunction function = spec.function();
+            List<Integer> args = spec.args();
+            if (spec.filterArg() >= 0) {
                 Expr value = args.isEmpty() ? LiteralConverter.toLiteral(1L, DataType.INTEGER)
                         : new ColumnRef(args.get(0), input.schema().type(args.get(0)));
-                Expr condition = new ColumnRef(call.filterArg, input.schema().type(call.filterArg));
+                Expr condition = new ColumnRef(spec.filterArg(), input.schema().type(spec.filterArg()));
                 DataType valueType = value.type().withNullable(true);
-                filteredArgs.add(Call.of(Op.CASE, valueType, condition, value, io.warpdb.core.expr.Literal.ofNull(valueType)));
+                filteredArgs.add(Call.of(Op.CASE, valueType, condition, value, Literal.ofNull(valueType)));
                 args = List.of(input.schema().size() + filteredArgs.size() - 1);
                 function = function == AggFunction.COUNT_STAR ? AggFunction.COUNT : function;
             }
-            calls.add(new AggCall(function, args, call.isDistinct(), type, field.name()));
-            if (kind == SqlKind.SUM0) {
-                outputs.add(Call.of(Op.COALESCE, field.type(), ref, LiteralConverter.toLiteral(0L, field.type())));
-                needsProjection = true;
-            } else {
-                outputs.add(ref);
-            }
+            calls.add(new AggCall(function, args, spec.distinct(), spec.field().type(), spec.field().name()));
+            fields.add(spec.field());
         }
-        AggregateNode agg = new AggregateNode(withColumns(input, filteredArgs), keys, calls, new Schema(aggFields));
-        return needsProjection ? new ProjectNode(agg, outputs, schema) : agg;
+        return new AggregateNode(withColumns(input, filteredArgs), keys, calls, new Schema(fields));
     }
 
     /** The input with extra computed columns after its own. */
