@@ -343,7 +343,9 @@ public final class TpchCommand implements Runnable {
             database.close();
             throw e;
         }
-        SuiteSetup setup = SuiteSetup.open(database, TpchLoader.parts(common.source(), TpchQueries.tablesRead(queries)), common.threads, common.source().describe());
+        TpchData data = common.source();
+        SuiteSetup setup = SuiteSetup.open(database, TpchLoader.parts(data, TpchQueries.tablesRead(queries)), common.threads,
+                data.describe());
         if (setup.warpdbLoad() != null) {
             out.print(setup.warpdbLoad().format());
         } else {

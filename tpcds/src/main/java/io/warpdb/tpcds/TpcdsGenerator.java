@@ -9,7 +9,16 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.ingest.TextValueParser;
 import io.warpdb.tpch.RowCursor;
 import io.warpdb.tpch.TableParts;
+import io.warpdb.ingest.OrderedParallel;
+import io.warpdb.tpch.LoadReport;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Iterator;
@@ -67,6 +76,51 @@ public final class TpcdsGenerator {
         return tables.stream().map(t -> new TableParts(t.name(), t.schema(), parts(t), part -> open(t, part))).toList();
     }
 
+    /**
+     * Writes each table as dsdgen writes it, {@code <table>.dat} in {@code dir}: one row a line,
+     * each value followed by {@code |}, NULL as nothing. Parts are generated on {@code threads}
+     * threads and written in order.
+     */
+    public LoadReport writeDat(List<TpcdsSchema.Table> tables, Path dir, int threads) {
+        long start = System.nanoTime();
+        List<LoadReport.TableLoad> written = new ArrayList<>();
+        ExecutorService pool = OrderedParallel.pool(threads, "tpcds-gen");
+        try {
+            Files.createDirectories(dir);
+            for (TpcdsSchema.Table table : tables) {
+                long t0 = System.nanoTime();
+                long rows = 0;
+                try (OutputStream out = Files.newOutputStream(dir.resolve(table.name() + ".dat"));
+                        OrderedParallel<String> parts = new OrderedParallel<>(pool, parts(table), 2 * threads,
+                                part -> datText(table, part), text -> { })) {
+                    while (parts.hasNext()) {
+                        String text = parts.next();
+                        out.write(text.getBytes(StandardCharsets.UTF_8));
+                        rows += text.chars().filter(c -> c == '\n').count();
+                    }
+                }
+                written.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write TPC-DS files to " + dir, e);
+        } finally {
+            pool.shutdownNow();
+        }
+        return new LoadReport(dir.toString(), written, System.nanoTime() - start);
+    }
+
+    private String datText(TpcdsSchema.Table table, int part) {
+        StringBuilder text = new StringBuilder();
+        Iterator<List<List<String>>> rows = results(table, part);
+        while (rows.hasNext()) {
+            for (String value : rows.next().get(0)) {
+                text.append(value == null ? "" : value).append('|');
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
     /** How many parts the table is generated in. */
     int parts(TpcdsSchema.Table table) {
         io.trino.tpcds.Table t = table.generator();
@@ -86,6 +140,10 @@ public final class TpcdsGenerator {
      * with the session telling the generator which part it makes.
      */
     RowCursor open(TpcdsSchema.Table table, int part) {
+        return new Cursor(results(table, part), table.schema());
+    }
+
+    private Iterator<List<List<String>>> results(TpcdsSchema.Table table, int part) {
         int parts = parts(table);
         long units = session.getScaling().getRowCount(table.generator());
         long size = units / parts;
@@ -93,9 +151,7 @@ public final class TpcdsGenerator {
         long first = 1 + part * size + Math.min(part, extra);
         long last = first + size + (part < extra ? 1 : 0) - 1;
         Session own = session.withTable(table.generator()).withParallelism(parts).withChunkNumber(part + 1);
-        Iterator<List<List<String>>> rows = last < first ? Collections.emptyIterator()
-                : Results.constructResults(table.generator(), first, last, own).iterator();
-        return new Cursor(rows, table.schema());
+        return last < first ? Collections.emptyIterator() : Results.constructResults(table.generator(), first, last, own).iterator();
     }
 
     /**
