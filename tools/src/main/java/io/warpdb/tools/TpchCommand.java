@@ -15,15 +15,15 @@ import io.warpdb.tpch.TblFiles;
 import io.warpdb.tpch.QueryTarget;
 import io.warpdb.tpch.ResultTable;
 import io.warpdb.tpch.StorageReport;
-import io.warpdb.tpch.TpchBench;
+import io.warpdb.tpch.SuiteBench;
 import io.warpdb.tpch.TpchData;
 import io.warpdb.tpch.TpchGenerator;
 import io.warpdb.tpch.TpchLoader;
 import io.warpdb.tpch.TpchQueries;
 import io.warpdb.tpch.TpchQuery;
-import io.warpdb.tpch.TpchRunner;
+import io.warpdb.tpch.SuiteRunner;
 import io.warpdb.tpch.TpchSchema;
-import io.warpdb.tpch.TpchSetup;
+import io.warpdb.tpch.SuiteSetup;
 import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -184,12 +184,12 @@ public final class TpchCommand implements Runnable {
         @Override
         public Integer call() {
             List<TpchQuery> queries = selection.queries();
-            try (TpchSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
-                List<TpchRunner.Outcome> outcomes = new TpchRunner(warpdb, setup.reference()).runAll(queries, System.out);
+            try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
+                List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out);
                 if (explainAnalyze != null) {
                     writePlans(warpdb, queries, explainAnalyze);
                 }
-                return TpchRunner.allOk(outcomes) ? 0 : 1;
+                return SuiteRunner.allOk(outcomes) ? 0 : 1;
             }
         }
     }
@@ -233,7 +233,7 @@ public final class TpchCommand implements Runnable {
             Map<String, QueryTarget> targets = new LinkedHashMap<>();
             List<AutoCloseable> opened = new ArrayList<>();
             ColdGpuTarget cold = null;
-            try (TpchSetup setup = setup(common, queries, executors.stream().map(Bench::executorOf).toList())) {
+            try (SuiteSetup setup = setup(common, queries, executors.stream().map(Bench::executorOf).toList())) {
                 for (String e : executors) {
                     WarpDbTarget target = setup.warpdb(executorOf(e));
                     if (noPlanCache) {
@@ -248,7 +248,7 @@ public final class TpchCommand implements Runnable {
                     targets.put(e, timed);
                 }
                 String title = "TPC-H SF " + format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
-                TpchBench.Report report = new TpchBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
+                SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
                 if (cold != null) {
                     System.out.print(cold.transfers(queries).format());
                 }
@@ -260,7 +260,7 @@ public final class TpchCommand implements Runnable {
                 if (explainAnalyze != null) {
                     writePlans(targets.get(executors.get(0)), queries, explainAnalyze);
                 }
-                return report.timings().stream().allMatch(TpchBench.Timing::counts) ? 0 : 1;
+                return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
             } finally {
                 for (AutoCloseable target : opened) {
                     try {
@@ -334,7 +334,7 @@ public final class TpchCommand implements Runnable {
      * DuckDB loaded with the same data. Each executor is checked first, so that an unavailable
      * one fails before minutes of loading.
      */
-    private static TpchSetup setup(Common common, List<TpchQuery> queries, List<String> executors) {
+    private static SuiteSetup setup(Common common, List<TpchQuery> queries, List<String> executors) {
         PrintStream out = System.out;
         Database database = common.open();
         try {
@@ -343,7 +343,9 @@ public final class TpchCommand implements Runnable {
             database.close();
             throw e;
         }
-        TpchSetup setup = TpchSetup.open(database, common.source(), common.threads, TpchQueries.tablesRead(queries));
+        TpchData data = common.source();
+        SuiteSetup setup = SuiteSetup.open(database, TpchLoader.parts(data, TpchQueries.tablesRead(queries)), common.threads,
+                data.describe());
         if (setup.warpdbLoad() != null) {
             out.print(setup.warpdbLoad().format());
         } else {

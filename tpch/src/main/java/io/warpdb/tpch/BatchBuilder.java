@@ -14,7 +14,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 
 /** Turns the rows of a cursor into one batch of WarpDB's physical vectors. */
-final class BatchBuilder {
+public final class BatchBuilder {
     /** Vectors start this small and double as rows come, so small tables stay small in storage. */
     private static final int INITIAL_CAPACITY = 1024;
 
@@ -22,7 +22,7 @@ final class BatchBuilder {
     }
 
     /** All remaining rows of {@code rows} as a batch allocated from {@code allocator}; strings get batch-local dictionaries. */
-    static Batch read(Schema schema, RowCursor rows, BufferAllocator allocator) {
+    public static Batch read(Schema schema, RowCursor rows, BufferAllocator allocator) {
         int columns = schema.size();
         List<FieldVector> vectors = new ArrayList<>(columns);
         StringDictionary.Builder[] dictionaries = new StringDictionary.Builder[columns];
@@ -36,7 +36,11 @@ final class BatchBuilder {
             int row = 0;
             while (rows.next()) {
                 for (int c = 0; c < columns; c++) {
-                    set(vectors.get(c), schema.type(c), dictionaries[c], rows, c, row);
+                    if (rows.isNull(c)) {
+                        vectors.get(c).setNull(row);
+                    } else {
+                        set(vectors.get(c), schema.type(c), dictionaries[c], rows, c, row);
+                    }
                 }
                 row++;
             }
@@ -58,7 +62,7 @@ final class BatchBuilder {
             case BIGINT, DECIMAL -> ((BigIntVector) vector).setSafe(row, rows.getLong(column));
             case DATE -> ((DateDayVector) vector).setSafe(row, rows.getDate(column));
             case CHAR, VARCHAR -> ((IntVector) vector).setSafe(row, dictionary.add(rows.getString(column)));
-            default -> throw new IllegalStateException("TPC-H has no " + type + " column");
+            default -> throw new IllegalStateException("benchmark tables have no " + type + " column");
         }
     }
 }

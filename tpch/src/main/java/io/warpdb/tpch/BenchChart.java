@@ -33,12 +33,12 @@ public final class BenchChart {
     private BenchChart() {
     }
 
-    public static void write(TpchBench.Report report, Path png) throws IOException {
+    public static void write(SuiteBench.Report report, Path png) throws IOException {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
         String executor = report.executors().get(0);
-        List<TpchBench.Timing> timings = report.timings(executor);
+        List<SuiteBench.Timing> timings = report.timings(executor);
         int width = LEFT + RIGHT + Math.max(1, timings.size()) * GROUP_WIDTH;
         int height = TOP + PLOT_HEIGHT + BOTTOM;
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
@@ -64,10 +64,10 @@ public final class BenchChart {
 
     /** Maps milliseconds to pixels between whole powers of ten around the data. */
     private record LogAxis(int lowExponent, int highExponent) {
-        static LogAxis of(List<TpchBench.Timing> timings) {
+        static LogAxis of(List<SuiteBench.Timing> timings) {
             double min = Double.MAX_VALUE;
             double max = Double.MIN_VALUE;
-            for (TpchBench.Timing t : timings) {
+            for (SuiteBench.Timing t : timings) {
                 for (double ms : new double[] {t.warpdbMs(), t.duckdbMs()}) {
                     if (ms > 0 && !Double.isNaN(ms)) {
                         min = Math.min(min, ms);
@@ -88,7 +88,7 @@ public final class BenchChart {
         }
     }
 
-    private static void drawTitle(Graphics2D g, TpchBench.Report report, String executor) {
+    private static void drawTitle(Graphics2D g, SuiteBench.Report report, String executor) {
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
         g.drawString(report.title(), LEFT, 24);
@@ -124,7 +124,7 @@ public final class BenchChart {
         g.drawLine(LEFT, TOP + PLOT_HEIGHT, width - RIGHT, TOP + PLOT_HEIGHT);
     }
 
-    private static void drawGroup(Graphics2D g, LogAxis axis, TpchBench.Timing timing, int x) {
+    private static void drawGroup(Graphics2D g, LogAxis axis, SuiteBench.Timing timing, int x) {
         int left = x + (GROUP_WIDTH - 2 * BAR_WIDTH) / 2;
         int base = TOP + PLOT_HEIGHT;
         FontMetrics metrics = g.getFontMetrics();

@@ -2,6 +2,7 @@ package io.warpdb.tpch;
 
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
 import io.warpdb.ingest.OrderedParallel;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,7 +20,7 @@ import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
- * An in-memory DuckDB holding the same TPC-H rows as WarpDB: the answer oracle and the
+ * An in-memory DuckDB holding the same benchmark rows (TPC-H, TPC-DS) as WarpDB: the answer oracle and the
  * benchmark peer. It is a yardstick only (DESIGN.md): nothing in WarpDB runs on it.
  * CHAR columns are VARCHAR here, so that DuckDB's padding rules play no part in comparisons;
  * their values carry no padding in either database.
@@ -74,17 +75,25 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
 
     /** Creates and fills these TPC-H tables; parts are appended concurrently, one connection each. */
     public LoadReport load(TpchData data, int threads, List<TpchSchema.Table> tables) {
+        return load(TpchLoader.parts(data, tables), threads, data.describe());
+    }
+
+    /**
+     * Creates and fills {@code tables}, one after another; a table's parts are appended
+     * concurrently, one connection each. {@code source} names the data in the report.
+     */
+    public LoadReport load(List<TableParts> tables, int threads, String source) {
         long start = System.nanoTime();
         List<LoadReport.TableLoad> loaded = new ArrayList<>();
-        ExecutorService pool = OrderedParallel.pool(threads, "tpch-duckdb");
+        ExecutorService pool = OrderedParallel.pool(threads, "duckdb-load");
         try (Statement statement = connection.createStatement()) {
-            for (TpchSchema.Table table : tables) {
+            for (TableParts table : tables) {
                 long t0 = System.nanoTime();
                 long memoryBefore = tableMemory(statement);
-                statement.execute(createTable(table));
+                statement.execute(createTable(table.name(), table.schema()));
                 long rows = 0;
-                try (OrderedParallel<Long> parts = new OrderedParallel<>(pool, data.parts(table), 2 * threads,
-                        part -> append(table, data, part), count -> { })) {
+                try (OrderedParallel<Long> parts = new OrderedParallel<>(pool, table.parts(), 2 * threads,
+                        part -> append(table, part), count -> { })) {
                     while (parts.hasNext()) {
                         rows += parts.next();
                     }
@@ -97,7 +106,7 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
         } finally {
             pool.shutdownNow();
         }
-        return new LoadReport(data.describe() + " -> DuckDB", loaded, System.nanoTime() - start);
+        return new LoadReport(source + " -> DuckDB", loaded, System.nanoTime() - start);
     }
 
     /**
@@ -117,9 +126,9 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
         }
     }
 
-    static String createTable(TpchSchema.Table table) {
-        return table.schema().fields().stream().map(DuckDbReference::column)
-                .collect(Collectors.joining(", ", "CREATE TABLE " + table.name() + " (", ")"));
+    static String createTable(String name, Schema schema) {
+        return schema.fields().stream().map(DuckDbReference::column)
+                .collect(Collectors.joining(", ", "CREATE TABLE " + name + " (", ")"));
     }
 
     private static String column(Field field) {
@@ -128,22 +137,19 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
         return field.name() + " " + name + (type.nullable() ? "" : " NOT NULL");
     }
 
-    private long append(TpchSchema.Table table, TpchData data, int part) {
+    private long append(TableParts table, int part) {
         List<Field> fields = table.schema().fields();
         long rows = 0;
         try (DuckDBConnection own = connection.duplicate();
                 DuckDBAppender appender = own.createAppender(DuckDBConnection.DEFAULT_SCHEMA, table.name());
-                RowCursor cursor = data.open(table, part)) {
+                RowCursor cursor = table.open().apply(part)) {
             while (cursor.next()) {
                 appender.beginRow();
                 for (int c = 0; c < fields.size(); c++) {
-                    switch (fields.get(c).type().kind()) {
-                        case INTEGER -> appender.append(Math.toIntExact(cursor.getLong(c)));
-                        case BIGINT -> appender.append(cursor.getLong(c));
-                        case DECIMAL -> appender.appendDecimal(cursor.getLong(c)); // unscaled, as DuckDB stores DECIMAL(15,2)
-                        case DATE -> appender.appendEpochDays(cursor.getDate(c));
-                        case CHAR, VARCHAR -> appender.append(cursor.getString(c));
-                        default -> throw new IllegalStateException("TPC-H has no " + fields.get(c) + " column");
+                    if (cursor.isNull(c)) {
+                        appender.appendNull();
+                    } else {
+                        appendValue(appender, fields.get(c).type(), cursor, c);
                     }
                 }
                 appender.endRow();
@@ -153,6 +159,28 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
             throw new IllegalStateException("DuckDB: appending to " + table.name() + ": " + e.getMessage(), e);
         }
         return rows;
+    }
+
+    private static void appendValue(DuckDBAppender appender, DataType type, RowCursor cursor, int c) throws SQLException {
+        switch (type.kind()) {
+            case INTEGER -> appender.append(Math.toIntExact(cursor.getLong(c)));
+            case BIGINT -> appender.append(cursor.getLong(c));
+            case DECIMAL -> appendDecimal(appender, type.precision(), cursor.getLong(c));
+            case DATE -> appender.appendEpochDays(cursor.getDate(c));
+            case CHAR, VARCHAR -> appender.append(cursor.getString(c));
+            default -> throw new IllegalStateException("benchmark tables have no " + type + " column");
+        }
+    }
+
+    /** An unscaled decimal in the width DuckDB stores a DECIMAL of this precision in. */
+    private static void appendDecimal(DuckDBAppender appender, int precision, long unscaled) throws SQLException {
+        if (precision <= 4) {
+            appender.appendDecimal((short) unscaled);
+        } else if (precision <= 9) {
+            appender.appendDecimal(Math.toIntExact(unscaled));
+        } else {
+            appender.appendDecimal(unscaled);
+        }
     }
 
     @Override

@@ -1,15 +1,21 @@
 package io.warpdb.tpch;
 
 /**
- * A forward-only cursor over the rows of one part of a TPC-H table. Columns are positions in
- * the table's {@link TpchSchema.Table#schema()}; each getter is called only for columns of its
- * kind and reads the row of the last {@link #next()} that returned true.
+ * A forward-only cursor over the rows of one part of a benchmark table. Columns are positions in
+ * the table's schema; each getter is called only for columns of its kind, on a value that
+ * {@link #isNull} did not report NULL, and reads the row of the last {@link #next()} that
+ * returned true.
  */
 public interface RowCursor extends AutoCloseable {
     /** Moves to the next row; false at the end. */
     boolean next();
 
-    /** An INTEGER or BIGINT value, or a DECIMAL's unscaled value (cents for DECIMAL(15,2)). */
+    /** Whether the column is NULL in this row; TPC-H has no NULLs. */
+    default boolean isNull(int column) {
+        return false;
+    }
+
+    /** An INTEGER or BIGINT value, or a DECIMAL's unscaled value (cents for DECIMAL(15,2) and DECIMAL(7,2)). */
     long getLong(int column);
 
     /** A DATE as days since 1970-01-01. */

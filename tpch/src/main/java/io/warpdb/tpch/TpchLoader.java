@@ -1,20 +1,11 @@
 package io.warpdb.tpch;
 
-import io.warpdb.core.batch.Batch;
-import io.warpdb.core.batch.BatchStream;
-import io.warpdb.core.types.Schema;
-import io.warpdb.ingest.OrderedParallel;
 import io.warpdb.sql.Database;
-import io.warpdb.storage.Table;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Loads the eight TPC-H tables into a WarpDB database. Parts of a table are built into batches
- * on {@code threads} threads while the calling thread appends them, in part order, to the
- * table in one commit per table. If any table fails, the tables this load created are dropped.
+ * Loads the eight TPC-H tables into a WarpDB database, through {@link TableLoader}: in parallel
+ * parts, one commit per table; if any table fails, the tables this load created are dropped.
  */
 public final class TpchLoader {
     private TpchLoader() {
@@ -49,54 +40,11 @@ public final class TpchLoader {
 
     /** Creates and fills these TPC-H tables (which must not exist yet) from {@code data}. */
     public static LoadReport load(Database database, TpchData data, int threads, List<TpchSchema.Table> tables) {
-        long start = System.nanoTime();
-        List<LoadReport.TableLoad> loaded = new ArrayList<>();
-        List<String> created = new ArrayList<>();
-        ExecutorService pool = OrderedParallel.pool(threads, "tpch-load");
-        try (BufferAllocator allocator = database.allocator().newChildAllocator("tpch-load", 0, Long.MAX_VALUE)) {
-            for (TpchSchema.Table table : tables) {
-                long t0 = System.nanoTime();
-                Table target = database.catalog().create(table.name(), table.schema(), false);
-                created.add(table.name());
-                long rows;
-                try (BatchStream batches = batches(table, data, pool, threads, allocator)) {
-                    rows = target.append(batches);
-                }
-                loaded.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
-            }
-        } catch (RuntimeException e) {
-            created.forEach(name -> database.catalog().drop(name, true));
-            throw e;
-        } finally {
-            pool.shutdownNow();
-        }
-        return new LoadReport(data.describe() + " -> WarpDB", loaded, System.nanoTime() - start);
+        return TableLoader.load(database, parts(data, tables), threads, data.describe());
     }
 
-    /** The table's parts as batches, built ahead on the pool and handed out in part order. */
-    private static BatchStream batches(TpchSchema.Table table, TpchData data, ExecutorService pool, int threads,
-            BufferAllocator allocator) {
-        Schema schema = table.schema();
-        OrderedParallel<Batch> parts = new OrderedParallel<>(pool, data.parts(table), 2 * threads, part -> {
-            try (RowCursor rows = data.open(table, part)) {
-                return BatchBuilder.read(schema, rows, allocator);
-            }
-        }, Batch::close);
-        return new BatchStream() {
-            @Override
-            public Schema schema() {
-                return schema;
-            }
-
-            @Override
-            public Batch next() {
-                return parts.hasNext() ? parts.next() : null;
-            }
-
-            @Override
-            public void close() {
-                parts.close();
-            }
-        };
+    /** These tables of {@code data}, for {@link TableLoader}, {@link DuckDbReference} and {@link SuiteSetup}. */
+    public static List<TableParts> parts(TpchData data, List<TpchSchema.Table> tables) {
+        return tables.stream().map(t -> TableParts.of(data, t)).toList();
     }
 }

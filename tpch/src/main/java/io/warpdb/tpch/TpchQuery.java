@@ -7,14 +7,21 @@ import java.util.List;
  * columns of its top-level ORDER BY, empty when it has none (then row order is not checked);
  * {@code tables} are the TPC-H tables it reads, in {@link TpchSchema#tables()} order.
  */
-public record TpchQuery(int number, String sql, List<String> orderBy, List<TpchSchema.Table> tables) {
+public record TpchQuery(int number, String sql, List<String> orderBy, List<TpchSchema.Table> tables) implements SuiteQuery {
     public TpchQuery {
         orderBy = List.copyOf(orderBy);
         tables = List.copyOf(tables);
     }
 
     /** {@code q01} .. {@code q22}. */
+    @Override
     public String name() {
         return String.format("q%02d", number);
+    }
+
+    /** Row order is checked on the ORDER BY columns only. */
+    @Override
+    public AnswerChecker.Verdict check(ResultTable expected, ResultTable actual) {
+        return AnswerChecker.check(expected, actual, orderBy);
     }
 }

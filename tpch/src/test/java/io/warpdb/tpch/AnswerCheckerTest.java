@@ -92,6 +92,19 @@ class AnswerCheckerTest {
     }
 
     @Test
+    void aLimitCutThroughTiesMayKeepAnyOfTheTiedRows() {
+        List<String> columns = List.of("value", "partkey");
+        ResultTable expected = table(columns, new Object[] {10, 1}, new Object[] {7, 2}, new Object[] {7, 3});
+        ResultTable otherTiedRowKept = table(columns, new Object[] {10, 1}, new Object[] {7, 3}, new Object[] {7, 9});
+        assertTrue(AnswerChecker.check(expected, otherTiedRowKept, new int[] {0}, true).ok());
+        assertFalse(AnswerChecker.check(expected, otherTiedRowKept, new int[] {0}, false).ok());
+        ResultTable wrongKey = table(columns, new Object[] {10, 1}, new Object[] {7, 3}, new Object[] {6, 9});
+        assertFalse(AnswerChecker.check(expected, wrongKey, new int[] {0}, true).ok());
+        ResultTable wrongEarlierGroup = table(columns, new Object[] {10, 5}, new Object[] {7, 2}, new Object[] {7, 3});
+        assertFalse(AnswerChecker.check(expected, wrongEarlierGroup, new int[] {0}, true).ok());
+    }
+
+    @Test
     void rowCountAndColumnCountDifferencesAreNamed() {
         List<String> columns = List.of("a");
         AnswerChecker.Verdict rows = check(table(columns, new Object[] {1}, new Object[] {2}), table(columns, new Object[] {1}));

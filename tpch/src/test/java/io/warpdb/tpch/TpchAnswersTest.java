@@ -37,25 +37,25 @@ class TpchAnswersTest {
             TpchLoader.load(db, data, threads);
         }
         check("TPC-H SF 0.01 on a reopened durable database",
-                TpchSetup.open(Database.open(dir, StorageOptions.defaults()), data, threads, TpchSchema.tables()));
+                SuiteSetup.open(Database.open(dir, StorageOptions.defaults()), TpchLoader.parts(data, TpchSchema.tables()), threads, data.describe()));
     }
 
     private static void runAll(double scaleFactor) {
-        check("TPC-H SF " + scaleFactor, TpchSetup.load(new TpchGenerator(scaleFactor), Runtime.getRuntime().availableProcessors()));
+        check("TPC-H SF " + scaleFactor, SuiteSetup.loadTpch(new TpchGenerator(scaleFactor), Runtime.getRuntime().availableProcessors()));
     }
 
-    private static void check(String what, TpchSetup loaded) {
+    private static void check(String what, SuiteSetup loaded) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        List<TpchRunner.Outcome> outcomes;
-        try (TpchSetup setup = loaded; WarpDbTarget warpdb = setup.warpdb("cpu")) {
+        List<SuiteRunner.Outcome> outcomes;
+        try (SuiteSetup setup = loaded; WarpDbTarget warpdb = setup.warpdb("cpu")) {
             if (setup.warpdbLoad() != null) {
                 out.print(setup.warpdbLoad().format());
             }
-            outcomes = new TpchRunner(warpdb, setup.reference()).runAll(TpchQueries.all(), out);
+            outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(TpchQueries.all(), out);
         }
         System.out.print(bytes.toString(StandardCharsets.UTF_8));
-        String failures = outcomes.stream().filter(o -> !o.ok()).map(TpchRunner.Outcome::format).collect(Collectors.joining("\n"));
-        assertTrue(TpchRunner.allOk(outcomes), what + ": queries failing:\n" + failures);
+        String failures = outcomes.stream().filter(o -> !o.ok()).map(SuiteRunner.Outcome::format).collect(Collectors.joining("\n"));
+        assertTrue(SuiteRunner.allOk(outcomes), what + ": queries failing:\n" + failures);
     }
 }

@@ -41,7 +41,7 @@ class TpchSchemaTest {
     @Test
     void ddlForDuckDbKeepsTypesButMakesCharVarchar() {
         assertEquals("CREATE TABLE region (r_regionkey INTEGER NOT NULL, r_name VARCHAR NOT NULL, r_comment VARCHAR NOT NULL)",
-                DuckDbReference.createTable(TpchSchema.REGION));
-        assertEquals(true, DuckDbReference.createTable(TpchSchema.LINEITEM).contains("l_quantity DECIMAL(15,2) NOT NULL"));
+                DuckDbReference.createTable(TpchSchema.REGION.name(), TpchSchema.REGION.schema()));
+        assertEquals(true, DuckDbReference.createTable(TpchSchema.LINEITEM.name(), TpchSchema.LINEITEM.schema()).contains("l_quantity DECIMAL(15,2) NOT NULL"));
     }
 }

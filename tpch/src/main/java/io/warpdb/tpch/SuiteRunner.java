@@ -6,12 +6,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Runs TPC-H queries on WarpDB, times them and checks every answer against the reference:
- * what {@code warpdb tpch run} prints, one line per query.
+ * Runs a suite's queries on WarpDB, times them and checks every answer against the reference:
+ * what {@code warpdb tpch run} and {@code warpdb tpcds run} print, one line per query. A query
+ * that fails to run is a FAIL with its error; the run goes on with the next.
  */
-public final class TpchRunner {
+public final class SuiteRunner {
     /** How one query went: wall time and rows on WarpDB (rows -1 when it failed to run) and the verdict. */
-    public record Outcome(TpchQuery query, long nanos, int rows, AnswerChecker.Verdict verdict) {
+    public record Outcome(SuiteQuery query, long nanos, int rows, AnswerChecker.Verdict verdict) {
         public boolean ok() {
             return verdict.ok();
         }
@@ -27,13 +28,13 @@ public final class TpchRunner {
     private final QueryTarget warpdb;
     private final QueryTarget reference;
 
-    public TpchRunner(QueryTarget warpdb, QueryTarget reference) {
+    public SuiteRunner(QueryTarget warpdb, QueryTarget reference) {
         this.warpdb = warpdb;
         this.reference = reference;
     }
 
     /** Runs one query on WarpDB (timed: execution and fetching all rows), then on the reference, and compares. */
-    public Outcome run(TpchQuery query) {
+    public Outcome run(SuiteQuery query) {
         long start = System.nanoTime();
         ResultTable actual;
         try {
@@ -46,21 +47,21 @@ public final class TpchRunner {
     }
 
     /** The reference's answer compared with {@code actual}; a reference that fails is a FAIL too. */
-    static AnswerChecker.Verdict check(TpchQuery query, QueryTarget reference, ResultTable actual) {
+    static AnswerChecker.Verdict check(SuiteQuery query, QueryTarget reference, ResultTable actual) {
         ResultTable expected;
         try {
             expected = reference.query(query.sql());
         } catch (RuntimeException e) {
             return AnswerChecker.Verdict.fail(reference.name() + " failed: " + e);
         }
-        return AnswerChecker.check(expected, actual, query.orderBy());
+        return query.check(expected, actual);
     }
 
     /** Runs the queries in order, printing each outcome as it comes and a summary line. */
-    public List<Outcome> runAll(List<TpchQuery> queries, PrintStream out) {
+    public List<Outcome> runAll(List<? extends SuiteQuery> queries, PrintStream out) {
         out.println("query       time       rows  answer    (" + warpdb.name() + ", checked against " + reference.name() + ")");
         List<Outcome> outcomes = new ArrayList<>();
-        for (TpchQuery query : queries) {
+        for (SuiteQuery query : queries) {
             Outcome outcome = run(query);
             out.println(outcome.format());
             outcomes.add(outcome);

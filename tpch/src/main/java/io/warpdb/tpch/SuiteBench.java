@@ -10,14 +10,14 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Times each TPC-H query on one or more WarpDB executors and on DuckDB in the same process over
+ * Times each query of a suite on one or more WarpDB executors and on DuckDB in the same process over
  * the same data: after warm-up runs (the first of which, run for every query before any is timed, checks each executor's answer),
  * {@code runs} timed runs on each, reporting medians and each executor's ratio to DuckDB
  * (below 1: WarpDB is faster).
  */
-public final class TpchBench {
+public final class SuiteBench {
     /** One query on one executor: medians in milliseconds; warpdbMs is NaN when WarpDB failed to run the query. */
-    public record Timing(TpchQuery query, String executor, double warpdbMs, double duckdbMs, AnswerChecker.Verdict verdict) {
+    public record Timing(SuiteQuery query, String executor, double warpdbMs, double duckdbMs, AnswerChecker.Verdict verdict) {
         public double ratio() {
             return warpdbMs / duckdbMs;
         }
@@ -60,7 +60,7 @@ public final class TpchBench {
     private final int runs;
 
     /** {@code warpdb} maps an executor's label (e.g. {@code cpu}) to its target; output follows the map's order. */
-    public TpchBench(Map<String, ? extends QueryTarget> warpdb, QueryTarget duckdb, int warmups, int runs) {
+    public SuiteBench(Map<String, ? extends QueryTarget> warpdb, QueryTarget duckdb, int warmups, int runs) {
         if (warpdb.isEmpty()) {
             throw new IllegalArgumentException("need at least one WarpDB executor");
         }
@@ -77,7 +77,7 @@ public final class TpchBench {
      * Benchmarks the queries in order, printing a line per query and then the geometric mean
      * ratios: {@code geomean ratio <x>} for one executor, {@code geomean ratio cpu <x>, gpu <y>} for several.
      */
-    public Report run(String title, List<TpchQuery> queries, PrintStream out) {
+    public Report run(String title, List<? extends SuiteQuery> queries, PrintStream out) {
         List<String> executors = List.copyOf(warpdb.keySet());
         boolean single = executors.size() == 1;
         out.println(title);
@@ -89,12 +89,12 @@ public final class TpchBench {
         // The first warm-up run of every query, on every engine, comes before any timing (it also
         // checks the answers): a JVM compiles the code that later queries share while the early
         // ones run, and on a small machine its compiler threads take cores from the query itself.
-        Map<TpchQuery, Map<String, FirstRun>> firstRuns = new LinkedHashMap<>();
-        for (TpchQuery query : queries) {
+        Map<SuiteQuery, Map<String, FirstRun>> firstRuns = new LinkedHashMap<>();
+        for (SuiteQuery query : queries) {
             firstRuns.put(query, check(query));
         }
         List<Timing> timings = new ArrayList<>();
-        for (TpchQuery query : queries) {
+        for (SuiteQuery query : queries) {
             List<Timing> row = time(query, firstRuns.get(query));
             out.println(format(row));
             timings.addAll(row);
@@ -130,12 +130,12 @@ public final class TpchBench {
     }
 
     /** The first warm-up run of the query on DuckDB and on each executor, whose answer it checks. */
-    private Map<String, FirstRun> check(TpchQuery query) {
+    private Map<String, FirstRun> check(SuiteQuery query) {
         duckdb.query(query.sql());
         Map<String, FirstRun> firstRuns = new LinkedHashMap<>();
         warpdb.forEach((executor, target) -> {
             try {
-                firstRuns.put(executor, new FirstRun(TpchRunner.check(query, duckdb, target.query(query.sql())), false));
+                firstRuns.put(executor, new FirstRun(SuiteRunner.check(query, duckdb, target.query(query.sql())), false));
             } catch (RuntimeException e) {
                 firstRuns.put(executor, new FirstRun(AnswerChecker.Verdict.fail("error: " + e), true));
             }
@@ -144,7 +144,7 @@ public final class TpchBench {
     }
 
     /** DuckDB's time for the query, then each executor's, after the remaining warm-up runs; executors that failed are not timed. */
-    private List<Timing> time(TpchQuery query, Map<String, FirstRun> firstRuns) {
+    private List<Timing> time(SuiteQuery query, Map<String, FirstRun> firstRuns) {
         double duckdbMs = warmUpAndTime(duckdb, query.sql(), warmups - 1);
         List<Timing> row = new ArrayList<>();
         warpdb.forEach((executor, target) -> {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The runner, the benchmark and the chart over stand-in databases. */
-class TpchRunnerTest {
+class SuiteRunnerTest {
     private static final TpchQuery Q1 = TpchQueries.get(1);
     private static final TpchQuery Q6 = TpchQueries.get(6);
     private static final ResultTable Q1_ANSWER = new ResultTable(List.of("l_returnflag", "l_linestatus", "n"),
@@ -43,7 +43,7 @@ class TpchRunnerTest {
         ResultTable reversed = new ResultTable(Q1_ANSWER.columns(), List.of(Q1_ANSWER.rows().get(1), Q1_ANSWER.rows().get(0)));
         Fake warpdb = new Fake("Fake", Map.of(Q1.sql(), sql -> reversed));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        List<TpchRunner.Outcome> outcomes = new TpchRunner(warpdb, REFERENCE).runAll(List.of(Q1, Q6),
+        List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, REFERENCE).runAll(List.of(Q1, Q6),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
         assertEquals(4, lines.length);
@@ -51,11 +51,11 @@ class TpchRunnerTest {
         assertTrue(lines[2].matches("q06 +[0-9.]+ ms +- rows  FAIL  error: java.lang.IllegalStateException: no such table: lineitem"),
                 lines[2]);
         assertTrue(lines[3].startsWith("0 of 2 OK, 2 FAIL"), lines[3]);
-        assertFalse(TpchRunner.allOk(outcomes));
+        assertFalse(SuiteRunner.allOk(outcomes));
 
-        List<TpchRunner.Outcome> good = new TpchRunner(REFERENCE, REFERENCE).runAll(List.of(Q1, Q6),
+        List<SuiteRunner.Outcome> good = new SuiteRunner(REFERENCE, REFERENCE).runAll(List.of(Q1, Q6),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        assertTrue(TpchRunner.allOk(good));
+        assertTrue(SuiteRunner.allOk(good));
         assertEquals(2, good.get(0).rows());
     }
 
@@ -64,7 +64,7 @@ class TpchRunnerTest {
         Fake slow = new Fake("Slow", Map.of(Q1.sql(), sql -> sleep(Q1_ANSWER, 8), Q6.sql(), sql -> sleep(Q6_ANSWER, 2)));
         Fake fast = new Fake("Fast", Map.of(Q1.sql(), sql -> sleep(Q1_ANSWER, 2), Q6.sql(), sql -> sleep(Q6_ANSWER, 2)));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TpchBench.Report report = new TpchBench(Map.of("warpdb", slow), fast, 1, 3).run("TPC-H SF 0 test", List.of(Q1, Q6),
+        SuiteBench.Report report = new SuiteBench(Map.of("warpdb", slow), fast, 1, 3).run("TPC-H SF 0 test", List.of(Q1, Q6),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
         assertEquals("TPC-H SF 0 test", lines[0]);
@@ -84,7 +84,7 @@ class TpchRunnerTest {
     void benchLeavesFailedQueriesOutOfTheGeomean() {
         Fake broken = new Fake("Broken", Map.of(Q1.sql(), sql -> Q1_ANSWER));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        TpchBench.Report report = new TpchBench(Map.of("warpdb", broken), REFERENCE, 1, 1).run("t", List.of(Q1, Q6),
+        SuiteBench.Report report = new SuiteBench(Map.of("warpdb", broken), REFERENCE, 1, 1).run("t", List.of(Q1, Q6),
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertTrue(report.timings().get(0).counts());
         assertFalse(report.timings().get(1).counts());

@@ -4,39 +4,39 @@ import io.warpdb.sql.Database;
 import java.util.List;
 
 /**
- * A WarpDB database and a DuckDB reference, both holding the same TPC-H data: what
- * {@code tpch run} and {@code tpch bench} work on. Closing frees both.
+ * A WarpDB database and a DuckDB reference, both holding the same benchmark data (TPC-H,
+ * TPC-DS): what {@code tpch run|bench} and {@code tpcds run|bench} work on. Closing frees both.
  */
-public final class TpchSetup implements AutoCloseable {
+public final class SuiteSetup implements AutoCloseable {
     private final Database database;
     private final DuckDbReference reference;
     private final LoadReport warpdbLoad;
     private final LoadReport referenceLoad;
 
-    private TpchSetup(Database database, DuckDbReference reference, LoadReport warpdbLoad, LoadReport referenceLoad) {
+    private SuiteSetup(Database database, DuckDbReference reference, LoadReport warpdbLoad, LoadReport referenceLoad) {
         this.database = database;
         this.reference = reference;
         this.warpdbLoad = warpdbLoad;
         this.referenceLoad = referenceLoad;
     }
 
-    /** Loads {@code data} into a new in-memory WarpDB database and a new DuckDB, each with {@code threads} threads. */
-    public static TpchSetup load(TpchData data, int threads) {
-        return open(Database.inMemory("tpch"), data, threads, TpchSchema.tables());
+    /** Loads all TPC-H tables of {@code data} into a new in-memory WarpDB database and a new DuckDB, each with {@code threads} threads. */
+    public static SuiteSetup loadTpch(TpchData data, int threads) {
+        return open(Database.inMemory("tpch"), TpchLoader.parts(data, TpchSchema.tables()), threads, data.describe());
     }
 
     /**
-     * Takes over {@code database}, loading {@code tables} from {@code data} into it unless it
-     * already holds them (a durable database loaded by an earlier run), and loads a new DuckDB
-     * with the same tables.
+     * Takes over {@code database}, loading {@code tables} into it unless it already holds them
+     * (a durable database loaded by an earlier run), and loads a new DuckDB with the same tables;
+     * {@code source} names the data in the load reports.
      */
-    public static TpchSetup open(Database database, TpchData data, int threads, List<TpchSchema.Table> tables) {
+    public static SuiteSetup open(Database database, List<TableParts> tables, int threads, String source) {
         DuckDbReference reference = null;
         try {
-            LoadReport warpdbLoad = TpchLoader.loadMissing(database, data, threads, tables);
+            LoadReport warpdbLoad = TableLoader.loadMissing(database, tables, threads, source);
             reference = DuckDbReference.open();
-            LoadReport referenceLoad = reference.load(data, threads, tables);
-            return new TpchSetup(database, reference, warpdbLoad, referenceLoad);
+            LoadReport referenceLoad = reference.load(tables, threads, source);
+            return new SuiteSetup(database, reference, warpdbLoad, referenceLoad);
         } catch (RuntimeException e) {
             if (reference != null) {
                 reference.close();

@@ -1,0 +1,197 @@
+package io.warpdb.tools;
+
+import io.warpdb.sql.Database;
+import io.warpdb.storage.StorageOptions;
+import io.warpdb.tpcds.TpcdsGenerator;
+import io.warpdb.tpcds.TpcdsQueries;
+import io.warpdb.tpcds.TpcdsQuery;
+import io.warpdb.tpcds.TpcdsSchema;
+import io.warpdb.tpch.LoadReport;
+import io.warpdb.tpch.QueryTarget;
+import io.warpdb.tpch.SuiteBench;
+import io.warpdb.tpch.SuiteRunner;
+import io.warpdb.tpch.SuiteSetup;
+import io.warpdb.tpch.TableLoader;
+import io.warpdb.tpch.WarpDbTarget;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code warpdb tpcds gen|load|run|bench}: the bundled TPC-DS suite. Data is generated with
+ * io.trino.tpcds and kept in a durable WarpDB database directory, loaded on first use, or with
+ * {@code --in-memory} loaded into memory on every run; DuckDB, loaded in-process with the same
+ * data, is the reference answer and the benchmark peer.
+ */
+@Command(name = "tpcds", mixinStandardHelpOptions = true, description = "Generate, load, run and benchmark TPC-DS.",
+        subcommands = {TpcdsCommand.Gen.class, TpcdsCommand.Load.class, TpcdsCommand.Run.class, TpcdsCommand.Bench.class})
+public final class TpcdsCommand implements Runnable {
+    @Override
+    public void run() {
+        new picocli.CommandLine(this).usage(System.out);
+    }
+
+    /** Options every subcommand shares. */
+    static final class Common {
+        @Option(names = "--sf", required = true, description = "Scale factor, e.g. 0.01, 1, 10.")
+        double scaleFactor;
+
+        @Option(names = "--data", description = "WarpDB database directory (default: data/tpcds-sf<SF>).")
+        Path data;
+
+        @Option(names = "--in-memory", description = "Load into an in-memory database (nothing on disk; loaded on every run).")
+        boolean inMemory;
+
+        @Option(names = "--threads", description = "Loader threads (default: number of cores).")
+        int threads = Runtime.getRuntime().availableProcessors();
+
+        Path dataDirectory() {
+            return data != null ? data : Path.of("data", "tpcds-sf" + TpchCommand.format(scaleFactor));
+        }
+
+        TpcdsGenerator source() {
+            return new TpcdsGenerator(scaleFactor);
+        }
+
+        Database open() {
+            if (inMemory && data != null) {
+                throw new IllegalArgumentException("--in-memory and --data exclude each other");
+            }
+            return inMemory ? Database.inMemory("tpcds") : Database.open(dataDirectory(), StorageOptions.defaults());
+        }
+    }
+
+    /** Which queries run and bench run; only the tables they read are loaded. */
+    static final class QuerySelection {
+        @Option(names = "--queries", split = ",", paramLabel = "N",
+                description = "Query numbers to run, e.g. 3,42 (default: all 99); only the tables they read are loaded.")
+        List<Integer> numbers = List.of();
+
+        List<TpcdsQuery> queries() {
+            return TpcdsQueries.select(numbers);
+        }
+    }
+
+    @Command(name = "gen", mixinStandardHelpOptions = true,
+            description = "Write the data as dsdgen .dat files (pipe-delimited, NULL as an empty field).")
+    static final class Gen implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Option(names = "--out", description = "Directory for the .dat files (default: data/tpcds-sf<SF>-dat).")
+        Path out;
+
+        @Override
+        public Integer call() {
+            Path dir = out != null ? out : Path.of("data", "tpcds-sf" + TpchCommand.format(common.scaleFactor) + "-dat");
+            System.out.print(common.source().writeDat(TpcdsSchema.tables(), dir, common.threads).format());
+            System.out.println("wrote " + dir);
+            return 0;
+        }
+    }
+
+    @Command(name = "load", mixinStandardHelpOptions = true, description = "Load the data into the database directory.")
+    static final class Load implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Override
+        public Integer call() {
+            try (Database db = common.open()) {
+                TpcdsSchema.tables().forEach(t -> db.catalog().drop(t.name(), true));
+                TpcdsGenerator data = common.source();
+                LoadReport report = TableLoader.load(db, data.parts(TpcdsSchema.tables()), common.threads, data.describe());
+                System.out.print(report.format());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Run the queries once and check every answer against DuckDB; exit 1 on any FAIL.")
+    static final class Run implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Mixin
+        QuerySelection selection;
+
+        @Option(names = "--executor", description = "auto, cpu or gpu (default: auto).")
+        String executor = "auto";
+
+        @Override
+        public Integer call() {
+            List<TpcdsQuery> queries = selection.queries();
+            try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
+                return SuiteRunner.allOk(new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out)) ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "bench", mixinStandardHelpOptions = true,
+            description = "Time each query (median of --runs after --warmups) on each WarpDB executor and on DuckDB; print the ratios.")
+    static final class Bench implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Mixin
+        QuerySelection selection;
+
+        @Option(names = "--executor", split = ",", paramLabel = "EXECUTOR",
+                description = "auto, cpu or gpu, or several to compare on the same data, e.g. cpu,gpu (default: auto).")
+        List<String> executors = List.of("auto");
+
+        @Option(names = "--warmups", description = "Untimed runs per query (default: 1).")
+        int warmups = 1;
+
+        @Option(names = "--runs", description = "Timed runs per query (default: 3).")
+        int runs = 3;
+
+        @Override
+        public Integer call() throws Exception {
+            List<TpcdsQuery> queries = selection.queries();
+            Map<String, QueryTarget> targets = new LinkedHashMap<>();
+            List<WarpDbTarget> opened = new ArrayList<>();
+            try (SuiteSetup setup = setup(common, queries, executors)) {
+                for (String e : executors) {
+                    WarpDbTarget target = setup.warpdb(e);
+                    opened.add(target);
+                    targets.put(e, target);
+                }
+                String title = "TPC-DS SF " + TpchCommand.format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors)
+                        + ") vs DuckDB";
+                SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
+                return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
+            } finally {
+                opened.forEach(WarpDbTarget::close);
+            }
+        }
+    }
+
+    /**
+     * The database with the tables the queries read (loaded now unless an earlier run did) and
+     * DuckDB loaded with the same data. Each executor is checked first, so that an unavailable
+     * one fails before minutes of loading.
+     */
+    private static SuiteSetup setup(Common common, List<TpcdsQuery> queries, List<String> executors) {
+        Database database = common.open();
+        try {
+            executors.stream().filter(e -> !e.equalsIgnoreCase("auto")).forEach(e -> database.executors().require(e));
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        TpcdsGenerator data = common.source();
+        SuiteSetup setup = SuiteSetup.open(database, data.parts(TpcdsQueries.tablesRead(queries)), common.threads, data.describe());
+        System.out.print(setup.warpdbLoad() != null ? setup.warpdbLoad().format()
+                : "using the data loaded in " + (common.inMemory ? "memory" : common.dataDirectory()) + "\n");
+        System.out.print(setup.referenceLoad().format());
+        return setup;
+    }
+}
