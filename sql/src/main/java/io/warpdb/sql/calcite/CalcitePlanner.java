@@ -31,7 +31,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlConformance;
@@ -214,7 +213,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     }
 
     private SqlValidator newValidator() {
-        return new WarpValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+        return new WarpValidator(WarpOperatorTable.INSTANCE, catalogReader, typeFactory,
                 SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
     }
 

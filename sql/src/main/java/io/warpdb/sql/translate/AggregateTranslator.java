@@ -115,6 +115,14 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
                 return AggFunction.MAX;
             case SINGLE_VALUE:
                 return AggFunction.SINGLE_VALUE;
+            case VAR_POP:
+                return AggFunction.VAR_POP;
+            case VAR_SAMP:
+                return AggFunction.VAR_SAMP;
+            case STDDEV_POP:
+                return AggFunction.STDDEV_POP;
+            case STDDEV_SAMP:
+                return AggFunction.STDDEV_SAMP;
             default:
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
                         "aggregate " + call.getAggregation().getName() + " is not supported yet");
