@@ -180,7 +180,9 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** Validates in place and returns the validated tree; errors carry a SQLSTATE and position. */
     public SqlNode validate(SqlNode node) {
         try {
-            return validator.validate(node);
+            SqlNode validated = validator.validate(node);
+            WindowCalls.refuse(validated);
+            return validated;
         } catch (CalciteContextException e) {
             throw CalciteErrors.fromValidation(e);
         }
