@@ -1,6 +1,7 @@
 package io.warpdb.sql.calcite;
 
 import io.warpdb.core.data.TableSource;
+import io.warpdb.sql.ColumnDefaults;
 import io.warpdb.sql.ViewCatalog;
 import io.warpdb.storage.CatalogSnapshot;
 import java.util.HashMap;
@@ -134,7 +135,8 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
             tables.put(v.name(), new CalciteView(v, this));
         }
         for (TableSource t : snapshot.tables()) {
-            tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget)));
+            tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget),
+                    ColumnDefaults.of(snapshot.properties(), t.name())));
         }
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
         root.add(SCHEMA, new AbstractSchema() {
