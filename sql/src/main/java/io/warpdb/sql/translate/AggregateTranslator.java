@@ -58,9 +58,15 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
             aggFields.add(new Field(field.name(), type));
             AggFunction function = function(call);
             List<Integer> args = call.getArgList();
+            if (args.size() > 1) {
+                // COUNT([DISTINCT] a, b, ...) counts the rows (combinations) where no argument is NULL: one key column.
+                filteredArgs.add(RowKeys.of(args.stream().map(a -> (Expr) new ColumnRef(a, input.schema().type(a))).toList()));
+                args = List.of(input.schema().size() + filteredArgs.size() - 1);
+            }
             if (call.filterArg >= 0) {
                 // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the CASE is computed below the aggregate.
                 Expr value = args.isEmpty() ? LiteralConverter.toLiteral(1L, DataType.INTEGER)
+                        : args.get(0) >= input.schema().size() ? filteredArgs.get(filteredArgs.size() - 1)
                         : new ColumnRef(args.get(0), input.schema().type(args.get(0)));
                 Expr condition = new ColumnRef(call.filterArg, input.schema().type(call.filterArg));
                 DataType valueType = value.type().withNullable(true);
@@ -100,9 +106,6 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
     private static AggFunction function(AggregateCall call) {
         switch (call.getAggregation().getKind()) {
             case COUNT:
-                if (call.getArgList().size() > 1) {
-                    throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "COUNT of several columns is not supported yet");
-                }
                 return call.getArgList().isEmpty() ? AggFunction.COUNT_STAR : AggFunction.COUNT;
             case SUM:
             case SUM0:

@@ -33,10 +33,7 @@ final class StringMeasureEvaluator implements Evaluator {
 
     @Override
     public Column evaluate(EvalInput input) {
-        Column[] values = new Column[args.size()];
-        for (int k = 0; k < values.length; k++) {
-            values[k] = args.get(k).evaluate(input);
-        }
+        Column[] values = StringFunctionEvaluator.evaluateAll(args, input);
         boolean[] nulls = Column.nullsOfAny(values);
         long[] out = new long[input.rowCount()];
         for (int i = 0; i < out.length; i++) {
