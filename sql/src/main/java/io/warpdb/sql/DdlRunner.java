@@ -15,6 +15,7 @@ import io.warpdb.storage.Table;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * CREATE/DROP TABLE, CREATE/DROP VIEW and COPY: each changes the catalog in one commit. CREATE
@@ -41,8 +42,11 @@ final class DdlRunner {
                 throw new WarpException(SqlState.DATATYPE_MISMATCH, drop.name() + " is a view; use DROP VIEW");
             }
             catalog.drop(drop.name(), drop.ifExists());
+            ColumnDefaults.set(catalog, drop.name(), Map.of());
         } else if (ddl instanceof DdlStatement.DropView drop) {
             ViewCatalog.drop(catalog, drop.name(), drop.ifExists());
+        } else if (ddl instanceof DdlStatement.CreateIndex index) {
+            checkIndexColumns(index);
         } else if (ddl instanceof DdlStatement.CreateView view) {
             createView(view);
         } else if (ddl instanceof DdlStatement.Copy copy) {
@@ -57,9 +61,25 @@ final class DdlRunner {
             if (create.query() != null) {
                 return createTableAs(create, parameters);
             }
+            boolean exists = catalog.table(create.name()).isPresent();
             catalog.create(create.name(), create.schema(), create.ifNotExists());
+            if (!exists) {
+                ColumnDefaults.set(catalog, create.name(), create.defaults());
+            }
         }
         return 0;
+    }
+
+    /** CREATE INDEX is informational: it only checks that the table and its columns exist. */
+    private void checkIndexColumns(DdlStatement.CreateIndex index) {
+        Table table = database.catalog().table(index.table())
+                .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + index.table() + " does not exist"));
+        for (String column : index.columns()) {
+            if (table.schema().fields().stream().noneMatch(f -> f.name().equalsIgnoreCase(column))) {
+                throw new WarpException(SqlState.UNDEFINED_COLUMN, "column " + column + " of index " + index.name()
+                        + " does not exist in " + index.table());
+            }
+        }
     }
 
     /** Checks the view's query now, so that a broken view is never stored. */

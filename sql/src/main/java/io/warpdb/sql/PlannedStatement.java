@@ -4,6 +4,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.calcite.CalcitePlanner;
+import io.warpdb.sql.calcite.ResultLabels;
 import io.warpdb.sql.calcite.TypeMapping;
 import io.warpdb.sql.translate.ColumnPruner;
 import io.warpdb.sql.translate.PlanTranslator;
@@ -29,12 +30,15 @@ final class PlannedStatement {
     private final CalcitePlanner planner;
     private final List<DataType> parameterTypes;
     private final RelRoot root;
+    /** The labels of a query's result columns ({@link ResultLabels}). */
+    private final List<String> labels;
     /** The optimised query, or the optimised rows of a DML statement; made on the first bind. */
     private RelNode optimized;
 
     private PlannedStatement(StatementKind kind, long catalogVersion, CalcitePlanner planner, List<DataType> parameterTypes,
-            RelRoot root) {
+            RelRoot root, List<String> labels) {
         this.kind = kind;
+        this.labels = labels;
         this.catalogVersion = catalogVersion;
         this.planner = planner;
         this.parameterTypes = parameterTypes;
@@ -53,10 +57,14 @@ final class PlannedStatement {
             snapshot.table(target.get(target.size() - 1))
                     .ifPresent(table -> InsertChecks.checkStringLengths((SqlInsert) node, table.schema()));
         }
+        ResultLabels written = ResultLabels.before(node);
         SqlNode validated = planner.validate(node);
         List<DataType> parameterTypes = planner.parameterRowType(validated).getFieldList().stream()
                 .map(f -> TypeMapping.toDataType(f.getType())).toList();
-        return new PlannedStatement(statement.kind(), snapshot.version(), planner, parameterTypes, planner.toRel(validated));
+        RelRoot root = planner.toRel(validated);
+        List<String> labels = statement.kind() == StatementKind.QUERY ? written.of(validated, root.validatedRowType)
+                : root.validatedRowType.getFieldNames();
+        return new PlannedStatement(statement.kind(), snapshot.version(), planner, parameterTypes, root, labels);
     }
 
     /** Whether the plan still holds in the snapshot: no commit since it was made changed what it reads or how to plan it. */
@@ -73,9 +81,9 @@ final class PlannedStatement {
         return parameterTypes;
     }
 
-    /** A query's result columns as the user named them. */
+    /** A query's result columns, labelled as the user named them or as PostgreSQL would ({@link ResultLabels}). */
     Schema resultSchema() {
-        return TypeMapping.toSchema(root.validatedRowType, root.validatedRowType.getFieldNames());
+        return TypeMapping.toSchema(root.validatedRowType, labels);
     }
 
     /** A DML statement's change: its target table and, for UPDATE, the columns it sets. */

@@ -11,8 +11,14 @@ public enum Op {
     DIVIDE,
     MOD,
     NEGATE, ABS, FLOOR, CEIL,
-    /** (x, digits): digits an INTEGER literal. */
+    /** (x, digits): digits an INTEGER literal; halves round away from zero. */
     ROUND,
+    /** (x, digits): digits an INTEGER literal; rounds toward zero. */
+    TRUNC,
+    /** (x): -1, 0 or 1 as INTEGER. */
+    SIGN,
+    /** (x) and (x, y) in DOUBLE, as IEEE 754 gives them: a negative square root or logarithm is NaN, ln(0) -Infinity. */
+    SQRT, EXP, LN, LOG10, POWER,
     // comparison: (a, b); strings compare by value
     EQ, NE, LT, LE, GT, GE,
     /** NULL-safe: never NULL. */
@@ -42,12 +48,32 @@ public enum Op {
     /** (string, characters): removes trailing characters found in {@code characters}. */
     RTRIM,
     CHAR_LENGTH,
+    /** (string, from, to): every occurrence of {@code from} replaced by {@code to}. */
+    REPLACE,
+    /** (string, substring): 1-based position of the first occurrence, 0 when absent. */
+    STRPOS,
+    /** (string, n): the first n characters; a negative n drops the last -n. */
+    LEFT,
+    /** (string, n): the last n characters; a negative n drops the first -n. */
+    RIGHT,
+    /** (string, length, fill): padded on the left (LPAD) or right (RPAD) to length, or cut to it; 22023 when padding with ''. */
+    LPAD, RPAD,
+    /** (string, delimiter, index): the index-th part (1-based; negative counts from the end), '' when out of range. */
+    SPLIT_PART,
+    /** (string, prefix): whether the string starts with the prefix. */
+    STARTS_WITH,
+    /** (string, pattern): whether the regular expression matches anywhere in the string; bad patterns give 2201B. */
+    REGEXP_MATCHES,
+    /** (string, pattern, replacement, options): options 'g' replaces every match, else the first; {@code \1} names groups. */
+    REGEXP_REPLACE,
     /** (date): calendar parts as BIGINT. */
     EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY,
     /** (date, days): date plus a number of days (negative to subtract). */
     DATE_ADD_DAYS,
     /** (date, months): date plus months, clamped to the end of the month. */
-    DATE_ADD_MONTHS;
+    DATE_ADD_MONTHS,
+    /** (start, end): the number of days from start to end, as BIGINT. */
+    DATE_DIFF_DAYS;
 
     /**
      * Whether a call of this operator can raise an error for some row (division by zero, overflow,
@@ -55,8 +81,8 @@ public enum Op {
      */
     public boolean mayRaise() {
         return switch (this) {
-            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD, NEGATE, ABS, FLOOR, CEIL, ROUND, CAST, SUBSTRING, DATE_ADD_DAYS,
-                    DATE_ADD_MONTHS -> true;
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD, NEGATE, ABS, FLOOR, CEIL, ROUND, TRUNC, CAST, SUBSTRING, LPAD, RPAD, REGEXP_MATCHES,
+                    REGEXP_REPLACE, DATE_ADD_DAYS, DATE_ADD_MONTHS -> true;
             default -> false;
         };
     }

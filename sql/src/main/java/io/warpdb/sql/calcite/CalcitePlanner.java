@@ -1,6 +1,7 @@
 package io.warpdb.sql.calcite;
 
 import io.warpdb.core.data.TableSource;
+import io.warpdb.sql.ColumnDefaults;
 import io.warpdb.sql.ViewCatalog;
 import io.warpdb.storage.CatalogSnapshot;
 import java.util.HashMap;
@@ -31,7 +32,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.validate.SqlConformance;
@@ -135,7 +135,8 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
             tables.put(v.name(), new CalciteView(v, this));
         }
         for (TableSource t : snapshot.tables()) {
-            tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget)));
+            tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget),
+                    ColumnDefaults.of(snapshot.properties(), t.name())));
         }
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
         root.add(SCHEMA, new AbstractSchema() {
@@ -181,7 +182,9 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** Validates in place and returns the validated tree; errors carry a SQLSTATE and position. */
     public SqlNode validate(SqlNode node) {
         try {
-            return validator.validate(node);
+            SqlNode validated = validator.validate(node);
+            WindowCalls.refuse(validated);
+            return validated;
         } catch (CalciteContextException e) {
             throw CalciteErrors.fromValidation(e);
         }
@@ -214,7 +217,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     }
 
     private SqlValidator newValidator() {
-        return new WarpValidator(SqlStdOperatorTable.instance(), catalogReader, typeFactory,
+        return new WarpValidator(WarpOperatorTable.INSTANCE, catalogReader, typeFactory,
                 SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE).withIdentifierExpansion(true));
     }
 

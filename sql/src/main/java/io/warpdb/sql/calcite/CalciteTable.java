@@ -18,6 +18,7 @@ import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 
 /**
  * A WarpDB table snapshot as Calcite's catalog sees it: a row type and a row count. Calcite
@@ -27,12 +28,28 @@ import org.apache.calcite.schema.impl.AbstractTable;
 public final class CalciteTable extends AbstractTable implements BuiltInMetadata.DistinctRowCount.Handler {
     private final TableSource source;
     private final boolean withRowId;
+    /** The DEFAULT texts of columns that have one, by column name. */
+    private final Map<String, String> defaults;
     /** Distinct-value estimates by column: the join-order search asks for them many times. */
     private final Map<Integer, Double> distinctValues = new HashMap<>();
 
     public CalciteTable(TableSource source, boolean withRowId) {
+        this(source, withRowId, Map.of());
+    }
+
+    public CalciteTable(TableSource source, boolean withRowId, Map<String, String> defaults) {
         this.source = source;
         this.withRowId = withRowId;
+        this.defaults = Map.copyOf(defaults);
+    }
+
+    /** What an INSERT puts into the columns it omits: their DEFAULTs, else NULL. */
+    @Override
+    public <C> C unwrap(Class<C> aClass) {
+        if (aClass == InitializerExpressionFactory.class && !defaults.isEmpty()) {
+            return aClass.cast(new DefaultValues(defaults));
+        }
+        return super.unwrap(aClass);
     }
 
     public TableSource source() {

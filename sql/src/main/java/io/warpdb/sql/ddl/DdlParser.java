@@ -13,8 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A recursive-descent parser for CREATE/DROP TABLE, CREATE/DROP VIEW and COPY. Errors carry SQLSTATE 42601 and
- * the line and column of the offending token.
+ * A recursive-descent parser for CREATE/DROP TABLE, CREATE/DROP VIEW, CREATE INDEX and COPY. Errors
+ * carry SQLSTATE 42601 and the line and column of the offending token. Column constraints NOT NULL,
+ * NULL, PRIMARY KEY (which implies NOT NULL), UNIQUE and DEFAULT, and table constraints PRIMARY
+ * KEY (...) and UNIQUE (...), each optionally named by CONSTRAINT, are accepted; only NOT NULL and
+ * DEFAULT have an effect (uniqueness is not enforced).
  */
 public final class DdlParser {
     private final String sql;
@@ -44,6 +47,9 @@ public final class DdlParser {
             boolean orReplace = p.acceptAll("OR", "REPLACE");
             if (!orReplace && p.accept("TABLE")) {
                 return p.createTable();
+            }
+            if (!orReplace && (p.accept("INDEX") || p.acceptAll("UNIQUE", "INDEX"))) {
+                return p.createIndex();
             }
             if (p.accept("VIEW")) {
                 return p.createView(orReplace);
@@ -91,7 +97,11 @@ public final class DdlParser {
         String name = tableName();
         Schema schema = null;
         List<String> columnNames = null;
+        Map<String, String> defaults = new LinkedHashMap<>();
         if (accept("(")) {
+            if (startsTableConstraint()) {
+                throw error("a column definition");
+            }
             String first = identifier("a column name");
             if (token.is(",") || token.is(")")) {
                 columnNames = new ArrayList<>(List.of(first));
@@ -99,23 +109,89 @@ public final class DdlParser {
                     columnNames.add(identifier("a column name"));
                 }
             } else {
-                List<Field> fields = new ArrayList<>(List.of(new Field(first, columnType())));
-                while (accept(",")) {
-                    fields.add(new Field(identifier("a column name"), columnType()));
-                }
-                schema = new Schema(fields);
+                schema = columnDefinitions(first, defaults);
             }
             expect(")");
         }
         if (token.is("AS")) {
             int queryStart = token.offset() + 2;
-            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames);
+            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames, Map.of());
         }
         if (schema == null) {
             throw error(columnNames == null ? "'(' or AS" : "AS");
         }
         expectEnd();
-        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null);
+        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null, defaults);
+    }
+
+    /**
+     * The column definitions and table constraints after the first column's name, up to the closing
+     * parenthesis; the columns of a PRIMARY KEY constraint become NOT NULL. Fills {@code defaults}.
+     */
+    private Schema columnDefinitions(String firstName, Map<String, String> defaults) {
+        List<Field> fields = new ArrayList<>(List.of(columnDefinition(firstName, defaults)));
+        List<String> primaryKey = new ArrayList<>();
+        while (accept(",")) {
+            if (startsTableConstraint()) {
+                if (accept("CONSTRAINT")) {
+                    identifier("a constraint name");
+                }
+                if (acceptAll("PRIMARY", "KEY")) {
+                    primaryKey.addAll(columnList());
+                } else {
+                    expect("UNIQUE");
+                    columnList();
+                }
+            } else {
+                fields.add(columnDefinition(identifier("a column name"), defaults));
+            }
+        }
+        for (String key : primaryKey) {
+            int i = indexOf(fields, key);
+            fields.set(i, new Field(fields.get(i).name(), fields.get(i).type().withNullable(false)));
+        }
+        return new Schema(fields);
+    }
+
+    private boolean startsTableConstraint() {
+        return token.is("CONSTRAINT") || token.is("PRIMARY") || token.is("UNIQUE");
+    }
+
+    private static int indexOf(List<Field> fields, String column) {
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equalsIgnoreCase(column)) {
+                return i;
+            }
+        }
+        throw new WarpException(SqlState.UNDEFINED_COLUMN, "column " + column + " named in a constraint does not exist");
+    }
+
+    /** ( name [ASC|DESC], ... ) */
+    private List<String> columnList() {
+        expect("(");
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(identifier("a column name"));
+            if (!accept("ASC")) {
+                accept("DESC");
+            }
+        } while (accept(","));
+        expect(")");
+        return names;
+    }
+
+    /** CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table [USING method] (column, ...): informational. */
+    private DdlStatement createIndex() {
+        acceptAll("IF", "NOT", "EXISTS");
+        String name = identifier("an index name");
+        expect("ON");
+        String table = tableName();
+        if (accept("USING")) {
+            identifier("an index method");
+        }
+        List<String> columns = columnList();
+        expectEnd();
+        return new DdlStatement.CreateIndex(name, table, columns);
     }
 
     /** COPY table FROM 'file' [, 'file' ...] [[WITH] (option value, ...)]; options as {@link LoadOptions#NAMES}. */
@@ -165,7 +241,8 @@ public final class DdlParser {
         return new DdlStatement.DropTable(name, ifExists);
     }
 
-    private DataType columnType() {
+    /** A column's type and constraints; its DEFAULT, if any, goes into {@code defaults}. */
+    private Field columnDefinition(String name, Map<String, String> defaults) {
         String type = identifier("a column type").toUpperCase(Locale.ROOT);
         DataType t = switch (type) {
             case "INTEGER", "INT", "SMALLINT", "TINYINT", "INT4" -> DataType.INTEGER;
@@ -185,17 +262,42 @@ public final class DdlParser {
         };
         boolean nullable = true;
         while (true) {
-            if (acceptAll("NOT", "NULL")) {
+            if (accept("CONSTRAINT")) {
+                identifier("a constraint name");
+            } else if (acceptAll("NOT", "NULL")) {
                 nullable = false;
             } else if (accept("NULL")) {
                 nullable = true;
             } else if (acceptAll("PRIMARY", "KEY")) {
                 nullable = false;
+            } else if (accept("UNIQUE")) {
+                continue; // informational
+            } else if (accept("DEFAULT")) {
+                defaults.put(name, defaultValue());
             } else {
                 break;
             }
         }
-        return t.withNullable(nullable);
+        return new Field(name, t.withNullable(nullable));
+    }
+
+    /** The text of a DEFAULT value: up to the next ',' or ')' outside parentheses, or the next constraint. */
+    private String defaultValue() {
+        if (accept("NULL")) {
+            return "NULL";
+        }
+        int start = token.offset();
+        int depth = 0;
+        while (!token.isEnd() && !(depth == 0 && (token.is(",") || token.is(")") || token.is("NOT") || token.is("NULL")
+                || token.is("PRIMARY") || token.is("UNIQUE") || token.is("CONSTRAINT")))) {
+            depth += token.is("(") ? 1 : token.is(")") ? -1 : 0;
+            advance();
+        }
+        String text = sql.substring(start, token.offset()).strip();
+        if (text.isEmpty()) {
+            throw error("a DEFAULT value");
+        }
+        return text;
     }
 
     private DataType varying() {

@@ -8,9 +8,14 @@ public sealed interface DdlStatement {
      * CREATE TABLE. Either {@code schema} is given (column list), or {@code query} is the text of
      * the AS query, padded with spaces in place of the DDL prefix so that error positions still
      * point into the original statement; {@code columnNames} then optionally renames its columns.
+     * {@code defaults}: the SQL text of each column's DEFAULT, by column name.
      */
-    record CreateTable(String name, boolean ifNotExists, Schema schema, String query, java.util.List<String> columnNames)
-            implements DdlStatement {
+    record CreateTable(String name, boolean ifNotExists, Schema schema, String query, java.util.List<String> columnNames,
+            java.util.Map<String, String> defaults) implements DdlStatement {
+    }
+
+    /** CREATE INDEX: accepted and checked against the table, but informational (WarpDB scans with zone maps, not indexes). */
+    record CreateIndex(String name, String table, java.util.List<String> columns) implements DdlStatement {
     }
 
     record DropTable(String name, boolean ifExists) implements DdlStatement {

@@ -104,7 +104,8 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
     /**
      * {@code input} grouped by its columns {@code keys} (named by {@code keyFields}) with {@code specs}:
      * the keys, then one column per spec. A FILTERed aggregate of {@code agg(x) FILTER (WHERE f)} is
-     * computed as {@code agg(CASE WHEN f THEN x END)}, the CASE a column added below the aggregate.
+     * computed as {@code agg(CASE WHEN f THEN x END)}, the CASE a column added below the aggregate;
+     * {@code COUNT([DISTINCT] a, b, ...)} counts one key column of the arguments ({@link RowKeys}).
      */
     static AggregateNode aggregate(PlanNode input, List<Integer> keys, List<Field> keyFields, List<Spec> specs) {
         List<Expr> filteredArgs = new ArrayList<>();
@@ -113,8 +114,14 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
         for (Spec spec : specs) {
             AggFunction function = spec.function();
             List<Integer> args = spec.args();
+            if (args.size() > 1) {
+                // COUNT([DISTINCT] a, b, ...) counts the rows (combinations) where no argument is NULL: one key column.
+                filteredArgs.add(RowKeys.of(args.stream().map(a -> (Expr) new ColumnRef(a, input.schema().type(a))).toList()));
+                args = List.of(input.schema().size() + filteredArgs.size() - 1);
+            }
             if (spec.filterArg() >= 0) {
                 Expr value = args.isEmpty() ? LiteralConverter.toLiteral(1L, DataType.INTEGER)
+                        : args.get(0) >= input.schema().size() ? filteredArgs.get(filteredArgs.size() - 1)
                         : new ColumnRef(args.get(0), input.schema().type(args.get(0)));
                 Expr condition = new ColumnRef(spec.filterArg(), input.schema().type(spec.filterArg()));
                 DataType valueType = value.type().withNullable(true);
@@ -148,9 +155,6 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
     private static AggFunction function(AggregateCall call) {
         switch (call.getAggregation().getKind()) {
             case COUNT:
-                if (call.getArgList().size() > 1) {
-                    throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "COUNT of several columns is not supported yet");
-                }
                 return call.getArgList().isEmpty() ? AggFunction.COUNT_STAR : AggFunction.COUNT;
             case SUM:
             case SUM0:
@@ -163,6 +167,14 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
                 return AggFunction.MAX;
             case SINGLE_VALUE:
                 return AggFunction.SINGLE_VALUE;
+            case VAR_POP:
+                return AggFunction.VAR_POP;
+            case VAR_SAMP:
+                return AggFunction.VAR_SAMP;
+            case STDDEV_POP:
+                return AggFunction.STDDEV_POP;
+            case STDDEV_SAMP:
+                return AggFunction.STDDEV_SAMP;
             default:
                 throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
                         "aggregate " + call.getAggregation().getName() + " is not supported yet");

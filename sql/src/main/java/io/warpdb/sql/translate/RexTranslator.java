@@ -15,7 +15,6 @@ import io.warpdb.sql.calcite.WarpRexBuilder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -106,7 +105,7 @@ public final class RexTranslator {
                 if (call.getOperator() == WarpRexBuilder.RAISE_SCALE) {
                     return cast(call, type);
                 }
-                return new Call(simpleOp(call), args(call), type);
+                return FunctionTranslator.call(call.getOperator().getName(), args(call), type);
             case EQUALS:
             case NOT_EQUALS:
             case LESS_THAN:
@@ -115,16 +114,17 @@ public final class RexTranslator {
             case GREATER_THAN_OR_EQUAL:
             case IS_DISTINCT_FROM:
             case IS_NOT_DISTINCT_FROM:
-                return new Call(simpleOp(call), charComparison(args(call)), type);
+                return new Call(kindOp(kind), charComparison(args(call)), type);
             default:
-                Op op = simpleOp(call);
-                return new Call(op, args(call), type);
+                Op op = kindOp(call.getKind());
+                return op != null ? new Call(op, args(call), type)
+                        : FunctionTranslator.call(call.getOperator().getName(), args(call), type);
         }
     }
 
-    /** Operators that map one to one, argument for argument. */
-    private static Op simpleOp(RexCall call) {
-        switch (call.getKind()) {
+    /** The operator of a call Calcite knows by its kind, argument for argument; null for named functions. */
+    private static Op kindOp(SqlKind kind) {
+        switch (kind) {
             case TIMES: return Op.MULTIPLY;
             case DIVIDE: return Op.DIVIDE;
             case MOD: return Op.MOD;
@@ -148,18 +148,7 @@ public final class RexTranslator {
             case CAST: return Op.CAST;
             case FLOOR: return Op.FLOOR;
             case CEIL: return Op.CEIL;
-            default: break;
-        }
-        switch (call.getOperator().getName().toUpperCase(Locale.ROOT)) {
-            case "||": return Op.CONCAT;
-            case "SUBSTRING": return Op.SUBSTRING;
-            case "UPPER": return Op.UPPER;
-            case "LOWER": return Op.LOWER;
-            case "CHAR_LENGTH", "CHARACTER_LENGTH": return Op.CHAR_LENGTH;
-            case "ABS": return Op.ABS;
-            case "ROUND": return Op.ROUND;
-            case "MOD": return Op.MOD;
-            default: throw unsupported(call.getOperator().getName());
+            default: return null;
         }
     }
 
@@ -253,17 +242,23 @@ public final class RexTranslator {
         return new Call(Op.CASE, args, type);
     }
 
-    /** DATE +/- INTERVAL: day-time intervals arrive in milliseconds, year-month ones in months. */
+    /** DATE +/- INTERVAL (day-time intervals arrive in milliseconds, year-month ones in months) or INTEGER days. */
     private Expr dateArithmetic(RexCall call, boolean subtract) {
         RexNode date = call.getOperands().get(0);
         RexNode interval = call.getOperands().get(1);
-        if (SqlTypeFamily.DATETIME_INTERVAL.contains(date.getType())) {
+        if (date.getType().getSqlTypeName() != SqlTypeName.DATE) {
             RexNode t = date;
             date = interval;
             interval = t;
         }
         if (date.getType().getSqlTypeName() != SqlTypeName.DATE) {
             throw unsupported("arithmetic on " + date.getType());
+        }
+        DataType type = TypeMapping.toDataType(call.getType());
+        if (SqlTypeFamily.INTEGER.contains(interval.getType())) {
+            // DATE +/- INTEGER: a number of days.
+            Expr days = translate(interval);
+            return Call.of(Op.DATE_ADD_DAYS, type, translate(date), subtract ? Call.of(Op.NEGATE, days.type(), days) : days);
         }
         if (!(interval instanceof RexLiteral lit)) {
             throw unsupported("date arithmetic with a non-constant interval");
@@ -274,7 +269,6 @@ public final class RexTranslator {
         if (subtract) {
             n = -n;
         }
-        DataType type = TypeMapping.toDataType(call.getType());
         return Call.of(months ? Op.DATE_ADD_MONTHS : Op.DATE_ADD_DAYS, type, translate(date),
                 Literal.ofLong(n, DataType.INTEGER));
     }
@@ -315,6 +309,6 @@ public final class RexTranslator {
     }
 
     private static WarpException unsupported(String what) {
-        return new WarpException(SqlState.FEATURE_NOT_SUPPORTED, what + " is not supported yet");
+        return FunctionTranslator.unsupported(what);
     }
 }

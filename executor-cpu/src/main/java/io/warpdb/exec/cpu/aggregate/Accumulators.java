@@ -35,10 +35,16 @@ public final class Accumulators {
             }
             case MIN, MAX -> new MinMaxAccumulator(function == AggFunction.MAX, argType);
             case SINGLE_VALUE -> new SingleValueAccumulator(argType);
+            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> {
+                if (!argType.kind().isNumeric()) {
+                    throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + argType.sqlName());
+                }
+                yield new VarianceAccumulator(function);
+            }
         };
         // MIN and MAX over the distinct values are MIN and MAX over all of them.
-        boolean needsDistinct = call.distinct() && (function == AggFunction.COUNT || function == AggFunction.SUM
-                || function == AggFunction.AVG);
+        boolean needsDistinct = call.distinct() && function != AggFunction.MIN && function != AggFunction.MAX
+                && function != AggFunction.SINGLE_VALUE && function != AggFunction.COUNT_STAR;
         return needsDistinct ? new DistinctAccumulator(plain, argType) : plain;
     }
 

@@ -8,12 +8,13 @@ import io.warpdb.exec.cpu.column.Column;
 
 /**
  * EXTRACT_YEAR/QUARTER/MONTH/DAY/DOW/DOY (numbers; DOW 0 = Sunday) and DATE_ADD_DAYS /
- * DATE_ADD_MONTHS (date, amount), the latter clamping to the end of the month.
+ * DATE_ADD_MONTHS (date, amount), the latter clamping to the end of the month, and DATE_DIFF_DAYS
+ * (start, end).
  */
 final class DateFunctionEvaluator implements Evaluator {
     private final Op op;
     private final Evaluator date;
-    /** The number of days or months to add; null for EXTRACT. */
+    /** The number of days or months to add, or DATE_DIFF_DAYS's end; null for EXTRACT. */
     private final Evaluator amount;
     private final DataType type;
 
@@ -54,6 +55,7 @@ final class DateFunctionEvaluator implements Evaluator {
             case EXTRACT_DOY -> Dates.dayOfYear(day);
             case DATE_ADD_DAYS -> Dates.checkDate(Decimals.add(day, n));
             case DATE_ADD_MONTHS -> Dates.checkDate(Dates.addMonths(day, n));
+            case DATE_DIFF_DAYS -> n - day;
             default -> throw new IllegalStateException(op + " is not a date function");
         };
     }

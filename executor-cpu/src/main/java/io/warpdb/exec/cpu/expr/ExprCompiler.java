@@ -37,7 +37,8 @@ import java.util.Set;
 public final class ExprCompiler {
     /** Operators that map each string value independently and give NULL for NULL. */
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
-            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT);
+            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.REPLACE, Op.STRPOS,
+            Op.LEFT, Op.RIGHT, Op.LPAD, Op.RPAD, Op.SPLIT_PART, Op.STARTS_WITH, Op.REGEXP_MATCHES, Op.REGEXP_REPLACE);
 
     /** The calls that occur more than once in the expressions compiled together; empty for a single one. */
     private final Set<Expr> repeated;
@@ -150,7 +151,9 @@ public final class ExprCompiler {
         Op op = call.op();
         return switch (op) {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> arithmetic(call);
-            case NEGATE, ABS, FLOOR, CEIL, ROUND -> mathFunction(call);
+            case NEGATE, ABS, SIGN, FLOOR, CEIL, ROUND, TRUNC -> mathFunction(call);
+            case SQRT, EXP, LN, LOG10, POWER -> new DoubleFunctionEvaluator(op, build(args.get(0), DataType.DOUBLE),
+                    args.size() > 1 ? build(args.get(1), DataType.DOUBLE) : null, type);
             case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM ->
                     comparison(op, build(args.get(0)), build(args.get(1)), type);
             case AND, OR -> new LogicalEvaluator(op == Op.AND, build(args.get(0)), build(args.get(1)), type);
@@ -171,12 +174,33 @@ public final class ExprCompiler {
             case LTRIM -> trim(args, StringFunctions.LTRIM, type);
             case RTRIM -> trim(args, StringFunctions.RTRIM, type);
             case CHAR_LENGTH -> new CharLengthEvaluator(text(args.get(0)), type);
+            case REPLACE -> strings(args, StringFunctions.REPLACE, type);
+            case LEFT -> strings(args, StringFunctions.LEFT, type);
+            case RIGHT -> strings(args, StringFunctions.RIGHT, type);
+            case LPAD -> strings(args, StringFunctions.LPAD, type);
+            case RPAD -> strings(args, StringFunctions.RPAD, type);
+            case SPLIT_PART -> strings(args, StringFunctions.SPLIT_PART, type);
+            case REGEXP_REPLACE -> strings(args, RegexFunctions.replace(), type);
+            case STRPOS -> new StringMeasureEvaluator(stringArgs(args), StringFunctions.STRPOS, type);
+            case STARTS_WITH -> new StringMeasureEvaluator(stringArgs(args), StringFunctions.STARTS_WITH, type);
+            case REGEXP_MATCHES -> new StringMeasureEvaluator(stringArgs(args), RegexFunctions.matches(), type);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY ->
                     new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE), null, type);
             case DATE_ADD_DAYS, DATE_ADD_MONTHS ->
                     new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
                             build(args.get(1), DataType.BIGINT), type);
+            case DATE_DIFF_DAYS -> new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
+                    build(args.get(1), DataType.DATE), type);
         };
+    }
+
+    /** A string function whose string arguments are read as text and numeric ones (lengths, indexes) as BIGINT. */
+    private Evaluator strings(List<Expr> args, StringFunctionEvaluator.RowFunction function, DataType type) {
+        return new StringFunctionEvaluator(stringArgs(args), function, type);
+    }
+
+    private List<Evaluator> stringArgs(List<Expr> args) {
+        return args.stream().map(a -> a.type().kind().isNumeric() ? build(a, DataType.BIGINT) : text(a)).toList();
     }
 
     private Evaluator trim(List<Expr> args, StringFunctionEvaluator.RowFunction function, DataType type) {
@@ -202,7 +226,8 @@ public final class ExprCompiler {
     private Evaluator mathFunction(Call call) {
         Evaluator arg = build(call.arg(0));
         requireNumeric(call, arg);
-        int digits = call.op() == Op.ROUND && call.args().size() > 1 ? constantInt(call.arg(1), "ROUND digits") : 0;
+        boolean rounds = call.op() == Op.ROUND || call.op() == Op.TRUNC;
+        int digits = rounds && call.args().size() > 1 ? constantInt(call.arg(1), call.op() + " digits") : 0;
         DataType type = call.type();
         boolean argIsDouble = arg.type().kind() == TypeKind.DOUBLE;
         if (argIsDouble != (type.kind() == TypeKind.DOUBLE)) {

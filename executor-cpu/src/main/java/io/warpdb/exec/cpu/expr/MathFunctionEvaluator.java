@@ -6,16 +6,18 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Pow10;
 import io.warpdb.exec.cpu.column.Column;
+import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * NEGATE, ABS, FLOOR, CEIL and ROUND(x, digits). Exact values are computed on scaled longs and
- * then brought to the result's scale; DOUBLE in double. ROUND rounds half away from zero.
+ * NEGATE, ABS, SIGN, FLOOR, CEIL, ROUND(x, digits) and TRUNC(x, digits). Exact values are computed
+ * on scaled longs and then brought to the result's scale; DOUBLE in double. ROUND rounds half away
+ * from zero, TRUNC toward zero.
  */
 final class MathFunctionEvaluator implements Evaluator {
     private final Op op;
     private final Evaluator arg;
-    /** ROUND's number of fractional digits (may be negative); 0 for FLOOR and CEIL. */
+    /** ROUND's and TRUNC's number of fractional digits (may be negative); 0 for the others. */
     private final int digits;
     private final DataType type;
     private final int argScale;
@@ -63,9 +65,11 @@ final class MathFunctionEvaluator implements Evaluator {
         return switch (op) {
             case NEGATE -> Decimals.negate(x);
             case ABS -> x < 0 ? Decimals.negate(x) : x;
+            case SIGN -> Long.signum(x) * Pow10.of(argScale);
             case FLOOR -> roundToDigits(x, 0, RoundingMode.FLOOR);
             case CEIL -> roundToDigits(x, 0, RoundingMode.CEILING);
             case ROUND -> roundToDigits(x, digits, RoundingMode.HALF_UP);
+            case TRUNC -> roundToDigits(x, digits, RoundingMode.DOWN);
             default -> throw new IllegalStateException(op + " is not a math function");
         };
     }
@@ -87,9 +91,11 @@ final class MathFunctionEvaluator implements Evaluator {
         return switch (op) {
             case NEGATE -> -x;
             case ABS -> Math.abs(x);
+            case SIGN -> Math.signum(x);
             case FLOOR -> Math.floor(x);
             case CEIL -> Math.ceil(x);
             case ROUND -> Decimals.round(x, digits);
+            case TRUNC -> Double.isFinite(x) ? BigDecimal.valueOf(x).setScale(digits, RoundingMode.DOWN).doubleValue() : x;
             default -> throw new IllegalStateException(op + " is not a math function");
         };
     }

@@ -34,12 +34,18 @@ final class StringFunctionEvaluator implements Evaluator {
         return type;
     }
 
-    @Override
-    public Column evaluate(EvalInput input) {
+    /** Each argument's values over {@code input}. */
+    static Column[] evaluateAll(List<Evaluator> args, EvalInput input) {
         Column[] values = new Column[args.size()];
         for (int k = 0; k < values.length; k++) {
             values[k] = args.get(k).evaluate(input);
         }
+        return values;
+    }
+
+    @Override
+    public Column evaluate(EvalInput input) {
+        Column[] values = evaluateAll(args, input);
         boolean[] nulls = Column.nullsOfAny(values);
         int rows = input.rowCount();
         StringDictionary.Builder dictionary = new StringDictionary.Builder();

@@ -38,7 +38,8 @@ import java.util.Set;
 public final class ProgramCompiler {
     /** The CPU executor's per-string operators (see its ExprCompiler), plus CAST from strings. */
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
-            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.CAST);
+            Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.REPLACE, Op.STRPOS,
+            Op.LEFT, Op.RIGHT, Op.LPAD, Op.RPAD, Op.SPLIT_PART, Op.STARTS_WITH, Op.REGEXP_MATCHES, Op.REGEXP_REPLACE, Op.CAST);
     /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
     static final int MAX_SLOTS = 24;
 
