@@ -100,6 +100,14 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
             .build();
 
     /**
+     * Window functions (RexOver in projections) become Window nodes under projections; last, so
+     * that every earlier rewrite sees plain projections, which the rules know to leave whole.
+     */
+    private static final HepProgram WINDOWS = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+            .build();
+
+    /**
      * Join order: collapse each tree of inner joins into a MultiJoin, then let Calcite's
      * LoptOptimizeJoinRule order it by row counts and selectivities, so that FROM-clause
      * order never yields a cross product where an equi-join exists.
@@ -266,6 +274,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = hep(LOGICAL_REWRITES, r);
         r = r.accept(new AggregateSemiJoinReduction(cluster.getRexBuilder()));
         r = r.accept(new FilteredAggregateArguments(cluster.getRexBuilder()));
+        r = hep(WINDOWS, r);
         if (containsCorrelate(r) || !RelOptUtil.getVariablesUsed(r).isEmpty()) {
             throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.FEATURE_NOT_SUPPORTED,
                     "this correlated sub-query cannot be decorrelated yet");
