@@ -40,7 +40,6 @@ import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Util;
 
@@ -211,7 +210,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         // it read another column or past the row's end (CALCITE-7405, fixed after 1.42.0).
         // LOGICAL_REWRITES merges the projections once the sub-queries are unnested.
         SqlToRelConverter converter = new SqlToRelConverter(this, usedValidator, catalogReader, cluster,
-                StandardConvertletTable.INSTANCE,
+                WindowAverageConvertlets.INSTANCE,
                 SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false)
                         .withRelBuilderConfigTransform(c -> c.withBloat(-1)));
         try {
