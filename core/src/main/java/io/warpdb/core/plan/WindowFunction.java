@@ -12,7 +12,7 @@ public enum WindowFunction {
     LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE,
     COUNT_STAR, COUNT, SUM, SUM0, AVG, MIN, MAX;
 
-    /** Whether the result depends on the call's frame. */
+    /** Whether the result depends on the call's frame: true from FIRST_VALUE on, as listed. */
     public boolean usesFrame() {
         return ordinal() >= FIRST_VALUE.ordinal();
     }

@@ -148,8 +148,11 @@ final class WindowOperator extends Operator {
         int[] peerEnd = new int[rows];
         Map<WindowFrame, int[][]> frames = new HashMap<>();
         for (WindowCall call : node.calls()) {
-            frames.computeIfAbsent(call.frame(), f -> new int[][] {new int[rows], new int[rows]});
+            if (call.function().usesFrame()) {
+                frames.computeIfAbsent(call.frame(), f -> new int[][] {new int[rows], new int[rows]});
+            }
         }
+        int[][] noFrame = {null, null};
         Workers.runAll(runs, r -> {
             for (int p = runStarts[r]; p < runStarts[r + 1]; p++) {
                 context.checkCancelled();
@@ -161,7 +164,7 @@ final class WindowOperator extends Operator {
                             frame.getValue()[1]);
                 }
                 for (int c = 0; c < evaluators.size(); c++) {
-                    int[][] frame = frames.get(node.calls().get(c).frame());
+                    int[][] frame = frames.getOrDefault(node.calls().get(c).frame(), noFrame);
                     evaluators.get(c).evaluate(from, to, peerStart, peerEnd, frame[0], frame[1]);
                 }
             }

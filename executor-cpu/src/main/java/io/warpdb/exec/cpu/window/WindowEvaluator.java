@@ -33,7 +33,7 @@ public abstract class WindowEvaluator {
     /**
      * Computes the values of the partition at positions [from, to). Position i's peers (equal order
      * keys) are [peerStart[i], peerEnd[i]); its frame is [frameStart[i], frameEnd[i]), inside the
-     * partition, possibly empty.
+     * partition, possibly empty (both arrays null for a function that does not use the frame).
      */
     public abstract void evaluate(int from, int to, int[] peerStart, int[] peerEnd, int[] frameStart, int[] frameEnd);
 
