@@ -8,7 +8,8 @@ import java.util.List;
  * output schema. Executors turn plans into {@link io.warpdb.core.batch.BatchStream}s.
  */
 public sealed interface PlanNode
-        permits ScanNode, ValuesNode, FilterNode, ProjectNode, AggregateNode, JoinNode, SortNode, UnionNode, SetOpNode {
+        permits ScanNode, ValuesNode, FilterNode, ProjectNode, AggregateNode, JoinNode, SortNode, UnionNode, SetOpNode,
+        WindowNode {
     Schema schema();
 
     List<PlanNode> inputs();

@@ -25,4 +25,6 @@ public interface PlanVisitor<R> {
     R visitUnion(UnionNode union);
 
     R visitSetOp(SetOpNode setOp);
+
+    R visitWindow(WindowNode window);
 }

@@ -69,6 +69,11 @@ class PlanVisitorTest {
         public String visitSetOp(SetOpNode setOp) {
             return named(setOp, "setOp");
         }
+
+        @Override
+        public String visitWindow(WindowNode window) {
+            return named(window, "window");
+        }
     }
 
     @Test
@@ -84,9 +89,10 @@ class PlanVisitorTest {
                 new JoinNode(values, values, JoinKind.SEMI, List.of(0), List.of(0), null, ONE_INT),
                 new SortNode(values, List.of(new SortKey(0, false, false)), 0, -1),
                 new UnionNode(List.of(values, values), ONE_INT),
-                new SetOpNode(SetOpKind.EXCEPT, false, values, values, ONE_INT));
+                new SetOpNode(SetOpKind.EXCEPT, false, values, values, ONE_INT),
+                new WindowNode(values, List.of(), List.of(), List.of(), ONE_INT));
         List<String> kinds = nodes.stream().map(node -> node.accept(new KindNamer(node))).toList();
-        assertEquals(List.of("scan", "values", "filter", "project", "aggregate", "join", "sort", "union", "setOp"), kinds);
+        assertEquals(List.of("scan", "values", "filter", "project", "aggregate", "join", "sort", "union", "setOp", "window"), kinds);
     }
 
     /** A table with one INTEGER column and no rows; only its schema is used here. */

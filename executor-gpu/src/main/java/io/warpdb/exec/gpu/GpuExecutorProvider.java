@@ -16,6 +16,7 @@ import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.plan.WindowNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
@@ -115,6 +116,11 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         @Override
         public Support visitSetOp(SetOpNode setOp) {
             return Support.YES;
+        }
+
+        @Override
+        public Support visitWindow(WindowNode window) {
+            return Support.no("window functions run on the CPU");
         }
     };
 

@@ -40,7 +40,6 @@ import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Util;
 
@@ -97,6 +96,14 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
             .addRuleCollection(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS,
                     CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
                     CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.AGGREGATE_PROJECT_MERGE))
+            .build();
+
+    /**
+     * Window functions (RexOver in projections) become Window nodes under projections; last, so
+     * that every earlier rewrite sees plain projections, which the rules know to leave whole.
+     */
+    private static final HepProgram WINDOWS = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
             .build();
 
     /**
@@ -182,9 +189,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
     /** Validates in place and returns the validated tree; errors carry a SQLSTATE and position. */
     public SqlNode validate(SqlNode node) {
         try {
-            SqlNode validated = validator.validate(node);
-            WindowCalls.refuse(validated);
-            return validated;
+            return validator.validate(node);
         } catch (CalciteContextException e) {
             throw CalciteErrors.fromValidation(e);
         }
@@ -206,7 +211,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         // it read another column or past the row's end (CALCITE-7405, fixed after 1.42.0).
         // LOGICAL_REWRITES merges the projections once the sub-queries are unnested.
         SqlToRelConverter converter = new SqlToRelConverter(this, usedValidator, catalogReader, cluster,
-                StandardConvertletTable.INSTANCE,
+                WindowAverageConvertlets.INSTANCE,
                 SqlToRelConverter.config().withExpand(false).withTrimUnusedFields(false)
                         .withRelBuilderConfigTransform(c -> c.withBloat(-1)));
         try {
@@ -269,6 +274,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = hep(LOGICAL_REWRITES, r);
         r = r.accept(new AggregateSemiJoinReduction(cluster.getRexBuilder()));
         r = r.accept(new FilteredAggregateArguments(cluster.getRexBuilder()));
+        r = hep(WINDOWS, r);
         if (containsCorrelate(r) || !RelOptUtil.getVariablesUsed(r).isEmpty()) {
             throw new io.warpdb.core.error.WarpException(io.warpdb.core.error.SqlState.FEATURE_NOT_SUPPORTED,
                     "this correlated sub-query cannot be decorrelated yet");

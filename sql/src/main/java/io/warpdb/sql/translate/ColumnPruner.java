@@ -16,6 +16,8 @@ import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.plan.WindowCall;
+import io.warpdb.core.plan.WindowNode;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,6 +104,11 @@ public final class ColumnPruner {
         public Pruned visitSetOp(SetOpNode setOp) {
             return setOp(setOp);
         }
+
+        @Override
+        public Pruned visitWindow(WindowNode window) {
+            return window(window, needed);
+        }
     }
 
     private static Pruned scan(ScanNode scan, BitSet needed) {
@@ -148,6 +155,46 @@ public final class ColumnPruner {
         List<AggCall> calls = agg.aggregates().stream().map(a -> new AggCall(a.function(),
                 a.args().stream().map(x -> in.newIndex[x]).toList(), a.distinct(), a.type(), a.name())).toList();
         return identity(new AggregateNode(in.node, keys, calls, agg.schema()));
+    }
+
+    /** A window keeps all its calls; its input keeps the columns needed above, the keys and the arguments. */
+    private static Pruned window(WindowNode window, BitSet needed) {
+        int inputColumns = window.input().schema().size();
+        BitSet need = needed.get(0, inputColumns);
+        window.partitionKeys().forEach(need::set);
+        window.orderKeys().forEach(k -> need.set(k.column()));
+        window.calls().forEach(c -> c.args().forEach(a -> Exprs.forEachColumn(a, need::set)));
+        Pruned in = prune(window.input(), need);
+        List<Integer> partitionKeys = window.partitionKeys().stream().map(k -> in.newIndex[k]).toList();
+        List<SortKey> orderKeys = window.orderKeys().stream()
+                .map(k -> new SortKey(in.newIndex[k.column()], k.descending(), k.nullsFirst())).toList();
+        List<WindowCall> calls = window.calls().stream().map(c -> new WindowCall(c.function(),
+                c.args().stream().map(in::remap).toList(), c.frame(), c.type(), c.name())).toList();
+        int keptInputs = in.node.schema().size();
+        List<Integer> keptFields = new ArrayList<>();
+        int[] newIndex = new int[window.schema().size()];
+        for (int c = 0; c < inputColumns; c++) {
+            newIndex[c] = in.newIndex[c];
+        }
+        for (int c = 0; c < keptInputs; c++) {
+            keptFields.add(indexOf(in.newIndex, c));
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            newIndex[inputColumns + i] = keptInputs + i;
+            keptFields.add(inputColumns + i);
+        }
+        return new Pruned(new WindowNode(in.node, partitionKeys, orderKeys, calls, window.schema().select(keptFields)),
+                newIndex);
+    }
+
+    /** The old column that went to position {@code to}. */
+    private static int indexOf(int[] newIndex, int to) {
+        for (int i = 0; i < newIndex.length; i++) {
+            if (newIndex[i] == to) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no column went to " + to);
     }
 
     /** Every input keeps exactly the needed columns, in the same positions. */

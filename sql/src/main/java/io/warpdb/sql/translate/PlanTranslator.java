@@ -15,6 +15,7 @@ import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rex.RexBuilder;
 
 /**
@@ -35,7 +36,8 @@ public final class PlanTranslator {
             new Kind<>(Aggregate.class, new AggregateTranslator()),
             new Kind<>(Join.class, new JoinTranslator()),
             new Kind<>(Sort.class, new SortTranslator()),
-            new Kind<>(SetOp.class, new UnionTranslator()));
+            new Kind<>(SetOp.class, new UnionTranslator()),
+            new Kind<>(Window.class, new WindowTranslator()));
 
     private record Kind<R extends RelNode>(Class<R> relClass, NodeTranslator<R> translator) {
         PlanNode translate(RelNode rel, PlanTranslator planTranslator) {

@@ -19,14 +19,18 @@ final class SortTranslator implements NodeTranslator<Sort> {
     public PlanNode translate(Sort rel, PlanTranslator translator) {
         List<SortKey> keys = new ArrayList<>();
         for (RelFieldCollation c : rel.getCollation().getFieldCollations()) {
-            boolean descending = c.direction.isDescending();
-            RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
-                    ? c.direction.defaultNullDirection() : c.nullDirection;
-            keys.add(new SortKey(c.getFieldIndex(), descending, nulls == RelFieldCollation.NullDirection.FIRST));
+            keys.add(sortKey(c));
         }
         long offset = rel.offset == null ? 0 : count(rel.offset, translator, "OFFSET");
         long limit = rel.fetch == null ? -1 : count(rel.fetch, translator, "LIMIT");
         return new SortNode(translator.translate(rel.getInput()), keys, offset, limit);
+    }
+
+    /** One key of an ORDER BY (also of a window's). */
+    static SortKey sortKey(RelFieldCollation c) {
+        RelFieldCollation.NullDirection nulls = c.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+                ? c.direction.defaultNullDirection() : c.nullDirection;
+        return new SortKey(c.getFieldIndex(), c.direction.isDescending(), nulls == RelFieldCollation.NullDirection.FIRST);
     }
 
     private static long count(RexNode node, PlanTranslator translator, String clause) {

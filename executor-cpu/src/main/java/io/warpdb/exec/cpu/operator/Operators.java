@@ -15,6 +15,7 @@ import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.plan.WindowNode;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
 import java.util.ArrayList;
@@ -125,6 +126,11 @@ public final class Operators {
         @Override
         public BatchStream visitSetOp(SetOpNode setOp) {
             return overInputs(setOp, inputs -> new SetOperationOperator(setOp, inputs.get(0), inputs.get(1), context));
+        }
+
+        @Override
+        public BatchStream visitWindow(WindowNode window) {
+            return overInputs(window, inputs -> new WindowOperator(window, inputs.get(0), context));
         }
 
         /** {@code operator} over the streams of the node's inputs, which are closed if building fails. */

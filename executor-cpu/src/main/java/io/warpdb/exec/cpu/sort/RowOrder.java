@@ -24,6 +24,15 @@ public final class RowOrder {
      * {@link IntSorter#sortFirst}.
      */
     public static int[] sortFirst(Batch batch, List<SortKey> keys, int limit, int threads, TaskRunner workers) {
+        int[] rows = new int[batch.rowCount()];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = i;
+        }
+        return IntSorter.sortFirst(rows, limit, comparator(batch, keys), threads, workers);
+    }
+
+    /** Compares two rows of {@code batch} by {@code keys}: 0 when they tie on every key (NULLs tie with NULLs). */
+    public static IntSorter.IntComparator comparator(Batch batch, List<SortKey> keys) {
         int keyCount = keys.size();
         long[][] values = new long[keyCount][];
         boolean[][] nulls = new boolean[keyCount][];
@@ -37,11 +46,7 @@ public final class RowOrder {
             descending[k] = key.descending();
             nullsFirst[k] = key.nullsFirst();
         }
-        int[] rows = new int[batch.rowCount()];
-        for (int i = 0; i < rows.length; i++) {
-            rows[i] = i;
-        }
-        return IntSorter.sortFirst(rows, limit, (a, b) -> {
+        return (a, b) -> {
             for (int k = 0; k < keyCount; k++) {
                 boolean aNull = nulls[k] != null && nulls[k][a];
                 boolean bNull = nulls[k] != null && nulls[k][b];
@@ -57,11 +62,11 @@ public final class RowOrder {
                 }
             }
             return 0;
-        }, threads, workers);
+        };
     }
 
-    /** Longs ordered as the column's values are. */
-    private static long[] sortable(Column column) {
+    /** Longs ordered as the column's values are (NULL rows hold 0). */
+    public static long[] sortable(Column column) {
         int rows = column.size();
         long[] out = new long[rows];
         if (column.isDouble()) {

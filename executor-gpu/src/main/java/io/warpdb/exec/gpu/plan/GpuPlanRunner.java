@@ -19,6 +19,7 @@ import io.warpdb.core.plan.SetOpNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.plan.WindowNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
@@ -152,6 +153,11 @@ public final class GpuPlanRunner {
         @Override
         public DeviceTable visitSetOp(SetOpNode setOp) {
             return setOperation(setOp, work);
+        }
+
+        @Override
+        public DeviceTable visitWindow(WindowNode window) {
+            throw new IllegalStateException("the GPU executor was given " + window.describe());
         }
 
         /** {@code operator} over the device result of {@code input}, which is freed once its kernels are done. */
