@@ -1,7 +1,6 @@
 package io.warpdb.tools;
 
 import io.warpdb.sql.Database;
-import io.warpdb.storage.StorageOptions;
 import io.warpdb.tpcds.TpcdsGenerator;
 import io.warpdb.tpcds.TpcdsQueries;
 import io.warpdb.tpcds.TpcdsQuery;
@@ -38,32 +37,14 @@ public final class TpcdsCommand implements Runnable {
     }
 
     /** Options every subcommand shares. */
-    static final class Common {
-        @Option(names = "--sf", required = true, description = "Scale factor, e.g. 0.01, 1, 10.")
-        double scaleFactor;
-
-        @Option(names = "--data", description = "WarpDB database directory (default: data/tpcds-sf<SF>).")
-        Path data;
-
-        @Option(names = "--in-memory", description = "Load into an in-memory database (nothing on disk; loaded on every run).")
-        boolean inMemory;
-
-        @Option(names = "--threads", description = "Loader threads (default: number of cores).")
-        int threads = Runtime.getRuntime().availableProcessors();
-
-        Path dataDirectory() {
-            return data != null ? data : Path.of("data", "tpcds-sf" + TpchCommand.format(scaleFactor));
+    static final class Common extends SuiteOptions {
+        @Override
+        String suite() {
+            return "tpcds";
         }
 
         TpcdsGenerator source() {
             return new TpcdsGenerator(scaleFactor);
-        }
-
-        Database open() {
-            if (inMemory && data != null) {
-                throw new IllegalArgumentException("--in-memory and --data exclude each other");
-            }
-            return inMemory ? Database.inMemory("tpcds") : Database.open(dataDirectory(), StorageOptions.defaults());
         }
     }
 
@@ -89,7 +70,7 @@ public final class TpcdsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            Path dir = out != null ? out : Path.of("data", "tpcds-sf" + TpchCommand.format(common.scaleFactor) + "-dat");
+            Path dir = out != null ? out : Path.of("data", "tpcds-sf" + SuiteOptions.format(common.scaleFactor) + "-dat");
             System.out.print(common.source().writeDat(TpcdsSchema.tables(), dir, common.threads).format());
             System.out.println("wrote " + dir);
             return 0;
@@ -164,7 +145,7 @@ public final class TpcdsCommand implements Runnable {
                     opened.add(target);
                     targets.put(e, target);
                 }
-                String title = "TPC-DS SF " + TpchCommand.format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors)
+                String title = "TPC-DS SF " + SuiteOptions.format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors)
                         + ") vs DuckDB";
                 SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
                 return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
@@ -174,24 +155,8 @@ public final class TpcdsCommand implements Runnable {
         }
     }
 
-    /**
-     * The database with the tables the queries read (loaded now unless an earlier run did) and
-     * DuckDB loaded with the same data. Each executor is checked first, so that an unavailable
-     * one fails before minutes of loading.
-     */
     private static SuiteSetup setup(Common common, List<TpcdsQuery> queries, List<String> executors) {
-        Database database = common.open();
-        try {
-            executors.stream().filter(e -> !e.equalsIgnoreCase("auto")).forEach(e -> database.executors().require(e));
-        } catch (RuntimeException e) {
-            database.close();
-            throw e;
-        }
         TpcdsGenerator data = common.source();
-        SuiteSetup setup = SuiteSetup.open(database, data.parts(TpcdsQueries.tablesRead(queries)), common.threads, data.describe());
-        System.out.print(setup.warpdbLoad() != null ? setup.warpdbLoad().format()
-                : "using the data loaded in " + (common.inMemory ? "memory" : common.dataDirectory()) + "\n");
-        System.out.print(setup.referenceLoad().format());
-        return setup;
+        return common.setup(data.parts(TpcdsQueries.tablesRead(queries)), data.describe(), executors);
     }
 }

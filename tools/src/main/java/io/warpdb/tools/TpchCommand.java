@@ -1,7 +1,6 @@
 package io.warpdb.tools;
 
 import io.warpdb.sql.Database;
-import io.warpdb.storage.StorageOptions;
 import io.warpdb.jdbc.Databases;
 import io.warpdb.jdbc.ServerConfig;
 import io.warpdb.jdbc.WarpServer;
@@ -26,7 +25,6 @@ import io.warpdb.tpch.TpchSchema;
 import io.warpdb.tpch.SuiteSetup;
 import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +32,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -58,40 +55,17 @@ public final class TpchCommand implements Runnable {
     }
 
     /** Options every subcommand shares. */
-    static final class Common {
-        @Option(names = "--sf", required = true, description = "Scale factor, e.g. 0.01, 1, 10.")
-        double scaleFactor;
-
-        @Option(names = "--data", description = "WarpDB database directory (default: data/tpch-sf<SF>).")
-        Path data;
-
-        @Option(names = "--in-memory", description = "Load into an in-memory database (nothing on disk; loaded on every run).")
-        boolean inMemory;
-
+    static final class Common extends SuiteOptions {
         @Option(names = "--tbl", description = "Read dbgen .tbl files from this directory instead of generating.")
         Path tbl;
 
-        @Option(names = "--threads", description = "Loader threads (default: number of cores).")
-        int threads = Runtime.getRuntime().availableProcessors();
-
-        Path dataDirectory() {
-            return data != null ? data : Path.of("data", "tpch-sf" + format(scaleFactor));
-        }
-
-        /** Where the data lives, for messages. */
-        String where() {
-            return inMemory ? "memory" : dataDirectory().toString();
+        @Override
+        String suite() {
+            return "tpch";
         }
 
         TpchData source() {
             return tbl != null ? new TblFiles(tbl) : new TpchGenerator(scaleFactor);
-        }
-
-        Database open() {
-            if (inMemory && data != null) {
-                throw new IllegalArgumentException("--in-memory and --data exclude each other");
-            }
-            return inMemory ? Database.inMemory("tpch") : Database.open(dataDirectory(), StorageOptions.defaults());
         }
     }
 
@@ -106,10 +80,6 @@ public final class TpchCommand implements Runnable {
         }
     }
 
-    static String format(double sf) {
-        return String.format(Locale.ROOT, "%s", sf).replaceAll("\\.0$", "");
-    }
-
     @Command(name = "gen", mixinStandardHelpOptions = true, description = "Write the data as dbgen .tbl files.")
     static final class Gen implements Callable<Integer> {
         @Mixin
@@ -120,7 +90,7 @@ public final class TpchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            Path dir = out != null ? out : Path.of("data", "tpch-sf" + format(common.scaleFactor) + "-tbl");
+            Path dir = out != null ? out : Path.of("data", "tpch-sf" + SuiteOptions.format(common.scaleFactor) + "-tbl");
             System.out.print(TblFiles.write(new TpchGenerator(common.scaleFactor), dir, common.threads).format());
             System.out.println("wrote " + dir);
             return 0;
@@ -247,7 +217,7 @@ public final class TpchCommand implements Runnable {
                     opened.add((AutoCloseable) timed);
                     targets.put(e, timed);
                 }
-                String title = "TPC-H SF " + format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
+                String title = "TPC-H SF " + SuiteOptions.format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
                 SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
                 if (cold != null) {
                     System.out.print(cold.transfers(queries).format());
@@ -335,24 +305,10 @@ public final class TpchCommand implements Runnable {
      * one fails before minutes of loading.
      */
     private static SuiteSetup setup(Common common, List<TpchQuery> queries, List<String> executors) {
-        PrintStream out = System.out;
-        Database database = common.open();
-        try {
-            executors.stream().filter(e -> !e.equalsIgnoreCase("auto")).forEach(e -> database.executors().require(e));
-        } catch (RuntimeException e) {
-            database.close();
-            throw e;
-        }
         TpchData data = common.source();
-        SuiteSetup setup = SuiteSetup.open(database, TpchLoader.parts(data, TpchQueries.tablesRead(queries)), common.threads,
-                data.describe());
-        if (setup.warpdbLoad() != null) {
-            out.print(setup.warpdbLoad().format());
-        } else {
-            out.println("using the data loaded in " + common.where());
-        }
-        out.print(setup.referenceLoad().format());
-        out.print(MemoryReport.measure(database, setup.reference(), TpchQueries.tablesRead(queries), common.scaleFactor).format());
+        List<TpchSchema.Table> tables = TpchQueries.tablesRead(queries);
+        SuiteSetup setup = common.setup(TpchLoader.parts(data, tables), data.describe(), executors);
+        System.out.print(MemoryReport.measure(setup.database(), setup.reference(), tables, common.scaleFactor).format());
         return setup;
     }
 
