@@ -193,18 +193,21 @@ public final class Decimals {
         return (long) floor + (fraction > 0.5 ? 1 : 0);
     }
 
-    /** ROUND(v, digits) on a double: half away from zero, ties judged on the shortest decimal form like {@link #fromDouble}. */
+    /**
+     * ROUND(v, digits) on a double as DuckDB computes it: the binary product with 10^digits (or
+     * quotient by 10^-digits) rounded half away from zero, then scaled back; so ROUND(0.285, 2) is
+     * 0.28, the product being 28.499999999999996 (TPC-DS q78 compares such a value).
+     */
     public static double round(double v, int digits) {
-        double factor = Math.pow(10, digits);
-        double scaled = v * factor;
-        if (!Double.isFinite(scaled) || Math.abs(scaled) >= 0x1p52) {
-            return v; // no fractional digits left to round at this magnitude
+        double rounded;
+        if (digits < 0) {
+            double modifier = Math.pow(10, -digits);
+            rounded = roundHalfAwayFromZero(v / modifier) * modifier;
+            return Double.isFinite(rounded) ? rounded : 0;
         }
-        double magnitude = Math.abs(scaled);
-        if (Math.abs(magnitude - Math.floor(magnitude) - 0.5) < TIE_TOLERANCE) {
-            return BigDecimal.valueOf(v).setScale(digits, RoundingMode.HALF_UP).doubleValue();
-        }
-        return roundHalfAwayFromZero(scaled) / factor;
+        double modifier = Math.pow(10, digits);
+        rounded = roundHalfAwayFromZero(v * modifier) / modifier;
+        return Double.isFinite(rounded) ? rounded : v;
     }
 
     private static double roundHalfAwayFromZero(double v) {

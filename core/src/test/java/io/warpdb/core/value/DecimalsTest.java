@@ -65,9 +65,19 @@ class DecimalsTest {
     void doublesConvertWithTiesOnTheirDecimalForm() {
         assertEquals(29, Decimals.fromDouble(0.285, 2));
         assertEquals(-29, Decimals.fromDouble(-0.285, 2));
-        assertEquals(0.29, Decimals.round(0.285, 2));
         assertEquals(1.25, Decimals.toDouble(125, 2));
         assertOutOfRange("value 1.0E19 is out of range", () -> Decimals.fromDouble(1e19, 0));
+    }
+
+    @Test
+    void roundOfADoubleRoundsItsBinaryProductAsDuckDbDoes() {
+        assertEquals(0.28, Decimals.round(0.285, 2), "0.285 * 100 = 28.499999999999996");
+        assertEquals(0.57, Decimals.round(0.575, 2));
+        assertEquals(-0.28, Decimals.round(-0.285, 2));
+        assertEquals(3.0, Decimals.round(2.5, 0), "half away from zero");
+        assertEquals(-3.0, Decimals.round(-2.5, 0));
+        assertEquals(1240.0, Decimals.round(1235.0, -1));
+        assertEquals(Double.MAX_VALUE, Decimals.round(Double.MAX_VALUE, 2), "an infinite product leaves the value");
     }
 
     @Test
