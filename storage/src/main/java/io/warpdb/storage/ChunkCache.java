@@ -14,8 +14,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * Decoded column chunks of a catalog's segments, kept in Arrow memory of the cache's own allocator
  * and weighed in bytes; and, apart from them, the string dictionaries of chunks, so that reading a
  * chunk again, decoded or as stored (for the GPU), yields the same dictionary instance without
- * parsing its entries again (see {@link io.warpdb.storage.encoding.StringEntriesSource}). An entry is reference counted: the cache holds one reference and each
- * reader one while it shares the buffers into its query allocator, so eviction never frees
+ * parsing its entries again (see {@link io.warpdb.storage.encoding.StringEntriesSource}). A
+ * decoded entry is reference counted: the cache holds one reference and each reader one while it shares the buffers into its query allocator, so eviction never frees
  * memory a reader is still transferring; after the transfer, Arrow's own reference counts keep
  * the query's buffers alive.
  */

@@ -26,12 +26,6 @@ public record TpcdsQuery(int number, String sql, OrderByClause orderBy, List<Tpc
         tables = List.copyOf(tables);
     }
 
-    /** {@code q01} .. {@code q99}. */
-    @Override
-    public String name() {
-        return String.format("q%02d", number);
-    }
-
     @Override
     public AnswerChecker.Verdict check(ResultTable expected, ResultTable actual) {
         boolean limitCut = orderBy.limit().isPresent() && expected.rowCount() >= orderBy.limit().getAsLong();

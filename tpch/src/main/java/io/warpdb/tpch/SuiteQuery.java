@@ -5,8 +5,13 @@ package io.warpdb.tpch;
  * reference's: what {@link SuiteRunner} and {@link SuiteBench} run.
  */
 public interface SuiteQuery {
-    /** For output, e.g. {@code q01}. */
-    String name();
+    /** The query's number in its suite. */
+    int number();
+
+    /** For output: {@code q01}, {@code q02}, ... */
+    default String name() {
+        return String.format("q%02d", number());
+    }
 
     String sql();
 

@@ -13,12 +13,6 @@ public record TpchQuery(int number, String sql, List<String> orderBy, List<TpchS
         tables = List.copyOf(tables);
     }
 
-    /** {@code q01} .. {@code q22}. */
-    @Override
-    public String name() {
-        return String.format("q%02d", number);
-    }
-
     /** Row order is checked on the ORDER BY columns only. */
     @Override
     public AnswerChecker.Verdict check(ResultTable expected, ResultTable actual) {
