@@ -30,6 +30,8 @@ final class TableScan implements BatchStream {
     /** For each requested column, its position in {@link #dataColumns}, or -1 for ROW_ID. */
     private final int[] dataIndex;
     private final int batchRows;
+    /** Segments of the version this scan reads: [first segment, {@link #endSegment}). */
+    private final int endSegment;
 
     private int nextSegment;
     private SegmentRef segment;
@@ -37,7 +39,15 @@ final class TableScan implements BatchStream {
     private int position;
 
     TableScan(TableVersion version, List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
+        this(version, columns, predicates, allocator, 0, version.state().segments().size());
+    }
+
+    /** A scan of the version's segments [{@code firstSegment}, {@code endSegment}) only. */
+    TableScan(TableVersion version, List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator,
+            int firstSegment, int endSegment) {
         this.version = version;
+        this.nextSegment = firstSegment;
+        this.endSegment = endSegment;
         this.columns = List.copyOf(columns);
         this.predicates = List.copyOf(predicates);
         this.allocator = allocator;
@@ -88,7 +98,7 @@ final class TableScan implements BatchStream {
     private boolean openNextSegment() {
         List<SegmentRef> segments = version.state().segments();
         Schema schema = version.schema();
-        while (nextSegment < segments.size()) {
+        while (nextSegment < endSegment) {
             SegmentRef ref = segments.get(nextSegment++);
             if (!ref.segment().mayMatch(predicates, schema)) {
                 version.catalog().countSkippedSegment();
@@ -178,6 +188,6 @@ final class TableScan implements BatchStream {
         if (data != null) {
             closeSegment();
         }
-        nextSegment = version.state().segments().size();
+        nextSegment = endSegment;
     }
 }

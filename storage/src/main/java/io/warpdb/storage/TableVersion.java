@@ -101,6 +101,21 @@ final class TableVersion implements TableSource {
         return new TableScan(this, columns, predicates, allocator);
     }
 
+    /** One part per segment the predicates' zone maps keep. */
+    @Override
+    public List<BatchStream> scanParts(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
+        List<SegmentRef> segments = state.segments();
+        List<BatchStream> parts = new ArrayList<>();
+        for (int i = 0; i < segments.size(); i++) {
+            if (segments.get(i).segment().mayMatch(predicates, schema())) {
+                parts.add(new TableScan(this, columns, predicates, allocator, i, i + 1));
+            } else {
+                catalog.countSkippedSegment();
+            }
+        }
+        return parts;
+    }
+
     /** The live rows of the segments the predicates' zone maps keep. */
     @Override
     public long rowsKept(List<ColumnPredicate> predicates) {

@@ -3,6 +3,7 @@ package io.warpdb.storage;
 import static io.warpdb.storage.TestData.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.ColumnPredicate.Comparison;
 import io.warpdb.core.data.TableSource;
@@ -112,6 +113,26 @@ class PruningTest {
         assertEquals(1, scan(List.of(0), on(2, Comparison.GE, Literal.ofLong(95, DataType.INTEGER))).segmentsRead());
         assertEquals(1, scan(List.of(0), on(2, Comparison.GE, new Literal(9500L, DataType.decimal(4, 2)))).segmentsRead());
         assertEquals(2, scan(List.of(0), on(2, Comparison.GT, new Literal(89.985, DataType.DOUBLE))).segmentsRead()); // 89.99 is key 8999
+    }
+
+    @Test
+    void scanPartsAreTheKeptSegmentsInRowOrder() {
+        List<Integer> columns = List.of(0, 1, Table.ROW_ID);
+        List<ColumnPredicate> keys = List.of(on(0, Comparison.GE, bigint(2500)), on(0, Comparison.LT, bigint(5500)));
+        ScanStats before = catalog.scanStats();
+        List<BatchStream> parts = table.scanParts(columns, keys, query);
+        assertEquals(SEGMENTS - 4, catalog.scanStats().segmentsSkipped() - before.segmentsSkipped());
+        assertEquals(0, catalog.scanStats().segmentsRead() - before.segmentsRead(), "parts read nothing until pulled");
+        assertEquals(4, parts.size(), "segments 2 to 5");
+        List<List<Object>> rows = new ArrayList<>();
+        // Pulled last part first: each part reads its own segment only.
+        for (int p = parts.size() - 1; p >= 0; p--) {
+            List<List<Object>> part = TestData.rows(parts.get(p));
+            assertEquals(SEGMENT_ROWS, part.size());
+            assertEquals((p + 2L) * SEGMENT_ROWS, part.get(0).get(0));
+            rows.addAll(0, part);
+        }
+        assertEquals(TestData.read(table, columns, keys, query), rows);
     }
 
     @Test

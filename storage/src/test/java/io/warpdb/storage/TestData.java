@@ -66,8 +66,13 @@ final class TestData {
 
     static List<List<Object>> read(TableSource source, List<Integer> columns, List<ColumnPredicate> predicates,
             BufferAllocator allocator) {
+        return rows(source.scan(columns, predicates, allocator));
+    }
+
+    /** The rows of a stream, which this closes. */
+    static List<List<Object>> rows(BatchStream stream) {
         List<List<Object>> out = new ArrayList<>();
-        try (BatchStream s = source.scan(columns, predicates, allocator)) {
+        try (BatchStream s = stream) {
             for (Batch next = s.next(); next != null; next = s.next()) {
                 try (Batch b = next) {
                     for (int r = 0; r < b.rowCount(); r++) {

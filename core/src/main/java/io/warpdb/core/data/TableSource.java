@@ -35,6 +35,17 @@ public interface TableSource {
     }
 
     /**
+     * The scan of {@link #scan(List, List, BufferAllocator)} cut into parts that may be read at
+     * the same time by different threads, in row order: their batches, part after part, are the
+     * scan's. Each part does its work (decoding, reading) when first pulled, not when made, and
+     * the caller closes every part, pulled or not. Storage gives one part per segment, so
+     * parallel scans decode segments in parallel; the default is the whole scan as one part.
+     */
+    default List<BatchStream> scanParts(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
+        return List.of(scan(columns, predicates, allocator));
+    }
+
+    /**
      * The given columns (positions in {@link #schema()}) as stored, encoded, one element per
      * segment in row order, skipping segments that the predicates prove empty (as {@link
      * #scan(List, List, BufferAllocator)} does): for executors that decode on their own (the GPU,

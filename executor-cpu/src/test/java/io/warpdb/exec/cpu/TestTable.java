@@ -5,6 +5,7 @@ import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.Batches;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -102,6 +103,37 @@ public final class TestTable implements TableSource {
             throw e;
         }
         return Batches.of(out, result);
+    }
+
+    /** One part per batch, made when first pulled, as storage's segments are decoded (parallel scans read them on several threads). */
+    @Override
+    public List<BatchStream> scanParts(List<Integer> columns, List<ColumnPredicate> predicates, BufferAllocator allocator) {
+        Schema out = schema.select(columns);
+        List<BatchStream> parts = new ArrayList<>();
+        for (List<List<Object>> rows : batches) {
+            parts.add(new BatchStream() {
+                private boolean pulled;
+
+                @Override
+                public Schema schema() {
+                    return out;
+                }
+
+                @Override
+                public Batch next() {
+                    if (pulled) {
+                        return null;
+                    }
+                    pulled = true;
+                    return toBatch(out, columns, rows, allocator);
+                }
+
+                @Override
+                public void close() {
+                }
+            });
+        }
+        return parts;
     }
 
     private Batch toBatch(Schema out, List<Integer> columns, List<List<Object>> rows, BufferAllocator allocator) {

@@ -50,7 +50,7 @@ final class Pipeline {
 
     private Pipeline(PlanNode root, ScanNode scan, ExecContext context) {
         this.context = context;
-        this.morsels = new MorselSource(scan.table().scan(scan.columns(), scan.predicates(), context.allocator()));
+        this.morsels = new MorselSource(scan.schema(), scan.table().scanParts(scan.columns(), scan.predicates(), context.allocator()));
         try {
             for (PlanNode node = root; !(node instanceof ScanNode); node = node.inputs().get(0)) {
                 if (node instanceof JoinNode join) {
