@@ -41,8 +41,12 @@ public final class Catalog implements AutoCloseable {
 
     /** An in-memory catalog with the given options; its cache holds decoded chunks of the encoded segments. */
     public Catalog(BufferAllocator parent, StorageOptions options) {
-        this(parent.newChildAllocator("storage", 0, Long.MAX_VALUE), options, new MemoryStore(parent, options),
-                Version.of(Manifest.empty()));
+        this(parent.newChildAllocator("storage", 0, Long.MAX_VALUE), options, Version.of(Manifest.empty()));
+    }
+
+    /** In memory: the store's segments are charged to the catalog's own {@code allocator}, closed last. */
+    private Catalog(BufferAllocator allocator, StorageOptions options, Version initial) {
+        this(allocator, options, new MemoryStore(allocator, options), initial);
     }
 
     private Catalog(BufferAllocator allocator, StorageOptions options, Store store, Version initial) {

@@ -7,22 +7,39 @@ import io.warpdb.storage.encoding.DecodedColumn;
 import io.warpdb.storage.encoding.EncodedChunk;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * A segment of an in-memory catalog: its column chunks stay encoded on the heap, exactly as a
- * durable catalog writes them to a file, and are decoded on use into the catalog's chunk cache.
+ * A segment of an in-memory catalog: its column chunks stay encoded, exactly as a durable catalog
+ * writes them to a file, back to back in one off-heap buffer (see {@link MemoryStore}), and are
+ * decoded on use into the catalog's chunk cache.
  */
 final class MemorySegment extends Segment {
     private final ChunkCache cache;
     private final List<DataType> types;
-    private final List<EncodedChunk> chunks;
+    private final List<String> descriptions;
+    /** The chunks, owned: freed with the segment. */
+    private final ArrowBuf chunks;
+    /** Column c's chunk is bytes [offsets[c], offsets[c + 1]) of {@link #chunks}. */
+    private final long[] offsets;
 
-    MemorySegment(ChunkCache cache, BuiltSegment built) {
+    /** Takes {@code chunks}, which holds the built segment's chunks back to back. */
+    MemorySegment(ChunkCache cache, BuiltSegment built, ArrowBuf chunks) {
         super(built.id(), built.table(), built.rowCount(), built.zoneMaps());
         this.cache = cache;
         this.types = built.types();
-        this.chunks = built.chunks();
+        this.descriptions = built.chunks().stream().map(EncodedChunk::description).toList();
+        this.chunks = chunks;
+        this.offsets = new long[types.size() + 1];
+        for (int c = 0; c < types.size(); c++) {
+            offsets[c + 1] = offsets[c] + built.chunks().get(c).bytes().length;
+        }
+    }
+
+    /** Column {@code c}'s chunk, a view of the segment's buffer from its byte 0. */
+    private ByteBuffer chunk(int c) {
+        return chunks.nioBuffer(offsets[c], (int) bytes(c));
     }
 
     @Override
@@ -32,31 +49,32 @@ final class MemorySegment extends Segment {
 
     @Override
     protected DecodedColumn decode(int c, BufferAllocator allocator) {
-        return ChunkCodec.decode(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c), "", allocator, strings(c));
+        return ChunkCodec.decode(chunk(c), types.get(c), "", allocator, strings(c));
     }
 
     @Override
     EncodedColumnChunk encodedChunk(int c) {
-        return ChunkCodec.describe(ByteBuffer.wrap(chunks.get(c).bytes()), types.get(c), strings(c));
+        return ChunkCodec.describe(chunk(c), types.get(c), strings(c));
     }
 
     @Override
     long bytes(int column) {
-        return chunks.get(column).bytes().length;
+        return offsets[column + 1] - offsets[column];
     }
 
     @Override
     long residentBytes() {
-        return chunks.stream().mapToLong(chunk -> chunk.bytes().length).sum();
+        return offsets[types.size()];
     }
 
     @Override
     String encoding(int column) {
-        return chunks.get(column).description();
+        return descriptions.get(column);
     }
 
     @Override
     protected void free() {
         cache.invalidate(id(), types.size());
+        chunks.close();
     }
 }

@@ -102,8 +102,8 @@ class ZoneMapTest {
 
     @Test
     void emptyPredicateListsAndForeignColumnsKeepEverything() {
-        // Never read, so it needs no cache.
-        MemorySegment seg = new MemorySegment(null, new BuiltSegment(1, "t", 1, List.of(new ZoneMap(0, 1L, 1L)), List.of(), List.of()));
+        // Never read, so it needs neither cache nor chunks.
+        MemorySegment seg = new MemorySegment(null, new BuiltSegment(1, "t", 1, List.of(new ZoneMap(0, 1L, 1L)), List.of(), List.of()), null);
         Schema schema = Schema.of(new Field("x", DataType.BIGINT));
         assertTrue(seg.mayMatch(List.of(), schema));
         assertTrue(seg.mayMatch(List.of(new ColumnPredicate(Table.ROW_ID, Comparison.EQ, Literal.ofLong(5, DataType.BIGINT))), schema));

@@ -1,13 +1,15 @@
 package io.warpdb.exec.gpu.runtime;
 
+import java.util.function.Consumer;
 import jcuda.Pointer;
 import jcuda.driver.JCudaDriver;
 
 /**
  * What GPU operators use while running one plan node: the device, one stream for kernels, a second
  * one for copies that overlap them ({@link #transfers()}, opened on first use), and the bytes moved
- * between host and device so far (EXPLAIN ANALYZE reports them). Small host arrays (programs,
- * address tables, counts) are copied directly; column data goes through {@link PinnedStaging}.
+ * between host and device so far (EXPLAIN ANALYZE reports them). Copies to the device go through
+ * {@link PinnedStaging}, queued on this work's stream, so small ones (programs, address tables)
+ * neither wait for the kernels before them nor copy from pageable memory.
  */
 public final class DeviceWork implements AutoCloseable {
     private final CudaDevice device;
@@ -65,21 +67,26 @@ public final class DeviceWork implements AutoCloseable {
         return b;
     }
 
+    /** A block holding {@code values}, their copy queued on {@link #stream()} (the array may change once this returns). */
     public DeviceBuffer upload(int[] values, String owner) {
-        return upload(Pointer.to(values), (long) values.length * Integer.BYTES, owner);
+        DeviceBuffer b = allocate(Math.max((long) values.length * Integer.BYTES, 8), owner);
+        stage(b, upload -> upload.putInts(values));
+        return b;
     }
 
     public DeviceBuffer upload(long[] values, String owner) {
-        return upload(Pointer.to(values), (long) values.length * Long.BYTES, owner);
+        DeviceBuffer b = allocate(Math.max((long) values.length * Long.BYTES, 8), owner);
+        stage(b, upload -> upload.putLongs(values));
+        return b;
     }
 
-    private DeviceBuffer upload(Pointer host, long bytes, String owner) {
-        DeviceBuffer b = allocate(Math.max(bytes, 8), owner);
-        // Synchronous: the Java array must not move or change while the copy runs.
-        stream.synchronize();
-        JCudaDriver.cuMemcpyHtoD(b.pointer(), host, bytes);
-        bytesToDevice += bytes;
-        return b;
+    private void stage(DeviceBuffer target, Consumer<PinnedStaging.Upload> puts) {
+        PinnedStaging staging = device.staging();
+        synchronized (staging) {
+            PinnedStaging.Upload upload = staging.upload(target, stream);
+            puts.accept(upload);
+            bytesToDevice += upload.finish();
+        }
     }
 
     public long[] downloadLongs(DeviceBuffer source, int count) {

@@ -10,16 +10,17 @@ import jcuda.driver.CUevent_flags;
 import jcuda.driver.JCudaDriver;
 
 /**
- * Page-locked host buffers that every host-device copy of column data goes through: copies from
- * pageable memory run several times slower, so data is first put into pinned memory. The buffers
- * are used in turn, each copy queued asynchronously, so the copy engine moves one buffer while the
- * host fills the next; an event after each buffer's last copy says when the host may fill it
- * again. Transfers do not wait for their copies (work queued after them on the same stream runs
- * after them), so one transfer's copies overlap the filling of the next: the host, copying from
- * Java memory, is the slower side (large copies into a buffer are split among threads), and two
- * buffers of 32 MiB keep the engine fed with per-copy overheads (microseconds) far below a copy's
- * time. Callers hold the staging's monitor for a whole
- * transfer ({@code synchronized (staging)}).
+ * Page-locked host buffers that host-device copies of column data go through: copies from
+ * pageable memory run several times slower, so data is first put into pinned memory, unless it
+ * already lies in page-locked memory ({@link PinnedHostMemory}: in-memory tables' chunks), which
+ * is sent from where it lies. The buffers are used in turn, each copy queued asynchronously, so
+ * the copy engine moves one buffer while the host fills the next; an event after each buffer's
+ * last copy says when the host may fill it again. Transfers do not wait for their copies (work
+ * queued after them on the same stream runs after them), so one transfer's copies overlap the
+ * filling of the next: the host, copying from Java memory, is the slower side (large copies into
+ * a buffer are split among threads), and two buffers of 32 MiB keep the engine fed with per-copy
+ * overheads (microseconds) far below a copy's time. Callers hold the staging's monitor for a
+ * whole transfer ({@code synchronized (staging)}).
  */
 public final class PinnedStaging {
     private static final int BUFFERS = 2;
@@ -27,12 +28,22 @@ public final class PinnedStaging {
     /** The largest copy one thread makes into a staging buffer. */
     private static final int COPY_PIECE_BYTES = 256 << 10;
 
+    /**
+     * A transfer that leaves this much of its last buffer free hands the rest to the next one, so
+     * small transfers (a kernel's parameter tables) share a buffer instead of each waiting for the
+     * copies out of a buffer of their own.
+     */
+    private static final int SHARED_MIN_BYTES = 1 << 20;
+    /** Transfers that share one buffer at most (each adds an event to wait for). */
+    private static final int SHARED_MAX_COPIES = 64;
+
     private final Pointer[] pointers = new Pointer[BUFFERS];
     private final ByteBuffer[] buffers = new ByteBuffer[BUFFERS];
-    /** Per buffer, an event after the last copy out of it that may not have run yet; null when none. */
-    private final CUevent[] copies = new CUevent[BUFFERS];
-    /** The buffer the next transfer fills first (the one used longest ago). */
+    /** Per buffer, events after copies out of it that may not have run yet (on any stream). */
+    private final List<List<CUevent>> copies = new ArrayList<>();
+    /** The buffer the next transfer fills first, and from which byte (0 but when it shares the previous one's buffer). */
     private int next;
+    private int nextPosition;
 
     PinnedStaging(CudaDevice device) {
         device.bind();
@@ -40,26 +51,46 @@ public final class PinnedStaging {
             pointers[i] = new Pointer();
             JCudaDriver.cuMemAllocHost(pointers[i], BUFFER_BYTES);
             buffers[i] = pointers[i].getByteBuffer(0, BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            copies.add(new ArrayList<>());
         }
     }
 
     /** Buffer {@code i}, empty, once every copy out of it has run. */
     private ByteBuffer acquire(int i) {
-        if (copies[i] != null) {
-            JCudaDriver.cuEventSynchronize(copies[i]);
-            JCudaDriver.cuEventDestroy(copies[i]);
-            copies[i] = null;
+        for (CUevent copied : copies.get(i)) {
+            JCudaDriver.cuEventSynchronize(copied);
+            JCudaDriver.cuEventDestroy(copied);
         }
+        copies.get(i).clear();
         return buffers[i].clear();
     }
 
-    /** Queues a copy of the first {@code length} bytes of buffer {@code i} to {@code target} and marks the buffer busy. */
-    private void send(int i, int length, DeviceBuffer target, long deviceOffset, GpuStream stream) {
-        target.copyFromHost(pointers[i], deviceOffset, length, stream);
+    /** Where a transfer starts: the free rest of the buffer the previous one shared, else a buffer of its own. */
+    private ByteBuffer first() {
+        return nextPosition > 0 ? buffers[next].clear().position(nextPosition) : acquire(next);
+    }
+
+    /** Where the transfer after one that ended at {@code position} of buffer {@code last} starts. */
+    private void ended(int last, int position) {
+        int free = (position + 63) & ~63;
+        if (BUFFER_BYTES - free >= SHARED_MIN_BYTES && copies.get(last).size() < SHARED_MAX_COPIES) {
+            next = last;
+            nextPosition = free;
+        } else {
+            next = (last + 1) % BUFFERS;
+            nextPosition = 0;
+        }
+    }
+
+    /** Queues the copies of buffer {@code i}'s runs to {@code target} and marks the buffer busy. */
+    private void send(int i, List<Run> runs, DeviceBuffer target, GpuStream stream) {
+        for (Run run : runs) {
+            target.copyFromHost(pointers[i].withByteOffset(run.fillStart()), run.deviceOffset(), run.length(), stream);
+        }
         CUevent copied = new CUevent();
         JCudaDriver.cuEventCreate(copied, CUevent_flags.CU_EVENT_DISABLE_TIMING);
         JCudaDriver.cuEventRecord(copied, stream.handle());
-        copies[i] = copied;
+        copies.get(i).add(copied);
     }
 
     /**
@@ -92,6 +123,10 @@ public final class PinnedStaging {
         }
     }
 
+    /** Bytes [fillStart, fillStart + length) of a staging buffer, bound for {@code deviceOffset}. */
+    private record Run(int fillStart, int length, long deviceOffset) {
+    }
+
     /** Puts values {@code from} to {@code from + n} of an array at the fill buffer's position. */
     @FunctionalInterface
     private interface BulkPut {
@@ -105,7 +140,17 @@ public final class PinnedStaging {
         private final GpuStream stream;
         private int current;
         private ByteBuffer fill;
+        /** Where on the device the next byte put goes. */
         private long deviceOffset;
+        /**
+         * The fill buffer's bytes bound for the device, in runs: a byte sent from where it lies
+         * ({@link #put}) ends one, since the next staged byte goes to the device after it.
+         */
+        private final List<Run> runs = new ArrayList<>();
+        /** Where in the fill buffer the open run starts, and where on the device. */
+        private int runFill;
+        private long runDevice;
+
         /** Copies of {@link #put} into {@link #fill} not made yet: they run together, on several threads, before it is sent. */
         private final List<PendingCopy> pending = new ArrayList<>();
 
@@ -114,11 +159,23 @@ public final class PinnedStaging {
             this.target = target;
             this.stream = stream;
             this.current = staging.next;
-            this.fill = staging.acquire(current);
+            this.fill = staging.first();
+            openRun();
         }
 
-        /** Puts the source's remaining bytes (which must not change until {@link #finish()}). */
+        /**
+         * Puts the source's remaining bytes (which must not change until the copies have run):
+         * sent from where they lie when that is page-locked memory, else staged.
+         */
         public void put(ByteBuffer source) {
+            Pointer inPlace = PinnedHostMemory.pointerTo(source);
+            if (inPlace != null) {
+                closeRun();
+                target.copyFromHost(inPlace, deviceOffset, source.remaining(), stream);
+                deviceOffset += source.remaining();
+                openRun();
+                return;
+            }
             ByteBuffer src = source.duplicate();
             while (src.hasRemaining()) {
                 if (!fill.hasRemaining()) {
@@ -126,9 +183,28 @@ public final class PinnedStaging {
                 }
                 int n = Math.min(src.remaining(), fill.remaining());
                 pending.add(new PendingCopy(src, src.position(), fill.position(), n));
-                fill.position(fill.position() + n);
+                advance(n);
                 src.position(src.position() + n);
             }
+        }
+
+        /** Counts {@code n} bytes put into the fill buffer at its position. */
+        private void advance(int n) {
+            fill.position(fill.position() + n);
+            deviceOffset += n;
+        }
+
+        /** Ends the fill buffer's open run at its position. */
+        private void closeRun() {
+            int length = fill.position() - runFill;
+            if (length > 0) {
+                runs.add(new Run(runFill, length, runDevice));
+            }
+        }
+
+        private void openRun() {
+            runFill = fill.position();
+            runDevice = deviceOffset;
         }
 
         /** Puts the values in bulk (a put per value costs more than the copy for code maps of millions). */
@@ -149,7 +225,7 @@ public final class PinnedStaging {
                 }
                 int n = Math.min(length - done, fill.remaining() / width);
                 put.put(done, n);
-                fill.position(fill.position() + n * width);
+                advance(n * width);
                 done += n;
             }
         }
@@ -158,14 +234,16 @@ public final class PinnedStaging {
             if (fill.remaining() < Integer.BYTES) {
                 flip();
             }
-            fill.putInt(v);
+            fill.putInt(fill.position(), v);
+            advance(Integer.BYTES);
         }
 
         public void putByte(byte v) {
             if (!fill.hasRemaining()) {
                 flip();
             }
-            fill.put(v);
+            fill.put(fill.position(), v);
+            advance(1);
         }
 
         /** Queues the copy of the filled buffer and goes on with the next one, once its last copy has run. */
@@ -173,14 +251,15 @@ public final class PinnedStaging {
             sendFilled();
             current = (current + 1) % BUFFERS;
             fill = staging.acquire(current);
+            openRun();
         }
 
         private void sendFilled() {
             copyPending();
-            int length = fill.position();
-            if (length > 0) {
-                staging.send(current, length, target, deviceOffset, stream);
-                deviceOffset += length;
+            closeRun();
+            if (!runs.isEmpty()) {
+                staging.send(current, runs, target, stream);
+                runs.clear();
             }
         }
 
@@ -207,10 +286,10 @@ public final class PinnedStaging {
             }
         }
 
-        /** Queues the copy of what is left; returns the bytes copied. The next transfer starts in the buffer after this one's last. */
+        /** Queues the copy of what is left; returns the bytes copied. The next transfer starts in the free rest of this one's last buffer, or in the buffer after it. */
         public long finish() {
             sendFilled();
-            staging.next = (current + 1) % BUFFERS;
+            staging.ended(current, fill.position());
             return deviceOffset;
         }
     }
