@@ -1,0 +1,85 @@
+package io.warpdb.exec.gpu.partition;
+
+/**
+ * How an operator whose inputs exceed the device budget partitions them (seed 002 section 3.3):
+ * the budget is split among {@link #STREAMS} streams (copy in, compute and copy out of different
+ * chunks overlap, each in its own share); each input is cut into chunks that one stream partitions
+ * at a time; the fan-out, a power of two reached in radix passes of at most {@link #DIGIT_BITS}
+ * bits, makes a pair of partitions (with the in-core operator's working memory) fit one share.
+ * Pure arithmetic on sizes, so that it is tested without a device.
+ *
+ * @param bits partition id bits (fan-out 2^bits)
+ * @param passes radix passes over each chunk
+ * @param streamBudget device bytes each stream may hold
+ * @param leftChunkRows rows of the left (first) input per partitioning chunk
+ * @param rightChunkRows rows of the right (second) input per partitioning chunk
+ */
+public record PartitionPlan(int bits, int passes, long streamBudget, long leftChunkRows, long rightChunkRows) {
+    /** Streams of the pipeline (seed 002 section 3.2.4: copy in, compute, copy out overlapped). */
+    public static final int STREAMS = 3;
+    /** Bits of one radix pass: 256 buckets, whose counters fit a block's shared memory per warp. */
+    public static final int DIGIT_BITS = 8;
+    /** Partition id bits of the first partitioning; skewed partitions are split on further bits. */
+    public static final int MAX_BITS = 16;
+    /** Bits of the key hash: how far skewed partitions can be split. */
+    public static final int HASH_BITS = 32;
+    /**
+     * Device bytes an in-core operator needs per byte of its inputs (inputs, hash table or sorted
+     * keys, row id pairs, gathered output), a rough bound that run-time failures correct.
+     */
+    public static final int WORKING_FACTOR = 3;
+    /**
+     * Device bytes one partitioning chunk takes per row beyond its row bytes twice (the chunk and
+     * its reordered copy): the hash, two row orders, and slack for the counts.
+     */
+    static final int PARTITION_ROW_OVERHEAD = 16;
+
+    /** Whether an in-core operator over {@code inputBytes} of input may run in {@code budget}. */
+    public static boolean fitsInCore(long inputBytes, long budget) {
+        return inputBytes <= budget / WORKING_FACTOR;
+    }
+
+    /**
+     * The plan for inputs of these sizes (bytes as {@link HostTable#deviceBytes()}, rows) in a
+     * device budget: at least 2 partitions, at most 2^{@link #MAX_BITS}.
+     */
+    public static PartitionPlan of(long leftBytes, long leftRows, long rightBytes, long rightRows, long budget) {
+        long streamBudget = budget / STREAMS;
+        if (streamBudget <= 0) {
+            throw new IllegalArgumentException("a device budget of " + budget + " bytes cannot be split among streams");
+        }
+        long needed = ceilDiv(Math.max(1, leftBytes + rightBytes) * WORKING_FACTOR, streamBudget);
+        int bits = Math.min(MAX_BITS, Math.max(1, 64 - Long.numberOfLeadingZeros(needed - 1)));
+        int passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
+        return new PartitionPlan(bits, passes, streamBudget, chunkRows(leftBytes, leftRows, streamBudget),
+                chunkRows(rightBytes, rightRows, streamBudget));
+    }
+
+    /** Rows per chunk such that a chunk, its reordered copy and the partitioning's arrays fill half a stream's share. */
+    public static long chunkRows(long bytes, long rows, long streamBudget) {
+        long rowBytes = rows == 0 ? 1 : Math.max(1, ceilDiv(bytes, rows));
+        long perRow = 2 * rowBytes + PARTITION_ROW_OVERHEAD;
+        return Math.max(1, Math.min(Integer.MAX_VALUE, streamBudget / 2 / perRow));
+    }
+
+    /**
+     * Rows per block of each side when a partition holds one key (its hash cannot split it): the
+     * blocks of a pair, and all their output rows (every row of one block pairs with every row of
+     * the other), each take at most half of what an in-core join may use of a stream's share.
+     */
+    public static long hotKeyBlockRows(long leftRowBytes, long rightRowBytes, long outputRowBytes, long streamBudget) {
+        long half = streamBudget / WORKING_FACTOR / 2;
+        long byInputs = half / Math.max(1, leftRowBytes + rightRowBytes);
+        // An output row is its columns plus the pair of row ids that gathers it.
+        long byOutput = (long) Math.sqrt((double) half / (outputRowBytes + 2 * Integer.BYTES));
+        return Math.max(1, Math.min(byInputs, byOutput));
+    }
+
+    public int partitions() {
+        return 1 << bits;
+    }
+
+    static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}
