@@ -87,6 +87,9 @@ public final class OutOfCoreJoin {
             if (why != null) {
                 throw new GpuOutOfMemoryException("the join does not fit the device and " + why);
             }
+            if (budget / PartitionPlan.STREAMS < PartitionPlan.MIN_STREAM_BUDGET) {
+                throw new GpuOutOfMemoryException("a device budget of " + budget + " bytes is too small to partition in");
+            }
             PartitionPlan plan = PartitionPlan.of(left.deviceBytes(), left.rows(), right.deviceBytes(), right.rows(), budget);
             StreamPipeline pipeline = new StreamPipeline(device, plan.streamBudget(), PartitionPlan.STREAMS);
             OutOfCoreJoin join = new OutOfCoreJoin(node, entries, allocator, plan.streamBudget());
@@ -215,11 +218,11 @@ public final class OutOfCoreJoin {
             throw new GpuOutOfMemoryException("a hot key of a " + kind + " join with a condition beyond its keys does not fit the"
                     + " device");
         }
-        long rows = PartitionPlan.hotKeyBlockRows(HostTable.rowBytes(left.schema()), HostTable.rowBytes(right.schema()),
-                HostTable.rowBytes(node.schema()), streamBudget);
+        PartitionPlan.Blocks size = PartitionPlan.hotKeyBlocks(left.rows(), right.rows(), HostTable.rowBytes(left.schema()),
+                HostTable.rowBytes(right.schema()), HostTable.rowBytes(node.schema()), streamBudget);
         List<HostTable> out = new ArrayList<>();
-        List<HostTable> leftBlocks = blocks(left, rows);
-        List<HostTable> rightBlocks = blocks(right, rows);
+        List<HostTable> leftBlocks = blocks(left, size.leftRows());
+        List<HostTable> rightBlocks = blocks(right, size.rightRows());
         try {
             JoinNode inner = variant(JoinKind.INNER, node.schema());
             JoinNode anti = variant(JoinKind.ANTI, node.left().schema());

@@ -33,6 +33,13 @@ public record PartitionPlan(int bits, int passes, long streamBudget, long leftCh
      * its reordered copy): the hash, two row orders, and slack for the counts.
      */
     static final int PARTITION_ROW_OVERHEAD = 16;
+    /**
+     * Device bytes a chunk's small blocks take whatever its rows (key descriptors, counters, and
+     * every block rounded up to the pool's alignment).
+     */
+    static final long CHUNK_FIXED_BYTES = 64 << 10;
+    /** The smallest share of a stream that partitioning can work in. */
+    public static final long MIN_STREAM_BUDGET = 4 * CHUNK_FIXED_BYTES;
 
     /** Whether an in-core operator over {@code inputBytes} of input may run in {@code budget}. */
     public static boolean fitsInCore(long inputBytes, long budget) {
@@ -45,8 +52,9 @@ public record PartitionPlan(int bits, int passes, long streamBudget, long leftCh
      */
     public static PartitionPlan of(long leftBytes, long leftRows, long rightBytes, long rightRows, long budget) {
         long streamBudget = budget / STREAMS;
-        if (streamBudget <= 0) {
-            throw new IllegalArgumentException("a device budget of " + budget + " bytes cannot be split among streams");
+        if (streamBudget < MIN_STREAM_BUDGET) {
+            throw new IllegalArgumentException("a device budget of " + budget + " bytes leaves less than "
+                    + MIN_STREAM_BUDGET + " to each of " + STREAMS + " streams");
         }
         long needed = ceilDiv(Math.max(1, leftBytes + rightBytes) * WORKING_FACTOR, streamBudget);
         int bits = Math.min(MAX_BITS, Math.max(1, 64 - Long.numberOfLeadingZeros(needed - 1)));
@@ -55,24 +63,35 @@ public record PartitionPlan(int bits, int passes, long streamBudget, long leftCh
                 chunkRows(rightBytes, rightRows, streamBudget));
     }
 
-    /** Rows per chunk such that a chunk, its reordered copy and the partitioning's arrays fill half a stream's share. */
+    /**
+     * Rows per chunk such that a chunk, its reordered copy, the partitioning's arrays and its
+     * small blocks fill half a stream's share (the other half is slack for the pool's rounding).
+     */
     public static long chunkRows(long bytes, long rows, long streamBudget) {
         long rowBytes = rows == 0 ? 1 : Math.max(1, ceilDiv(bytes, rows));
         long perRow = 2 * rowBytes + PARTITION_ROW_OVERHEAD;
-        return Math.max(1, Math.min(Integer.MAX_VALUE, streamBudget / 2 / perRow));
+        return Math.max(1, Math.min(Integer.MAX_VALUE, (streamBudget / 2 - CHUNK_FIXED_BYTES) / perRow));
+    }
+
+    /** Rows per block of each side of a hot-key partition pair (see {@link #hotKeyBlocks}). */
+    public record Blocks(long leftRows, long rightRows) {
     }
 
     /**
-     * Rows per block of each side when a partition holds one key (its hash cannot split it): the
-     * blocks of a pair, and all their output rows (every row of one block pairs with every row of
-     * the other), each take at most half of what an in-core join may use of a stream's share.
+     * Block sizes for a partition pair whose rows all hash alike (one hot key, as a rule), so
+     * that every row of a left block may pair with every row of a right block: a right block
+     * takes at most half of an in-core join's part of the stream's share (as input), and the left
+     * block what is left, and no more rows than keep the product of the two blocks' rows (the
+     * output, its columns and the pair of row ids that gathers it) within that part too.
      */
-    public static long hotKeyBlockRows(long leftRowBytes, long rightRowBytes, long outputRowBytes, long streamBudget) {
-        long half = streamBudget / WORKING_FACTOR / 2;
-        long byInputs = half / Math.max(1, leftRowBytes + rightRowBytes);
-        // An output row is its columns plus the pair of row ids that gathers it.
-        long byOutput = (long) Math.sqrt((double) half / (outputRowBytes + 2 * Integer.BYTES));
-        return Math.max(1, Math.min(byInputs, byOutput));
+    public static Blocks hotKeyBlocks(long leftRows, long rightRows, long leftRowBytes, long rightRowBytes, long outputRowBytes,
+            long streamBudget) {
+        long part = streamBudget / WORKING_FACTOR;
+        long right = Math.max(1, Math.min(rightRows, part / 2 / rightRowBytes));
+        long byInputs = (part - right * rightRowBytes) / leftRowBytes;
+        long byOutput = part / (right * (outputRowBytes + 2L * Integer.BYTES));
+        long left = Math.max(1, Math.min(leftRows, Math.min(byInputs, byOutput)));
+        return new Blocks(left, right);
     }
 
     public int partitions() {

@@ -26,7 +26,13 @@ import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.join.GpuJoin;
+import io.warpdb.core.batch.Batches;
+import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.join.OutOfCoreJoin;
+import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceBudget;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.runtime.TransferCounters;
@@ -54,12 +60,37 @@ public final class GpuPlanRunner {
     private final CudaDevice device;
     private final GpuScan scans;
     private final HostEntryEvaluator entries;
+    /** The device memory this query may hold at once. */
+    private final DeviceBudget budget;
 
-    public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache) {
+    /** A runner whose query may hold {@code budget} of device memory (at most the pool's capacity). */
+    public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache, DeviceBudget budget) {
         this.context = context;
         this.device = device;
         this.scans = new GpuScan(context, cache);
         this.entries = new HostEntryEvaluator(context);
+        this.budget = budget;
+    }
+
+    /**
+     * The plan's rows for the host: a join at the root that ran out of core hands over its host
+     * rows as they are (they may exceed the device); any other result is downloaded as it streams.
+     */
+    public BatchStream execute(PlanNode root, Function<DeviceTable, BatchStream> download) {
+        if (root instanceof JoinNode join && placementOf(join).equals(NAME)) {
+            context.checkCancelled();
+            JoinResult result;
+            try {
+                result = measured(join, work -> join(join, work));
+            } catch (GpuOutOfMemoryException e) {
+                return context.runRefused(outOfMemory(join, e));
+            }
+            if (result.host() != null) {
+                return Batches.of(join.schema(), result.host().batches());
+            }
+            return download.apply(result.device());
+        }
+        return download.apply(evaluate(root));
     }
 
     /** The result of {@code node} in device memory; the caller closes it. */
@@ -69,14 +100,8 @@ public final class GpuPlanRunner {
         if (placed != null && !placed.equals(NAME)) {
             return copyIn(node, context.run(node));
         }
-        long start = System.nanoTime();
-        NodeStats stats = context.stats(node);
         try {
-            DeviceTable result = evaluateHere(node, stats);
-            stats.setExecutor(NAME);
-            stats.addRows(result.rows());
-            stats.addWallNanos(System.nanoTime() - start);
-            return result;
+            return measured(node, work -> node.accept(new Operator(work)));
         } catch (GpuOutOfMemoryException e) {
             return copyIn(node, context.runRefused(outOfMemory(node, e)));
         }
@@ -87,10 +112,14 @@ public final class GpuPlanRunner {
         return new ExecutorRefused(node, SqlState.OUT_OF_MEMORY, NAME + " out of memory (" + e.getMessage() + ")", e);
     }
 
-    private DeviceTable evaluateHere(PlanNode node, NodeStats stats) {
-        try (DeviceWork work = new DeviceWork(device)) {
+    /** {@code operator} of {@code node} on a work of its own, its rows, time, kernel time and copies recorded. */
+    private <T> T measured(PlanNode node, Function<DeviceWork, T> operator) {
+        long start = System.nanoTime();
+        NodeStats stats = context.stats(node);
+        T result;
+        try (DeviceWork work = new DeviceWork(device, budget)) {
             try {
-                return node.accept(new Operator(work));
+                result = operator.apply(work);
             } finally {
                 work.synchronize();
                 stats.addKernelNanos(work.kernelNanos());
@@ -99,6 +128,10 @@ public final class GpuPlanRunner {
                 stats.addBytesToHost(work.bytesToHost());
             }
         }
+        stats.setExecutor(NAME);
+        stats.addRows(result instanceof DeviceTable t ? t.rows() : ((JoinResult) result).rows());
+        stats.addWallNanos(System.nanoTime() - start);
+        return result;
     }
 
     /** The device operator of one node, queued on {@code work}; its inputs are evaluated first. */
@@ -137,7 +170,7 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitJoin(JoinNode join) {
-            return join(join, work);
+            return join(join, work).onDevice(work);
         }
 
         @Override
@@ -170,12 +203,129 @@ public final class GpuPlanRunner {
         }
     }
 
-    private DeviceTable join(JoinNode join, DeviceWork work) {
-        try (DeviceTable left = evaluate(join.left()); DeviceTable right = evaluate(join.right())) {
-            DeviceTable result = GpuJoin.run(join, left, right, entries, work);
-            work.synchronize();
-            return result;
+    /** A join's result: in device memory (in core), or in host memory (out of core); owned by the caller. */
+    private record JoinResult(DeviceTable device, HostTable host) {
+        long rows() {
+            return device != null ? device.rows() : host.rows();
         }
+
+        /** The result in device memory: host rows are copied in (and freed). */
+        DeviceTable onDevice(DeviceWork work) {
+            if (device != null) {
+                return device;
+            }
+            try (host) {
+                return HostToDevice.upload(host.schema(), host.batches(), work);
+            }
+        }
+    }
+
+    /**
+     * A join in core, or out of core ({@link OutOfCoreJoin}) when the plan's size estimates of its
+     * inputs exceed what an in-core join may use of the budget, or when the in-core join runs out
+     * of device memory; then its inputs come to the host, and EXPLAIN ANALYZE notes why and how.
+     */
+    private JoinResult join(JoinNode join, DeviceWork work) {
+        NodeStats stats = context.stats(join);
+        long left = InputEstimate.bytes(join.left());
+        long right = InputEstimate.bytes(join.right());
+        if (OutOfCoreJoin.unsupported(join) == null && left != InputEstimate.UNKNOWN && right != InputEstimate.UNKNOWN
+                && !PartitionPlan.fitsInCore(left + right, budgetBytes())) {
+            stats.note("estimated inputs of " + mib(left + right) + " exceed what an in-core join may use of the device budget of "
+                    + mib(budgetBytes()));
+            HostTable hostLeft = hostInput(join.left());
+            HostTable hostRight;
+            try {
+                hostRight = hostInput(join.right());
+            } catch (RuntimeException e) {
+                hostLeft.close();
+                throw e;
+            }
+            return outOfCore(join, hostLeft, hostRight, work);
+        }
+        HostTable hostLeft = null;
+        HostTable hostRight = null;
+        try (DeviceTable l = evaluate(join.left()); DeviceTable r = evaluate(join.right())) {
+            try {
+                DeviceTable result = GpuJoin.run(join, l, r, entries, work);
+                work.synchronize();
+                return new JoinResult(result, null);
+            } catch (GpuOutOfMemoryException e) {
+                if (OutOfCoreJoin.unsupported(join) != null) {
+                    throw e;
+                }
+                work.synchronize();
+                stats.note("in-core join ran out of device memory (" + e.getMessage() + "): switched to out-of-core");
+                hostLeft = download(l, work);
+                hostRight = download(r, work);
+            }
+        } catch (RuntimeException e) {
+            if (hostLeft != null) {
+                hostLeft.close();
+            }
+            throw e;
+        }
+        return outOfCore(join, hostLeft, hostRight, work);
+    }
+
+    private JoinResult outOfCore(JoinNode join, HostTable left, HostTable right, DeviceWork work) {
+        OutOfCoreJoin.Result result = OutOfCoreJoin.run(join, left, right, budgetBytes(), entries, device, context.allocator());
+        NodeStats stats = context.stats(join);
+        OutOfCoreJoin.Report report = result.report();
+        stats.note(report.note());
+        stats.addBytesToDevice(report.bytesToDevice());
+        stats.addBytesToHost(report.bytesToHost());
+        stats.addKernelNanos(report.kernelNanos());
+        TransferCounters.addBytesToDevice(report.bytesToDevice());
+        return new JoinResult(null, result.rows());
+    }
+
+    /**
+     * An out-of-core join's input in host memory: a scan, or a node placed elsewhere, is read on
+     * the host (the scan refused by the GPU to the fallback, which notes why); any other GPU node
+     * is evaluated on the device and copied out.
+     */
+    private HostTable hostInput(PlanNode node) {
+        String placed = context.executorFor(node);
+        if (placed != null && !placed.equals(NAME)) {
+            return read(node, context.run(node));
+        }
+        if (node instanceof ScanNode) {
+            return read(node, context.runRefused(new ExecutorRefused(node, SqlState.OUT_OF_MEMORY,
+                    NAME + ": read on the host for an out-of-core join", null)));
+        }
+        try (DeviceWork work = new DeviceWork(device, budget); DeviceTable table = evaluate(node)) {
+            return download(table, work);
+        }
+    }
+
+    private HostTable read(PlanNode node, BatchStream stream) {
+        try (stream) {
+            return new HostTable(node.schema(), GpuScan.readAll(stream, context));
+        }
+    }
+
+    /** A device table's rows in host memory, in batches of {@link DeviceToHost#BATCH_ROWS}. */
+    private HostTable download(DeviceTable table, DeviceWork work) {
+        List<Batch> batches = new ArrayList<>();
+        try {
+            for (int from = 0; from < table.rows(); from += DeviceToHost.BATCH_ROWS) {
+                batches.add(DeviceToHost.download(table, from, Math.min(DeviceToHost.BATCH_ROWS, table.rows() - from),
+                        context.allocator(), work));
+            }
+        } catch (RuntimeException e) {
+            batches.forEach(Batch::close);
+            throw e;
+        }
+        return new HostTable(table.schema(), batches);
+    }
+
+    private long budgetBytes() {
+        return budget == null ? device.pool().capacity() : Math.min(budget.capacity(), device.pool().capacity());
+    }
+
+    private static String mib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
     private DeviceTable setOperation(SetOpNode setOp, DeviceWork work) {
@@ -229,7 +379,7 @@ public final class GpuPlanRunner {
         try (stream) {
             batches = GpuScan.readAll(stream, context);
         }
-        try (DeviceWork work = new DeviceWork(device)) {
+        try (DeviceWork work = new DeviceWork(device, budget)) {
             DeviceTable table = HostToDevice.upload(node.schema(), batches, work);
             context.stats(node).addBytesToDevice(work.bytesToDevice());
             TransferCounters.addBytesToDevice(work.bytesToDevice());
