@@ -27,7 +27,7 @@ public record PartitionPlan(int bits, int passes, long streamBudget, long leftCh
      * Device bytes an in-core operator needs per byte of its inputs (inputs, hash table or sorted
      * keys, row id pairs, gathered output), a rough bound that run-time failures correct.
      */
-    public static final int WORKING_FACTOR = 3;
+    public static final int WORKING_FACTOR = 4;
     /**
      * Device bytes one partitioning chunk takes per row beyond its row bytes twice (the chunk and
      * its reordered copy): the hash, two row orders, and slack for the counts.

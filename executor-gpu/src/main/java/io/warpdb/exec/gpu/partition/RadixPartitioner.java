@@ -46,6 +46,10 @@ public final class RadixPartitioner {
 
     /** The rows of {@code chunk} reordered by the partition of their {@code keys} columns. */
     public static Partitioned partition(DeviceTable chunk, List<Integer> keys, int shift, int bits, DeviceWork work) {
+        if (chunk.rows() == 0) {
+            return new Partitioned(new DeviceTable(chunk.schema(), 0, chunk.columns().stream().map(DeviceColumn::share).toList()),
+                    new int[1 << bits]);
+        }
         try (DeviceBuffer hashes = hashKeys(chunk, keys, work);
                 PartitionOrder order = order(hashes, chunk.rows(), shift, bits, work)) {
             DeviceTable reordered = ColumnGather.gather(chunk, order.order(), chunk.rows(), work);

@@ -31,7 +31,7 @@ class PartitionPlanTest {
         assertEquals(PartitionPlan.MAX_BITS, plan.bits());
         assertEquals(2, plan.passes());
         PartitionPlan nine = PartitionPlan.of(300 * MIB, 1, 0, 0, 6 * MIB);
-        assertEquals(9, nine.bits(), "300 MiB x 3 over 2 MiB per stream: 450 -> 512 partitions");
+        assertEquals(10, nine.bits(), "300 MiB x 4 over 2 MiB per stream: 600 -> 1024 partitions");
         assertEquals(2, nine.passes());
     }
 

@@ -133,12 +133,17 @@ public abstract class GpuTestBase {
 
     /** A context with every node of {@code plan} placed on {@code executor} (the CPU as fallback); its statistics stay to be read. */
     protected ExecContext placedContext(PlanNode plan, String executor) {
+        return placedContext(plan, executor, new GpuExecutorProvider());
+    }
+
+    /** As {@link #placedContext(PlanNode, String)}, with {@code gpu} as the GPU executor (e.g. one with a small device budget). */
+    protected ExecContext placedContext(PlanNode plan, String executor, GpuExecutorProvider gpu) {
         Map<PlanNode, String> placement = new IdentityHashMap<>();
         placeAll(plan, executor, placement);
         Map<PlanNode, String> fallbacks = new IdentityHashMap<>();
         placeAll(plan, "cpu", fallbacks);
         return new ExecContext(allocator,
-                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement, fallbacks);
+                new ExecutorRegistry(List.of(new CpuExecutorProvider(), gpu)), placement, fallbacks);
     }
 
     private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {
