@@ -55,12 +55,12 @@ class OutOfCoreJoinTest extends GpuTestBase {
         GpuTests.assumeGpu();
         long seed = 1902;
         Schema left = GpuJoinTest.schema(DataType.VARCHAR, DataType.INTEGER, DataType.BIGINT);
-        Schema right = GpuJoinTest.schema(DataType.VARCHAR, DataType.BIGINT, DataType.DATE);
+        Schema right = GpuJoinTest.schema(DataType.VARCHAR, DataType.INTEGER, DataType.DATE);
         Options options = Options.plain().withDistinct(300).withNulls(0.05).withVaryingDictionaries().withSharedPools(seed);
         RandomBatches random = new RandomBatches(seed);
-        try (ListSource l = randomSource(random, left, 80_000, options); ListSource r = randomSource(random, right, 80_000, options)) {
+        try (ListSource l = randomSource(random, left, 100_000, options); ListSource r = randomSource(random, right, 100_000, options)) {
             for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.FULL, JoinKind.ANTI)) {
-                // VARCHAR keys through different dictionaries; then VARCHAR with INTEGER = BIGINT.
+                // VARCHAR keys of different dictionaries per batch, with an INTEGER key.
                 compareOutOfCore(GpuJoinTest.join(scan(l), scan(r), kind, List.of(0, 1), List.of(0, 1), null), false,
                         "seed " + seed + ", " + kind + " on two keys");
             }
@@ -74,8 +74,8 @@ class OutOfCoreJoinTest extends GpuTestBase {
         Options skewed = Options.plain().withDistinct(2000).withZipf().withNulls(0.05).withSharedPools(seed);
         Options uniform = Options.plain().withDistinct(2000).withNulls(0.05).withSharedPools(seed);
         RandomBatches random = new RandomBatches(seed);
-        try (ListSource hot = randomSource(random, LEFT, 170_000, skewed); ListSource few = randomSource(random, RIGHT, 4_000, uniform);
-                ListSource hotRight = randomSource(random, RIGHT, 170_000, skewed);
+        try (ListSource hot = randomSource(random, LEFT, 200_000, skewed); ListSource few = randomSource(random, RIGHT, 4_000, uniform);
+                ListSource hotRight = randomSource(random, RIGHT, 200_000, skewed);
                 ListSource fewLeft = randomSource(random, LEFT, 4_000, uniform)) {
             for (JoinKind kind : JoinKind.values()) {
                 compareOutOfCore(GpuJoinTest.join(scan(hot), scan(few), kind, List.of(0), List.of(0), null), true,
