@@ -5,12 +5,13 @@ import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceTable;
-import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
 import io.warpdb.exec.gpu.partition.ChunkPartitioner;
 import io.warpdb.exec.gpu.partition.HostPartitions;
 import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.OutOfCoreReport;
+import io.warpdb.exec.gpu.partition.OutOfCoreResult;
 import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.partition.StreamPipeline;
 import io.warpdb.exec.gpu.partition.TaskRunner;
@@ -53,34 +54,11 @@ public final class OutOfCoreJoin {
         return node.leftKeys().isEmpty() ? "a join without equality keys cannot be partitioned" : null;
     }
 
-    /** What the join did, for EXPLAIN ANALYZE. */
-    public record Report(int partitions, int passes, int streams, long streamBudget, int skewSplits, int hotKeyPartitions,
-            long bytesToDevice, long bytesToHost, long kernelNanos) {
-        public String note() {
-            return "out-of-core hybrid join: " + partitions + " partitions (" + passes + " radix pass" + (passes == 1 ? "" : "es")
-                    + " per chunk), " + skewSplits + " split further, " + hotKeyPartitions + " joined in blocks (hot keys); "
-                    + streams + " streams of " + mib(streamBudget) + " each; " + mib(bytesToDevice) + " to device, "
-                    + mib(bytesToHost) + " to host";
-        }
-
-        private static String mib(long bytes) {
-            return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
-        }
-    }
-
-    /** The result of the join with its report. */
-    public record Result(HostTable rows, Report report) implements AutoCloseable {
-        @Override
-        public void close() {
-            rows.close();
-        }
-    }
-
     /**
      * Joins {@code left} with {@code right} (host tables of the node's input schemas, taken over
      * and closed here) within {@code budget} bytes of device memory.
      */
-    public static Result run(JoinNode node, HostTable left, HostTable right, long budget, EntryEvaluator entries,
+    public static OutOfCoreResult run(JoinNode node, HostTable left, HostTable right, long budget, EntryEvaluator entries,
             CudaDevice device, BufferAllocator allocator) {
         try (left; right) {
             String why = unsupported(node);
@@ -113,9 +91,9 @@ public final class OutOfCoreJoin {
                     HostTable r = rightParts.get(p);
                     tasks.add(work -> join.pair(l, r, plan.bits(), work));
                 }
-                HostTable rows = concat(node.schema(), pipeline.run(tasks));
-                return new Result(rows, new Report(plan.partitions(), plan.passes(), PartitionPlan.STREAMS, plan.streamBudget(),
-                        join.skewSplits.get(), join.hotKeyPartitions.get(), pipeline.bytesToDevice(), pipeline.bytesToHost(),
+                HostTable rows = HostTable.concat(node.schema(), pipeline.run(tasks));
+                return new OutOfCoreResult(rows, new OutOfCoreReport("hybrid join", plan.partitions(), plan.passes(), join.skewSplits.get(),
+                        join.hotKeyPartitions.get(), plan.streamBudget(), pipeline.bytesToDevice(), pipeline.bytesToHost(),
                         pipeline.kernelNanos()));
             } finally {
                 // Closing twice is harmless: a task closes its pair once joined.
@@ -159,7 +137,7 @@ public final class OutOfCoreJoin {
                         HostTable lq = l.take(q);
                         HostTable rq = r.take(q);
                         if (unsplit) {
-                            // Every row hashed alike: more bits cannot split them either.
+                            // These bits did not split the pair: its rows hash alike (a hot key) or nearly so; blocks join any rows.
                             hotKeyPartitions.incrementAndGet();
                             try (lq; rq) {
                                 parts.add(inBlocks(lq, rq, work));
@@ -168,7 +146,7 @@ public final class OutOfCoreJoin {
                             parts.add(pair(lq, rq, shift + bits, work));
                         }
                     }
-                    return concat(node.schema(), parts);
+                    return HostTable.concat(node.schema(), parts);
                 } catch (RuntimeException e) {
                     parts.forEach(HostTable::close);
                     throw e;
@@ -192,16 +170,7 @@ public final class OutOfCoreJoin {
         try (DeviceTable l = HostToDevice.upload(left.schema(), left.batches(), work);
                 DeviceTable r = HostToDevice.upload(right.schema(), right.batches(), work);
                 DeviceTable out = GpuJoin.run(join, l, r, entries, work)) {
-            List<Batch> batches = new ArrayList<>();
-            try {
-                for (int from = 0; from < out.rows(); from += DeviceToHost.BATCH_ROWS) {
-                    batches.add(DeviceToHost.download(out, from, Math.min(DeviceToHost.BATCH_ROWS, out.rows() - from), allocator, work));
-                }
-            } catch (RuntimeException e) {
-                batches.forEach(Batch::close);
-                throw e;
-            }
-            return new HostTable(join.schema(), batches);
+            return HostTable.download(out, allocator, work);
         }
     }
 
@@ -268,7 +237,7 @@ public final class OutOfCoreJoin {
                     }
                 }
             }
-            return concat(node.schema(), out);
+            return HostTable.concat(node.schema(), out);
         } catch (RuntimeException e) {
             out.forEach(HostTable::close);
             throw e;
@@ -306,14 +275,5 @@ public final class OutOfCoreJoin {
 
     private HostTable empty() {
         return new HostTable(node.schema(), List.of());
-    }
-
-    /** The rows of all {@code parts} (of {@code schema}) as one table, which takes their batches over. */
-    private static HostTable concat(Schema schema, List<HostTable> parts) {
-        List<Batch> batches = new ArrayList<>();
-        for (HostTable part : parts) {
-            batches.addAll(part.batches());
-        }
-        return new HostTable(schema, batches);
     }
 }

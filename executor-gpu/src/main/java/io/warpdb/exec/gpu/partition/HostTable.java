@@ -3,6 +3,9 @@ package io.warpdb.exec.gpu.partition;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -68,6 +71,29 @@ public record HostTable(Schema schema, List<Batch> batches) implements AutoClose
             chunks.forEach(c -> c.forEach(Batch::close));
             throw e;
         }
+    }
+
+    /** All rows of a device table copied to the host, in batches of {@link DeviceToHost#BATCH_ROWS}. */
+    public static HostTable download(DeviceTable table, BufferAllocator allocator, DeviceWork work) {
+        List<Batch> batches = new ArrayList<>();
+        try {
+            for (int from = 0; from < table.rows(); from += DeviceToHost.BATCH_ROWS) {
+                batches.add(DeviceToHost.download(table, from, Math.min(DeviceToHost.BATCH_ROWS, table.rows() - from), allocator, work));
+            }
+        } catch (RuntimeException e) {
+            batches.forEach(Batch::close);
+            throw e;
+        }
+        return new HostTable(table.schema(), batches);
+    }
+
+    /** The rows of all {@code parts} (of {@code schema}) as one table, which takes their batches over. */
+    public static HostTable concat(Schema schema, List<HostTable> parts) {
+        List<Batch> batches = new ArrayList<>();
+        for (HostTable part : parts) {
+            batches.addAll(part.batches());
+        }
+        return new HostTable(schema, batches);
     }
 
     /** Rows [from, from + count) of {@code batch} as a new batch sharing its buffers where Arrow can. */

@@ -29,6 +29,9 @@ import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.core.batch.Batches;
 import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.join.OutOfCoreJoin;
+import io.warpdb.exec.gpu.aggregate.OutOfCoreAggregate;
+import io.warpdb.exec.gpu.partition.OutOfCoreReport;
+import io.warpdb.exec.gpu.partition.OutOfCoreResult;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
@@ -73,20 +76,21 @@ public final class GpuPlanRunner {
     }
 
     /**
-     * The plan's rows for the host: a join at the root that ran out of core hands over its host
-     * rows as they are (they may exceed the device); any other result is downloaded as it streams.
+     * The plan's rows for the host: a join or aggregation at the root that ran out of core hands
+     * over its host rows as they are (they may exceed the device); any other result is downloaded
+     * as it streams.
      */
     public BatchStream execute(PlanNode root, Function<DeviceTable, BatchStream> download) {
-        if (root instanceof JoinNode join && placementOf(join).equals(NAME)) {
+        if (partitioned(root) && placementOf(root).equals(NAME)) {
             context.checkCancelled();
-            JoinResult result;
+            Result result;
             try {
-                result = measured(join, work -> join(join, work));
+                result = measured(root, work -> partitionedOperator(root, work));
             } catch (GpuOutOfMemoryException e) {
-                return context.runRefused(outOfMemory(join, e));
+                return context.runRefused(outOfMemory(root, e));
             }
             if (result.host() != null) {
-                return Batches.of(join.schema(), result.host().batches());
+                return Batches.of(root.schema(), result.host().batches());
             }
             return download.apply(result.device());
         }
@@ -129,7 +133,7 @@ public final class GpuPlanRunner {
             }
         }
         stats.setExecutor(NAME);
-        stats.addRows(result instanceof DeviceTable t ? t.rows() : ((JoinResult) result).rows());
+        stats.addRows(result instanceof DeviceTable t ? t.rows() : ((Result) result).rows());
         stats.addWallNanos(System.nanoTime() - start);
         return result;
     }
@@ -165,12 +169,12 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitAggregate(AggregateNode aggregate) {
-            return overInput(aggregate.input(), input -> GpuAggregate.run(aggregate, input, work));
+            return partitionedOperator(aggregate, work).onDevice(work);
         }
 
         @Override
         public DeviceTable visitJoin(JoinNode join) {
-            return join(join, work).onDevice(work);
+            return partitionedOperator(join, work).onDevice(work);
         }
 
         @Override
@@ -203,8 +207,8 @@ public final class GpuPlanRunner {
         }
     }
 
-    /** A join's result: in device memory (in core), or in host memory (out of core); owned by the caller. */
-    private record JoinResult(DeviceTable device, HostTable host) {
+    /** A result in device memory (in core), or in host memory (out of core); owned by the caller. */
+    private record Result(DeviceTable device, HostTable host) {
         long rows() {
             return device != null ? device.rows() : host.rows();
         }
@@ -220,70 +224,102 @@ public final class GpuPlanRunner {
         }
     }
 
-    /**
-     * A join in core, or out of core ({@link OutOfCoreJoin}) when the plan's size estimates of its
-     * inputs exceed what an in-core join may use of the budget, or when the in-core join runs out
-     * of device memory; then its inputs come to the host, and EXPLAIN ANALYZE notes why and how.
-     */
-    private JoinResult join(JoinNode join, DeviceWork work) {
-        NodeStats stats = context.stats(join);
-        long left = InputEstimate.bytes(join.left());
-        long right = InputEstimate.bytes(join.right());
-        if (OutOfCoreJoin.unsupported(join) == null && left != InputEstimate.UNKNOWN && right != InputEstimate.UNKNOWN
-                && !PartitionPlan.fitsInCore(left + right, budgetBytes())) {
-            stats.note("estimated inputs of " + mib(left + right) + " exceed what an in-core join may use of the device budget of "
-                    + mib(budgetBytes()));
-            HostTable hostLeft = hostInput(join.left());
-            HostTable hostRight;
-            try {
-                hostRight = hostInput(join.right());
-            } catch (RuntimeException e) {
-                hostLeft.close();
-                throw e;
-            }
-            return outOfCore(join, hostLeft, hostRight, work);
+    /** Whether {@code node} may run out of core: joins and aggregations, which partition their inputs. */
+    private static boolean partitioned(PlanNode node) {
+        return node instanceof JoinNode || node instanceof AggregateNode;
+    }
+
+    /** A join or an aggregation, in or out of core. */
+    private Result partitionedOperator(PlanNode node, DeviceWork work) {
+        if (node instanceof JoinNode join) {
+            return inOrOutOfCore(join, OutOfCoreJoin.unsupported(join), inputs -> GpuJoin.run(join, inputs.get(0), inputs.get(1),
+                    entries, work), inputs -> OutOfCoreJoin.run(join, inputs.get(0), inputs.get(1), budgetBytes(), entries, device,
+                    context.allocator()), work);
         }
-        HostTable hostLeft = null;
-        HostTable hostRight = null;
-        try (DeviceTable l = evaluate(join.left()); DeviceTable r = evaluate(join.right())) {
+        AggregateNode aggregate = (AggregateNode) node;
+        return inOrOutOfCore(aggregate, OutOfCoreAggregate.unsupported(aggregate), inputs -> GpuAggregate.run(aggregate,
+                inputs.get(0), work), inputs -> OutOfCoreAggregate.run(aggregate, inputs.get(0), budgetBytes(), device,
+                context.allocator()), work);
+    }
+
+    /**
+     * {@code node} in core over its inputs in device memory, or out of core over them in host
+     * memory ({@code unsupported} null): when the plan's size estimates of the inputs exceed what
+     * an in-core operator may use of the budget, or when the in-core operator runs out of device
+     * memory. EXPLAIN ANALYZE notes why and how.
+     */
+    private Result inOrOutOfCore(PlanNode node, String unsupported, Function<List<DeviceTable>, DeviceTable> inCore,
+            Function<List<HostTable>, OutOfCoreResult> outOfCore, DeviceWork work) {
+        NodeStats stats = context.stats(node);
+        long estimate = 0;
+        for (PlanNode input : node.inputs()) {
+            long bytes = InputEstimate.bytes(input);
+            estimate = estimate == InputEstimate.UNKNOWN || bytes == InputEstimate.UNKNOWN ? InputEstimate.UNKNOWN : estimate + bytes;
+        }
+        if (unsupported == null && estimate != InputEstimate.UNKNOWN && !PartitionPlan.fitsInCore(estimate, budgetBytes())) {
+            stats.note("estimated inputs of " + OutOfCoreReport.mib(estimate) + " exceed what an in-core operator may use of the"
+                    + " device budget of " + OutOfCoreReport.mib(budgetBytes()));
+            return outOfCore(node, hostInputs(node.inputs()), outOfCore);
+        }
+        List<DeviceTable> inputs = new ArrayList<>();
+        List<HostTable> downloaded = new ArrayList<>();
+        try {
+            for (PlanNode input : node.inputs()) {
+                inputs.add(evaluate(input));
+            }
             try {
-                DeviceTable result = GpuJoin.run(join, l, r, entries, work);
+                DeviceTable result = inCore.apply(inputs);
                 work.synchronize();
-                return new JoinResult(result, null);
+                return new Result(result, null);
             } catch (GpuOutOfMemoryException e) {
-                if (OutOfCoreJoin.unsupported(join) != null) {
+                if (unsupported != null) {
                     throw e;
                 }
                 work.synchronize();
-                stats.note("in-core join ran out of device memory (" + e.getMessage() + "): switched to out-of-core");
-                hostLeft = download(l, work);
-                hostRight = download(r, work);
+                stats.note("the in-core run ran out of device memory (" + e.getMessage() + "): switched to out-of-core");
+                for (DeviceTable input : inputs) {
+                    downloaded.add(HostTable.download(input, context.allocator(), work));
+                }
             }
         } catch (RuntimeException e) {
-            if (hostLeft != null) {
-                hostLeft.close();
-            }
+            downloaded.forEach(HostTable::close);
             throw e;
+        } finally {
+            inputs.forEach(DeviceTable::close);
         }
-        return outOfCore(join, hostLeft, hostRight, work);
+        return outOfCore(node, downloaded, outOfCore);
     }
 
-    private JoinResult outOfCore(JoinNode join, HostTable left, HostTable right, DeviceWork work) {
-        OutOfCoreJoin.Result result = OutOfCoreJoin.run(join, left, right, budgetBytes(), entries, device, context.allocator());
-        NodeStats stats = context.stats(join);
-        OutOfCoreJoin.Report report = result.report();
+    private Result outOfCore(PlanNode node, List<HostTable> inputs, Function<List<HostTable>, OutOfCoreResult> operator) {
+        OutOfCoreResult result = operator.apply(inputs);
+        NodeStats stats = context.stats(node);
+        OutOfCoreReport report = result.report();
         stats.note(report.note());
         stats.addBytesToDevice(report.bytesToDevice());
         stats.addBytesToHost(report.bytesToHost());
         stats.addKernelNanos(report.kernelNanos());
         TransferCounters.addBytesToDevice(report.bytesToDevice());
-        return new JoinResult(null, result.rows());
+        return new Result(null, result.rows());
+    }
+
+    /** The inputs of an out-of-core operator in host memory (see {@link #hostInput}). */
+    private List<HostTable> hostInputs(List<PlanNode> nodes) {
+        List<HostTable> tables = new ArrayList<>();
+        try {
+            for (PlanNode node : nodes) {
+                tables.add(hostInput(node));
+            }
+            return tables;
+        } catch (RuntimeException e) {
+            tables.forEach(HostTable::close);
+            throw e;
+        }
     }
 
     /**
-     * An out-of-core join's input in host memory: a scan, or a node placed elsewhere, is read on
-     * the host (the scan refused by the GPU to the fallback, which notes why); any other GPU node
-     * is evaluated on the device and copied out.
+     * An out-of-core operator's input in host memory: a scan, or a node placed elsewhere, is read
+     * on the host (the scan refused by the GPU to the fallback, which notes why); any other GPU
+     * node is evaluated on the device and copied out.
      */
     private HostTable hostInput(PlanNode node) {
         String placed = context.executorFor(node);
@@ -292,10 +328,10 @@ public final class GpuPlanRunner {
         }
         if (node instanceof ScanNode) {
             return read(node, context.runRefused(new ExecutorRefused(node, SqlState.OUT_OF_MEMORY,
-                    NAME + ": read on the host for an out-of-core join", null)));
+                    NAME + ": read on the host for an out-of-core operator", null)));
         }
         try (DeviceWork work = new DeviceWork(device, budget); DeviceTable table = evaluate(node)) {
-            return download(table, work);
+            return HostTable.download(table, context.allocator(), work);
         }
     }
 
@@ -305,27 +341,8 @@ public final class GpuPlanRunner {
         }
     }
 
-    /** A device table's rows in host memory, in batches of {@link DeviceToHost#BATCH_ROWS}. */
-    private HostTable download(DeviceTable table, DeviceWork work) {
-        List<Batch> batches = new ArrayList<>();
-        try {
-            for (int from = 0; from < table.rows(); from += DeviceToHost.BATCH_ROWS) {
-                batches.add(DeviceToHost.download(table, from, Math.min(DeviceToHost.BATCH_ROWS, table.rows() - from),
-                        context.allocator(), work));
-            }
-        } catch (RuntimeException e) {
-            batches.forEach(Batch::close);
-            throw e;
-        }
-        return new HostTable(table.schema(), batches);
-    }
-
     private long budgetBytes() {
         return budget == null ? device.pool().capacity() : Math.min(budget.capacity(), device.pool().capacity());
-    }
-
-    private static String mib(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
     private DeviceTable setOperation(SetOpNode setOp, DeviceWork work) {

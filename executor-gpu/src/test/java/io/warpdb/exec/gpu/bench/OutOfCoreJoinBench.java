@@ -14,6 +14,8 @@ import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.exec.gpu.join.OutOfCoreJoin;
 import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.OutOfCoreReport;
+import io.warpdb.exec.gpu.partition.OutOfCoreResult;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
@@ -55,12 +57,12 @@ public final class OutOfCoreJoinBench {
                 long rows = (long) (factor * budget / 2 / HostTable.rowBytes(left));
                 long inMemory = Long.MAX_VALUE;
                 long outOfCore = Long.MAX_VALUE;
-                OutOfCoreJoin.Report report = null;
+                OutOfCoreReport report = null;
                 for (int run = 0; run <= RUNS; run++) {
                     long start = System.nanoTime();
                     inCore(node, table(left, rows, true, allocator), table(right, rows, false, allocator), device, allocator);
                     long mid = System.nanoTime();
-                    try (OutOfCoreJoin.Result result = OutOfCoreJoin.run(node, table(left, rows, true, allocator),
+                    try (OutOfCoreResult result = OutOfCoreJoin.run(node, table(left, rows, true, allocator),
                             table(right, rows, false, allocator), budget, null, device, allocator)) {
                         report = result.report();
                     }

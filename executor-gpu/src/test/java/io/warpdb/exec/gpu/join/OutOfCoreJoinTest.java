@@ -1,10 +1,7 @@
 package io.warpdb.exec.gpu.join;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.warpdb.core.batch.BatchStream;
-import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
@@ -14,14 +11,12 @@ import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
-import io.warpdb.exec.gpu.GpuExecutorProvider;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
 import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
 import io.warpdb.exec.gpu.testing.RandomBatches;
 import io.warpdb.exec.gpu.testing.RandomBatches.Options;
-import io.warpdb.exec.gpu.testing.ResultAssert;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -113,7 +108,7 @@ class OutOfCoreJoinTest extends GpuTestBase {
             // Inputs within a quarter of the budget (an in-core join by the estimate); 400,000 output rows far beyond it.
             long budget = 4 * (inputBytes(l) + inputBytes(r));
             NodeStats stats = compare(node, budget, "seed " + seed + ", output beyond the budget");
-            assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("in-core join ran out of device memory")),
+            assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("the in-core run ran out of device memory")),
                     "notes: " + stats.notes());
         }
     }
@@ -132,15 +127,7 @@ class OutOfCoreJoinTest extends GpuTestBase {
 
     /** Runs the join on a GPU executor with {@code budget} bytes per query; asserts the CPU's rows and that the GPU ran it out of core. */
     private NodeStats compare(JoinNode node, long budget, String context) {
-        List<List<Object>> expected = cpuRows(node);
-        ExecContext gpu = placedContext(node, "gpu", new GpuExecutorProvider(budget));
-        List<List<Object>> actual;
-        try (BatchStream stream = gpu.run(node)) {
-            actual = ResultAssert.rows(stream);
-        }
-        ResultAssert.assertSameRows(expected, actual, context);
-        NodeStats stats = gpu.stats(node);
-        assertEquals("gpu", stats.executor(), context + ": notes " + stats.notes());
+        NodeStats stats = assertSameOnGpuWithBudget(node, budget, context);
         assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("out-of-core hybrid join: ")), context + ": notes " + stats.notes());
         assertTrue(stats.bytesToDevice() > 0 && stats.bytesToHost() > 0, context);
         return stats;

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorRegistry;
+import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.Schema;
@@ -129,6 +131,24 @@ public abstract class GpuTestBase {
      */
     protected List<List<Object>> planRows(PlanNode plan, String executor) {
         return ResultAssert.rows(placedContext(plan, executor).run(plan));
+    }
+
+    /**
+     * Runs {@code plan} on a GPU executor whose queries may hold {@code deviceBudget} bytes of
+     * device memory, asserts the CPU's rows (as multisets) and that the GPU ran the root itself,
+     * and returns the root's statistics.
+     */
+    protected NodeStats assertSameOnGpuWithBudget(PlanNode plan, long deviceBudget, String context) {
+        List<List<Object>> expected = cpuRows(plan);
+        ExecContext gpu = placedContext(plan, "gpu", new GpuExecutorProvider(deviceBudget));
+        List<List<Object>> actual;
+        try (BatchStream stream = gpu.run(plan)) {
+            actual = ResultAssert.rows(stream);
+        }
+        ResultAssert.assertSameRows(expected, actual, context);
+        NodeStats stats = gpu.stats(plan);
+        assertEquals("gpu", stats.executor(), context + ": notes " + stats.notes());
+        return stats;
     }
 
     /** A context with every node of {@code plan} placed on {@code executor} (the CPU as fallback); its statistics stay to be read. */
