@@ -27,6 +27,7 @@ import io.warpdb.exec.gpu.expr.Unsupported;
 import io.warpdb.exec.gpu.join.GpuJoin;
 import io.warpdb.exec.gpu.plan.GpuPlanRunner;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceBudget;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.sort.GpuSort;
@@ -40,6 +41,25 @@ import java.util.List;
 public final class GpuExecutorProvider implements ExecutorProvider {
     private static final String CPU_FOR_NOW = "constant rows run on the CPU";
     private static volatile DeviceColumnCache cache;
+    /** Device bytes one query may hold; 0: the whole pool. */
+    private final long queryBudget;
+
+    /** The provider the service loader makes: a query may use the whole device pool. */
+    public GpuExecutorProvider() {
+        this(0);
+    }
+
+    /**
+     * A provider whose queries may each hold at most {@code queryBudget} bytes of device memory
+     * (0: the whole pool): tests and benchmarks of work larger than the device, on a device of any
+     * size, without a JVM-wide {@code -Dwarpdb.gpu.memory}.
+     */
+    public GpuExecutorProvider(long queryBudget) {
+        if (queryBudget < 0) {
+            throw new IllegalArgumentException("a device budget is not negative: " + queryBudget);
+        }
+        this.queryBudget = queryBudget;
+    }
 
     @Override
     public String name() {
@@ -129,8 +149,10 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         CudaDevice device = CudaDevice.get();
         device.bind();
         try {
-            DeviceTable result = new GpuPlanRunner(context, device, cache(device)).evaluate(plan);
-            return new Download(result, plan, context, device);
+            DeviceBudget budget = new DeviceBudget(queryBudget == 0 ? device.pool().capacity()
+                    : Math.min(queryBudget, device.pool().capacity()));
+            return new GpuPlanRunner(context, device, cache(device), budget).execute(plan,
+                    result -> new Download(result, plan, context, device));
         } catch (GpuOutOfMemoryException e) {
             // Even the fallback's result of the root could not be copied in: the caller wants host
             // batches anyway, so the root is refused and the fallback's batches pass straight through.

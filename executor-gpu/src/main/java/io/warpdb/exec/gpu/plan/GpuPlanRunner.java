@@ -26,7 +26,16 @@ import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.join.GpuJoin;
+import io.warpdb.core.batch.Batches;
+import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.join.OutOfCoreJoin;
+import io.warpdb.exec.gpu.aggregate.OutOfCoreAggregate;
+import io.warpdb.exec.gpu.partition.OutOfCoreReport;
+import io.warpdb.exec.gpu.partition.OutOfCoreResult;
+import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceBudget;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.runtime.TransferCounters;
@@ -54,12 +63,38 @@ public final class GpuPlanRunner {
     private final CudaDevice device;
     private final GpuScan scans;
     private final HostEntryEvaluator entries;
+    /** The device memory this query may hold at once. */
+    private final DeviceBudget budget;
 
-    public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache) {
+    /** A runner whose query may hold {@code budget} of device memory (at most the pool's capacity). */
+    public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache, DeviceBudget budget) {
         this.context = context;
         this.device = device;
         this.scans = new GpuScan(context, cache);
         this.entries = new HostEntryEvaluator(context);
+        this.budget = budget;
+    }
+
+    /**
+     * The plan's rows for the host: a join or aggregation at the root that ran out of core hands
+     * over its host rows as they are (they may exceed the device); any other result is downloaded
+     * as it streams.
+     */
+    public BatchStream execute(PlanNode root, Function<DeviceTable, BatchStream> download) {
+        if (partitioned(root) && placementOf(root).equals(NAME)) {
+            context.checkCancelled();
+            Result result;
+            try {
+                result = measured(root, work -> partitionedOperator(root, work));
+            } catch (GpuOutOfMemoryException e) {
+                return context.runRefused(outOfMemory(root, e));
+            }
+            if (result.host() != null) {
+                return Batches.of(root.schema(), result.host().batches());
+            }
+            return download.apply(result.device());
+        }
+        return download.apply(evaluate(root));
     }
 
     /** The result of {@code node} in device memory; the caller closes it. */
@@ -69,14 +104,8 @@ public final class GpuPlanRunner {
         if (placed != null && !placed.equals(NAME)) {
             return copyIn(node, context.run(node));
         }
-        long start = System.nanoTime();
-        NodeStats stats = context.stats(node);
         try {
-            DeviceTable result = evaluateHere(node, stats);
-            stats.setExecutor(NAME);
-            stats.addRows(result.rows());
-            stats.addWallNanos(System.nanoTime() - start);
-            return result;
+            return measured(node, work -> node.accept(new Operator(work)));
         } catch (GpuOutOfMemoryException e) {
             return copyIn(node, context.runRefused(outOfMemory(node, e)));
         }
@@ -87,10 +116,14 @@ public final class GpuPlanRunner {
         return new ExecutorRefused(node, SqlState.OUT_OF_MEMORY, NAME + " out of memory (" + e.getMessage() + ")", e);
     }
 
-    private DeviceTable evaluateHere(PlanNode node, NodeStats stats) {
-        try (DeviceWork work = new DeviceWork(device)) {
+    /** {@code operator} of {@code node} on a work of its own, its rows, time, kernel time and copies recorded. */
+    private <T> T measured(PlanNode node, Function<DeviceWork, T> operator) {
+        long start = System.nanoTime();
+        NodeStats stats = context.stats(node);
+        T result;
+        try (DeviceWork work = new DeviceWork(device, budget)) {
             try {
-                return node.accept(new Operator(work));
+                result = operator.apply(work);
             } finally {
                 work.synchronize();
                 stats.addKernelNanos(work.kernelNanos());
@@ -99,6 +132,10 @@ public final class GpuPlanRunner {
                 stats.addBytesToHost(work.bytesToHost());
             }
         }
+        stats.setExecutor(NAME);
+        stats.addRows(result instanceof DeviceTable t ? t.rows() : ((Result) result).rows());
+        stats.addWallNanos(System.nanoTime() - start);
+        return result;
     }
 
     /** The device operator of one node, queued on {@code work}; its inputs are evaluated first. */
@@ -132,12 +169,12 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitAggregate(AggregateNode aggregate) {
-            return overInput(aggregate.input(), input -> GpuAggregate.run(aggregate, input, work));
+            return partitionedOperator(aggregate, work).onDevice(work);
         }
 
         @Override
         public DeviceTable visitJoin(JoinNode join) {
-            return join(join, work);
+            return partitionedOperator(join, work).onDevice(work);
         }
 
         @Override
@@ -170,12 +207,142 @@ public final class GpuPlanRunner {
         }
     }
 
-    private DeviceTable join(JoinNode join, DeviceWork work) {
-        try (DeviceTable left = evaluate(join.left()); DeviceTable right = evaluate(join.right())) {
-            DeviceTable result = GpuJoin.run(join, left, right, entries, work);
-            work.synchronize();
-            return result;
+    /** A result in device memory (in core), or in host memory (out of core); owned by the caller. */
+    private record Result(DeviceTable device, HostTable host) {
+        long rows() {
+            return device != null ? device.rows() : host.rows();
         }
+
+        /** The result in device memory: host rows are copied in (and freed). */
+        DeviceTable onDevice(DeviceWork work) {
+            if (device != null) {
+                return device;
+            }
+            try (host) {
+                return HostToDevice.upload(host.schema(), host.batches(), work);
+            }
+        }
+    }
+
+    /** Whether {@code node} may run out of core: joins and aggregations, which partition their inputs. */
+    private static boolean partitioned(PlanNode node) {
+        return node instanceof JoinNode || node instanceof AggregateNode;
+    }
+
+    /** A join or an aggregation, in or out of core. */
+    private Result partitionedOperator(PlanNode node, DeviceWork work) {
+        if (node instanceof JoinNode join) {
+            return inOrOutOfCore(join, OutOfCoreJoin.unsupported(join), inputs -> GpuJoin.run(join, inputs.get(0), inputs.get(1),
+                    entries, work), inputs -> OutOfCoreJoin.run(join, inputs.get(0), inputs.get(1), budgetBytes(), entries, device,
+                    context.allocator()), work);
+        }
+        AggregateNode aggregate = (AggregateNode) node;
+        return inOrOutOfCore(aggregate, OutOfCoreAggregate.unsupported(aggregate), inputs -> GpuAggregate.run(aggregate,
+                inputs.get(0), work), inputs -> OutOfCoreAggregate.run(aggregate, inputs.get(0), budgetBytes(), device,
+                context.allocator()), work);
+    }
+
+    /**
+     * {@code node} in core over its inputs in device memory, or out of core over them in host
+     * memory ({@code unsupported} null): when the plan's size estimates of the inputs exceed what
+     * an in-core operator may use of the budget, or when the in-core operator runs out of device
+     * memory. EXPLAIN ANALYZE notes why and how.
+     */
+    private Result inOrOutOfCore(PlanNode node, String unsupported, Function<List<DeviceTable>, DeviceTable> inCore,
+            Function<List<HostTable>, OutOfCoreResult> outOfCore, DeviceWork work) {
+        NodeStats stats = context.stats(node);
+        long estimate = 0;
+        for (PlanNode input : node.inputs()) {
+            long bytes = InputEstimate.bytes(input);
+            estimate = estimate == InputEstimate.UNKNOWN || bytes == InputEstimate.UNKNOWN ? InputEstimate.UNKNOWN : estimate + bytes;
+        }
+        if (unsupported == null && estimate != InputEstimate.UNKNOWN && !PartitionPlan.fitsInCore(estimate, budgetBytes())) {
+            stats.note("estimated inputs of " + OutOfCoreReport.mib(estimate) + " exceed what an in-core operator may use of the"
+                    + " device budget of " + OutOfCoreReport.mib(budgetBytes()));
+            return outOfCore(node, hostInputs(node.inputs()), outOfCore);
+        }
+        List<DeviceTable> inputs = new ArrayList<>();
+        List<HostTable> downloaded = new ArrayList<>();
+        try {
+            for (PlanNode input : node.inputs()) {
+                inputs.add(evaluate(input));
+            }
+            try {
+                DeviceTable result = inCore.apply(inputs);
+                work.synchronize();
+                return new Result(result, null);
+            } catch (GpuOutOfMemoryException e) {
+                if (unsupported != null) {
+                    throw e;
+                }
+                work.synchronize();
+                stats.note("the in-core run ran out of device memory (" + e.getMessage() + "): switched to out-of-core");
+                for (DeviceTable input : inputs) {
+                    downloaded.add(HostTable.download(input, context.allocator(), work));
+                }
+            }
+        } catch (RuntimeException e) {
+            downloaded.forEach(HostTable::close);
+            throw e;
+        } finally {
+            inputs.forEach(DeviceTable::close);
+        }
+        return outOfCore(node, downloaded, outOfCore);
+    }
+
+    private Result outOfCore(PlanNode node, List<HostTable> inputs, Function<List<HostTable>, OutOfCoreResult> operator) {
+        OutOfCoreResult result = operator.apply(inputs);
+        NodeStats stats = context.stats(node);
+        OutOfCoreReport report = result.report();
+        stats.note(report.note());
+        stats.addBytesToDevice(report.bytesToDevice());
+        stats.addBytesToHost(report.bytesToHost());
+        stats.addKernelNanos(report.kernelNanos());
+        TransferCounters.addBytesToDevice(report.bytesToDevice());
+        return new Result(null, result.rows());
+    }
+
+    /** The inputs of an out-of-core operator in host memory (see {@link #hostInput}). */
+    private List<HostTable> hostInputs(List<PlanNode> nodes) {
+        List<HostTable> tables = new ArrayList<>();
+        try {
+            for (PlanNode node : nodes) {
+                tables.add(hostInput(node));
+            }
+            return tables;
+        } catch (RuntimeException e) {
+            tables.forEach(HostTable::close);
+            throw e;
+        }
+    }
+
+    /**
+     * An out-of-core operator's input in host memory: a scan, or a node placed elsewhere, is read
+     * on the host (the scan refused by the GPU to the fallback, which notes why); any other GPU
+     * node is evaluated on the device and copied out.
+     */
+    private HostTable hostInput(PlanNode node) {
+        String placed = context.executorFor(node);
+        if (placed != null && !placed.equals(NAME)) {
+            return read(node, context.run(node));
+        }
+        if (node instanceof ScanNode) {
+            return read(node, context.runRefused(new ExecutorRefused(node, SqlState.OUT_OF_MEMORY,
+                    NAME + ": read on the host for an out-of-core operator", null)));
+        }
+        try (DeviceWork work = new DeviceWork(device, budget); DeviceTable table = evaluate(node)) {
+            return HostTable.download(table, context.allocator(), work);
+        }
+    }
+
+    private HostTable read(PlanNode node, BatchStream stream) {
+        try (stream) {
+            return new HostTable(node.schema(), GpuScan.readAll(stream, context));
+        }
+    }
+
+    private long budgetBytes() {
+        return budget == null ? device.pool().capacity() : Math.min(budget.capacity(), device.pool().capacity());
     }
 
     private DeviceTable setOperation(SetOpNode setOp, DeviceWork work) {
@@ -229,7 +396,7 @@ public final class GpuPlanRunner {
         try (stream) {
             batches = GpuScan.readAll(stream, context);
         }
-        try (DeviceWork work = new DeviceWork(device)) {
+        try (DeviceWork work = new DeviceWork(device, budget)) {
             DeviceTable table = HostToDevice.upload(node.schema(), batches, work);
             context.stats(node).addBytesToDevice(work.bytesToDevice());
             TransferCounters.addBytesToDevice(work.bytesToDevice());

@@ -12,10 +12,14 @@ public final class DeviceBuffer implements AutoCloseable {
     private final long offset;
     private final long reservedBytes;
     private final long bytes;
+    /** The budget the block counts against (null: the pool's capacity only). */
+    private final DeviceBudget budget;
     private boolean closed;
 
-    DeviceBuffer(DevicePool pool, CUdeviceptr pointer, long address, long offset, long reservedBytes, long bytes) {
+    DeviceBuffer(DevicePool pool, CUdeviceptr pointer, long address, long offset, long reservedBytes, long bytes,
+            DeviceBudget budget) {
         this.pool = pool;
+        this.budget = budget;
         this.pointer = pointer;
         this.address = address;
         this.offset = offset;
@@ -75,6 +79,9 @@ public final class DeviceBuffer implements AutoCloseable {
         if (!closed) {
             closed = true;
             pool.free(this);
+            if (budget != null) {
+                budget.release(reservedBytes);
+            }
         }
     }
 }

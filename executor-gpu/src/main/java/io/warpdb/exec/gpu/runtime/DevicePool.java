@@ -73,9 +73,32 @@ public final class DevicePool {
      * when closed, it returns to the pool only after the work queued on any stream by then.
      */
     public DeviceBuffer allocate(long bytes, String owner) {
+        return allocate(bytes, owner, null);
+    }
+
+    /**
+     * As {@link #allocate(long, String)}, counted against {@code budget} too (null: none) until
+     * closed; a request over what the budget has left throws {@link GpuOutOfMemoryException}
+     * without evicting anything.
+     */
+    public DeviceBuffer allocate(long bytes, String owner, DeviceBudget budget) {
         long size = Math.max(ALIGNMENT, (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+        if (budget != null) {
+            budget.reserve(size, owner);
+        }
+        try {
+            return allocateBlock(size, bytes, owner, budget);
+        } catch (RuntimeException e) {
+            if (budget != null) {
+                budget.release(size);
+            }
+            throw e;
+        }
+    }
+
+    private DeviceBuffer allocateBlock(long size, long bytes, String owner, DeviceBudget budget) {
         while (true) {
-            DeviceBuffer b = tryAllocate(size, bytes, owner);
+            DeviceBuffer b = tryAllocate(size, bytes, owner, budget);
             if (b != null) {
                 return b;
             }
@@ -106,7 +129,7 @@ public final class DevicePool {
         return false;
     }
 
-    private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner) {
+    private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner, DeviceBudget budget) {
         reclaimPassed();
         if (arena == null) {
             device.bind();
@@ -127,7 +150,8 @@ public final class DevicePool {
                 used += size;
                 peak = Math.max(peak, used);
                 allocations++;
-                DeviceBuffer b = new DeviceBuffer(this, arena.withByteOffset(offset), arenaAddress + offset, offset, size, requested);
+                DeviceBuffer b = new DeviceBuffer(this, arena.withByteOffset(offset), arenaAddress + offset, offset, size, requested,
+                        budget);
                 live.put(b, owner);
                 return b;
             }

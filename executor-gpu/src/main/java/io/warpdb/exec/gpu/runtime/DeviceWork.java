@@ -14,12 +14,20 @@ import jcuda.driver.JCudaDriver;
 public final class DeviceWork implements AutoCloseable {
     private final CudaDevice device;
     private final GpuStream stream;
+    /** What this work's blocks count against besides the pool (null: the pool only). */
+    private final DeviceBudget budget;
     private GpuStream transfers;
     private long bytesToDevice;
     private long bytesToHost;
 
     public DeviceWork(CudaDevice device) {
+        this(device, null);
+    }
+
+    /** Work whose blocks also count against {@code budget} (null: none), e.g. a query's or a stream's share. */
+    public DeviceWork(CudaDevice device, DeviceBudget budget) {
         this.device = device;
+        this.budget = budget;
         device.bind();
         this.stream = new GpuStream(device);
     }
@@ -30,6 +38,11 @@ public final class DeviceWork implements AutoCloseable {
 
     public GpuStream stream() {
         return stream;
+    }
+
+    /** The budget this work's blocks count against; null when only the pool limits them. */
+    public DeviceBudget budget() {
+        return budget;
     }
 
     /**
@@ -57,7 +70,7 @@ public final class DeviceWork implements AutoCloseable {
 
     /** A block for this work's kernels; closed while they may still run, it waits for them before it is reused. */
     public DeviceBuffer allocate(long bytes, String owner) {
-        return device.pool().allocate(bytes, owner);
+        return device.pool().allocate(bytes, owner, budget);
     }
 
     /** A zeroed block. */

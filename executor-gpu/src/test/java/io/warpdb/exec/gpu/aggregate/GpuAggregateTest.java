@@ -27,7 +27,8 @@ class GpuAggregateTest extends GpuTestBase {
     }
 
     /** Every aggregate function over every type it applies to; keys are the first {@code keyCount} columns. */
-    private static AggregateNode node(ListSource source, int keyCount) {
+    /** Groups by the first {@code keyCount} columns with COUNT(*) and COUNT, MIN, MAX (SUM, AVG where they apply) of every column. */
+    static AggregateNode node(ListSource source, int keyCount) {
         Schema in = source.schema();
         List<Field> out = new ArrayList<>();
         List<Integer> keys = new ArrayList<>();

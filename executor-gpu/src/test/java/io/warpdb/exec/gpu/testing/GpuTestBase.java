@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorRegistry;
+import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.types.Schema;
@@ -131,14 +133,37 @@ public abstract class GpuTestBase {
         return ResultAssert.rows(placedContext(plan, executor).run(plan));
     }
 
+    /**
+     * Runs {@code plan} on a GPU executor whose queries may hold {@code deviceBudget} bytes of
+     * device memory, asserts the CPU's rows (as multisets) and that the GPU ran the root itself,
+     * and returns the root's statistics.
+     */
+    protected NodeStats assertSameOnGpuWithBudget(PlanNode plan, long deviceBudget, String context) {
+        List<List<Object>> expected = cpuRows(plan);
+        ExecContext gpu = placedContext(plan, "gpu", new GpuExecutorProvider(deviceBudget));
+        List<List<Object>> actual;
+        try (BatchStream stream = gpu.run(plan)) {
+            actual = ResultAssert.rows(stream);
+        }
+        ResultAssert.assertSameRows(expected, actual, context);
+        NodeStats stats = gpu.stats(plan);
+        assertEquals("gpu", stats.executor(), context + ": notes " + stats.notes());
+        return stats;
+    }
+
     /** A context with every node of {@code plan} placed on {@code executor} (the CPU as fallback); its statistics stay to be read. */
     protected ExecContext placedContext(PlanNode plan, String executor) {
+        return placedContext(plan, executor, new GpuExecutorProvider());
+    }
+
+    /** As {@link #placedContext(PlanNode, String)}, with {@code gpu} as the GPU executor (e.g. one with a small device budget). */
+    protected ExecContext placedContext(PlanNode plan, String executor, GpuExecutorProvider gpu) {
         Map<PlanNode, String> placement = new IdentityHashMap<>();
         placeAll(plan, executor, placement);
         Map<PlanNode, String> fallbacks = new IdentityHashMap<>();
         placeAll(plan, "cpu", fallbacks);
         return new ExecContext(allocator,
-                new ExecutorRegistry(List.of(new CpuExecutorProvider(), new GpuExecutorProvider())), placement, fallbacks);
+                new ExecutorRegistry(List.of(new CpuExecutorProvider(), gpu)), placement, fallbacks);
     }
 
     private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {

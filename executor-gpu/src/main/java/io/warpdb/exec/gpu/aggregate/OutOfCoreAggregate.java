@@ -1,0 +1,139 @@
+package io.warpdb.exec.gpu.aggregate;
+
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.partition.ChunkPartitioner;
+import io.warpdb.exec.gpu.partition.HostPartitions;
+import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.OutOfCoreReport;
+import io.warpdb.exec.gpu.partition.OutOfCoreResult;
+import io.warpdb.exec.gpu.partition.PartitionPlan;
+import io.warpdb.exec.gpu.partition.StreamPipeline;
+import io.warpdb.exec.gpu.partition.TaskRunner;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * GROUP BY over an input larger than the device budget (partitioned aggregation, seed 002's
+ * partitioning applied to grouping): the input, in host memory, is radix-partitioned on the
+ * device by the hash of its group keys, as the out-of-core join partitions its inputs, so all
+ * rows of a group land in one partition; each partition is aggregated in core by
+ * {@link GpuAggregate} and the groups are concatenated. A partition that does not fit is split
+ * on further hash bits; a single group must fit a stream's share (a third of the budget), else
+ * the aggregation is refused (the CPU runs it): partial aggregates are not merged across chunks.
+ */
+public final class OutOfCoreAggregate {
+    private final AggregateNode node;
+    private final BufferAllocator allocator;
+    private final long streamBudget;
+    private final AtomicInteger splits = new AtomicInteger();
+
+    private OutOfCoreAggregate(AggregateNode node, BufferAllocator allocator, long streamBudget) {
+        this.node = node;
+        this.allocator = allocator;
+        this.streamBudget = streamBudget;
+    }
+
+    /** Why {@code node} cannot run out of core, or null when it can. */
+    public static String unsupported(AggregateNode node) {
+        return node.groupKeys().isEmpty() ? "an aggregation without group keys has one group to partition" : null;
+    }
+
+    /** Aggregates {@code input} (a host table of the node's input schema, taken over) within {@code budget} bytes of device memory. */
+    public static OutOfCoreResult run(AggregateNode node, HostTable input, long budget, CudaDevice device, BufferAllocator allocator) {
+        try (input) {
+            String why = unsupported(node);
+            if (why != null || budget / PartitionPlan.STREAMS < PartitionPlan.MIN_STREAM_BUDGET) {
+                throw new GpuOutOfMemoryException("the aggregation does not fit the device and "
+                        + (why != null ? why : "a device budget of " + budget + " bytes is too small to partition in"));
+            }
+            PartitionPlan plan = PartitionPlan.of(input.deviceBytes(), input.rows(), 0, 0, budget);
+            StreamPipeline pipeline = new StreamPipeline(device, plan.streamBudget(), PartitionPlan.STREAMS);
+            OutOfCoreAggregate aggregate = new OutOfCoreAggregate(node, allocator, plan.streamBudget());
+            List<HostTable> parts = new ArrayList<>();
+            try {
+                try (HostPartitions partitions = ChunkPartitioner.partition(input, node.groupKeys(), 0, plan.bits(),
+                        plan.leftChunkRows(), pipeline, allocator)) {
+                    input.close();
+                    for (int p = 0; p < plan.partitions(); p++) {
+                        parts.add(partitions.take(p));
+                    }
+                }
+                List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+                for (HostTable part : parts) {
+                    tasks.add(work -> aggregate.partition(part, plan.bits(), work));
+                }
+                HostTable rows = HostTable.concat(node.schema(), pipeline.run(tasks));
+                return new OutOfCoreResult(rows, new OutOfCoreReport("partitioned aggregation", plan.partitions(), plan.passes(),
+                        aggregate.splits.get(), -1, plan.streamBudget(), pipeline.bytesToDevice(), pipeline.bytesToHost(),
+                        pipeline.kernelNanos()));
+            } finally {
+                // Closing twice is harmless: a task closes its partition once aggregated.
+                parts.forEach(HostTable::close);
+            }
+        }
+    }
+
+    /**
+     * The groups of one partition (taken over): in core when its estimate fits, else split on the
+     * next bits from {@code shift}; rows that no bits split (one large group, as a rule) are tried
+     * in core anyway, since the estimate is rough, and refused when they do not fit.
+     */
+    private HostTable partition(HostTable rows, int shift, DeviceWork work) {
+        try (rows) {
+            if (rows.rows() == 0) {
+                return new HostTable(node.schema(), List.of());
+            }
+            if (PartitionPlan.fitsInCore(rows.deviceBytes(), streamBudget)) {
+                try {
+                    return inCore(rows, work);
+                } catch (GpuOutOfMemoryException e) {
+                    work.synchronize();  // a hash table or sort larger than the estimate: split further
+                }
+            }
+            int bits = PartitionPlan.DIGIT_BITS;
+            if (shift + bits > PartitionPlan.HASH_BITS) {
+                return inCoreOrRefused(rows, work);
+            }
+            splits.incrementAndGet();
+            try (HostPartitions split = ChunkPartitioner.partition(rows, node.groupKeys(), shift, bits,
+                    PartitionPlan.chunkRows(rows.deviceBytes(), rows.rows(), streamBudget), TaskRunner.on(work), allocator)) {
+                List<HostTable> parts = new ArrayList<>();
+                try {
+                    for (int q = 0; q < split.partitions(); q++) {
+                        boolean unsplit = split.rows(q) == rows.rows();
+                        try (HostTable part = split.take(q)) {
+                            parts.add(unsplit ? inCoreOrRefused(part, work) : partition(part, shift + bits, work));
+                        }
+                    }
+                    return HostTable.concat(node.schema(), parts);
+                } catch (RuntimeException e) {
+                    parts.forEach(HostTable::close);
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private HostTable inCore(HostTable rows, DeviceWork work) {
+        try (DeviceTable input = HostToDevice.upload(rows.schema(), rows.batches(), work);
+                DeviceTable groups = GpuAggregate.run(node, input, work)) {
+            return HostTable.download(groups, allocator, work);
+        }
+    }
+
+    private HostTable inCoreOrRefused(HostTable rows, DeviceWork work) {
+        try {
+            return inCore(rows, work);
+        } catch (GpuOutOfMemoryException e) {
+            throw new GpuOutOfMemoryException("a group of up to " + rows.rows() + " rows (or groups whose keys hash alike) does not"
+                    + " fit a device budget share of " + streamBudget + " bytes (" + e.getMessage() + ")");
+        }
+    }
+}
