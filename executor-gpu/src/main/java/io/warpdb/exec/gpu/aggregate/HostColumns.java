@@ -5,8 +5,6 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import jcuda.Pointer;
-import jcuda.driver.JCudaDriver;
 
 /** Device columns made from values computed on the host (aggregate results, one per group). */
 final class HostColumns {
@@ -37,7 +35,7 @@ final class HostColumns {
                 for (int i = 0; i < rows; i++) {
                     bytes[i] = (byte) values[i];
                 }
-                yield uploadBytes(bytes, work);
+                yield work.upload(bytes, "aggregate bytes");
             }
         };
         DeviceBuffer validity = null;
@@ -48,18 +46,8 @@ final class HostColumns {
                 valid[i] = nulls[i] ? (byte) 0 : (byte) 1;
                 anyNull |= nulls[i];
             }
-            validity = anyNull ? uploadBytes(valid, work) : null;
+            validity = anyNull ? work.upload(valid, "aggregate validity") : null;
         }
         return new DeviceColumn(type, rows, data, validity, dictionary);
-    }
-
-    private static DeviceBuffer uploadBytes(byte[] bytes, DeviceWork work) {
-        DeviceBuffer b = work.allocate(Math.max(bytes.length, 1), "aggregate bytes");
-        if (bytes.length > 0) {
-            work.synchronize();
-            JCudaDriver.cuMemcpyHtoD(b.pointer(), Pointer.to(bytes), bytes.length);
-            work.countToDevice(bytes.length);
-        }
-        return b;
     }
 }

@@ -9,8 +9,6 @@ import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
 import java.util.List;
-import jcuda.Pointer;
-import jcuda.driver.JCudaDriver;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -48,7 +46,7 @@ public final class DeviceToHost {
         try {
             int width = DeviceColumn.width(type);
             if (type.kind() == TypeKind.BOOLEAN) {
-                byte[] values = downloadBytes(column.values(), from, count, work);
+                byte[] values = work.downloadBytes(column.values(), from, count);
                 BitVector bits = (BitVector) v;
                 for (int i = 0; i < count; i++) {
                     bits.set(i, values[i]);
@@ -62,7 +60,7 @@ public final class DeviceToHost {
                 v.getValidityBuffer().setOne(0, (count + 7) / 8);
             }
             if (column.validity() != null && count > 0) {
-                byte[] valid = downloadBytes(column.validity(), from, count, work);
+                byte[] valid = work.downloadBytes(column.validity(), from, count);
                 for (int i = 0; i < count; i++) {
                     BitVectorHelper.setValidityBit(v.getValidityBuffer(), i, valid[i]);
                 }
@@ -75,14 +73,4 @@ public final class DeviceToHost {
         }
     }
 
-    /** Byte arrays (BOOLEAN values, validity) are small next to the data columns: copied directly. */
-    private static byte[] downloadBytes(DeviceBuffer source, int from, int count, DeviceWork work) {
-        byte[] out = new byte[count];
-        if (count > 0) {
-            work.synchronize();
-            JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(from), count);
-            work.countToHost(count);
-        }
-        return out;
-    }
 }

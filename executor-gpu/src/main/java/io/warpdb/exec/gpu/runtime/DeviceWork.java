@@ -1,8 +1,7 @@
 package io.warpdb.exec.gpu.runtime;
 
+import java.nio.ByteBuffer;
 import java.util.function.Consumer;
-import jcuda.Pointer;
-import jcuda.driver.JCudaDriver;
 
 /**
  * What GPU operators use while running one plan node: the device, one stream for kernels, a second
@@ -104,35 +103,42 @@ public final class DeviceWork implements AutoCloseable {
 
     public long[] downloadLongs(DeviceBuffer source, int count) {
         long[] out = new long[count];
-        if (count == 0) {
-            return out;
-        }
-        stream.synchronize();
-        JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), (long) count * Long.BYTES);
-        bytesToHost += (long) count * Long.BYTES;
+        download(source, 0, (long) count * Long.BYTES,
+                (staged, at) -> staged.asLongBuffer().get(out, (int) (at / Long.BYTES), staged.remaining() / Long.BYTES));
         return out;
     }
 
     public int[] downloadInts(DeviceBuffer source, int count) {
         int[] out = new int[count];
-        if (count == 0) {
-            return out;
-        }
-        stream.synchronize();
-        JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), (long) count * Integer.BYTES);
-        bytesToHost += (long) count * Integer.BYTES;
+        download(source, 0, (long) count * Integer.BYTES,
+                (staged, at) -> staged.asIntBuffer().get(out, (int) (at / Integer.BYTES), staged.remaining() / Integer.BYTES));
         return out;
     }
 
-    public byte[] downloadBytes(DeviceBuffer source, int count) {
+    /** Bytes {@code [from, from + count)} of {@code source}. */
+    public byte[] downloadBytes(DeviceBuffer source, long from, int count) {
         byte[] out = new byte[count];
-        if (count == 0) {
-            return out;
-        }
-        stream.synchronize();
-        JCudaDriver.cuMemcpyDtoH(Pointer.to(out), source.pointer(), count);
-        bytesToHost += count;
+        download(source, from, count, (staged, at) -> staged.get(out, (int) at, staged.remaining()));
         return out;
+    }
+
+    /** A block holding {@code values}, their copy queued on {@link #stream()}. */
+    public DeviceBuffer upload(byte[] values, String owner) {
+        DeviceBuffer b = allocate(Math.max(values.length, 8), owner);
+        stage(b, upload -> upload.put(ByteBuffer.wrap(values)));
+        return b;
+    }
+
+    /** Copies bytes of {@code source} to the host through the pinned staging once this work's kernels have run; waits for them. */
+    private void download(DeviceBuffer source, long offset, long bytes, PinnedStaging.Sink sink) {
+        if (bytes == 0) {
+            return;
+        }
+        PinnedStaging staging = device.staging();
+        synchronized (staging) {
+            staging.download(source, offset, bytes, sink, stream);
+        }
+        bytesToHost += bytes;
     }
 
     public void countToDevice(long bytes) {

@@ -103,15 +103,26 @@ public final class PinnedStaging {
 
     /** Copies {@code length} bytes at {@code offset} of {@code source} into {@code out} (at its position); waits for them. */
     public void download(DeviceBuffer source, long offset, long length, ByteBuffer out, GpuStream stream) {
+        download(source, offset, length, (staged, at) -> out.put(staged), stream);
+    }
+
+    /** Takes a piece of a download: {@code staged} (little-endian, from position 0) holds its bytes from byte {@code at} on. */
+    @FunctionalInterface
+    public interface Sink {
+        void take(ByteBuffer staged, long at);
+    }
+
+    /** Copies {@code length} bytes at {@code offset} of {@code source} through the pinned buffers, piece by piece into {@code sink}; waits for them. */
+    public void download(DeviceBuffer source, long offset, long length, Sink sink, GpuStream stream) {
         long done = 0;
         while (done < length) {
-            int chunk = (int) Math.min(BUFFER_BYTES, length - done);
-            ByteBuffer staged = acquire(next).duplicate();
-            source.copyToHost(pointers[next], offset + done, chunk, stream);
+            int piece = (int) Math.min(BUFFER_BYTES, length - done);
+            ByteBuffer staged = acquire(next).duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            source.copyToHost(pointers[next], offset + done, piece, stream);
             stream.synchronize();
-            staged.position(0).limit(chunk);
-            out.put(staged);
-            done += chunk;
+            staged.position(0).limit(piece);
+            sink.take(staged, done);
+            done += piece;
         }
     }
 

@@ -2,8 +2,8 @@ package io.warpdb.exec.gpu.sort;
 
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
-import jcuda.Pointer;
-import jcuda.driver.JCudaDriver;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /** Exclusive prefix sums of unsigned ints on the device (sort/scan.cu), totals below 2^31. */
 public final class PrefixSum {
@@ -32,10 +32,6 @@ public final class PrefixSum {
         if (n == 0) {
             return 0;
         }
-        int[] total = new int[1];
-        work.synchronize();
-        JCudaDriver.cuMemcpyDtoH(Pointer.to(total), out.pointer((long) n * Integer.BYTES), Integer.BYTES);
-        work.countToHost(Integer.BYTES);
-        return total[0];
+        return ByteBuffer.wrap(work.downloadBytes(out, (long) n * Integer.BYTES, Integer.BYTES)).order(ByteOrder.LITTLE_ENDIAN).getInt();
     }
 }

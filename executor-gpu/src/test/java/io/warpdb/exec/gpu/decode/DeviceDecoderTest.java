@@ -133,11 +133,11 @@ class DeviceDecoderTest extends GpuTestBase {
                     assertEquals(entries(expected.dictionary()), entries(actual.dictionary()), what + ": dictionary");
                 }
                 int valueBytes = rows * DeviceColumn.width(type);
-                assertArrayEquals(work.downloadBytes(expected.values(), valueBytes), work.downloadBytes(actual.values(), valueBytes),
+                assertArrayEquals(work.downloadBytes(expected.values(), 0, valueBytes), work.downloadBytes(actual.values(), 0, valueBytes),
                         what + ": values");
                 assertEquals(expected.validity() == null, actual.validity() == null, what + ": whether there are validity bytes");
                 if (expected.validity() != null) {
-                    assertArrayEquals(work.downloadBytes(expected.validity(), rows), work.downloadBytes(actual.validity(), rows),
+                    assertArrayEquals(work.downloadBytes(expected.validity(), 0, rows), work.downloadBytes(actual.validity(), 0, rows),
                             what + ": validity");
                 }
             }
