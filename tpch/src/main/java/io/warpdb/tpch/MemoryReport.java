@@ -53,7 +53,7 @@ public record MemoryReport(double scaleFactor, List<TableBytes> tables) {
     /** A header, a line per table, the total and the per-SF line, for the console; sizes in MB (10^6 bytes). */
     public String format() {
         StringBuilder s = new StringBuilder();
-        s.append("table sizes after loading (WarpDB host: resident on the heap; stored: encoded, on disk when durable;"
+        s.append("table sizes after loading (WarpDB host: resident off the heap, page-locked when a GPU is present; stored: encoded, on disk when durable;"
                 + " DuckDB: its in-memory table storage)\n");
         s.append(String.format(Locale.ROOT, "%-10s %14s %16s %16s %12s %12s%n", "table", "rows", "warpdb_host_MB",
                 "warpdb_stored_MB", "duckdb_MB", "stored/duck"));

@@ -30,7 +30,7 @@ class MemoryReportTest {
     @Test
     void formatsMegabytesAndTheStoredToDuckDbRatio() {
         String expected = """
-                table sizes after loading (WarpDB host: resident on the heap; stored: encoded, on disk when durable; DuckDB: its in-memory table storage)
+                table sizes after loading (WarpDB host: resident off the heap, page-locked when a GPU is present; stored: encoded, on disk when durable; DuckDB: its in-memory table storage)
                 table                rows   warpdb_host_MB warpdb_stored_MB    duckdb_MB  stored/duck
                 lineitem        3,000,000            100.0            100.0        400.0        0.250
                 orders            750,000             20.0             20.0        100.0        0.200
@@ -67,7 +67,7 @@ class MemoryReportTest {
             MemoryReport.TableBytes orders = report.tables().get(0);
             assertEquals("orders", orders.table());
             assertEquals(15_000, orders.rows());
-            assertTrue(orders.warpdbResident() > 0, "an in-memory table's chunks are on the heap");
+            assertTrue(orders.warpdbResident() > 0, "an in-memory table's chunks are resident on the host");
             assertEquals(orders.warpdbStored(), orders.warpdbResident(), "in memory, stored is resident");
             // 15,000 rows of nine columns take more than 8 bytes a row in either engine.
             assertTrue(orders.warpdbStored() > 15_000 * 8, "WarpDB: " + orders.warpdbStored());
