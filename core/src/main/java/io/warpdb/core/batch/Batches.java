@@ -4,6 +4,9 @@ import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
 
 /** Small stream adapters shared by executors and storage. */
 public final class Batches {
@@ -30,6 +33,22 @@ public final class Batches {
             }
         }
         return rows;
+    }
+
+    /** Rows [from, from + count) of {@code batch} as a new batch (zero-copy where Arrow can slice), charged to {@code allocator}. */
+    public static Batch slice(Batch batch, int from, int count, BufferAllocator allocator) {
+        List<FieldVector> vectors = new ArrayList<>(batch.columnCount());
+        try {
+            for (FieldVector v : batch.vectors()) {
+                TransferPair pair = v.getTransferPair(allocator);
+                pair.splitAndTransfer(from, count);
+                vectors.add((FieldVector) pair.getTo());
+            }
+            return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
     }
 
     /** A stream over batches already in hand; batches not yet pulled are closed with the stream. */

@@ -157,22 +157,6 @@ public final class BatchRows {
         return (FieldVector) pair.getTo();
     }
 
-    /** Rows [from, from + count) of {@code batch} as a new batch (zero-copy where Arrow can slice). */
-    public static Batch slice(Batch batch, int from, int count, BufferAllocator allocator) {
-        List<FieldVector> vectors = new ArrayList<>(batch.columnCount());
-        try {
-            for (FieldVector v : batch.vectors()) {
-                TransferPair pair = v.getTransferPair(allocator);
-                pair.splitAndTransfer(from, count);
-                vectors.add((FieldVector) pair.getTo());
-            }
-            return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
-        } catch (RuntimeException e) {
-            closeAll(vectors);
-            throw e;
-        }
-    }
-
     /**
      * One batch with the rows of all {@code batches}, in order; takes them over (closes them).
      * A string column keeps its dictionary when all batches share it, else gets one merged,

@@ -1,10 +1,10 @@
 package io.warpdb.exec.cpu.operator;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.plan.SortNode;
-import io.warpdb.exec.cpu.batch.BatchRows;
 
 /**
  * OFFSET/LIMIT without ORDER BY (a {@link SortNode} with no keys): streams the input, skipping
@@ -40,7 +40,7 @@ final class LimitOperator extends Operator {
             }
             try (in) {
                 if (take > 0) {
-                    return BatchRows.slice(in, skip, take, allocator());
+                    return Batches.slice(in, skip, take, allocator());
                 }
             }
         }

@@ -1,6 +1,7 @@
 package io.warpdb.exec.gpu.join;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.types.Schema;
@@ -264,7 +265,7 @@ public final class OutOfCoreJoin {
     private HostTable copy(HostTable table) {
         List<Batch> batches = new ArrayList<>();
         for (Batch b : table.batches()) {
-            batches.add(HostTable.slice(b, 0, b.rowCount(), allocator));
+            batches.add(Batches.slice(b, 0, b.rowCount(), allocator));
         }
         return new HostTable(table.schema(), batches);
     }

@@ -1,6 +1,7 @@
 package io.warpdb.exec.gpu.partition;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.DeviceToHost;
@@ -71,7 +72,7 @@ public final class ChunkPartitioner {
                 int at = 0;
                 for (int p = 0; p < sizes.length; p++) {
                     if (sizes[p] > 0) {
-                        out.pieces()[p] = HostTable.slice(ordered, at, sizes[p], allocator);
+                        out.pieces()[p] = Batches.slice(ordered, at, sizes[p], allocator);
                         at += sizes[p];
                     }
                 }

@@ -1,6 +1,7 @@
 package io.warpdb.exec.gpu.partition;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
@@ -9,8 +10,6 @@ import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Rows in host memory as Arrow batches, owned here (closed with the table): an out-of-core
@@ -52,7 +51,7 @@ public record HostTable(Schema schema, List<Batch> batches) implements AutoClose
                 int from = 0;
                 while (from < b.rowCount()) {
                     int n = (int) Math.min(b.rowCount() - from, chunkRows - inCurrent);
-                    current.add(slice(b, from, n, allocator));
+                    current.add(Batches.slice(b, from, n, allocator));
                     from += n;
                     inCurrent += n;
                     if (inCurrent == chunkRows) {
@@ -94,22 +93,6 @@ public record HostTable(Schema schema, List<Batch> batches) implements AutoClose
             batches.addAll(part.batches());
         }
         return new HostTable(schema, batches);
-    }
-
-    /** Rows [from, from + count) of {@code batch} as a new batch sharing its buffers where Arrow can. */
-    public static Batch slice(Batch batch, int from, int count, BufferAllocator allocator) {
-        List<FieldVector> vectors = new ArrayList<>(batch.columnCount());
-        try {
-            for (FieldVector v : batch.vectors()) {
-                TransferPair pair = v.getTransferPair(allocator);
-                pair.splitAndTransfer(from, count);
-                vectors.add((FieldVector) pair.getTo());
-            }
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
-        }
-        return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
     }
 
     @Override
