@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs the aggregates' accumulation on the device (aggregate/accumulate.cu) and brings each
- * group's state back: a count and two 64-bit words whose meaning depends on the operation
- * (see the OP_ constants there).
+ * Runs the aggregates' accumulation on the device (aggregate/accumulate.cu): per group, a count
+ * and two 64-bit words whose meaning depends on the operation (see the OP_ constants there),
+ * left on the device for {@link DeviceFinish}, or brought to the host for {@link AggregateResults}.
  */
 final class Accumulation {
     /** State words per group and aggregate (count, a, b), in bytes. */
@@ -28,8 +28,24 @@ final class Accumulation {
 
     private static final String MODULE = "aggregate/accumulate";
 
-    /** Per group of one aggregate: the count and the words a and b. */
+    /** Per group of one aggregate, on the host: the count and the words a and b. */
     record State(long[] count, long[] a, long[] b) {
+    }
+
+    /** Per group of one aggregate, on the device: the count and the words a and b (owned). */
+    record DeviceState(DeviceBuffer count, DeviceBuffer a, DeviceBuffer b) implements AutoCloseable {
+        /** The state of {@code groups} groups, copied to the host. */
+        State download(int groups, DeviceWork work) {
+            return new State(Accumulation.download(count, groups, work), Accumulation.download(a, groups, work),
+                    Accumulation.download(b, groups, work));
+        }
+
+        @Override
+        public void close() {
+            count.close();
+            a.close();
+            b.close();
+        }
     }
 
     private Accumulation() {
@@ -50,10 +66,11 @@ final class Accumulation {
 
     /**
      * Accumulates {@code rows} rows into {@code groupCount} groups ({@code groups} null: one group)
-     * and returns each aggregate's state. {@code args} holds each call's argument (null for COUNT(*)).
+     * and returns each aggregate's state on the device, owned by the caller. {@code args} holds
+     * each call's argument (null for COUNT(*)).
      */
-    static List<State> run(List<AggCall> calls, List<KeyColumn> args, Groups groups, int groupCount, int rows, DeviceWork work) {
-        List<DeviceBuffer> buffers = new ArrayList<>();
+    static List<DeviceState> run(List<AggCall> calls, List<KeyColumn> args, Groups groups, int groupCount, int rows, DeviceWork work) {
+        List<DeviceState> states = new ArrayList<>();
         try {
             long[] specs = new long[calls.size() * 8];
             for (int i = 0; i < calls.size(); i++) {
@@ -61,13 +78,22 @@ final class Accumulation {
                 int op = op(calls.get(i), arg);
                 long stateBytes = Math.max(1, groupCount) * (long) Long.BYTES;
                 DeviceBuffer count = work.allocateZeroed(stateBytes, "aggregate counts");
-                buffers.add(count);
-                DeviceBuffer a = work.allocate(stateBytes, "aggregate state a");
-                buffers.add(a);
-                // MIN (and SINGLE_VALUE's MIN) starts at the largest key, everything else at zero.
-                a.fill(op == OP_MIN || op == OP_SINGLE_VALUE ? (byte) 0xFF : 0, stateBytes, work.stream());
-                DeviceBuffer b = work.allocateZeroed(stateBytes, "aggregate state b");
-                buffers.add(b);
+                DeviceBuffer a = null;
+                DeviceBuffer b = null;
+                try {
+                    a = work.allocate(stateBytes, "aggregate state a");
+                    // MIN (and SINGLE_VALUE's MIN) starts at the largest key, everything else at zero.
+                    a.fill(op == OP_MIN || op == OP_SINGLE_VALUE ? (byte) 0xFF : 0, stateBytes, work.stream());
+                    b = work.allocateZeroed(stateBytes, "aggregate state b");
+                } catch (RuntimeException e) {
+                    count.close();
+                    if (a != null) {
+                        a.close();
+                    }
+                    throw e;
+                }
+                DeviceState state = new DeviceState(count, a, b);
+                states.add(state);
                 long[] source = arg == null ? new long[4] : arg.descriptor();
                 specs[i * 8] = op;
                 System.arraycopy(source, 0, specs, i * 8 + 1, 4);
@@ -87,15 +113,11 @@ final class Accumulation {
                     work.kernel(MODULE, accumulator.kernel).launch(work.stream(), grid, GridSize.BLOCK, shared ? (int) stateBytes : 0,
                             specBuffer, calls.size(), groups.groupOfRow(), rows, groupCount);
                 }
-                List<State> states = new ArrayList<>();
-                for (int i = 0; i < calls.size(); i++) {
-                    states.add(new State(download(buffers.get(3 * i), groupCount, work),
-                            download(buffers.get(3 * i + 1), groupCount, work), download(buffers.get(3 * i + 2), groupCount, work)));
-                }
-                return states;
             }
-        } finally {
-            buffers.forEach(DeviceBuffer::close);
+            return states;
+        } catch (RuntimeException e) {
+            states.forEach(DeviceState::close);
+            throw e;
         }
     }
 

@@ -20,8 +20,9 @@ import java.util.List;
  * GROUP BY with aggregates on the GPU. The groups come from one of three paths ({@link GroupByTuning}):
  * none (one group), a hash table over packed keys, or a radix sort by the keys. Every path yields
  * each row's group and a representative row per group; the aggregates are accumulated per group
- * on the device, the per-group state is finished into values on the host (exact decimal
- * arithmetic as the CPU's), and the key columns are gathered from the representatives.
+ * on the device, the per-group state is finished into values there too ({@link DeviceFinish}, by
+ * the CPU's exact decimal rules; the host finishes what the kernel cannot), and the key columns
+ * are gathered from the representatives.
  */
 public final class GpuAggregate {
     private GpuAggregate() {
@@ -86,9 +87,11 @@ public final class GpuAggregate {
                     gathered.columns().forEach(c -> out.add(c.share()));
                 }
             }
-            List<Accumulation.State> states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
-            for (int a = 0; a < node.aggregates().size(); a++) {
-                out.add(AggregateResults.column(node.aggregates().get(a), args.get(a), states.get(a), work));
+            List<Accumulation.DeviceState> states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
+            try {
+                out.addAll(DeviceFinish.columns(node.aggregates(), args, states, groupCount, work));
+            } finally {
+                states.forEach(Accumulation.DeviceState::close);
             }
             return new DeviceTable(node.schema(), groupCount, out);
         } catch (RuntimeException e) {

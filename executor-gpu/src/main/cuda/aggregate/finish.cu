@@ -1,0 +1,143 @@
+// Turns each group's accumulated state (accumulate.cu) into the aggregate's value on the device,
+// by the rules of the host's twin (AggregateResults, core's ExactSums and Decimals): counts,
+// exact sums rescaled or averaged with HALF_UP (DOWN for integer results), double sums, MIN/MAX
+// keys decoded. What the common path cannot give exactly (a 128-bit sum beyond 64 bits, a value
+// out of the result's range, several rows for SINGLE_VALUE) sets the aggregate's flag, and the
+// host finishes that aggregate instead, raising the error the CPU raises.
+#include "block.cuh"
+#include "../sort/ordered_key.cuh"
+
+using namespace warp;
+
+// Must match io.warpdb.exec.gpu.aggregate.Accumulation and DeviceFinish.
+constexpr int OP_COUNT_ROWS = 0;
+constexpr int OP_COUNT = 1;
+constexpr int OP_SUM_EXACT = 2;
+constexpr int OP_SUM_DOUBLE = 3;
+constexpr int OP_MIN = 4;
+constexpr int OP_MAX = 5;
+constexpr int OP_SINGLE_VALUE = 6;
+
+struct FinishSpec {
+    long long op;
+    long long keyKind;      // the argument's ordered-key kind (MIN, MAX, SINGLE_VALUE)
+    long long average;      // AVG rather than SUM
+    long long inputScale;   // of the summed values
+    long long resultScale;  // of the result (0 unless DECIMAL)
+    long long flags;        // FIT_INT32 | ROUND_HALF_UP
+    long long width;        // bytes per result value: 1, 4 or 8
+    const u64* count;
+    const u64* a;
+    const u64* b;
+    void* out;
+    unsigned char* valid;
+};
+static_assert(sizeof(FinishSpec) == 12 * 8, "twelve words per aggregate, as DeviceFinish writes them");
+
+constexpr long long FIT_INT32 = 1;      // an INTEGER result: out of int32 range is an error
+constexpr long long ROUND_HALF_UP = 2;  // a DECIMAL average rounds HALF_UP, an integer one truncates
+
+__device__ __constant__ long long POW10[19] = {1ll, 10ll, 100ll, 1000ll, 10000ll, 100000ll, 1000000ll, 10000000ll,
+    100000000ll, 1000000000ll, 10000000000ll, 100000000000ll, 1000000000000ll, 10000000000000ll,
+    100000000000000ll, 1000000000000000ll, 10000000000000000ll, 100000000000000000ll, 1000000000000000000ll};
+
+// num / den rounded HALF_UP (away from zero at .5) or truncated; den > 0.
+__device__ __forceinline__ __int128 divideRounded(__int128 num, __int128 den, bool halfUp) {
+    __int128 q = num / den;
+    if (halfUp) {
+        __int128 r = num % den;
+        if (r < 0) r = -r;
+        if (2 * r >= den) q += num < 0 ? -1 : 1;
+    }
+    return q;
+}
+
+// The value of an exact SUM or AVG whose sum fits 64 bits; false when it needs the host.
+__device__ __forceinline__ bool exactValue(const FinishSpec& s, long long sum, long long n, long long& value) {
+    const int shift = (int)(s.resultScale - s.inputScale);
+    if (shift > 18 || shift < -18) return false;
+    __int128 v;
+    if (s.average) {
+        __int128 num = sum, den = n;
+        if (shift >= 0) num *= POW10[shift];
+        else den *= POW10[-shift];
+        v = divideRounded(num, den, (s.flags & ROUND_HALF_UP) != 0);
+    } else if (shift >= 0) {
+        v = (__int128)sum * POW10[shift];
+    } else {
+        v = divideRounded(sum, POW10[-shift], true);  // dropped digits round HALF_UP, as Decimals.rescale
+    }
+    const long long lo = (long long)v;
+    if ((__int128)lo != v) return false;
+    if ((s.flags & FIT_INT32) && (long long)(int)lo != lo) return false;
+    value = lo;
+    return true;
+}
+
+// The physical value of an ordered key (AggregateResults.decode).
+__device__ __forceinline__ long long decodeKey(u64 key, int kind) {
+    switch (kind) {
+        case KEY_BOOL:
+        case KEY_RANK:
+            return (long long)key;
+        case KEY_INT32:
+        case KEY_INT64:
+            return (long long)(key ^ SIGN_BIT);
+        default:  // doubles: undo the IEEE trick
+            return (long long)((key & SIGN_BIT) ? key ^ SIGN_BIT : ~key);
+    }
+}
+
+// One thread per group, every aggregate; needsHost[a] = 1 when aggregate a must be finished on the host.
+extern "C" __global__ void __launch_bounds__(BLOCK)
+finish_groups(const FinishSpec* specs, int numAggs, int groups, int* needsHost) {
+    for (long long g = (long long)blockIdx.x * BLOCK + threadIdx.x; g < groups; g += (long long)gridDim.x * BLOCK) {
+        for (int a = 0; a < numAggs; a++) {
+            const FinishSpec s = specs[a];
+            const long long n = (long long)s.count[g];
+            long long value = 0;
+            bool valid = true;
+            bool ok = true;
+            switch ((int)s.op) {
+                case OP_COUNT_ROWS:
+                case OP_COUNT:
+                    value = n;
+                    ok = !(s.flags & FIT_INT32) || n <= 2147483647ll;
+                    break;
+                case OP_SUM_EXACT: {
+                    valid = n != 0;
+                    if (valid) {
+                        const long long low = (long long)s.a[g];
+                        ok = (long long)s.b[g] == (low >> 63) && exactValue(s, low, n, value);
+                    }
+                    break;
+                }
+                case OP_SUM_DOUBLE: {
+                    valid = n != 0;
+                    const double sum = __longlong_as_double((long long)s.a[g]);
+                    value = valid ? __double_as_longlong(s.average ? sum / (double)n : sum) : 0;
+                    break;
+                }
+                case OP_SINGLE_VALUE:
+                    ok = n <= 1;
+                    valid = s.b[g] != 0;
+                    value = valid ? decodeKey(s.a[g], (int)s.keyKind) : 0;
+                    break;
+                case OP_MIN:
+                case OP_MAX:
+                default:
+                    valid = n != 0;
+                    value = valid ? decodeKey(s.a[g], (int)s.keyKind) : 0;
+                    break;
+            }
+            if (!ok) {
+                needsHost[a] = 1;
+                continue;
+            }
+            if (s.width == 8) ((long long*)s.out)[g] = value;
+            else if (s.width == 4) ((int*)s.out)[g] = (int)value;
+            else ((unsigned char*)s.out)[g] = (unsigned char)value;
+            s.valid[g] = valid ? 1 : 0;
+        }
+    }
+}
