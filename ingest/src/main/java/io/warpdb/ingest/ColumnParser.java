@@ -5,6 +5,7 @@ import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
@@ -64,6 +65,7 @@ final class ColumnParser implements AutoCloseable {
             case DECIMAL -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseDecimal(bytes, from, to, type));
             case DOUBLE -> ((Float8Vector) vector).setSafe(row, TextValueParser.parseDouble(ascii(bytes, from, to)));
             case DATE -> ((DateDayVector) vector).setSafe(row, TextValueParser.parseDate(bytes, from, to));
+            case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
             case BOOLEAN -> ((BitVector) vector).setSafe(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
             case VARCHAR, CHAR -> setString(decode(bytes, from, to), row);
         }
@@ -71,7 +73,7 @@ final class ColumnParser implements AutoCloseable {
 
     /**
      * Sets row {@code row} from a value as Arrow's vectors return it (Integer, Long, Double,
-     * BigDecimal, LocalDate or epoch days, Boolean, Text or String); numbers become the column's
+     * BigDecimal, LocalDate or epoch days, LocalDateTime, Boolean, Text or String); numbers become the column's
      * type when they fit it exactly.
      */
     void set(Object value, int row) {
@@ -86,10 +88,22 @@ final class ColumnParser implements AutoCloseable {
             case DOUBLE -> ((Float8Vector) vector).setSafe(row, number(value).doubleValue());
             case DATE -> ((DateDayVector) vector).setSafe(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
+            case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, timestamp(value));
             case BOOLEAN -> ((BitVector) vector).setSafe(row, value instanceof Boolean b ? (b ? 1 : 0)
                     : TextValueParser.parseBoolean(value.toString()) ? 1 : 0);
             case VARCHAR, CHAR -> setString(value.toString(), row);
         }
+    }
+
+    /** Arrow's timestamps without a zone come as LocalDateTime; a date is its midnight. */
+    private static long timestamp(Object value) {
+        if (value instanceof java.time.LocalDateTime t) {
+            return Timestamps.of(t);
+        }
+        if (value instanceof LocalDate d) {
+            return Timestamps.ofEpochDay(d.toEpochDay());
+        }
+        return TextValueParser.parseTimestamp(value.toString());
     }
 
     private static Number number(Object value) {

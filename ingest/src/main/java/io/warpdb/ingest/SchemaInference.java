@@ -52,7 +52,7 @@ public final class SchemaInference {
     /** The narrowest type every sampled value of column {@code c} parses as; VARCHAR when none. */
     private static DataType csvType(List<String[]> sample, int c) {
         List<DataType> candidates = new ArrayList<>(List.of(DataType.BOOLEAN, DataType.INTEGER, DataType.BIGINT,
-                DataType.DATE, DataType.DOUBLE));
+                DataType.DATE, DataType.TIMESTAMP, DataType.DOUBLE));
         int scale = 0;
         int integerDigits = 0;
         boolean decimal = true;
@@ -91,6 +91,7 @@ public final class SchemaInference {
                 case INTEGER -> TextValueParser.parseInteger(b, 0, b.length);
                 case BIGINT -> TextValueParser.parseBigint(b, 0, b.length);
                 case DATE -> TextValueParser.parseDate(b, 0, b.length);
+                case TIMESTAMP -> TextValueParser.parseTimestamp(value);
                 case DOUBLE -> TextValueParser.parseDouble(value);
                 default -> throw new IllegalArgumentException("not a candidate: " + type);
             }
@@ -121,6 +122,9 @@ public final class SchemaInference {
         }
         if (t instanceof ArrowType.Date) {
             return DataType.DATE;
+        }
+        if (t instanceof ArrowType.Timestamp ts && ts.getTimezone() == null) {
+            return DataType.TIMESTAMP;
         }
         if (t instanceof ArrowType.Bool) {
             return DataType.BOOLEAN;

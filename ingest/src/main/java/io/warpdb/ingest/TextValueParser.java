@@ -3,6 +3,8 @@ package io.warpdb.ingest;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Timestamps;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
@@ -134,6 +136,15 @@ public final class TextValueParser {
             }
         }
         throw new BadValueException(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)");
+    }
+
+    /** A TIMESTAMP written yyyy-mm-dd hh:mm[:ss[.ffffff]] (or a date alone, its midnight), as microseconds since 1970. */
+    public static long parseTimestamp(String text) {
+        try {
+            return Timestamps.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new BadValueException(SqlState.INVALID_DATETIME_FORMAT, "a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.ffffff])");
+        }
     }
 
     /** The number written by {@code count} digits at {@code from}; -1 if one is not a digit. */

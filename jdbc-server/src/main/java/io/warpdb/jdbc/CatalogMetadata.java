@@ -99,7 +99,7 @@ final class CatalogMetadata {
         List<MetaTypeInfo> rows = new ArrayList<>();
         for (TypeKind kind : TypeKind.values()) {
             DataType t = widest(kind);
-            String quote = kind.isString() ? "'" : kind == TypeKind.DATE ? "DATE '" : null;
+            String quote = kind.isString() ? "'" : kind.isDatetime() ? kind.name() + " '" : null;
             short maxScale = (short) (kind == TypeKind.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : 0);
             rows.add(new MetaTypeInfo(JdbcTypes.typeName(t), t.jdbcType(), JdbcTypes.precision(t), quote,
                     quote == null ? null : "'", (short) DatabaseMetaData.typeNullable, kind.isString(),

@@ -231,6 +231,23 @@ class CopyTest {
     }
 
     @Test
+    void timestampsLoadWithMicrosecondsAndAreInferred() throws IOException {
+        Path file = write("ts.csv", "id,happened\n1,2024-01-02 03:04:05.123456\n2,1969-12-31 23:59:59\n3,\n4,2024-01-02T03:04\n");
+        assertEquals(4, update("COPY ts FROM '" + sqlPath(file) + "' (CREATE true)"));
+        assertEquals("[id INTEGER, happened TIMESTAMP]", db.catalog().table("ts").orElseThrow().schema().fields().toString());
+        assertEquals(List.of(row(1, "2024-01-02 03:04:05.123456"), row(2, "1969-12-31 23:59:59"), row(3, null),
+                row(4, "2024-01-02 03:04:00")), query("select id, cast(happened as varchar) from ts order by id"));
+        assertRejectedAs("ts", "5,2024-01-02 24:00:00\n", "22007", "expected a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.ffffff]), found '2024-01-02 24:00:00' (column happened)");
+    }
+
+    private void assertRejectedAs(String table, String csv, String state, String message) throws IOException {
+        Path file = write(table + "-bad.csv", csv);
+        WarpException e = assertThrows(WarpException.class, () -> update("COPY " + table + " FROM '" + sqlPath(file) + "' (HEADER false)"));
+        assertEquals(state, e.sqlState());
+        assertTrue(e.getMessage().endsWith(message), e.getMessage());
+    }
+
+    @Test
     void copySyntaxErrorsArePositioned() {
         WarpException e = assertThrows(WarpException.class, () -> update("COPY t FROM 'x.csv' (COLOR red)"));
         assertEquals("42601", e.sqlState());

@@ -14,6 +14,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 public record DataType(TypeKind kind, int precision, int scale, boolean nullable) {
     /** Largest DECIMAL precision that fits the scaled 64-bit representation. */
     public static final int MAX_DECIMAL_PRECISION = 18;
+    /** Fraction digits of a TIMESTAMP's seconds: microseconds. */
+    public static final int TIMESTAMP_PRECISION = 6;
 
     public DataType {
         if (kind == TypeKind.DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
@@ -28,6 +30,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public static final DataType BIGINT = new DataType(TypeKind.BIGINT, 0, 0, true);
     public static final DataType DOUBLE = new DataType(TypeKind.DOUBLE, 0, 0, true);
     public static final DataType DATE = new DataType(TypeKind.DATE, 0, 0, true);
+    public static final DataType TIMESTAMP = new DataType(TypeKind.TIMESTAMP, 0, 0, true);
     public static final DataType VARCHAR = new DataType(TypeKind.VARCHAR, 0, 0, true);
 
     public static DataType decimal(int precision, int scale) {
@@ -46,12 +49,15 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
         return isNullable == nullable ? this : new DataType(kind, precision, scale, isNullable);
     }
 
-    /** The Arrow type of the physical vector; strings are their int32 dictionary codes. */
+    /**
+     * The Arrow type of the physical vector; strings are their int32 dictionary codes, TIMESTAMP a
+     * plain int64 (so that encodings and executors treat it as any int64 column).
+     */
     public ArrowType arrowType() {
         return switch (kind) {
             case BOOLEAN -> ArrowType.Bool.INSTANCE;
             case INTEGER, VARCHAR, CHAR -> new ArrowType.Int(32, true);
-            case BIGINT, DECIMAL -> new ArrowType.Int(64, true);
+            case BIGINT, DECIMAL, TIMESTAMP -> new ArrowType.Int(64, true);
             case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
             case DATE -> new ArrowType.Date(DateUnit.DAY);
         };
@@ -70,6 +76,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DOUBLE -> Types.DOUBLE;
             case DECIMAL -> Types.DECIMAL;
             case DATE -> Types.DATE;
+            case TIMESTAMP -> Types.TIMESTAMP;
             case VARCHAR, CHAR -> Types.VARCHAR;
         };
     }
@@ -83,6 +90,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DOUBLE -> Double.class;
             case DECIMAL -> java.math.BigDecimal.class;
             case DATE -> java.sql.Date.class;
+            case TIMESTAMP -> java.sql.Timestamp.class;
             case VARCHAR, CHAR -> String.class;
         };
     }
@@ -106,6 +114,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DOUBLE -> 24;
             case DECIMAL -> precision + 2;
             case DATE -> 10;
+            case TIMESTAMP -> 26;
             case VARCHAR -> precision > 0 ? precision : 65536;
             case CHAR -> precision;
         };

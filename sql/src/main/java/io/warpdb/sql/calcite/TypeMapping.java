@@ -28,6 +28,7 @@ public final class TypeMapping {
             case DECIMAL -> t.getScale() == 0 && t.getPrecision() > DataType.MAX_DECIMAL_PRECISION
                     ? DataType.BIGINT : DataType.decimal(t.getPrecision(), t.getScale());
             case DATE -> DataType.DATE;
+            case TIMESTAMP -> DataType.TIMESTAMP;
             case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
                     || t.getPrecision() >= 65536 ? DataType.VARCHAR : DataType.varchar(t.getPrecision());
             case CHAR -> DataType.chars(t.getPrecision());
@@ -46,6 +47,7 @@ public final class TypeMapping {
             case DOUBLE -> f.createSqlType(SqlTypeName.DOUBLE);
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
             case DATE -> f.createSqlType(SqlTypeName.DATE);
+            case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, DataType.TIMESTAMP_PRECISION);
             case VARCHAR -> t.precision() > 0 ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
                     : f.createSqlType(SqlTypeName.VARCHAR);
             case CHAR -> f.createSqlType(SqlTypeName.CHAR, t.precision());

@@ -10,6 +10,7 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Timestamps;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -191,6 +192,12 @@ public final class ExprCompiler {
                             build(args.get(1), DataType.BIGINT), type);
             case DATE_DIFF_DAYS -> new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
                     build(args.get(1), DataType.DATE), type);
+            case EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH ->
+                    new TimestampFunctionEvaluator(op, build(args.get(0), DataType.TIMESTAMP), null, null, type);
+            case DATE_TRUNC -> new TimestampFunctionEvaluator(op, build(args.get(1), DataType.TIMESTAMP), null,
+                    Timestamps.Unit.of((String) ((Literal) args.get(0)).value()), type);
+            case TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> new TimestampFunctionEvaluator(op,
+                    build(args.get(0), DataType.TIMESTAMP), build(args.get(1), DataType.BIGINT), null, type);
         };
     }
 
@@ -243,6 +250,10 @@ public final class ExprCompiler {
         if (leftIsString && !rightIsString) {
             left = cast(left, right.type());
         } else if (rightIsString && !leftIsString) {
+            right = cast(right, left.type());
+        } else if (left.type().kind() == TypeKind.DATE && right.type().kind() == TypeKind.TIMESTAMP) {
+            left = cast(left, right.type()); // a DATE compares as its midnight
+        } else if (right.type().kind() == TypeKind.DATE && left.type().kind() == TypeKind.TIMESTAMP) {
             right = cast(right, left.type());
         }
         return new ComparisonEvaluator(op, left, right, type);
