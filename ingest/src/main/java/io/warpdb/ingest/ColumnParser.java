@@ -5,6 +5,7 @@ import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -60,10 +61,11 @@ final class ColumnParser implements AutoCloseable {
     /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}. */
     void parse(byte[] bytes, int from, int to, int row) {
         switch (type.kind()) {
-            case INTEGER -> ((IntVector) vector).setSafe(row, TextValueParser.parseInteger(bytes, from, to));
+            case INTEGER -> ((IntVector) vector).setSafe(row, type.isNarrowInteger()
+                    ? TextValueParser.parseNarrowInteger(bytes, from, to, type) : TextValueParser.parseInteger(bytes, from, to));
             case BIGINT -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseBigint(bytes, from, to));
             case DECIMAL -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseDecimal(bytes, from, to, type));
-            case DOUBLE -> ((Float8Vector) vector).setSafe(row, TextValueParser.parseDouble(ascii(bytes, from, to)));
+            case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(TextValueParser.parseDouble(ascii(bytes, from, to))));
             case DATE -> ((DateDayVector) vector).setSafe(row, TextValueParser.parseDate(bytes, from, to));
             case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
             case BOOLEAN -> ((BitVector) vector).setSafe(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
@@ -82,10 +84,10 @@ final class ColumnParser implements AutoCloseable {
             return;
         }
         switch (type.kind()) {
-            case INTEGER -> ((IntVector) vector).setSafe(row, exact(value).intValueExact());
+            case INTEGER -> ((IntVector) vector).setSafe(row, inRange(exact(value).intValueExact()));
             case BIGINT -> ((BigIntVector) vector).setSafe(row, exact(value).longValueExact());
             case DECIMAL -> ((BigIntVector) vector).setSafe(row, unscaled(exact(value)));
-            case DOUBLE -> ((Float8Vector) vector).setSafe(row, number(value).doubleValue());
+            case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(number(value).doubleValue()));
             case DATE -> ((DateDayVector) vector).setSafe(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
             case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, timestamp(value));
@@ -104,6 +106,23 @@ final class ColumnParser implements AutoCloseable {
             return Timestamps.ofEpochDay(d.toEpochDay());
         }
         return TextValueParser.parseTimestamp(value.toString());
+    }
+
+    /** A value of a TINYINT or SMALLINT column within its range (any int for INTEGER). */
+    private int inRange(int value) {
+        if (type.isNarrowInteger() && Decimals.exceedsRange(value, type)) {
+            throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, TextValueParser.rangeOf(type));
+        }
+        return value;
+    }
+
+    /** A REAL column's value rounded to float32 (a DOUBLE's unchanged). */
+    private double real(double value) {
+        double rounded = type.roundToDeclared(value);
+        if (Double.isInfinite(rounded) && !Double.isInfinite(value)) {
+            throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "a REAL (at most 3.4028235E38 in magnitude)");
+        }
+        return rounded;
     }
 
     private static Number number(Object value) {

@@ -23,16 +23,16 @@ final class JdbcTypes {
     }
 
     static String typeName(DataType type) {
-        return type.kind().name();
+        return type.kind() == TypeKind.DECIMAL || type.kind().isString() ? type.kind().name() : type.sqlName();
     }
 
     /** JDBC precision: decimal digits for numbers, characters for strings and dates. */
     static int precision(DataType type) {
         return switch (type.kind()) {
             case BOOLEAN -> 1;
-            case INTEGER -> 10;
+            case INTEGER -> type.precision() == DataType.SMALLINT_BITS ? 5 : type.precision() == DataType.TINYINT_BITS ? 3 : 10;
             case BIGINT -> 19;
-            case DOUBLE -> 17;
+            case DOUBLE -> type.isReal() ? 7 : 17;
             case DECIMAL -> type.precision();
             case DATE, TIMESTAMP, VARCHAR, CHAR -> type.displaySize();
         };

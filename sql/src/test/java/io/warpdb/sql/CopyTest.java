@@ -240,6 +240,18 @@ class CopyTest {
         assertRejectedAs("ts", "5,2024-01-02 24:00:00\n", "22007", "expected a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.ffffff]), found '2024-01-02 24:00:00' (column happened)");
     }
 
+    @Test
+    void narrowTypesLoadInTheirRanges() throws IOException {
+        update("create table small (s smallint, t tinyint, r real)");
+        Path file = write("small.csv", "-32768,-128,0.1\n32767,127,-3.4028235e38\n,,\n");
+        assertEquals(3, update("COPY small FROM '" + sqlPath(file) + "' (HEADER false)"));
+        assertEquals(List.of(row((short) -32768, (byte) -128, 0.1f), row((short) 32767, (byte) 127, -3.4028235e38f), row(null, null, null)),
+                query("select * from small order by s nulls last"));
+        assertRejectedAs("small", "32768,0,0\n", "22003", "expected a SMALLINT (-32768..32767), found '32768' (column s)");
+        assertRejectedAs("small", "0,-129,0\n", "22003", "expected a TINYINT (-128..127), found '-129' (column t)");
+        assertRejectedAs("small", "0,0,1e39\n", "22003", "expected a REAL (at most 3.4028235E38 in magnitude), found '1e39' (column r)");
+    }
+
     private void assertRejectedAs(String table, String csv, String state, String message) throws IOException {
         Path file = write(table + "-bad.csv", csv);
         WarpException e = assertThrows(WarpException.class, () -> update("COPY " + table + " FROM '" + sqlPath(file) + "' (HEADER false)"));

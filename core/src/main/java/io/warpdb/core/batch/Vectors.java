@@ -28,7 +28,7 @@ public final class Vectors {
     }
 
     /**
-     * The value at {@code row} as JDBC returns it: Boolean, Integer, Long, Double, BigDecimal
+     * The value at {@code row} as JDBC returns it: Boolean, Integer (Short, Byte), Long, Double (Float), BigDecimal
      * (DECIMAL), java.sql.Date (DATE, from epoch days), java.sql.Timestamp (TIMESTAMP, the wall-clock
      * time in the JVM's zone) or String (through the dictionary); null for NULL.
      */
@@ -38,13 +38,22 @@ public final class Vectors {
         }
         return switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).get(row) != 0;
-            case INTEGER -> ((IntVector) v).get(row);
+            case INTEGER -> narrow(((IntVector) v).get(row), type);
             case BIGINT -> ((BigIntVector) v).get(row);
-            case DOUBLE -> ((Float8Vector) v).get(row);
+            case DOUBLE -> type.isReal() ? (Object) (float) ((Float8Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
             case DECIMAL -> BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
             case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(((DateDayVector) v).get(row)));
             case TIMESTAMP -> java.sql.Timestamp.valueOf(Timestamps.toLocalDateTime(((BigIntVector) v).get(row)));
             case VARCHAR, CHAR -> dict.get(((IntVector) v).get(row));
+        };
+    }
+
+    /** An INTEGER-kind value as the Java class of its declared type: Short, Byte or Integer. */
+    private static Object narrow(int value, DataType type) {
+        return switch (type.precision()) {
+            case DataType.SMALLINT_BITS -> (short) value;
+            case DataType.TINYINT_BITS -> (byte) value;
+            default -> value;
         };
     }
 

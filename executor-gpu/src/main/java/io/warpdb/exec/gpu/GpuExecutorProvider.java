@@ -149,8 +149,8 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         node.inputs().forEach(input -> schemas.add(input.schema()));
         for (Schema schema : schemas) {
             for (io.warpdb.core.types.Field field : schema.fields()) {
-                if (!ProgramCompiler.runsOnGpu(field.type().kind())) {
-                    return field.type().kind().name();
+                if (!ProgramCompiler.runsOnGpu(field.type())) {
+                    return field.type().sqlName();
                 }
             }
         }

@@ -31,6 +31,16 @@ class GpuTypeSupportTest {
     }
 
     @Test
+    void nodesOverNarrowIntegersAndRealsRunOnTheCpu() {
+        assertEquals(Support.no("SMALLINT columns run on the CPU"), GpuExecutorProvider.planSupport(rowsOf(DataType.SMALLINT)));
+        assertEquals(Support.no("TINYINT columns run on the CPU"), GpuExecutorProvider.planSupport(rowsOf(DataType.TINYINT)));
+        Support real = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DOUBLE),
+                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.CAST, DataType.REAL, new ColumnRef(0, DataType.DOUBLE)),
+                        new Literal(0.0, DataType.REAL))));
+        assertEquals(Support.no("REAL values run on the CPU"), real);
+    }
+
+    @Test
     void expressionsWithTimestampValuesRunOnTheCpu() {
         Call midnight = Call.of(Op.CAST, DataType.TIMESTAMP, new ColumnRef(0, DataType.DATE));
         Support cast = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),

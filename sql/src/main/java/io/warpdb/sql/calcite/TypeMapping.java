@@ -22,9 +22,12 @@ public final class TypeMapping {
         boolean nullable = t.isNullable();
         DataType base = switch (t.getSqlTypeName()) {
             case BOOLEAN -> DataType.BOOLEAN;
-            case TINYINT, SMALLINT, INTEGER, NULL -> DataType.INTEGER;
+            case TINYINT -> DataType.TINYINT;
+            case SMALLINT -> DataType.SMALLINT;
+            case INTEGER, NULL -> DataType.INTEGER;
             case BIGINT -> DataType.BIGINT;
-            case FLOAT, REAL, DOUBLE -> DataType.DOUBLE;
+            case REAL -> DataType.REAL;
+            case FLOAT, DOUBLE -> DataType.DOUBLE;
             case DECIMAL -> t.getScale() == 0 && t.getPrecision() > DataType.MAX_DECIMAL_PRECISION
                     ? DataType.BIGINT : DataType.decimal(t.getPrecision(), t.getScale());
             case DATE -> DataType.DATE;
@@ -42,9 +45,10 @@ public final class TypeMapping {
     public static RelDataType toRelType(DataType t, RelDataTypeFactory f) {
         RelDataType base = switch (t.kind()) {
             case BOOLEAN -> f.createSqlType(SqlTypeName.BOOLEAN);
-            case INTEGER -> f.createSqlType(SqlTypeName.INTEGER);
+            case INTEGER -> f.createSqlType(t.precision() == DataType.SMALLINT_BITS ? SqlTypeName.SMALLINT
+                    : t.precision() == DataType.TINYINT_BITS ? SqlTypeName.TINYINT : SqlTypeName.INTEGER);
             case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
-            case DOUBLE -> f.createSqlType(SqlTypeName.DOUBLE);
+            case DOUBLE -> f.createSqlType(t.isReal() ? SqlTypeName.REAL : SqlTypeName.DOUBLE);
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
             case DATE -> f.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, DataType.TIMESTAMP_PRECISION);

@@ -5,6 +5,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -49,10 +50,10 @@ public final class LiteralConverter {
         DataType t = type.withNullable(false);
         Object normalized = switch (type.kind()) {
             case BOOLEAN -> toBoolean(value);
-            case INTEGER -> checkInt(exact(value, 0), value);
+            case INTEGER -> checkInt(exact(value, 0), value, type);
             case BIGINT -> exact(value, 0);
             case DECIMAL -> exact(value, type.scale(), type.precision());
-            case DOUBLE -> toDouble(value);
+            case DOUBLE -> type.convertToDeclared(toDouble(value));
             case DATE -> toDate(value);
             case TIMESTAMP -> toTimestamp(value);
             case VARCHAR -> value.toString();
@@ -102,11 +103,12 @@ public final class LiteralConverter {
         return scaled.unscaledValue().longValue();
     }
 
-    private static long checkInt(long v, Object original) {
-        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + original + " is out of range for INTEGER");
+    private static long checkInt(long v, Object original, DataType type) {
+        try {
+            return Decimals.checkFits(v, type);
+        } catch (WarpException e) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + original + " is out of range for " + type.sqlName());
         }
-        return v;
     }
 
     private static Double toDouble(Object v) {

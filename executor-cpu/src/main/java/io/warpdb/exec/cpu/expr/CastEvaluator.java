@@ -12,7 +12,8 @@ import io.warpdb.exec.cpu.value.TextValues;
 
 /**
  * CAST to a non-string type: between numeric types (exact rescaling and DOUBLE to exact round
- * HALF_UP; the declared INTEGER range or DECIMAL precision is checked, 22003), parsing strings
+ * HALF_UP; the declared TINYINT, SMALLINT or INTEGER range or DECIMAL precision is checked, 22003;
+ * REAL rounds to float32), parsing strings
  * (22P02 for bad text; {@link ExprCompiler} runs this once per dictionary entry), DATE to
  * TIMESTAMP and back, and the identity on DATE, TIMESTAMP and BOOLEAN. Casts to strings are {@link StringFunctionEvaluator}s or
  * {@link DictionaryMapEvaluator}s.
@@ -51,7 +52,7 @@ final class CastEvaluator implements Evaluator {
             return betweenDatetimes(a);
         }
         if (type.kind() == TypeKind.DOUBLE) {
-            return Column.ofDoubles(type, a.toDoubles(), a.nulls());
+            return type.isReal() ? toReal(a) : Column.ofDoubles(type, a.toDoubles(), a.nulls());
         }
         if (from == TypeKind.DOUBLE) {
             return fromDouble(a);
@@ -80,6 +81,18 @@ final class CastEvaluator implements Evaluator {
             }
         }
         return Column.ofLongs(type, out, a.nulls());
+    }
+
+    /** Rounded to float32; 22003 for a finite value beyond REAL's range. */
+    private Column toReal(Column a) {
+        double[] x = a.toDoubles();
+        double[] out = new double[x.length];
+        for (int i = 0; i < x.length; i++) {
+            if (!a.isNull(i)) {
+                out[i] = type.convertToDeclared(x[i]);
+            }
+        }
+        return Column.ofDoubles(type, out, a.nulls());
     }
 
     private Column fromDouble(Column a) {

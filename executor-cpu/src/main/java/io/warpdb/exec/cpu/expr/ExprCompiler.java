@@ -334,14 +334,23 @@ public final class ExprCompiler {
         return new CastEvaluator(arg, to);
     }
 
-    /** {@code e} unchanged when its values already have {@code type}'s physical form, else cast. */
+    /**
+     * {@code e} unchanged when its values already have {@code type}'s physical form and range,
+     * else cast (to a narrower integer or to REAL too, which checks the range or rounds).
+     */
     private static Evaluator coerce(Evaluator e, DataType type) {
         TypeKind from = e.type().kind();
         TypeKind to = type.kind();
         boolean sameForm = from.isString() && to.isString()
-                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale())
+                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale()) && !narrows(e.type(), type)
                 || from == TypeKind.INTEGER && to == TypeKind.BIGINT;
         return sameForm ? e : cast(e, type);
+    }
+
+    /** Whether {@code to} holds fewer values than {@code from} of the same kind (INTEGER to SMALLINT, DOUBLE to REAL). */
+    private static boolean narrows(DataType from, DataType to) {
+        return to.isNarrowInteger() && (!from.isNarrowInteger() || from.precision() > to.precision())
+                || to.isReal() && !from.isReal();
     }
 
     private static int constantInt(Expr e, String what) {

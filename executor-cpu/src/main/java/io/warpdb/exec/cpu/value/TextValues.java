@@ -42,7 +42,7 @@ public final class TextValues {
         if (!DOUBLE_TEXT.matcher(s).matches()) {
             throw invalid(text, type);
         }
-        return Double.parseDouble(s);
+        return type.convertToDeclared(Double.parseDouble(s));
     }
 
     private static long parseInteger(String s, String text, DataType type) {
@@ -109,8 +109,9 @@ public final class TextValues {
         };
     }
 
-    public static String formatDouble(double v) {
-        return Double.toString(v);
+    /** A DOUBLE as Java writes it; a REAL with the digits its float32 needs (0.1, not 0.10000000149011612). */
+    public static String formatDouble(double v, DataType type) {
+        return type.isReal() ? Float.toString((float) v) : Double.toString(v);
     }
 
     /** Removes leading and trailing spaces (only U+0020, as SQL TRIM does). */

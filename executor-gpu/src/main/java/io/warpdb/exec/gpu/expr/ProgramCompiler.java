@@ -90,11 +90,13 @@ public final class ProgramCompiler {
 
     /**
      * Whether the GPU's operators handle values of this type. TIMESTAMP is an int64 column that
-     * the kernels could carry, but its casts and functions have no GPU twin yet: nodes with such
-     * columns run on the CPU (placement reads this through the provider's planSupport).
+     * the kernels could carry, but its casts and functions have no GPU twin yet; SMALLINT, TINYINT
+     * and REAL are held as INTEGER and DOUBLE, but the interpreter checks neither their ranges nor
+     * REAL's rounding. Nodes with such columns run on the CPU (placement reads this through the
+     * provider's planSupport).
      */
-    public static boolean runsOnGpu(TypeKind kind) {
-        return kind != TypeKind.TIMESTAMP;
+    public static boolean runsOnGpu(DataType type) {
+        return type.kind() != TypeKind.TIMESTAMP && !type.isNarrowInteger() && !type.isReal();
     }
 
     /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
@@ -145,8 +147,8 @@ public final class ProgramCompiler {
     // ---- expressions ----
 
     private Operand compile(Expr expr) {
-        if (!runsOnGpu(expr.type().kind())) {
-            throw new Unsupported(expr.type().kind() + " values run on the CPU");
+        if (!runsOnGpu(expr.type())) {
+            throw new Unsupported(expr.type().sqlName() + " values run on the CPU");
         }
         if (expr instanceof ColumnRef ref) {
             return column(ref);
