@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -112,10 +113,12 @@ public final class SchemaInference {
     private static DataType arrowType(Path file, org.apache.arrow.vector.types.pojo.Field field) {
         ArrowType t = field.getType();
         if (t instanceof ArrowType.Int i) {
-            return i.getBitWidth() <= 32 && (i.getIsSigned() || i.getBitWidth() < 32) ? DataType.INTEGER : DataType.BIGINT;
+            int bits = i.getIsSigned() ? i.getBitWidth() : i.getBitWidth() + 1; // an unsigned value needs a sign bit more
+            return bits <= DataType.TINYINT_BITS ? DataType.TINYINT : bits <= DataType.SMALLINT_BITS ? DataType.SMALLINT
+                    : bits <= Integer.SIZE ? DataType.INTEGER : DataType.BIGINT;
         }
-        if (t instanceof ArrowType.FloatingPoint) {
-            return DataType.DOUBLE;
+        if (t instanceof ArrowType.FloatingPoint f) {
+            return f.getPrecision() == FloatingPointPrecision.DOUBLE ? DataType.DOUBLE : DataType.REAL;
         }
         if (t instanceof ArrowType.Decimal d && d.getPrecision() <= DataType.MAX_DECIMAL_PRECISION) {
             return DataType.decimal(d.getPrecision(), d.getScale());
