@@ -186,17 +186,17 @@ public final class ExprCompiler {
             case STARTS_WITH -> new StringMeasureEvaluator(stringArgs(args), StringFunctions.STARTS_WITH, type);
             case REGEXP_MATCHES -> new StringMeasureEvaluator(stringArgs(args), RegexFunctions.matches(), type);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY ->
-                    new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE), null, type);
+                    new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE), null, null, type);
             case DATE_ADD_DAYS, DATE_ADD_MONTHS ->
                     new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
-                            build(args.get(1), DataType.BIGINT), type);
+                            build(args.get(1), DataType.BIGINT), null, type);
             case DATE_DIFF_DAYS -> new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
-                    build(args.get(1), DataType.DATE), type);
+                    build(args.get(1), DataType.DATE), null, type);
             case EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH ->
-                    new TimestampFunctionEvaluator(op, build(args.get(0), DataType.TIMESTAMP), null, null, type);
-            case DATE_TRUNC -> new TimestampFunctionEvaluator(op, build(args.get(1), DataType.TIMESTAMP), null,
+                    new DateFunctionEvaluator(op, build(args.get(0), DataType.TIMESTAMP), null, null, type);
+            case DATE_TRUNC -> new DateFunctionEvaluator(op, build(args.get(1), DataType.TIMESTAMP), null,
                     Timestamps.Unit.of((String) ((Literal) args.get(0)).value()), type);
-            case TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> new TimestampFunctionEvaluator(op,
+            case TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> new DateFunctionEvaluator(op,
                     build(args.get(0), DataType.TIMESTAMP), build(args.get(1), DataType.BIGINT), null, type);
         };
     }
