@@ -20,7 +20,7 @@ public final class Timestamps {
     public static final long MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE;
     public static final long MICROS_PER_DAY = 24 * MICROS_PER_HOUR;
 
-    /** The units of {@code date_trunc} and of interval arithmetic, smallest first. */
+    /** The units {@code date_trunc} rounds down to, smallest first. */
     public enum Unit {
         MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, DECADE, CENTURY, MILLENNIUM;
 
