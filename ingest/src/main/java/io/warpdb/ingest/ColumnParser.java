@@ -5,6 +5,8 @@ import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
@@ -59,11 +61,13 @@ final class ColumnParser implements AutoCloseable {
     /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}. */
     void parse(byte[] bytes, int from, int to, int row) {
         switch (type.kind()) {
-            case INTEGER -> ((IntVector) vector).setSafe(row, TextValueParser.parseInteger(bytes, from, to));
+            case INTEGER -> ((IntVector) vector).setSafe(row, type.isNarrowInteger()
+                    ? TextValueParser.parseNarrowInteger(bytes, from, to, type) : TextValueParser.parseInteger(bytes, from, to));
             case BIGINT -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseBigint(bytes, from, to));
             case DECIMAL -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseDecimal(bytes, from, to, type));
-            case DOUBLE -> ((Float8Vector) vector).setSafe(row, TextValueParser.parseDouble(ascii(bytes, from, to)));
+            case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(TextValueParser.parseDouble(ascii(bytes, from, to))));
             case DATE -> ((DateDayVector) vector).setSafe(row, TextValueParser.parseDate(bytes, from, to));
+            case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
             case BOOLEAN -> ((BitVector) vector).setSafe(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
             case VARCHAR, CHAR -> setString(decode(bytes, from, to), row);
         }
@@ -71,7 +75,7 @@ final class ColumnParser implements AutoCloseable {
 
     /**
      * Sets row {@code row} from a value as Arrow's vectors return it (Integer, Long, Double,
-     * BigDecimal, LocalDate or epoch days, Boolean, Text or String); numbers become the column's
+     * BigDecimal, LocalDate or epoch days, LocalDateTime, Boolean, Text or String); numbers become the column's
      * type when they fit it exactly.
      */
     void set(Object value, int row) {
@@ -80,16 +84,45 @@ final class ColumnParser implements AutoCloseable {
             return;
         }
         switch (type.kind()) {
-            case INTEGER -> ((IntVector) vector).setSafe(row, exact(value).intValueExact());
+            case INTEGER -> ((IntVector) vector).setSafe(row, inRange(exact(value).intValueExact()));
             case BIGINT -> ((BigIntVector) vector).setSafe(row, exact(value).longValueExact());
             case DECIMAL -> ((BigIntVector) vector).setSafe(row, unscaled(exact(value)));
-            case DOUBLE -> ((Float8Vector) vector).setSafe(row, number(value).doubleValue());
+            case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(number(value).doubleValue()));
             case DATE -> ((DateDayVector) vector).setSafe(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
+            case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, timestamp(value));
             case BOOLEAN -> ((BitVector) vector).setSafe(row, value instanceof Boolean b ? (b ? 1 : 0)
                     : TextValueParser.parseBoolean(value.toString()) ? 1 : 0);
             case VARCHAR, CHAR -> setString(value.toString(), row);
         }
+    }
+
+    /** Arrow's timestamps without a zone come as LocalDateTime; a date is its midnight. */
+    private static long timestamp(Object value) {
+        if (value instanceof java.time.LocalDateTime t) {
+            return Timestamps.of(t);
+        }
+        if (value instanceof LocalDate d) {
+            return Timestamps.ofEpochDay(d.toEpochDay());
+        }
+        return TextValueParser.parseTimestamp(value.toString());
+    }
+
+    /** A value of a TINYINT or SMALLINT column within its range (any int for INTEGER). */
+    private int inRange(int value) {
+        if (type.isNarrowInteger() && Decimals.exceedsRange(value, type)) {
+            throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, TextValueParser.rangeOf(type));
+        }
+        return value;
+    }
+
+    /** A REAL column's value rounded to float32 (a DOUBLE's unchanged). */
+    private double real(double value) {
+        double rounded = type.roundToDeclared(value);
+        if (Double.isInfinite(rounded) && !Double.isInfinite(value)) {
+            throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "a REAL (at most 3.4028235E38 in magnitude)");
+        }
+        return rounded;
     }
 
     private static Number number(Object value) {

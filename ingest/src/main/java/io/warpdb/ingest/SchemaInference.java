@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
@@ -52,7 +53,7 @@ public final class SchemaInference {
     /** The narrowest type every sampled value of column {@code c} parses as; VARCHAR when none. */
     private static DataType csvType(List<String[]> sample, int c) {
         List<DataType> candidates = new ArrayList<>(List.of(DataType.BOOLEAN, DataType.INTEGER, DataType.BIGINT,
-                DataType.DATE, DataType.DOUBLE));
+                DataType.DATE, DataType.TIMESTAMP, DataType.DOUBLE));
         int scale = 0;
         int integerDigits = 0;
         boolean decimal = true;
@@ -91,6 +92,7 @@ public final class SchemaInference {
                 case INTEGER -> TextValueParser.parseInteger(b, 0, b.length);
                 case BIGINT -> TextValueParser.parseBigint(b, 0, b.length);
                 case DATE -> TextValueParser.parseDate(b, 0, b.length);
+                case TIMESTAMP -> TextValueParser.parseTimestamp(value);
                 case DOUBLE -> TextValueParser.parseDouble(value);
                 default -> throw new IllegalArgumentException("not a candidate: " + type);
             }
@@ -111,16 +113,21 @@ public final class SchemaInference {
     private static DataType arrowType(Path file, org.apache.arrow.vector.types.pojo.Field field) {
         ArrowType t = field.getType();
         if (t instanceof ArrowType.Int i) {
-            return i.getBitWidth() <= 32 && (i.getIsSigned() || i.getBitWidth() < 32) ? DataType.INTEGER : DataType.BIGINT;
+            int bits = i.getIsSigned() ? i.getBitWidth() : i.getBitWidth() + 1; // an unsigned value needs a sign bit more
+            return bits <= DataType.TINYINT_BITS ? DataType.TINYINT : bits <= DataType.SMALLINT_BITS ? DataType.SMALLINT
+                    : bits <= Integer.SIZE ? DataType.INTEGER : DataType.BIGINT;
         }
-        if (t instanceof ArrowType.FloatingPoint) {
-            return DataType.DOUBLE;
+        if (t instanceof ArrowType.FloatingPoint f) {
+            return f.getPrecision() == FloatingPointPrecision.DOUBLE ? DataType.DOUBLE : DataType.REAL;
         }
         if (t instanceof ArrowType.Decimal d && d.getPrecision() <= DataType.MAX_DECIMAL_PRECISION) {
             return DataType.decimal(d.getPrecision(), d.getScale());
         }
         if (t instanceof ArrowType.Date) {
             return DataType.DATE;
+        }
+        if (t instanceof ArrowType.Timestamp ts && ts.getTimezone() == null) {
+            return DataType.TIMESTAMP;
         }
         if (t instanceof ArrowType.Bool) {
             return DataType.BOOLEAN;

@@ -3,6 +3,9 @@ package io.warpdb.ingest;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
@@ -22,6 +25,21 @@ public final class TextValueParser {
             throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "an INTEGER (-2147483648..2147483647)");
         }
         return (int) v;
+    }
+
+    /** A TINYINT or SMALLINT (held as an int). */
+    public static int parseNarrowInteger(byte[] b, int from, int to, DataType type) {
+        long v = parseLong(b, from, to, "a " + type.sqlName());
+        if (Decimals.exceedsRange(v, type)) {
+            throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, rangeOf(type));
+        }
+        return (int) v;
+    }
+
+    /** What a value of a TINYINT or SMALLINT column must be, e.g. {@code a SMALLINT (-32768..32767)}. */
+    static String rangeOf(DataType type) {
+        long max = (1L << (type.precision() - 1)) - 1;
+        return "a " + type.sqlName() + " (" + (-max - 1) + ".." + max + ")";
     }
 
     /** A BIGINT. */
@@ -134,6 +152,15 @@ public final class TextValueParser {
             }
         }
         throw new BadValueException(SqlState.INVALID_DATETIME_FORMAT, "a DATE (yyyy-mm-dd)");
+    }
+
+    /** A TIMESTAMP written yyyy-mm-dd hh:mm[:ss[.ffffff]] (or a date alone, its midnight), as microseconds since 1970. */
+    public static long parseTimestamp(String text) {
+        try {
+            return Timestamps.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new BadValueException(SqlState.INVALID_DATETIME_FORMAT, "a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.ffffff])");
+        }
     }
 
     /** The number written by {@code count} digits at {@code from}; -1 if one is not a digit. */

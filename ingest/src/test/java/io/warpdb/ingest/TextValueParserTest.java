@@ -87,4 +87,16 @@ class TextValueParserTest {
         assertFalse(TextValueParser.parseBoolean("0"));
         assertBad(SqlState.INVALID_TEXT_REPRESENTATION, "a BOOLEAN (true or false)", () -> TextValueParser.parseBoolean("maybe"));
     }
+
+    @Test
+    void timestampsAreMicrosecondsSince1970() {
+        assertEquals(1_704_164_645_123_456L, TextValueParser.parseTimestamp("2024-01-02 03:04:05.123456"));
+        assertEquals(1_704_164_645_100_000L, TextValueParser.parseTimestamp("2024-01-02T03:04:05.1"));
+        assertEquals(-1L, TextValueParser.parseTimestamp("1969-12-31 23:59:59.999999"));
+        assertEquals(86_400_000_000L, TextValueParser.parseTimestamp("1970-01-02"));
+        for (String bad : new String[] {"2024-01-02 24:00:00", "2024-01-02 03:04:05.1234567", "2024-01-02 3:04:05", "2024-02-30 00:00:00",
+            "2024-01-02 03:04:05.", "2024-01-02 03:04:05Z"}) {
+            assertBad(SqlState.INVALID_DATETIME_FORMAT, "a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.ffffff])", () -> TextValueParser.parseTimestamp(bad));
+        }
+    }
 }

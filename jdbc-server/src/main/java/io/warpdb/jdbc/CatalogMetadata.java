@@ -94,12 +94,16 @@ final class CatalogMetadata {
                 t.nullable() ? "YES" : "NO", "NO", "NO");
     }
 
-    /** One row per type WarpDB stores, at its widest, ordered by JDBC type code as JDBC asks. */
+    /** One row per type WarpDB stores (DECIMAL and strings at their widest), ordered by JDBC type code as JDBC asks. */
     List<MetaTypeInfo> typeInfo() {
         List<MetaTypeInfo> rows = new ArrayList<>();
+        List<DataType> types = new ArrayList<>(List.of(DataType.TINYINT, DataType.SMALLINT, DataType.REAL));
         for (TypeKind kind : TypeKind.values()) {
-            DataType t = widest(kind);
-            String quote = kind.isString() ? "'" : kind == TypeKind.DATE ? "DATE '" : null;
+            types.add(widest(kind));
+        }
+        for (DataType t : types) {
+            TypeKind kind = t.kind();
+            String quote = kind.isString() ? "'" : kind.isDatetime() ? kind.name() + " '" : null;
             short maxScale = (short) (kind == TypeKind.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : 0);
             rows.add(new MetaTypeInfo(JdbcTypes.typeName(t), t.jdbcType(), JdbcTypes.precision(t), quote,
                     quote == null ? null : "'", (short) DatabaseMetaData.typeNullable, kind.isString(),

@@ -1,8 +1,13 @@
 package io.warpdb.jdbc;
 
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSetMetaData;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.SqlType;
 
@@ -13,22 +18,23 @@ import org.apache.calcite.avatica.SqlType;
  * append them themselves.
  */
 final class JdbcTypes {
+    private static final long MICROS_PER_MILLI = 1000;
     private JdbcTypes() {
     }
 
     static String typeName(DataType type) {
-        return type.kind().name();
+        return type.kind() == TypeKind.DECIMAL || type.kind().isString() ? type.kind().name() : type.sqlName();
     }
 
     /** JDBC precision: decimal digits for numbers, characters for strings and dates. */
     static int precision(DataType type) {
         return switch (type.kind()) {
             case BOOLEAN -> 1;
-            case INTEGER -> 10;
+            case INTEGER -> type.precision() == DataType.SMALLINT_BITS ? 5 : type.precision() == DataType.TINYINT_BITS ? 3 : 10;
             case BIGINT -> 19;
-            case DOUBLE -> 17;
+            case DOUBLE -> type.isReal() ? 7 : 17;
             case DECIMAL -> type.precision();
-            case DATE, VARCHAR, CHAR -> type.displaySize();
+            case DATE, TIMESTAMP, VARCHAR, CHAR -> type.displaySize();
         };
     }
 
@@ -63,11 +69,17 @@ final class JdbcTypes {
     /**
      * A batch's value in its wire form. A DATE travels as its count of days, read from the vector:
      * a java.sql.Date of a year before 1 does not convert back (0000-02-29 failed as "February 29
-     * of year 1").
+     * of year 1"). A TIMESTAMP travels as Avatica's own server sends one: milliseconds since 1970
+     * of its wall-clock time read as UTC, which clients show as that wall-clock time in any zone
+     * (Avatica's wire has no finer unit, so microseconds are cut to the millisecond).
      */
-    static Object toWire(io.warpdb.core.batch.Batch batch, int column, int row) {
-        if (batch.vector(column) instanceof org.apache.arrow.vector.DateDayVector days) {
+    static Object toWire(Batch batch, int column, int row) {
+        FieldVector vector = batch.vector(column);
+        if (vector instanceof DateDayVector days) {
             return days.isNull(row) ? null : days.get(row);
+        }
+        if (batch.schema().type(column).kind() == TypeKind.TIMESTAMP) {
+            return vector.isNull(row) ? null : Math.floorDiv(((BigIntVector) vector).get(row), MICROS_PER_MILLI);
         }
         return batch.getObject(column, row);
     }

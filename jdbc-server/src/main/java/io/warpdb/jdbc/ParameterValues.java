@@ -2,6 +2,7 @@ package io.warpdb.jdbc;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import org.apache.calcite.avatica.remote.TypedValue;
 /**
  * Converts the parameter values a client bound with {@code PreparedStatement.setXxx} into the
  * JDBC objects {@link io.warpdb.sql.Session#execute} takes: Integer, Long, Double, BigDecimal,
- * String, Boolean, java.sql.Date or null.
+ * String, Boolean, java.sql.Date, LocalDateTime (a timestamp) or null.
  */
 final class ParameterValues {
     private ParameterValues() {
@@ -37,6 +38,10 @@ final class ParameterValues {
         if (value.type == ColumnMetaData.Rep.JAVA_SQL_DATE) {
             // The client sent the day number of its own calendar date; keep that date, whatever the zones.
             return java.sql.Date.valueOf(LocalDate.ofEpochDay(((Number) local).longValue()));
+        }
+        if (value.type == ColumnMetaData.Rep.JAVA_SQL_TIMESTAMP) {
+            // Milliseconds of the client's wall-clock time read as UTC; keep that wall-clock time.
+            return Timestamps.toLocalDateTime(((Number) local).longValue() * 1000);
         }
         if (local instanceof Byte || local instanceof Short || local instanceof Integer) {
             return ((Number) local).intValue();

@@ -9,7 +9,9 @@ import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 
 /**
@@ -35,6 +37,10 @@ final class TypedResults {
             if (type == LocalDate.class) {
                 Date date = target.getDate(column);
                 return date == null ? null : date.toLocalDate();
+            }
+            if (type == LocalDateTime.class) {
+                Timestamp timestamp = target.getTimestamp(column);
+                return timestamp == null ? null : timestamp.toLocalDateTime();
             }
             if (type == Integer.class) {
                 return target.getInt(column);

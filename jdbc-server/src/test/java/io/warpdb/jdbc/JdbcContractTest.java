@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -197,6 +198,87 @@ abstract class JdbcContractTest {
     }
 
     @Test
+    void timestampsTravelAsJavaSqlTimestampsToTheMillisecond() throws SQLException {
+        Connection c = connect();
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE events (id INTEGER, happened TIMESTAMP)");
+            s.executeUpdate("INSERT INTO events VALUES (1, TIMESTAMP '2024-03-10 02:30:00.123456'), (2, NULL), "
+                    + "(3, TIMESTAMP '1969-12-31 23:59:59.999')");
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO events VALUES (?, ?)")) {
+            assertEquals(Types.TIMESTAMP, insert.getParameterMetaData().getParameterType(2));
+            insert.setInt(1, 4);
+            insert.setTimestamp(2, Timestamp.valueOf("0001-01-01 00:00:00.5"));
+            assertEquals(1, insert.executeUpdate());
+        }
+        try (PreparedStatement query = c.prepareStatement("SELECT id, happened, CAST(happened AS VARCHAR) FROM events WHERE happened < ? OR happened IS NULL ORDER BY id")) {
+            query.setTimestamp(1, Timestamp.valueOf("2030-01-01 00:00:00"));
+            try (ResultSet rs = query.executeQuery()) {
+                ResultSetMetaData md = rs.getMetaData();
+                assertEquals(Types.TIMESTAMP, md.getColumnType(2));
+                assertEquals("TIMESTAMP", md.getColumnTypeName(2));
+                assertEquals(Timestamp.class.getName(), md.getColumnClassName(2));
+                assertTrue(rs.next());
+                // 02:30 on 2024-03-10 does not exist in US zones; a timestamp has no zone, so it stays.
+                assertEquals(Timestamp.valueOf("2024-03-10 02:30:00.123"), rs.getTimestamp(2));
+                assertEquals(Timestamp.valueOf("2024-03-10 02:30:00.123"), rs.getObject(2));
+                assertEquals("2024-03-10 02:30:00.123456", rs.getString(3));
+                assertTrue(rs.next());
+                assertNull(rs.getTimestamp(2));
+                assertTrue(rs.next());
+                assertEquals(Timestamp.valueOf("1969-12-31 23:59:59.999"), rs.getTimestamp(2));
+                assertTrue(rs.next());
+                assertEquals("0001-01-01 00:00:00.5", rs.getString(3));
+                assertFalse(rs.next());
+            }
+        }
+    }
+
+    @Test
+    void narrowIntegersAndRealsKeepTheirJdbcTypes() throws SQLException {
+        Connection c = connect();
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE narrow (s SMALLINT, t TINYINT, r REAL)");
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO narrow VALUES (?, ?, ?)")) {
+            ParameterMetaData p = insert.getParameterMetaData();
+            assertEquals(Types.SMALLINT, p.getParameterType(1));
+            assertEquals(Types.TINYINT, p.getParameterType(2));
+            assertEquals(Types.REAL, p.getParameterType(3));
+            insert.setShort(1, Short.MIN_VALUE);
+            insert.setByte(2, Byte.MAX_VALUE);
+            insert.setFloat(3, 0.1f);
+            assertEquals(1, insert.executeUpdate());
+            insert.setInt(1, 40_000);
+            SQLException e = assertThrows(SQLException.class, insert::executeUpdate);
+            assertEquals("22003", e.getSQLState());
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT s, t, r, s + t FROM narrow WHERE t = 127")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(Types.SMALLINT, md.getColumnType(1));
+            assertEquals("SMALLINT", md.getColumnTypeName(1));
+            assertEquals(Short.class.getName(), md.getColumnClassName(1));
+            assertEquals(5, md.getPrecision(1));
+            assertEquals(Types.TINYINT, md.getColumnType(2));
+            assertEquals("TINYINT", md.getColumnTypeName(2));
+            assertEquals(Types.REAL, md.getColumnType(3));
+            assertEquals("REAL", md.getColumnTypeName(3));
+            assertEquals(Float.class.getName(), md.getColumnClassName(3));
+            assertEquals(Types.SMALLINT, md.getColumnType(4));
+            assertTrue(rs.next());
+            assertEquals(Short.MIN_VALUE, rs.getShort(1));
+            assertEquals(Byte.MAX_VALUE, rs.getByte(2));
+            assertEquals(0.1f, rs.getFloat(3));
+            assertEquals((double) 0.1f, rs.getDouble(3));
+            assertFalse(rs.next());
+        }
+        try (Statement s = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT s + s FROM narrow").next());
+            assertEquals("22003", e.getSQLState());
+        }
+    }
+
+    @Test
     void batchesOfPreparedInserts() throws SQLException {
         Connection c = connect();
         try (Statement s = c.createStatement()) {
@@ -316,7 +398,8 @@ abstract class JdbcContractTest {
             assertEquals(20, rs.getInt("COLUMN_SIZE"));
         }
         List<String> typeNames = column(md.getTypeInfo(), "TYPE_NAME");
-        assertTrue(typeNames.containsAll(List.of("BOOLEAN", "INTEGER", "BIGINT", "DOUBLE", "DECIMAL", "DATE", "VARCHAR", "CHAR")),
+        assertTrue(typeNames.containsAll(List.of("BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "DOUBLE", "DECIMAL", "DATE", "TIMESTAMP",
+                "VARCHAR", "CHAR")),
                 typeNames.toString());
         List<String> functions = column(md.getFunctions(null, null, "%"), "FUNCTION_NAME");
         if (listsFunctions()) {

@@ -10,13 +10,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** WarpDB's driver reads columns with getObject(column, type) (JDBC 4.2), DATE as {@link LocalDate}, embedded and remote. */
+/** WarpDB's driver reads columns with getObject(column, type) (JDBC 4.2), DATE as {@link LocalDate}, TIMESTAMP as {@link LocalDateTime}, embedded and remote. */
 class TypedResultsTest {
     private static ServedDatabase served;
 
@@ -51,6 +53,17 @@ class TypedResultsTest {
                 assertEquals(Integer.valueOf(2), rs.getObject(1, Integer.class));
                 assertFalse(rs.next());
             }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"embedded", "warpdb-remote"})
+    void timestampsReadAsLocalDateTimes(String driver) throws SQLException {
+        try (Connection c = served.connect(driver); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT TIMESTAMP '2024-03-10 02:30:00.123', CAST(NULL AS TIMESTAMP)")) {
+            assertTrue(rs.next());
+            assertEquals(LocalDateTime.of(2024, 3, 10, 2, 30, 0, 123_000_000), rs.getObject(1, LocalDateTime.class));
+            assertNull(rs.getObject(2, LocalDateTime.class));
         }
     }
 }

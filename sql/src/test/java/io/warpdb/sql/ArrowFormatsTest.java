@@ -22,6 +22,10 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
@@ -120,6 +124,34 @@ class ArrowFormatsTest {
         Path stream = Files.write(dir.resolve("rows.arrows"), streamBytes());
         assertEquals(3, update("COPY a FROM '" + stream + "'"));
         assertEquals(List.of(Arrays.asList(6L)), query("select count(*) from a"));
+    }
+
+    @Test
+    void narrowIntegersFloatsAndTimestampsKeepTheirTypes() throws Exception {
+        SmallIntVector s = new SmallIntVector("s", allocator);
+        TinyIntVector t = new TinyIntVector("t", allocator);
+        Float4Vector r = new Float4Vector("r", allocator);
+        TimeStampMicroVector ts = new TimeStampMicroVector("ts", allocator);
+        s.setSafe(0, Short.MIN_VALUE);
+        t.setSafe(0, Byte.MAX_VALUE);
+        r.setSafe(0, 0.1f);
+        ts.setSafe(0, -1);
+        s.setNull(1);
+        t.setNull(1);
+        r.setNull(1);
+        ts.setNull(1);
+        Path file = dir.resolve("narrow.arrow");
+        try (VectorSchemaRoot root = VectorSchemaRoot.of(s, t, r, ts)) {
+            root.setRowCount(2);
+            try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    ArrowFileWriter writer = new ArrowFileWriter(root, null, out)) {
+                writer.writeBatch();
+            }
+        }
+        assertEquals(2, update("COPY narrow FROM '" + file + "' (CREATE true)"));
+        assertEquals("[s SMALLINT, t TINYINT, r REAL, ts TIMESTAMP]", db.catalog().table("narrow").orElseThrow().schema().fields().toString());
+        assertEquals(List.of(Arrays.asList((short) -32768, (byte) 127, 0.1f, "1969-12-31 23:59:59.999999"), Arrays.asList(null, null, null, null)),
+                query("select s, t, r, cast(ts as varchar) from narrow order by s nulls last"));
     }
 
     @Test

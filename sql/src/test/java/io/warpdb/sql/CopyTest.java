@@ -231,6 +231,35 @@ class CopyTest {
     }
 
     @Test
+    void timestampsLoadWithMicrosecondsAndAreInferred() throws IOException {
+        Path file = write("ts.csv", "id,happened\n1,2024-01-02 03:04:05.123456\n2,1969-12-31 23:59:59\n3,\n4,2024-01-02T03:04\n");
+        assertEquals(4, update("COPY ts FROM '" + sqlPath(file) + "' (CREATE true)"));
+        assertEquals("[id INTEGER, happened TIMESTAMP]", db.catalog().table("ts").orElseThrow().schema().fields().toString());
+        assertEquals(List.of(row(1, "2024-01-02 03:04:05.123456"), row(2, "1969-12-31 23:59:59"), row(3, null),
+                row(4, "2024-01-02 03:04:00")), query("select id, cast(happened as varchar) from ts order by id"));
+        assertRejectedAs("ts", "5,2024-01-02 24:00:00\n", "22007", "expected a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.ffffff]), found '2024-01-02 24:00:00' (column happened)");
+    }
+
+    @Test
+    void narrowTypesLoadInTheirRanges() throws IOException {
+        update("create table small (s smallint, t tinyint, r real)");
+        Path file = write("small.csv", "-32768,-128,0.1\n32767,127,-3.4028235e38\n,,\n");
+        assertEquals(3, update("COPY small FROM '" + sqlPath(file) + "' (HEADER false)"));
+        assertEquals(List.of(row((short) -32768, (byte) -128, 0.1f), row((short) 32767, (byte) 127, -3.4028235e38f), row(null, null, null)),
+                query("select * from small order by s nulls last"));
+        assertRejectedAs("small", "32768,0,0\n", "22003", "expected a SMALLINT (-32768..32767), found '32768' (column s)");
+        assertRejectedAs("small", "0,-129,0\n", "22003", "expected a TINYINT (-128..127), found '-129' (column t)");
+        assertRejectedAs("small", "0,0,1e39\n", "22003", "expected a REAL (at most 3.4028235E38 in magnitude), found '1e39' (column r)");
+    }
+
+    private void assertRejectedAs(String table, String csv, String state, String message) throws IOException {
+        Path file = write(table + "-bad.csv", csv);
+        WarpException e = assertThrows(WarpException.class, () -> update("COPY " + table + " FROM '" + sqlPath(file) + "' (HEADER false)"));
+        assertEquals(state, e.sqlState());
+        assertTrue(e.getMessage().endsWith(message), e.getMessage());
+    }
+
+    @Test
     void copySyntaxErrorsArePositioned() {
         WarpException e = assertThrows(WarpException.class, () -> update("COPY t FROM 'x.csv' (COLOR red)"));
         assertEquals("42601", e.sqlState());

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public final class SltParser {
     /** Letters allowed in a query's type string. */
-    public static final String TYPE_LETTERS = "ITRDBA?";
+    public static final String TYPE_LETTERS = "ITRDBAS?";
 
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
     private static final String SEPARATOR = "----";

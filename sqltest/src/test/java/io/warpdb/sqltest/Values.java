@@ -7,6 +7,8 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,6 +19,7 @@ public final class Values {
     public static final String EMPTY = "(empty)";
     /** Decimal places of a rendered floating-point value. */
     public static final int DOUBLE_SCALE = 3;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private Values() {
     }
@@ -71,7 +74,7 @@ public final class Values {
         return String.valueOf(o);
     }
 
-    /** The type letter of a JDBC type: I, R, D, T, B, A (date), or null for other types. */
+    /** The type letter of a JDBC type: I, R, D, T, B, A (date), S (timestamp), or null for other types. */
     public static Character letterOf(int jdbcType) {
         return switch (jdbcType) {
             case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> 'I';
@@ -80,6 +83,7 @@ public final class Values {
             case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR -> 'T';
             case Types.BOOLEAN, Types.BIT -> 'B';
             case Types.DATE -> 'A';
+            case Types.TIMESTAMP -> 'S';
             default -> null;
         };
     }
@@ -88,7 +92,7 @@ public final class Values {
      * Renders column {@code col} (1-based) of the current row, driven by the column's JDBC type
      * in the metadata: integers through getLong, floating point through getDouble, DECIMAL
      * through getBigDecimal, strings through getString, dates through getObject(LocalDate) when
-     * the driver has it, anything else through getObject.
+     * the driver has it, timestamps through getObject(LocalDateTime), anything else through getObject.
      */
     public static String render(ResultSet rs, ResultSetMetaData md, int col) throws SQLException {
         int type = md.getColumnType(col);
@@ -127,10 +131,24 @@ public final class Values {
                     return renderObject(rs.getObject(col));
                 }
             }
+            case Types.TIMESTAMP -> {
+                LocalDateTime t = rs.getObject(col, LocalDateTime.class);
+                return t == null ? NULL : renderTimestamp(t);
+            }
             default -> {
                 return renderObject(rs.getObject(col));
             }
         }
+    }
+
+    /** {@code YYYY-MM-DD HH:MM:SS}, then the fraction of a second without trailing zeros, as DuckDB and PostgreSQL write it. */
+    public static String renderTimestamp(LocalDateTime t) {
+        String text = t.toLocalDate() + " " + TIME.format(t.toLocalTime());
+        if (t.getNano() == 0) {
+            return text;
+        }
+        String fraction = String.format("%09d", t.getNano()).replaceAll("0+$", "");
+        return text + "." + fraction;
     }
 
     /** Orders rows value by value (String order), shorter rows first on a common prefix. */

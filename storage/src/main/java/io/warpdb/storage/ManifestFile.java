@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * segment  := i64 id · i32 rows · i64 deleteVectorId (0: none) · i64 deletedRows
  *             · columns × (i64 offset · i32 length · i32 crc32c · str encoding · zonemap)
  * zonemap  := i64 nullCount · u8 hasRange · [value min · value max]
- * value    := u8 (BOOLEAN) | i64 (INTEGER, BIGINT, DECIMAL unscaled, DATE days) | f64 (DOUBLE) | str
+ * value    := u8 (BOOLEAN) | i64 (INTEGER, BIGINT, DECIMAL unscaled, DATE days, TIMESTAMP microseconds) | f64 (DOUBLE) | str
  * </pre>
  */
 final class ManifestFile {
@@ -104,7 +104,7 @@ final class ManifestFile {
     private static void writeValue(DataOutputStream out, Object v, DataType type) throws IOException {
         switch (type.kind()) {
             case BOOLEAN -> out.writeBoolean((Boolean) v);
-            case INTEGER, BIGINT, DECIMAL, DATE -> out.writeLong((Long) v);
+            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP -> out.writeLong((Long) v);
             case DOUBLE -> out.writeDouble((Double) v);
             case VARCHAR, CHAR -> writeString(out, (String) v);
         }
@@ -197,7 +197,7 @@ final class ManifestFile {
     private static Object readValue(ByteBuffer in, DataType type) {
         return switch (type.kind()) {
             case BOOLEAN -> in.get() != 0;
-            case INTEGER, BIGINT, DECIMAL, DATE -> in.getLong();
+            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP -> in.getLong();
             case DOUBLE -> in.getDouble();
             case VARCHAR, CHAR -> readString(in);
         };

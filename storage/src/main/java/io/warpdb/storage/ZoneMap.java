@@ -22,7 +22,7 @@ import org.apache.arrow.vector.IntVector;
  *
  * @param nullCount NULLs in the chunk
  * @param min       smallest non-null value in {@link Literal}'s normalized form (Boolean; Long
- *                  for INTEGER, BIGINT, DATE days and unscaled DECIMAL; Double; String), or null
+ *                  for INTEGER, BIGINT, DATE days, TIMESTAMP microseconds and unscaled DECIMAL; Double; String), or null
  *                  when there is no range: the chunk is all NULL, or a DOUBLE chunk holds NaN
  *                  (which orders differently in different places, so it disables pruning)
  * @param max       largest non-null value, null exactly when {@code min} is
@@ -42,7 +42,7 @@ record ZoneMap(long nullCount, Object min, Object max) {
             case BOOLEAN -> booleans((BitVector) v, rows, nulls);
             case INTEGER -> longs(v, rows, nulls, ((IntVector) v)::get);
             case DATE -> longs(v, rows, nulls, ((DateDayVector) v)::get);
-            case BIGINT, DECIMAL -> longs(v, rows, nulls, ((BigIntVector) v)::get);
+            case BIGINT, DECIMAL, TIMESTAMP -> longs(v, rows, nulls, ((BigIntVector) v)::get);
             case DOUBLE -> doubles((Float8Vector) v, rows, nulls);
             case VARCHAR, CHAR -> strings(dict, nulls);
         };
@@ -142,7 +142,7 @@ record ZoneMap(long nullCount, Object min, Object max) {
         if (type.kind() == TypeKind.BOOLEAN && litKind == TypeKind.BOOLEAN) {
             return Boolean.compare((Boolean) zoneValue, (Boolean) literal.value());
         }
-        if (type.kind() == TypeKind.DATE && litKind == TypeKind.DATE) {
+        if (type.kind().isDatetime() && litKind == type.kind()) {
             return Long.compare((Long) zoneValue, (Long) literal.value());
         }
         if (type.kind().isNumeric() && litKind.isNumeric() && !(literal.value() instanceof Double d && Double.isNaN(d))) {

@@ -1,6 +1,7 @@
 package io.warpdb.core.batch;
 
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import org.apache.arrow.memory.BufferAllocator;
@@ -27,8 +28,9 @@ public final class Vectors {
     }
 
     /**
-     * The value at {@code row} as JDBC returns it: Boolean, Integer, Long, Double, BigDecimal
-     * (DECIMAL), java.sql.Date (DATE, from epoch days) or String (through the dictionary); null for NULL.
+     * The value at {@code row} as JDBC returns it: Boolean, Integer (Short, Byte), Long, Double (Float), BigDecimal
+     * (DECIMAL), java.sql.Date (DATE, from epoch days), java.sql.Timestamp (TIMESTAMP, the wall-clock
+     * time in the JVM's zone) or String (through the dictionary); null for NULL.
      */
     public static Object getObject(FieldVector v, DataType type, StringDictionary dict, int row) {
         if (v.isNull(row)) {
@@ -36,18 +38,28 @@ public final class Vectors {
         }
         return switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).get(row) != 0;
-            case INTEGER -> ((IntVector) v).get(row);
+            case INTEGER -> narrow(((IntVector) v).get(row), type);
             case BIGINT -> ((BigIntVector) v).get(row);
-            case DOUBLE -> ((Float8Vector) v).get(row);
+            case DOUBLE -> type.isReal() ? (Object) (float) ((Float8Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
             case DECIMAL -> BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
             case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(((DateDayVector) v).get(row)));
+            case TIMESTAMP -> java.sql.Timestamp.valueOf(Timestamps.toLocalDateTime(((BigIntVector) v).get(row)));
             case VARCHAR, CHAR -> dict.get(((IntVector) v).get(row));
+        };
+    }
+
+    /** An INTEGER-kind value as the Java class of its declared type: Short, Byte or Integer. */
+    private static Object narrow(int value, DataType type) {
+        return switch (type.precision()) {
+            case DataType.SMALLINT_BITS -> (short) value;
+            case DataType.TINYINT_BITS -> (byte) value;
+            default -> value;
         };
     }
 
     /**
      * Sets row {@code row} from the normalized literal form used by {@link io.warpdb.core.expr.Literal}:
-     * Boolean, Long (INTEGER, BIGINT, DATE days, DECIMAL unscaled), Double, or for strings the Integer code.
+     * Boolean, Long (INTEGER, BIGINT, DATE days, TIMESTAMP microseconds, DECIMAL unscaled), Double, or for strings the Integer code.
      */
     public static void setNormalized(FieldVector v, DataType type, int row, Object value) {
         if (value == null) {
@@ -57,7 +69,7 @@ public final class Vectors {
         switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).setSafe(row, ((Boolean) value) ? 1 : 0);
             case INTEGER -> ((IntVector) v).setSafe(row, ((Number) value).intValue());
-            case BIGINT, DECIMAL -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
+            case BIGINT, DECIMAL, TIMESTAMP -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
             case DOUBLE -> ((Float8Vector) v).setSafe(row, ((Number) value).doubleValue());
             case DATE -> ((DateDayVector) v).setSafe(row, ((Number) value).intValue());
             case VARCHAR, CHAR -> ((IntVector) v).setSafe(row, ((Number) value).intValue());

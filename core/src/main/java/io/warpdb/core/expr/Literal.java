@@ -1,10 +1,11 @@
 package io.warpdb.core.expr;
 
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Timestamps;
 
 /**
  * A constant. The value is normalized by type: null for NULL; Boolean for BOOLEAN; Long for
- * INTEGER, BIGINT, DATE (days since epoch) and DECIMAL (unscaled, i.e. value * 10^scale);
+ * INTEGER, BIGINT, DATE (days since epoch), TIMESTAMP (microseconds since epoch) and DECIMAL (unscaled, i.e. value * 10^scale);
  * Double for DOUBLE; String for VARCHAR and CHAR.
  */
 public record Literal(Object value, DataType type) implements Expr {
@@ -12,7 +13,7 @@ public record Literal(Object value, DataType type) implements Expr {
         if (value != null) {
             Class<?> expected = switch (type.kind()) {
                 case BOOLEAN -> Boolean.class;
-                case INTEGER, BIGINT, DATE, DECIMAL -> Long.class;
+                case INTEGER, BIGINT, DATE, TIMESTAMP, DECIMAL -> Long.class;
                 case DOUBLE -> Double.class;
                 case VARCHAR, CHAR -> String.class;
             };
@@ -52,6 +53,7 @@ public record Literal(Object value, DataType type) implements Expr {
             case VARCHAR, CHAR -> "'" + value + "'";
             case DECIMAL -> java.math.BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> "DATE '" + java.time.LocalDate.ofEpochDay((Long) value) + "'";
+            case TIMESTAMP -> "TIMESTAMP '" + Timestamps.format((Long) value) + "'";
             default -> value.toString();
         };
     }

@@ -66,8 +66,19 @@ public enum Op {
     REGEXP_MATCHES,
     /** (string, pattern, replacement, options): options 'g' replaces every match, else the first; {@code \1} names groups. */
     REGEXP_REPLACE,
-    /** (date): calendar parts as BIGINT. */
+    /** (date or timestamp): calendar parts as BIGINT. */
     EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY,
+    /**
+     * (timestamp or date): time parts as BIGINT; SECOND whole seconds, MILLISECOND and MICROSECOND
+     * the seconds within the minute with their fraction in those units, EPOCH whole seconds since 1970.
+     */
+    EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH,
+    /** (unit, timestamp or date): a TIMESTAMP rounded down to the start of the unit, named by a string literal. */
+    DATE_TRUNC,
+    /** (timestamp, microseconds): timestamp plus an amount of time (negative to subtract). */
+    TIMESTAMP_ADD_MICROS,
+    /** (timestamp, months): timestamp plus months, the day clamped to the end of the month. */
+    TIMESTAMP_ADD_MONTHS,
     /** (date, days): date plus a number of days (negative to subtract). */
     DATE_ADD_DAYS,
     /** (date, months): date plus months, clamped to the end of the month. */
@@ -82,7 +93,7 @@ public enum Op {
     public boolean mayRaise() {
         return switch (this) {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD, NEGATE, ABS, FLOOR, CEIL, ROUND, TRUNC, CAST, SUBSTRING, LPAD, RPAD, REGEXP_MATCHES,
-                    REGEXP_REPLACE, DATE_ADD_DAYS, DATE_ADD_MONTHS -> true;
+                    REGEXP_REPLACE, DATE_ADD_DAYS, DATE_ADD_MONTHS, DATE_TRUNC, TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> true;
             default -> false;
         };
     }

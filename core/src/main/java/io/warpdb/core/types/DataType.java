@@ -8,14 +8,33 @@ import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * A SQL type with its parameters. {@code precision} is the DECIMAL precision or the CHAR/VARCHAR
- * length (0 when unbounded), {@code scale} the DECIMAL scale.
+ * A SQL type with its parameters. {@code precision} is the DECIMAL precision, the CHAR/VARCHAR
+ * length (0 when unbounded), the declared width in bits of a narrow integer (INTEGER kind:
+ * {@link #SMALLINT_BITS} for SMALLINT, {@link #TINYINT_BITS} for TINYINT, 0 for INTEGER itself) or
+ * {@link #REAL_BITS} for REAL (DOUBLE kind); {@code scale} the DECIMAL scale.
+ *
+ * <p>SMALLINT and TINYINT are held widened as int32 and REAL as a float64 that is always a float32
+ * value (every operation that makes one rounds it), so both executors compute on them as on
+ * INTEGER and DOUBLE; what makes them their declared type is the range check
+ * ({@link io.warpdb.core.value.Decimals#checkFits}: 22003 outside it), the rounding to float32
+ * ({@link #roundToDeclared}), their names and their JDBC types.
  */
 public record DataType(TypeKind kind, int precision, int scale, boolean nullable) {
     /** Largest DECIMAL precision that fits the scaled 64-bit representation. */
     public static final int MAX_DECIMAL_PRECISION = 18;
+    /** Fraction digits of a TIMESTAMP's seconds: microseconds. */
+    public static final int TIMESTAMP_PRECISION = 6;
+
+    public static final int SMALLINT_BITS = 16;
+    public static final int TINYINT_BITS = 8;
+    /** A REAL's significand bits: what marks a DOUBLE-kind type as REAL. */
+    public static final int REAL_BITS = 24;
 
     public DataType {
+        if (kind == TypeKind.INTEGER && precision != 0 && precision != SMALLINT_BITS && precision != TINYINT_BITS
+                || kind == TypeKind.DOUBLE && precision != 0 && precision != REAL_BITS) {
+            throw new IllegalArgumentException(kind + " has no variant of precision " + precision);
+        }
         if (kind == TypeKind.DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
             throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
                     "DECIMAL(" + precision + "," + scale + ") is not supported: precision must be 1.." + MAX_DECIMAL_PRECISION
@@ -27,7 +46,11 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public static final DataType INTEGER = new DataType(TypeKind.INTEGER, 0, 0, true);
     public static final DataType BIGINT = new DataType(TypeKind.BIGINT, 0, 0, true);
     public static final DataType DOUBLE = new DataType(TypeKind.DOUBLE, 0, 0, true);
+    public static final DataType SMALLINT = new DataType(TypeKind.INTEGER, SMALLINT_BITS, 0, true);
+    public static final DataType TINYINT = new DataType(TypeKind.INTEGER, TINYINT_BITS, 0, true);
+    public static final DataType REAL = new DataType(TypeKind.DOUBLE, REAL_BITS, 0, true);
     public static final DataType DATE = new DataType(TypeKind.DATE, 0, 0, true);
+    public static final DataType TIMESTAMP = new DataType(TypeKind.TIMESTAMP, 0, 0, true);
     public static final DataType VARCHAR = new DataType(TypeKind.VARCHAR, 0, 0, true);
 
     public static DataType decimal(int precision, int scale) {
@@ -42,16 +65,48 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
         return new DataType(TypeKind.CHAR, length, 0, true);
     }
 
+    /** Whether this is SMALLINT or TINYINT: an INTEGER narrower than 32 bits. */
+    public boolean isNarrowInteger() {
+        return kind == TypeKind.INTEGER && precision != 0;
+    }
+
+    public boolean isReal() {
+        return kind == TypeKind.DOUBLE && precision == REAL_BITS;
+    }
+
+    /**
+     * A computed DOUBLE-kind value as this type holds it: rounded to the nearest float32 for REAL
+     * (beyond its range an infinity, as IEEE arithmetic and DuckDB give it), unchanged for DOUBLE.
+     */
+    public double roundToDeclared(double v) {
+        return isReal() ? (float) v : v;
+    }
+
+    /**
+     * A value converted to this DOUBLE-kind type (CAST, INSERT, a load): as {@link #roundToDeclared},
+     * but 22003 when a finite value is beyond REAL's range.
+     */
+    public double convertToDeclared(double v) {
+        double rounded = roundToDeclared(v);
+        if (Double.isInfinite(rounded) && !Double.isInfinite(v)) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + v + " is out of range for REAL");
+        }
+        return rounded;
+    }
+
     public DataType withNullable(boolean isNullable) {
         return isNullable == nullable ? this : new DataType(kind, precision, scale, isNullable);
     }
 
-    /** The Arrow type of the physical vector; strings are their int32 dictionary codes. */
+    /**
+     * The Arrow type of the physical vector; strings are their int32 dictionary codes, TIMESTAMP a
+     * plain int64 (so that encodings and executors treat it as any int64 column).
+     */
     public ArrowType arrowType() {
         return switch (kind) {
             case BOOLEAN -> ArrowType.Bool.INSTANCE;
             case INTEGER, VARCHAR, CHAR -> new ArrowType.Int(32, true);
-            case BIGINT, DECIMAL -> new ArrowType.Int(64, true);
+            case BIGINT, DECIMAL, TIMESTAMP -> new ArrowType.Int(64, true);
             case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
             case DATE -> new ArrowType.Date(DateUnit.DAY);
         };
@@ -65,11 +120,12 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public int jdbcType() {
         return switch (kind) {
             case BOOLEAN -> Types.BOOLEAN;
-            case INTEGER -> Types.INTEGER;
+            case INTEGER -> precision == SMALLINT_BITS ? Types.SMALLINT : precision == TINYINT_BITS ? Types.TINYINT : Types.INTEGER;
             case BIGINT -> Types.BIGINT;
-            case DOUBLE -> Types.DOUBLE;
+            case DOUBLE -> isReal() ? Types.REAL : Types.DOUBLE;
             case DECIMAL -> Types.DECIMAL;
             case DATE -> Types.DATE;
+            case TIMESTAMP -> Types.TIMESTAMP;
             case VARCHAR, CHAR -> Types.VARCHAR;
         };
     }
@@ -78,11 +134,12 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public Class<?> javaClass() {
         return switch (kind) {
             case BOOLEAN -> Boolean.class;
-            case INTEGER -> Integer.class;
+            case INTEGER -> precision == SMALLINT_BITS ? Short.class : precision == TINYINT_BITS ? Byte.class : Integer.class;
             case BIGINT -> Long.class;
-            case DOUBLE -> Double.class;
+            case DOUBLE -> isReal() ? Float.class : Double.class;
             case DECIMAL -> java.math.BigDecimal.class;
             case DATE -> java.sql.Date.class;
+            case TIMESTAMP -> java.sql.Timestamp.class;
             case VARCHAR, CHAR -> String.class;
         };
     }
@@ -93,6 +150,8 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
             case VARCHAR -> precision > 0 ? "VARCHAR(" + precision + ")" : "VARCHAR";
             case CHAR -> "CHAR(" + precision + ")";
+            case INTEGER -> precision == SMALLINT_BITS ? "SMALLINT" : precision == TINYINT_BITS ? "TINYINT" : "INTEGER";
+            case DOUBLE -> isReal() ? "REAL" : "DOUBLE";
             default -> kind.name();
         };
     }
@@ -101,11 +160,12 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public int displaySize() {
         return switch (kind) {
             case BOOLEAN -> 5;
-            case INTEGER -> 11;
+            case INTEGER -> precision == SMALLINT_BITS ? 6 : precision == TINYINT_BITS ? 4 : 11;
             case BIGINT -> 20;
-            case DOUBLE -> 24;
+            case DOUBLE -> isReal() ? 15 : 24;
             case DECIMAL -> precision + 2;
             case DATE -> 10;
+            case TIMESTAMP -> 26;
             case VARCHAR -> precision > 0 ? precision : 65536;
             case CHAR -> precision;
         };

@@ -7,6 +7,7 @@ import io.warpdb.core.types.TypeKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * Exact arithmetic on scaled 64-bit integers (INTEGER and BIGINT are scale 0, DECIMAL holds
@@ -225,12 +226,22 @@ public final class Decimals {
         return unscaled.longValue();
     }
 
-    /** Checks that a value fits the physical range of an exact result type (INTEGER: 32 bits). */
+    /** Checks that a value fits the range of an exact result type (INTEGER: 32 bits, SMALLINT 16, TINYINT 8). */
     public static long checkFits(long v, DataType type) {
-        if (type.kind() == TypeKind.INTEGER && (int) v != v) {
-            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range: " + v);
+        if (exceedsRange(v, type)) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, type.sqlName().toLowerCase(Locale.ROOT)
+                    + " out of range: " + v);
         }
         return v;
+    }
+
+    /** Whether a value is outside the range of an INTEGER-kind type (TINYINT, SMALLINT, INTEGER); false for other types. */
+    public static boolean exceedsRange(long v, DataType type) {
+        if (type.kind() != TypeKind.INTEGER) {
+            return false;
+        }
+        int bits = type.isNarrowInteger() ? type.precision() : Integer.SIZE;
+        return v >> (bits - 1) != v >> 63;
     }
 
     /** Checks a CAST result against the declared type: INTEGER range, or DECIMAL precision. */

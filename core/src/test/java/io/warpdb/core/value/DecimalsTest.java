@@ -86,6 +86,11 @@ class DecimalsTest {
         assertOutOfRange("value 100.0 is out of range for DECIMAL(3,1)", () -> Decimals.checkDeclared(1000, DataType.decimal(3, 1)));
         assertOutOfRange("integer out of range: 2147483648", () -> Decimals.checkFits(1L << 31, DataType.INTEGER));
         assertEquals(1L << 31, Decimals.checkFits(1L << 31, DataType.BIGINT));
+        assertEquals(-32768, Decimals.checkFits(-32768, DataType.SMALLINT));
+        assertOutOfRange("smallint out of range: 32768", () -> Decimals.checkFits(32768, DataType.SMALLINT));
+        assertEquals(127, Decimals.checkFits(127, DataType.TINYINT));
+        assertOutOfRange("tinyint out of range: -129", () -> Decimals.checkFits(-129, DataType.TINYINT));
+        assertOutOfRange("tinyint out of range: " + Long.MIN_VALUE, () -> Decimals.checkFits(Long.MIN_VALUE, DataType.TINYINT));
     }
 
     private static void assertOutOfRange(String message, Executable action) {

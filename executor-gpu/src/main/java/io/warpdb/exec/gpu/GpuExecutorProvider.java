@@ -82,6 +82,10 @@ public final class GpuExecutorProvider implements ExecutorProvider {
      * machine: what {@link #supports} answers where a device is present.
      */
     public static Support planSupport(PlanNode node) {
+        String cpuOnly = cpuOnlyType(node);
+        if (cpuOnly != null) {
+            return Support.no(cpuOnly + " columns run on the CPU");
+        }
         try {
             return node.accept(PLAN_SUPPORT);
         } catch (Unsupported e) {
@@ -158,6 +162,21 @@ public final class GpuExecutorProvider implements ExecutorProvider {
             // batches anyway, so the root is refused and the fallback's batches pass straight through.
             throw GpuPlanRunner.outOfMemory(plan, e);
         }
+    }
+
+    /** A type of the node's output or inputs that the GPU does not handle ({@link ProgramCompiler#runsOnGpu}); null if none. */
+    private static String cpuOnlyType(PlanNode node) {
+        List<Schema> schemas = new java.util.ArrayList<>();
+        schemas.add(node.schema());
+        node.inputs().forEach(input -> schemas.add(input.schema()));
+        for (Schema schema : schemas) {
+            for (io.warpdb.core.types.Field field : schema.fields()) {
+                if (!ProgramCompiler.runsOnGpu(field.type())) {
+                    return field.type().sqlName();
+                }
+            }
+        }
+        return null;
     }
 
     private static List<io.warpdb.core.types.DataType> types(Schema schema) {

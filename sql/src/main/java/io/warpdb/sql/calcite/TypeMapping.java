@@ -22,12 +22,16 @@ public final class TypeMapping {
         boolean nullable = t.isNullable();
         DataType base = switch (t.getSqlTypeName()) {
             case BOOLEAN -> DataType.BOOLEAN;
-            case TINYINT, SMALLINT, INTEGER, NULL -> DataType.INTEGER;
+            case TINYINT -> DataType.TINYINT;
+            case SMALLINT -> DataType.SMALLINT;
+            case INTEGER, NULL -> DataType.INTEGER;
             case BIGINT -> DataType.BIGINT;
-            case FLOAT, REAL, DOUBLE -> DataType.DOUBLE;
+            case REAL -> DataType.REAL;
+            case FLOAT, DOUBLE -> DataType.DOUBLE;
             case DECIMAL -> t.getScale() == 0 && t.getPrecision() > DataType.MAX_DECIMAL_PRECISION
                     ? DataType.BIGINT : DataType.decimal(t.getPrecision(), t.getScale());
             case DATE -> DataType.DATE;
+            case TIMESTAMP -> DataType.TIMESTAMP;
             case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
                     || t.getPrecision() >= 65536 ? DataType.VARCHAR : DataType.varchar(t.getPrecision());
             case CHAR -> DataType.chars(t.getPrecision());
@@ -41,11 +45,13 @@ public final class TypeMapping {
     public static RelDataType toRelType(DataType t, RelDataTypeFactory f) {
         RelDataType base = switch (t.kind()) {
             case BOOLEAN -> f.createSqlType(SqlTypeName.BOOLEAN);
-            case INTEGER -> f.createSqlType(SqlTypeName.INTEGER);
+            case INTEGER -> f.createSqlType(t.precision() == DataType.SMALLINT_BITS ? SqlTypeName.SMALLINT
+                    : t.precision() == DataType.TINYINT_BITS ? SqlTypeName.TINYINT : SqlTypeName.INTEGER);
             case BIGINT -> f.createSqlType(SqlTypeName.BIGINT);
-            case DOUBLE -> f.createSqlType(SqlTypeName.DOUBLE);
+            case DOUBLE -> f.createSqlType(t.isReal() ? SqlTypeName.REAL : SqlTypeName.DOUBLE);
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
             case DATE -> f.createSqlType(SqlTypeName.DATE);
+            case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, DataType.TIMESTAMP_PRECISION);
             case VARCHAR -> t.precision() > 0 ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
                     : f.createSqlType(SqlTypeName.VARCHAR);
             case CHAR -> f.createSqlType(SqlTypeName.CHAR, t.precision());

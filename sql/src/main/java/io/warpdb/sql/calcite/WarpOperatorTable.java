@@ -28,7 +28,7 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
 /**
  * The functions SQL can name: Calcite's standard operators plus the common functions of
  * PostgreSQL and DuckDB that the standard lacks (concat, strpos, left, lpad, split_part,
- * regexp_replace, datediff, ...), typed as DuckDB types them. SIGN and ROUND replace Calcite's
+ * regexp_replace, datediff, date_trunc, ...), typed as DuckDB types them. SIGN and ROUND replace Calcite's
  * own: SIGN is an INTEGER, and ROUND (like TRUNC) of a DECIMAL keeps only the digits asked for
  * ({@code ROUND(2.567, 2)} is DECIMAL(4,2) 2.57, not 2.570); + and - also add days to dates
  * ({@link DateIntegerArithmetic}).
@@ -72,9 +72,13 @@ public final class WarpOperatorTable {
     /** date_add(date, days). */
     static final SqlFunction DATE_ADD = function("DATE_ADD", ReturnTypes.DATE_NULLABLE,
             OperandTypes.family(SqlTypeFamily.DATE, SqlTypeFamily.INTEGER), SqlFunctionCategory.TIMEDATE);
+    /** date_trunc('unit', timestamp or date): a TIMESTAMP, as in DuckDB. */
+    static final SqlFunction DATE_TRUNC = function("DATE_TRUNC",
+            ReturnTypes.explicit(SqlTypeName.TIMESTAMP).andThen(SqlTypeTransforms.TO_NULLABLE),
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.DATETIME), SqlFunctionCategory.TIMEDATE);
 
     private static final List<SqlOperator> OPERATORS = List.of(CONCAT, STRPOS, LENGTH, LEFT, RIGHT, LPAD, RPAD, SPLIT_PART, LTRIM,
-            RTRIM, REGEXP_REPLACE, REGEXP_MATCHES, STARTS_WITH, SIGN, ROUND, TRUNC, DATEDIFF, DATE_ADD,
+            RTRIM, REGEXP_REPLACE, REGEXP_MATCHES, STARTS_WITH, SIGN, ROUND, TRUNC, DATEDIFF, DATE_ADD, DATE_TRUNC,
             DateIntegerArithmetic.PLUS, DateIntegerArithmetic.MINUS);
     private static final Set<String> REPLACED_FUNCTIONS = Set.of("SIGN", "ROUND");
 

@@ -8,7 +8,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Calcite's type rules adjusted to what WarpDB stores: DECIMAL fits a scaled 64-bit integer
- * (precision 18); SUM widens integers to BIGINT and DECIMAL to the widest precision at the same
+ * (precision 18); TIMESTAMP has microseconds; SUM widens integers to BIGINT and DECIMAL to the widest precision at the same
  * scale; AVG and the quotient of DECIMALs are DOUBLE, as in DuckDB. A product whose exact type
  * would need more than 18 digits keeps its whole digits and gives up fraction digits (down to 6),
  * as SQL Server does, instead of keeping every fraction digit and overflowing.
@@ -23,7 +23,17 @@ public final class WarpTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : super.getMaxPrecision(typeName);
+        return switch (typeName) {
+            case DECIMAL -> DataType.MAX_DECIMAL_PRECISION;
+            case TIMESTAMP -> DataType.TIMESTAMP_PRECISION;
+            default -> super.getMaxPrecision(typeName);
+        };
+    }
+
+    /** A TIMESTAMP keeps microseconds unless declared with fewer fraction digits. */
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        return typeName == SqlTypeName.TIMESTAMP ? DataType.TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
     }
 
     @Override

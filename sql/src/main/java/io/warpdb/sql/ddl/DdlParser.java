@@ -241,24 +241,45 @@ public final class DdlParser {
         return new DdlStatement.DropTable(name, ifExists);
     }
 
+    /**
+     * TIMESTAMP [(p)] [WITHOUT TIME ZONE]: microseconds whatever p says (0..6); WITH TIME ZONE is
+     * not supported.
+     */
+    private DataType timestampParameters() {
+        int precision = optionalLength(DataType.TIMESTAMP_PRECISION);
+        if (precision > DataType.TIMESTAMP_PRECISION) {
+            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "TIMESTAMP(" + precision + ") is not supported: at most "
+                    + DataType.TIMESTAMP_PRECISION + " fraction digits");
+        }
+        if (token.is("WITH")) {
+            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "TIMESTAMP WITH TIME ZONE is not supported");
+        }
+        acceptAll("WITHOUT", "TIME", "ZONE");
+        return DataType.TIMESTAMP;
+    }
+
     /** A column's type and constraints; its DEFAULT, if any, goes into {@code defaults}. */
     private Field columnDefinition(String name, Map<String, String> defaults) {
         String type = identifier("a column type").toUpperCase(Locale.ROOT);
         DataType t = switch (type) {
-            case "INTEGER", "INT", "SMALLINT", "TINYINT", "INT4" -> DataType.INTEGER;
+            case "INTEGER", "INT", "INT4" -> DataType.INTEGER;
+            case "SMALLINT", "INT2" -> DataType.SMALLINT;
+            case "TINYINT", "INT1" -> DataType.TINYINT;
             case "BIGINT", "INT8" -> DataType.BIGINT;
             case "DOUBLE" -> {
                 accept("PRECISION");
                 yield DataType.DOUBLE;
             }
-            case "FLOAT", "REAL", "FLOAT8" -> DataType.DOUBLE;
+            case "FLOAT", "FLOAT8" -> DataType.DOUBLE;
+            case "REAL", "FLOAT4" -> DataType.REAL;
             case "BOOLEAN", "BOOL" -> DataType.BOOLEAN;
             case "DATE" -> DataType.DATE;
+            case "TIMESTAMP", "DATETIME" -> timestampParameters();
             case "DECIMAL", "NUMERIC", "DEC" -> decimalParameters();
             case "VARCHAR", "TEXT", "STRING" -> DataType.varchar(optionalLength(0));
             case "CHAR", "CHARACTER" -> token.is("VARYING") ? varying() : DataType.chars(optionalLength(1));
             default -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "type " + type + " at " + position(token.offset())
-                    + " is not supported; use BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, CHAR(n) or VARCHAR(n)");
+                    + " is not supported; use BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP, CHAR(n) or VARCHAR(n)");
         };
         boolean nullable = true;
         while (true) {

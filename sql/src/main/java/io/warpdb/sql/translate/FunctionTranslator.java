@@ -7,6 +7,7 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.value.Timestamps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +45,8 @@ final class FunctionTranslator {
                 return dateDiff(args, type);
             case "DATE_ADD":
                 return new Call(Op.DATE_ADD_DAYS, args, type);
+            case "DATE_TRUNC":
+                return dateTrunc(args, type);
             default:
                 return new Call(op(upper, name), args, type);
         }
@@ -100,6 +103,15 @@ final class FunctionTranslator {
             throw unsupported("datediff by " + args.get(0) + " (only 'day')");
         }
         return Call.of(Op.DATE_DIFF_DAYS, type, args.get(1), args.get(2));
+    }
+
+    /** date_trunc(unit, x): the unit a string constant that names one (checked here, 22023 otherwise). */
+    private static Expr dateTrunc(List<Expr> args, DataType type) {
+        if (!(args.get(0) instanceof Literal unit) || !(unit.value() instanceof String name)) {
+            throw unsupported("date_trunc by a unit that is not a constant");
+        }
+        Timestamps.Unit.of(name);
+        return Call.of(Op.DATE_TRUNC, type, Literal.ofString(name), args.get(1));
     }
 
     static WarpException unsupported(String what) {

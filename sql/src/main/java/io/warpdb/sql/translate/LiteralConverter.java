@@ -5,12 +5,16 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Dates;
+import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Builds WarpDB {@link Literal}s of a given type from Calcite literals and from JDBC parameter
@@ -20,7 +24,7 @@ public final class LiteralConverter {
     private LiteralConverter() {
     }
 
-    /** The Java value of a Calcite literal: BigDecimal, Double, String, Boolean, LocalDate or null. */
+    /** The Java value of a Calcite literal: BigDecimal, Double, String, Boolean, LocalDate, LocalDateTime or null. */
     public static Object javaValue(RexLiteral lit) {
         if (lit.isNull()) {
             return null;
@@ -31,6 +35,7 @@ public final class LiteralConverter {
             case CHAR, VARCHAR -> lit.getValueAs(String.class);
             case BOOLEAN -> lit.getValueAs(Boolean.class);
             case DATE -> LocalDate.ofEpochDay(lit.getValueAs(DateString.class).getDaysSinceEpoch());
+            case TIMESTAMP -> Timestamps.toLocalDateTime(Timestamps.parse(lit.getValueAs(TimestampString.class).toString()));
             case NULL -> null;
             default -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
                     "literal " + lit + " of type " + lit.getType() + " is not supported");
@@ -45,11 +50,12 @@ public final class LiteralConverter {
         DataType t = type.withNullable(false);
         Object normalized = switch (type.kind()) {
             case BOOLEAN -> toBoolean(value);
-            case INTEGER -> checkInt(exact(value, 0), value);
+            case INTEGER -> checkInt(exact(value, 0), value, type);
             case BIGINT -> exact(value, 0);
             case DECIMAL -> exact(value, type.scale(), type.precision());
-            case DOUBLE -> toDouble(value);
+            case DOUBLE -> type.convertToDeclared(toDouble(value));
             case DATE -> toDate(value);
+            case TIMESTAMP -> toTimestamp(value);
             case VARCHAR -> value.toString();
             case CHAR -> value.toString().stripTrailing();
         };
@@ -97,11 +103,12 @@ public final class LiteralConverter {
         return scaled.unscaledValue().longValue();
     }
 
-    private static long checkInt(long v, Object original) {
-        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
-            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + original + " is out of range for INTEGER");
+    private static long checkInt(long v, Object original, DataType type) {
+        try {
+            return Decimals.checkFits(v, type);
+        } catch (WarpException e) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + original + " is out of range for " + type.sqlName());
         }
-        return v;
     }
 
     private static Double toDouble(Object v) {
@@ -129,6 +136,26 @@ public final class LiteralConverter {
             return Dates.parse(v.toString().trim());
         } catch (DateTimeParseException e) {
             throw badText(v, "DATE");
+        }
+    }
+
+    private static Long toTimestamp(Object v) {
+        if (v instanceof LocalDateTime t) {
+            return Timestamps.of(t);
+        }
+        if (v instanceof java.sql.Timestamp t) {
+            return Timestamps.of(t.toLocalDateTime());
+        }
+        if (v instanceof LocalDate d) {
+            return Timestamps.ofEpochDay(d.toEpochDay());
+        }
+        if (v instanceof java.sql.Date d) {
+            return Timestamps.ofEpochDay(d.toLocalDate().toEpochDay());
+        }
+        try {
+            return Timestamps.parse(v.toString().trim());
+        } catch (DateTimeParseException e) {
+            throw badText(v, "TIMESTAMP");
         }
     }
 

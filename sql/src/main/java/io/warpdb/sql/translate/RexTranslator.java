@@ -35,6 +35,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 public final class RexTranslator {
     private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long MICROS_PER_MILLI = 1000L;
 
     private final RexBuilder rexBuilder;
     private final List<Object> parameters;
@@ -242,16 +243,20 @@ public final class RexTranslator {
         return new Call(Op.CASE, args, type);
     }
 
-    /** DATE +/- INTERVAL (day-time intervals arrive in milliseconds, year-month ones in months) or INTEGER days. */
+    /**
+     * DATE or TIMESTAMP +/- INTERVAL (day-time intervals arrive in milliseconds, year-month ones in
+     * months), or DATE +/- INTEGER days.
+     */
     private Expr dateArithmetic(RexCall call, boolean subtract) {
         RexNode date = call.getOperands().get(0);
         RexNode interval = call.getOperands().get(1);
-        if (date.getType().getSqlTypeName() != SqlTypeName.DATE) {
+        if (!SqlTypeName.DATETIME_TYPES.contains(date.getType().getSqlTypeName())) {
             RexNode t = date;
             date = interval;
             interval = t;
         }
-        if (date.getType().getSqlTypeName() != SqlTypeName.DATE) {
+        SqlTypeName dateType = date.getType().getSqlTypeName();
+        if (dateType != SqlTypeName.DATE && dateType != SqlTypeName.TIMESTAMP) {
             throw unsupported("arithmetic on " + date.getType());
         }
         DataType type = TypeMapping.toDataType(call.getType());
@@ -265,19 +270,20 @@ public final class RexTranslator {
         }
         BigDecimal amount = lit.getValueAs(BigDecimal.class);
         boolean months = SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(lit.getType());
-        long n = months ? amount.longValueExact() : amount.longValueExact() / MILLIS_PER_DAY;
-        if (subtract) {
-            n = -n;
+        long n = subtract ? -amount.longValueExact() : amount.longValueExact();
+        if (dateType == SqlTypeName.TIMESTAMP) {
+            return Call.of(months ? Op.TIMESTAMP_ADD_MONTHS : Op.TIMESTAMP_ADD_MICROS, type, translate(date),
+                    Literal.ofLong(months ? n : Math.multiplyExact(n, MICROS_PER_MILLI), DataType.BIGINT));
         }
         return Call.of(months ? Op.DATE_ADD_MONTHS : Op.DATE_ADD_DAYS, type, translate(date),
-                Literal.ofLong(n, DataType.INTEGER));
+                Literal.ofLong(months ? n : n / MILLIS_PER_DAY, DataType.INTEGER));
     }
 
     /** Numbers and dates do not convert into each other (Calcite's implicit coercion would allow it). */
     private Expr cast(RexCall call, DataType type) {
         Expr arg = translate(call.getOperands().get(0));
         TypeKind from = arg.type().kind();
-        if ((from == TypeKind.DATE && type.kind().isNumeric()) || (from.isNumeric() && type.kind() == TypeKind.DATE)) {
+        if ((from.isDatetime() && type.kind().isNumeric()) || (from.isNumeric() && type.kind().isDatetime())) {
             throw new WarpException(SqlState.DATATYPE_MISMATCH, "cannot convert " + arg.type().sqlName() + " to " + type.sqlName());
         }
         return Call.of(Op.CAST, type, arg);
@@ -292,6 +298,12 @@ public final class RexTranslator {
             case DAY -> Op.EXTRACT_DAY;
             case DOW -> Op.EXTRACT_DOW;
             case DOY -> Op.EXTRACT_DOY;
+            case HOUR -> Op.EXTRACT_HOUR;
+            case MINUTE -> Op.EXTRACT_MINUTE;
+            case SECOND -> Op.EXTRACT_SECOND;
+            case MILLISECOND -> Op.EXTRACT_MILLISECOND;
+            case MICROSECOND -> Op.EXTRACT_MICROSECOND;
+            case EPOCH -> Op.EXTRACT_EPOCH;
             default -> throw unsupported("EXTRACT(" + unit + ")");
         };
         return Call.of(op, type, translate(call.getOperands().get(1)));

@@ -202,15 +202,16 @@ final class WindowTranslator implements NodeTranslator<Window> {
 
     /**
      * The offset in the units the executor measures: rows for ROWS; for RANGE, the order key's
-     * physical units (unscaled for DECIMAL, days for DATE).
+     * physical units (unscaled for DECIMAL, days for DATE, microseconds for TIMESTAMP).
      */
     private static BigDecimal offsetValue(RexLiteral literal, boolean rows, DataType rangeKey) {
         SqlTypeName literalType = literal.getType().getSqlTypeName();
         if (literalType.getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {
-            if (rows || rangeKey == null || rangeKey.kind() != TypeKind.DATE) {
-                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "an interval frame offset needs one DATE ORDER BY key");
+            if (rows || rangeKey == null || !rangeKey.kind().isDatetime()) {
+                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "an interval frame offset needs one DATE or TIMESTAMP ORDER BY key");
             }
-            return literal.getValueAs(BigDecimal.class).divide(BigDecimal.valueOf(86_400_000L));
+            BigDecimal millis = literal.getValueAs(BigDecimal.class);
+            return rangeKey.kind() == TypeKind.DATE ? millis.divide(BigDecimal.valueOf(86_400_000L)) : millis.movePointRight(3);
         }
         BigDecimal value = literal.getValueAs(BigDecimal.class);
         if (rows) {

@@ -29,6 +29,19 @@ class DdlParserTest {
     }
 
     @Test
+    void narrowTypesAndTimestampsWithTheirAliases() {
+        var t = (DdlStatement.CreateTable) DdlParser.parse("create table n (a smallint, b int2, c tinyint, d int1, e real, f float4, "
+                + "g timestamp, h timestamp(3), i datetime, j timestamp without time zone not null)");
+        assertEquals(List.of(DataType.SMALLINT, DataType.SMALLINT, DataType.TINYINT, DataType.TINYINT, DataType.REAL, DataType.REAL,
+                DataType.TIMESTAMP, DataType.TIMESTAMP, DataType.TIMESTAMP, DataType.TIMESTAMP.withNullable(false)),
+                t.schema().fields().stream().map(f -> f.type()).toList());
+        WarpException zone = assertThrows(WarpException.class, () -> DdlParser.parse("create table z (a timestamp with time zone)"));
+        assertEquals(SqlState.FEATURE_NOT_SUPPORTED, zone.state());
+        WarpException nanos = assertThrows(WarpException.class, () -> DdlParser.parse("create table z (a timestamp(9))"));
+        assertEquals(SqlState.FEATURE_NOT_SUPPORTED, nanos.state());
+    }
+
+    @Test
     void createTableAsKeepsQueryPositions() {
         var t = (DdlStatement.CreateTable) DdlParser.parse("create table t2 (x, y) as\nselect a, b from t");
         assertEquals(List.of("x", "y"), t.columnNames());

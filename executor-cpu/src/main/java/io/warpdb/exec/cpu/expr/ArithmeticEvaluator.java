@@ -56,7 +56,7 @@ final class ArithmeticEvaluator implements Evaluator {
             double[] out = new double[rows];
             for (int i = 0; i < rows; i++) {
                 if (nulls == null || !nulls[i]) {
-                    out[i] = inexact(x[i], y[i]);
+                    out[i] = type.roundToDeclared(inexact(x[i], y[i]));
                 }
             }
             return Column.ofDoubles(type, out, nulls);

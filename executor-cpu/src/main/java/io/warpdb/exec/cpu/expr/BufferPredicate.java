@@ -93,7 +93,7 @@ public abstract class BufferPredicate {
 
     private static boolean comparable(DataType a, DataType b) {
         boolean exact = a.kind().isExactNumeric() && b.kind().isExactNumeric();
-        return exact || a.kind() == TypeKind.DATE && b.kind() == TypeKind.DATE;
+        return exact || a.kind() == b.kind() && a.kind().isDatetime();
     }
 
     private static boolean isConstant(Expr e) {

@@ -4,15 +4,18 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Dates;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.value.TextValues;
 
 /**
  * CAST to a non-string type: between numeric types (exact rescaling and DOUBLE to exact round
- * HALF_UP; the declared INTEGER range or DECIMAL precision is checked, 22003), parsing strings
- * (22P02 for bad text; {@link ExprCompiler} runs this once per dictionary entry), and the identity
- * on DATE and BOOLEAN. Casts to strings are {@link StringFunctionEvaluator}s or
+ * HALF_UP; the declared TINYINT, SMALLINT or INTEGER range or DECIMAL precision is checked, 22003;
+ * REAL rounds to float32), parsing strings
+ * (22P02 for bad text; {@link ExprCompiler} runs this once per dictionary entry), DATE to
+ * TIMESTAMP and back, and the identity on DATE, TIMESTAMP and BOOLEAN. Casts to strings are {@link StringFunctionEvaluator}s or
  * {@link DictionaryMapEvaluator}s.
  */
 final class CastEvaluator implements Evaluator {
@@ -30,7 +33,7 @@ final class CastEvaluator implements Evaluator {
     static boolean isSupported(DataType from, DataType to) {
         TypeKind f = from.kind();
         TypeKind t = to.kind();
-        return !t.isString() && (f.isString() || f == t || f.isNumeric() && t.isNumeric());
+        return !t.isString() && (f.isString() || f == t || f.isNumeric() && t.isNumeric() || f.isDatetime() && t.isDatetime());
     }
 
     @Override
@@ -45,14 +48,17 @@ final class CastEvaluator implements Evaluator {
         if (from.isString()) {
             return parse(a);
         }
+        if (from != type.kind() && from.isDatetime()) {
+            return betweenDatetimes(a);
+        }
         if (type.kind() == TypeKind.DOUBLE) {
-            return Column.ofDoubles(type, a.toDoubles(), a.nulls());
+            return type.isReal() ? toReal(a) : Column.ofDoubles(type, a.toDoubles(), a.nulls());
         }
         if (from == TypeKind.DOUBLE) {
             return fromDouble(a);
         }
         if (!type.kind().isExactNumeric()) {
-            return a.withType(type); // DATE to DATE, BOOLEAN to BOOLEAN
+            return a.withType(type); // DATE to DATE, TIMESTAMP to TIMESTAMP, BOOLEAN to BOOLEAN
         }
         int fromScale = Decimals.scaleOf(a.type());
         int toScale = Decimals.scaleOf(type);
@@ -62,6 +68,31 @@ final class CastEvaluator implements Evaluator {
             out[i] = Decimals.checkDeclared(Decimals.rescale(x[i], fromScale, toScale), type);
         }
         return Column.ofLongs(type, out, a.nulls());
+    }
+
+    /** DATE to TIMESTAMP (midnight) or TIMESTAMP to DATE (the day it falls on). */
+    private Column betweenDatetimes(Column a) {
+        boolean toTimestamp = type.kind() == TypeKind.TIMESTAMP;
+        long[] x = a.longs();
+        long[] out = new long[x.length];
+        for (int i = 0; i < x.length; i++) {
+            if (!a.isNull(i)) {
+                out[i] = toTimestamp ? Timestamps.ofEpochDay(x[i]) : Dates.checkDate(Timestamps.epochDay(x[i]));
+            }
+        }
+        return Column.ofLongs(type, out, a.nulls());
+    }
+
+    /** Rounded to float32; 22003 for a finite value beyond REAL's range. */
+    private Column toReal(Column a) {
+        double[] x = a.toDoubles();
+        double[] out = new double[x.length];
+        for (int i = 0; i < x.length; i++) {
+            if (!a.isNull(i)) {
+                out[i] = type.convertToDeclared(x[i]);
+            }
+        }
+        return Column.ofDoubles(type, out, a.nulls());
     }
 
     private Column fromDouble(Column a) {

@@ -10,6 +10,7 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Timestamps;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -185,12 +186,18 @@ public final class ExprCompiler {
             case STARTS_WITH -> new StringMeasureEvaluator(stringArgs(args), StringFunctions.STARTS_WITH, type);
             case REGEXP_MATCHES -> new StringMeasureEvaluator(stringArgs(args), RegexFunctions.matches(), type);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY ->
-                    new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE), null, type);
+                    new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE), null, null, type);
             case DATE_ADD_DAYS, DATE_ADD_MONTHS ->
                     new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
-                            build(args.get(1), DataType.BIGINT), type);
+                            build(args.get(1), DataType.BIGINT), null, type);
             case DATE_DIFF_DAYS -> new DateFunctionEvaluator(op, build(args.get(0), DataType.DATE),
-                    build(args.get(1), DataType.DATE), type);
+                    build(args.get(1), DataType.DATE), null, type);
+            case EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH ->
+                    new DateFunctionEvaluator(op, build(args.get(0), DataType.TIMESTAMP), null, null, type);
+            case DATE_TRUNC -> new DateFunctionEvaluator(op, build(args.get(1), DataType.TIMESTAMP), null,
+                    Timestamps.Unit.of((String) ((Literal) args.get(0)).value()), type);
+            case TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> new DateFunctionEvaluator(op,
+                    build(args.get(0), DataType.TIMESTAMP), build(args.get(1), DataType.BIGINT), null, type);
         };
     }
 
@@ -243,6 +250,10 @@ public final class ExprCompiler {
         if (leftIsString && !rightIsString) {
             left = cast(left, right.type());
         } else if (rightIsString && !leftIsString) {
+            right = cast(right, left.type());
+        } else if (left.type().kind() == TypeKind.DATE && right.type().kind() == TypeKind.TIMESTAMP) {
+            left = cast(left, right.type()); // a DATE compares as its midnight
+        } else if (right.type().kind() == TypeKind.DATE && left.type().kind() == TypeKind.TIMESTAMP) {
             right = cast(right, left.type());
         }
         return new ComparisonEvaluator(op, left, right, type);
@@ -323,14 +334,23 @@ public final class ExprCompiler {
         return new CastEvaluator(arg, to);
     }
 
-    /** {@code e} unchanged when its values already have {@code type}'s physical form, else cast. */
+    /**
+     * {@code e} unchanged when its values already have {@code type}'s physical form and range,
+     * else cast (to a narrower integer or to REAL too, which checks the range or rounds).
+     */
     private static Evaluator coerce(Evaluator e, DataType type) {
         TypeKind from = e.type().kind();
         TypeKind to = type.kind();
         boolean sameForm = from.isString() && to.isString()
-                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale())
+                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale()) && !narrows(e.type(), type)
                 || from == TypeKind.INTEGER && to == TypeKind.BIGINT;
         return sameForm ? e : cast(e, type);
+    }
+
+    /** Whether {@code to} holds fewer values than {@code from} of the same kind (INTEGER to SMALLINT, DOUBLE to REAL). */
+    private static boolean narrows(DataType from, DataType to) {
+        return to.isNarrowInteger() && (!from.isNarrowInteger() || from.precision() > to.precision())
+                || to.isReal() && !from.isReal();
     }
 
     private static int constantInt(Expr e, String what) {

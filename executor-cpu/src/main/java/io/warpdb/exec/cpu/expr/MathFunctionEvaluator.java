@@ -46,7 +46,7 @@ final class MathFunctionEvaluator implements Evaluator {
             double[] x = a.toDoubles();
             double[] out = new double[rows];
             for (int i = 0; i < rows; i++) {
-                out[i] = inexact(x[i]);
+                out[i] = type.roundToDeclared(inexact(x[i]));
             }
             return Column.ofDoubles(type, out, nulls);
         }

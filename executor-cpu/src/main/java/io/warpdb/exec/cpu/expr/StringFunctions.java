@@ -127,7 +127,7 @@ final class StringFunctions {
     /** CAST of a non-string value to VARCHAR/CHAR(n), 22001 when the text is longer than n. */
     static RowFunction format(DataType from, DataType to) {
         if (from.kind() == TypeKind.DOUBLE) {
-            return (args, row) -> TextValues.checkLength(TextValues.formatDouble(args[0].doubles()[row]), to);
+            return (args, row) -> TextValues.checkLength(TextValues.formatDouble(args[0].doubles()[row], from), to);
         }
         return (args, row) -> TextValues.checkLength(TextValues.formatLong(args[0].longs()[row], from), to);
     }

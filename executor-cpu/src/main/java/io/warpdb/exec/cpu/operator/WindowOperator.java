@@ -194,7 +194,7 @@ final class WindowOperator extends Operator {
         SortKey key = node.orderKeys().get(0);
         Column column = ArrowColumns.read(collected, key.column()).gather(order);
         TypeKind kind = column.type().kind();
-        if (!kind.isExactNumeric() && kind != TypeKind.DATE) {
+        if (!kind.isExactNumeric() && !kind.isDatetime()) {
             throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
                     "a RANGE frame with an offset over a " + column.type().sqlName() + " key is not supported yet");
         }

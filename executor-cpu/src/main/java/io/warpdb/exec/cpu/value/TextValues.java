@@ -5,6 +5,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Dates;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.format.DateTimeParseException;
@@ -22,13 +23,14 @@ public final class TextValues {
     private TextValues() {
     }
 
-    /** Parses INTEGER, BIGINT, DECIMAL, DATE (days) or BOOLEAN (0/1) text into the type's long form. */
+    /** Parses INTEGER, BIGINT, DECIMAL, DATE (days), TIMESTAMP (microseconds) or BOOLEAN (0/1) text into the type's long form. */
     public static long parseLong(String text, DataType type) {
         String s = trimSpaces(text);
         return switch (type.kind()) {
             case INTEGER, BIGINT -> Decimals.checkFits(parseInteger(s, text, type), type);
             case DECIMAL -> Decimals.checkDeclared(parseDecimal(s, text, type), type);
             case DATE -> parseDate(s, text, type);
+            case TIMESTAMP -> parseTimestamp(s, text, type);
             case BOOLEAN -> parseBoolean(s, text, type) ? 1 : 0;
             default -> throw new IllegalArgumentException("not a long-valued type: " + type);
         };
@@ -40,7 +42,7 @@ public final class TextValues {
         if (!DOUBLE_TEXT.matcher(s).matches()) {
             throw invalid(text, type);
         }
-        return Double.parseDouble(s);
+        return type.convertToDeclared(Double.parseDouble(s));
     }
 
     private static long parseInteger(String s, String text, DataType type) {
@@ -76,6 +78,14 @@ public final class TextValues {
         }
     }
 
+    private static long parseTimestamp(String s, String text, DataType type) {
+        try {
+            return Timestamps.parse(s);
+        } catch (DateTimeParseException e) {
+            throw invalid(text, type);
+        }
+    }
+
     private static boolean parseBoolean(String s, String text, DataType type) {
         switch (s.toLowerCase(Locale.ROOT)) {
             case "true", "t", "1":
@@ -93,13 +103,15 @@ public final class TextValues {
             case INTEGER, BIGINT -> Long.toString(v);
             case DECIMAL -> BigDecimal.valueOf(v, type.scale()).toPlainString();
             case DATE -> Dates.format(v);
+            case TIMESTAMP -> Timestamps.format(v);
             case BOOLEAN -> v != 0 ? "TRUE" : "FALSE";
             default -> throw new IllegalArgumentException("not a long-valued type: " + type);
         };
     }
 
-    public static String formatDouble(double v) {
-        return Double.toString(v);
+    /** A DOUBLE as Java writes it; a REAL with the digits its float32 needs (0.1, not 0.10000000149011612). */
+    public static String formatDouble(double v, DataType type) {
+        return type.isReal() ? Float.toString((float) v) : Double.toString(v);
     }
 
     /** Removes leading and trailing spaces (only U+0020, as SQL TRIM does). */

@@ -88,6 +88,17 @@ public final class ProgramCompiler {
         this.entries = entries;
     }
 
+    /**
+     * Whether the GPU's operators handle values of this type. TIMESTAMP is an int64 column that
+     * the kernels could carry, but its casts and functions have no GPU twin yet; SMALLINT, TINYINT
+     * and REAL are held as INTEGER and DOUBLE, but the interpreter checks neither their ranges nor
+     * REAL's rounding. Nodes with such columns run on the CPU (placement reads this through the
+     * provider's planSupport).
+     */
+    public static boolean runsOnGpu(DataType type) {
+        return type.kind() != TypeKind.TIMESTAMP && !type.isNarrowInteger() && !type.isReal();
+    }
+
     /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
     public static void check(List<DataType> inputTypes, List<Expr> exprs) {
         List<Boolean> nullable = inputTypes.stream().map(t -> true).toList();
@@ -136,6 +147,9 @@ public final class ProgramCompiler {
     // ---- expressions ----
 
     private Operand compile(Expr expr) {
+        if (!runsOnGpu(expr.type())) {
+            throw new Unsupported(expr.type().sqlName() + " values run on the CPU");
+        }
         if (expr instanceof ColumnRef ref) {
             return column(ref);
         }
@@ -171,7 +185,7 @@ public final class ProgramCompiler {
         Opcode load = switch (type.kind()) {
             case BOOLEAN -> Opcode.COL_U8;
             case INTEGER, DATE, VARCHAR, CHAR -> Opcode.COL_I32;
-            case BIGINT, DECIMAL -> Opcode.COL_I64;
+            case BIGINT, DECIMAL, TIMESTAMP -> Opcode.COL_I64;
             case DOUBLE -> Opcode.COL_F64;
         };
         int slot = newSlot();
