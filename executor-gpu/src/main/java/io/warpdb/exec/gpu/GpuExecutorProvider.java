@@ -50,8 +50,8 @@ public final class GpuExecutorProvider implements ExecutorProvider {
     }
 
     /**
-     * A provider whose queries may each hold at most {@code queryBudget} bytes of device memory
-     * (0: the whole pool): tests and benchmarks of work larger than the device, on a device of any
+     * A provider whose queries may each hold at most {@code queryBudget} bytes of device memory on
+     * each device (0: the whole pool): tests and benchmarks of work larger than the device, on a device of any
      * size, without a JVM-wide {@code -Dwarpdb.gpu.memory}.
      */
     public GpuExecutorProvider(long queryBudget) {
@@ -155,7 +155,7 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         try {
             DeviceBudget budget = new DeviceBudget(queryBudget == 0 ? device.pool().capacity()
                     : Math.min(queryBudget, device.pool().capacity()));
-            return new GpuPlanRunner(context, device, cache(device), budget).execute(plan,
+            return new GpuPlanRunner(context, CudaDevice.devices(), cache(device), budget).execute(plan,
                     result -> new Download(result, plan, context, device));
         } catch (GpuOutOfMemoryException e) {
             // Even the fallback's result of the root could not be copied in: the caller wants host

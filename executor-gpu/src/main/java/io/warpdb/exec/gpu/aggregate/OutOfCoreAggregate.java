@@ -4,6 +4,7 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.partition.ChunkPartitioner;
+import io.warpdb.exec.gpu.partition.DeviceTally;
 import io.warpdb.exec.gpu.partition.HostPartitions;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.partition.OutOfCoreReport;
@@ -46,7 +47,8 @@ public final class OutOfCoreAggregate {
     }
 
     /** Aggregates {@code input} (a host table of the node's input schema, taken over) within {@code budget} bytes of device memory. */
-    public static OutOfCoreResult run(AggregateNode node, HostTable input, long budget, CudaDevice device, BufferAllocator allocator) {
+    public static OutOfCoreResult run(AggregateNode node, HostTable input, long budget, List<CudaDevice> devices,
+            BufferAllocator allocator) {
         try (input) {
             String why = unsupported(node);
             if (why != null || budget / PartitionPlan.STREAMS < PartitionPlan.MIN_STREAM_BUDGET) {
@@ -54,7 +56,7 @@ public final class OutOfCoreAggregate {
                         + (why != null ? why : "a device budget of " + budget + " bytes is too small to partition in"));
             }
             PartitionPlan plan = PartitionPlan.of(input.deviceBytes(), input.rows(), 0, 0, budget);
-            StreamPipeline pipeline = new StreamPipeline(device, plan.streamBudget(), PartitionPlan.STREAMS);
+            StreamPipeline pipeline = new StreamPipeline(devices, plan.streamBudget(), PartitionPlan.STREAMS);
             OutOfCoreAggregate aggregate = new OutOfCoreAggregate(node, allocator, plan.streamBudget());
             List<HostTable> parts = new ArrayList<>();
             try {
@@ -69,10 +71,10 @@ public final class OutOfCoreAggregate {
                 for (HostTable part : parts) {
                     tasks.add(work -> aggregate.partition(part, plan.bits(), work));
                 }
+                DeviceTally partitioned = pipeline.tally();
                 HostTable rows = HostTable.concat(node.schema(), pipeline.run(tasks));
-                return new OutOfCoreResult(rows, new OutOfCoreReport("partitioned aggregation", plan.partitions(), plan.passes(),
-                        aggregate.splits.get(), -1, plan.streamBudget(), pipeline.bytesToDevice(), pipeline.bytesToHost(),
-                        pipeline.kernelNanos()));
+                return new OutOfCoreResult(rows, OutOfCoreReport.partitioned("partitioned aggregation", plan.partitions(),
+                        plan.passes(), aggregate.splits.get(), -1, pipeline, pipeline.tally().since(partitioned)));
             } finally {
                 // Closing twice is harmless: a task closes its partition once aggregated.
                 parts.forEach(HostTable::close);

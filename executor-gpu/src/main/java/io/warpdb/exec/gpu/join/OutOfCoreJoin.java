@@ -1,14 +1,9 @@
 package io.warpdb.exec.gpu.join;
 
-import io.warpdb.core.batch.Batch;
-import io.warpdb.core.batch.Batches;
-import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
-import io.warpdb.core.types.Schema;
-import io.warpdb.exec.gpu.column.DeviceTable;
-import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
 import io.warpdb.exec.gpu.partition.ChunkPartitioner;
+import io.warpdb.exec.gpu.partition.DeviceTally;
 import io.warpdb.exec.gpu.partition.HostPartitions;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.partition.OutOfCoreReport;
@@ -33,26 +28,31 @@ import org.apache.arrow.memory.BufferAllocator;
  * so the outer, semi and anti rows of a partition pair are those of the whole join), and the
  * results are concatenated. A partition pair that still does not fit its stream's share is
  * partitioned again on the next bits of the hash; one whose rows all share a hash (a hot key) is
- * joined in blocks.
+ * joined in blocks. A join without equality keys, which no hash can partition, is joined in
+ * blocks as a whole ({@link BlockNestedLoopJoin}, the left blocks dealt over the devices).
  */
 public final class OutOfCoreJoin {
     private final JoinNode node;
-    private final EntryEvaluator entries;
     private final BufferAllocator allocator;
     private final long streamBudget;
     private final AtomicInteger skewSplits = new AtomicInteger();
     private final AtomicInteger hotKeyPartitions = new AtomicInteger();
+    /** Joins rows that hashing cannot separate: a hot key's, or all rows of a join without keys. */
+    private final BlockNestedLoopJoin blocks;
 
     private OutOfCoreJoin(JoinNode node, EntryEvaluator entries, BufferAllocator allocator, long streamBudget) {
         this.node = node;
-        this.entries = entries;
         this.allocator = allocator;
         this.streamBudget = streamBudget;
+        this.blocks = new BlockNestedLoopJoin(node, entries, allocator, streamBudget);
     }
 
-    /** Why {@code node} cannot run out of core, or null when it can. */
+    /**
+     * Why {@code node} cannot run out of core, or null when it can: a join without equality keys
+     * runs as a block nested-loop join, which finds the unmatched right rows only without a residual.
+     */
     public static String unsupported(JoinNode node) {
-        return node.leftKeys().isEmpty() ? "a join without equality keys cannot be partitioned" : null;
+        return node.leftKeys().isEmpty() ? BlockNestedLoopJoin.unsupported(node) : null;
     }
 
     /**
@@ -60,7 +60,7 @@ public final class OutOfCoreJoin {
      * and closed here) within {@code budget} bytes of device memory.
      */
     public static OutOfCoreResult run(JoinNode node, HostTable left, HostTable right, long budget, EntryEvaluator entries,
-            CudaDevice device, BufferAllocator allocator) {
+            List<CudaDevice> devices, BufferAllocator allocator) {
         try (left; right) {
             String why = unsupported(node);
             if (why != null) {
@@ -69,8 +69,11 @@ public final class OutOfCoreJoin {
             if (budget / PartitionPlan.STREAMS < PartitionPlan.MIN_STREAM_BUDGET) {
                 throw new GpuOutOfMemoryException("a device budget of " + budget + " bytes is too small to partition in");
             }
+            if (node.leftKeys().isEmpty()) {
+                return inBlocks(node, left, right, budget / PartitionPlan.STREAMS, entries, devices, allocator);
+            }
             PartitionPlan plan = PartitionPlan.of(left.deviceBytes(), left.rows(), right.deviceBytes(), right.rows(), budget);
-            StreamPipeline pipeline = new StreamPipeline(device, plan.streamBudget(), PartitionPlan.STREAMS);
+            StreamPipeline pipeline = new StreamPipeline(devices, plan.streamBudget(), PartitionPlan.STREAMS);
             OutOfCoreJoin join = new OutOfCoreJoin(node, entries, allocator, plan.streamBudget());
             List<HostTable> leftParts = new ArrayList<>();
             List<HostTable> rightParts = new ArrayList<>();
@@ -92,16 +95,29 @@ public final class OutOfCoreJoin {
                     HostTable r = rightParts.get(p);
                     tasks.add(work -> join.pair(l, r, plan.bits(), work));
                 }
+                DeviceTally partitioned = pipeline.tally();
                 HostTable rows = HostTable.concat(node.schema(), pipeline.run(tasks));
-                return new OutOfCoreResult(rows, new OutOfCoreReport("hybrid join", plan.partitions(), plan.passes(), join.skewSplits.get(),
-                        join.hotKeyPartitions.get(), plan.streamBudget(), pipeline.bytesToDevice(), pipeline.bytesToHost(),
-                        pipeline.kernelNanos()));
+                return new OutOfCoreResult(rows, OutOfCoreReport.partitioned("hybrid join", plan.partitions(), plan.passes(),
+                        join.skewSplits.get(), join.hotKeyPartitions.get(), pipeline, pipeline.tally().since(partitioned)));
             } finally {
                 // Closing twice is harmless: a task closes its pair once joined.
                 leftParts.forEach(HostTable::close);
                 rightParts.forEach(HostTable::close);
             }
         }
+    }
+
+    /** A join without equality keys: both inputs cut into blocks, the left blocks dealt over the streams of every device. */
+    private static OutOfCoreResult inBlocks(JoinNode node, HostTable left, HostTable right, long streamBudget, EntryEvaluator entries,
+            List<CudaDevice> devices, BufferAllocator allocator) {
+        BlockNestedLoopJoin join = new BlockNestedLoopJoin(node, entries, allocator, streamBudget);
+        StreamPipeline pipeline = new StreamPipeline(devices, streamBudget, PartitionPlan.STREAMS);
+        PartitionPlan.Blocks size = join.blockRows(left.rows(), right.rows());
+        long leftBlocks = PartitionPlan.ceilDiv(left.rows(), size.leftRows());
+        long rightBlocks = PartitionPlan.ceilDiv(right.rows(), size.rightRows());
+        HostTable rows = join.run(left, right, pipeline);
+        String work = leftBlocks + " x " + rightBlocks + " blocks of up to " + size.leftRows() + " x " + size.rightRows() + " rows";
+        return new OutOfCoreResult(rows, OutOfCoreReport.of("block nested-loop join", work, "blocks", pipeline.tally(), pipeline));
     }
 
     /**
@@ -115,14 +131,14 @@ public final class OutOfCoreJoin {
             }
             if (PartitionPlan.fitsInCore(left.deviceBytes() + right.deviceBytes(), streamBudget)) {
                 try {
-                    return inCore(node, left, right, work);
+                    return blocks.inCore(node, left, right, work);
                 } catch (GpuOutOfMemoryException e) {
                     work.synchronize();  // the output, or a skewed build side, did not fit: split further
                 }
             }
             if (shift + PartitionPlan.DIGIT_BITS > PartitionPlan.HASH_BITS) {
                 hotKeyPartitions.incrementAndGet();
-                return inBlocks(left, right, work);
+                return blocks.run(left, right, TaskRunner.on(work));
             }
             skewSplits.incrementAndGet();
             int bits = PartitionPlan.DIGIT_BITS;
@@ -141,7 +157,7 @@ public final class OutOfCoreJoin {
                             // These bits did not split the pair: its rows hash alike (a hot key) or nearly so; blocks join any rows.
                             hotKeyPartitions.incrementAndGet();
                             try (lq; rq) {
-                                parts.add(inBlocks(lq, rq, work));
+                                parts.add(blocks.run(lq, rq, TaskRunner.on(work)));
                             }
                         } else {
                             parts.add(pair(lq, rq, shift + bits, work));
@@ -164,114 +180,6 @@ public final class OutOfCoreJoin {
             case RIGHT -> rightRows == 0;
             case FULL -> leftRows == 0 && rightRows == 0;
         };
-    }
-
-    /** {@code join} of two host tables on the device (inputs stay owned by the caller). */
-    private HostTable inCore(JoinNode join, HostTable left, HostTable right, DeviceWork work) {
-        try (DeviceTable l = HostToDevice.upload(left.schema(), left.batches(), work);
-                DeviceTable r = HostToDevice.upload(right.schema(), right.batches(), work);
-                DeviceTable out = GpuJoin.run(join, l, r, entries, work)) {
-            return HostTable.download(out, allocator, work);
-        }
-    }
-
-    /**
-     * A pair whose keys all hash alike (one hot key, as a rule), joined block by block: inner
-     * pairs from every pair of blocks; rows no block matched (chains of ANTI joins over the other
-     * side's blocks) padded with NULLs by the node's own outer join against an empty side; SEMI
-     * rows taken from what earlier blocks left unmatched, so each is output once.
-     */
-    private HostTable inBlocks(HostTable left, HostTable right, DeviceWork work) {
-        JoinKind kind = node.kind();
-        boolean rightOuter = kind == JoinKind.RIGHT || kind == JoinKind.FULL;
-        if (rightOuter && node.residual() != null) {
-            throw new GpuOutOfMemoryException("a hot key of a " + kind + " join with a condition beyond its keys does not fit the"
-                    + " device");
-        }
-        PartitionPlan.Blocks size = PartitionPlan.hotKeyBlocks(left.rows(), right.rows(), HostTable.rowBytes(left.schema()),
-                HostTable.rowBytes(right.schema()), HostTable.rowBytes(node.schema()), streamBudget);
-        List<HostTable> out = new ArrayList<>();
-        List<HostTable> leftBlocks = blocks(left, size.leftRows());
-        List<HostTable> rightBlocks = blocks(right, size.rightRows());
-        try {
-            JoinNode inner = variant(JoinKind.INNER, node.schema());
-            JoinNode anti = variant(JoinKind.ANTI, node.left().schema());
-            JoinNode semi = variant(JoinKind.SEMI, node.left().schema());
-            for (HostTable l : leftBlocks) {
-                HostTable unmatched = l;
-                for (HostTable r : rightBlocks) {
-                    switch (kind) {
-                        case INNER, LEFT, RIGHT, FULL -> out.add(inCore(inner, l, r, work));
-                        case SEMI -> out.add(inCore(semi, unmatched, r, work));
-                        case ANTI -> { }
-                    }
-                    if (kind != JoinKind.INNER && kind != JoinKind.RIGHT) {
-                        HostTable next = inCore(anti, unmatched, r, work);
-                        if (unmatched != l) {
-                            unmatched.close();
-                        }
-                        unmatched = next;
-                    }
-                }
-                if (kind == JoinKind.ANTI) {
-                    out.add(unmatched == l ? copy(l) : unmatched);
-                } else if (kind == JoinKind.LEFT || kind == JoinKind.FULL) {
-                    try (HostTable padded = unmatched) {
-                        out.add(inCore(node, padded, emptyOf(right), work));
-                    }
-                } else if (unmatched != l) {
-                    unmatched.close();
-                }
-            }
-            if (rightOuter) {
-                JoinNode rightAnti = new JoinNode(node.right(), node.left(), JoinKind.ANTI, node.rightKeys(), node.leftKeys(), null,
-                        node.right().schema());
-                for (HostTable r : rightBlocks) {
-                    HostTable unmatched = copy(r);
-                    for (HostTable l : leftBlocks) {
-                        try (HostTable before = unmatched) {
-                            unmatched = inCore(rightAnti, before, l, work);
-                        }
-                    }
-                    try (HostTable padded = unmatched) {
-                        out.add(inCore(node, emptyOf(left), padded, work));
-                    }
-                }
-            }
-            return HostTable.concat(node.schema(), out);
-        } catch (RuntimeException e) {
-            out.forEach(HostTable::close);
-            throw e;
-        } finally {
-            leftBlocks.forEach(HostTable::close);
-            rightBlocks.forEach(HostTable::close);
-        }
-    }
-
-    /** The node's join of another kind, with the given output schema. */
-    private JoinNode variant(JoinKind kind, Schema schema) {
-        return new JoinNode(node.left(), node.right(), kind, node.leftKeys(), node.rightKeys(), node.residual(), schema);
-    }
-
-    private List<HostTable> blocks(HostTable table, long rows) {
-        List<HostTable> blocks = new ArrayList<>();
-        for (List<Batch> chunk : table.chunks(rows, allocator)) {
-            blocks.add(new HostTable(table.schema(), chunk));
-        }
-        return blocks;
-    }
-
-    /** A table sharing {@code table}'s buffers, owned separately. */
-    private HostTable copy(HostTable table) {
-        List<Batch> batches = new ArrayList<>();
-        for (Batch b : table.batches()) {
-            batches.add(Batches.slice(b, 0, b.rowCount(), allocator));
-        }
-        return new HostTable(table.schema(), batches);
-    }
-
-    private static HostTable emptyOf(HostTable table) {
-        return new HostTable(table.schema(), List.of());
     }
 
     private HostTable empty() {

@@ -3,19 +3,38 @@ package io.warpdb.exec.gpu.partition;
 import java.util.Locale;
 
 /**
- * What an out-of-core operator did, for EXPLAIN ANALYZE: its partitions and radix passes, the
- * partitions split further or (joins) joined in blocks, its streams and the bytes it moved.
+ * What an out-of-core operator did, for EXPLAIN ANALYZE: how it cut its work (partitions and radix
+ * passes, sorted runs, blocks), the tasks each device ran, its streams and the bytes it moved.
  *
- * @param hotKeyPartitions partitions joined in blocks; -1 for operators without that step
+ * @param operator e.g. {@code hybrid join}
+ * @param work how the work was cut, e.g. {@code 64 partitions (1 radix pass per chunk), 0 split further}
+ * @param dealt what the devices were dealt, e.g. {@code partitions}
+ * @param perDevice how many of them each device ran
  */
-public record OutOfCoreReport(String operator, int partitions, int passes, int splits, int hotKeyPartitions, long streamBudget,
+public record OutOfCoreReport(String operator, String work, String dealt, DeviceTally perDevice, long streamBudget,
         long bytesToDevice, long bytesToHost, long kernelNanos) {
+    /**
+     * The report of a partitioning operator on {@code pipeline}, whose partitions ran as {@code perDevice} says.
+     *
+     * @param hotKeyPartitions partitions joined in blocks; -1 for operators without that step
+     */
+    public static OutOfCoreReport partitioned(String operator, int partitions, int passes, int splits, int hotKeyPartitions,
+            StreamPipeline pipeline, DeviceTally perDevice) {
+        String work = partitions + " partitions (" + passes + " radix pass" + (passes == 1 ? "" : "es") + " per chunk), " + splits
+                + " split further" + (hotKeyPartitions < 0 ? "" : ", " + hotKeyPartitions + " joined in blocks (hot keys)");
+        return of(operator, work, "partitions", perDevice, pipeline);
+    }
+
+    /** A report with {@code pipeline}'s stream budget, bytes and kernel time. */
+    public static OutOfCoreReport of(String operator, String work, String dealt, DeviceTally perDevice, StreamPipeline pipeline) {
+        return new OutOfCoreReport(operator, work, dealt, perDevice, pipeline.streamBudget(), pipeline.bytesToDevice(),
+                pipeline.bytesToHost(), pipeline.kernelNanos());
+    }
+
     public String note() {
-        return "out-of-core " + operator + ": " + partitions + " partitions (" + passes + " radix pass" + (passes == 1 ? "" : "es")
-                + " per chunk), " + splits + " split further"
-                + (hotKeyPartitions < 0 ? "" : ", " + hotKeyPartitions + " joined in blocks (hot keys)") + "; "
-                + PartitionPlan.STREAMS + " streams of " + mib(streamBudget) + " each; " + mib(bytesToDevice) + " to device, "
-                + mib(bytesToHost) + " to host";
+        return "out-of-core " + operator + ": " + work + "; " + PartitionPlan.STREAMS + " streams of " + mib(streamBudget)
+                + " each per device; " + dealt + " per device: " + perDevice.describe() + "; " + mib(bytesToDevice)
+                + " to device, " + mib(bytesToHost) + " to host";
     }
 
     /** Bytes as MiB with one decimal. */

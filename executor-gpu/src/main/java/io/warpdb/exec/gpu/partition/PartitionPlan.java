@@ -98,7 +98,7 @@ public record PartitionPlan(int bits, int passes, long streamBudget, long leftCh
         return 1 << bits;
     }
 
-    static long ceilDiv(long a, long b) {
+    public static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
     }
 }

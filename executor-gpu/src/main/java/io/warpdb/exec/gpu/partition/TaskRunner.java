@@ -8,8 +8,7 @@ import java.util.List;
 public interface TaskRunner {
     /** One unit of work run on a {@link DeviceWork}; its result is owned by whoever receives it. */
     @FunctionalInterface
-    interface Task<T extends AutoCloseable> {
-        T run(DeviceWork work);
+    interface Task<T extends AutoCloseable> extends TaskDealer.Job<DeviceWork, T> {
     }
 
     /** Runs the tasks and returns their results in task order (owned by the caller). */

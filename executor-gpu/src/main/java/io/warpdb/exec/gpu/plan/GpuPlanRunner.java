@@ -43,6 +43,7 @@ import io.warpdb.exec.gpu.select.FilterProject;
 import io.warpdb.exec.gpu.setop.GpuSetOperation;
 import io.warpdb.exec.gpu.setop.GpuUnionAll;
 import io.warpdb.exec.gpu.sort.GpuSort;
+import io.warpdb.exec.gpu.sort.OutOfCoreSort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -60,23 +61,30 @@ public final class GpuPlanRunner {
     public static final String NAME = "gpu";
 
     private final ExecContext context;
+    /** The device in-core work runs on: the first of {@link #devices}. */
     private final CudaDevice device;
+    /** Every device the executor uses; out-of-core work is dealt over them. */
+    private final List<CudaDevice> devices;
     private final GpuScan scans;
     private final HostEntryEvaluator entries;
     /** The device memory this query may hold at once. */
     private final DeviceBudget budget;
 
-    /** A runner whose query may hold {@code budget} of device memory (at most the pool's capacity). */
-    public GpuPlanRunner(ExecContext context, CudaDevice device, DeviceColumnCache cache, DeviceBudget budget) {
+    /**
+     * A runner whose query may hold {@code budget} of device memory on each of {@code devices} (at
+     * most a pool's capacity); in-core work runs on the first device, whose columns {@code cache} holds.
+     */
+    public GpuPlanRunner(ExecContext context, List<CudaDevice> devices, DeviceColumnCache cache, DeviceBudget budget) {
         this.context = context;
-        this.device = device;
+        this.devices = List.copyOf(devices);
+        this.device = this.devices.get(0);
         this.scans = new GpuScan(context, cache);
         this.entries = new HostEntryEvaluator(context);
         this.budget = budget;
     }
 
     /**
-     * The plan's rows for the host: a join or aggregation at the root that ran out of core hands
+     * The plan's rows for the host: a join, aggregation or sort at the root that ran out of core hands
      * over its host rows as they are (they may exceed the device); any other result is downloaded
      * as it streams.
      */
@@ -179,7 +187,7 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitSort(SortNode sort) {
-            return overInput(sort.input(), input -> GpuSort.run(sort, input, work));
+            return partitionedOperator(sort, work).onDevice(work);
         }
 
         @Override
@@ -224,21 +232,25 @@ public final class GpuPlanRunner {
         }
     }
 
-    /** Whether {@code node} may run out of core: joins and aggregations, which partition their inputs. */
+    /** Whether {@code node} may run out of core: joins and aggregations, which partition their inputs, and sorts (sorted runs, merged). */
     private static boolean partitioned(PlanNode node) {
-        return node instanceof JoinNode || node instanceof AggregateNode;
+        return node instanceof JoinNode || node instanceof AggregateNode || node instanceof SortNode;
     }
 
-    /** A join or an aggregation, in or out of core. */
+    /** A join, an aggregation or a sort, in or out of core. */
     private Result partitionedOperator(PlanNode node, DeviceWork work) {
+        if (node instanceof SortNode sort) {
+            return inOrOutOfCore(sort, null, inputs -> GpuSort.run(sort, inputs.get(0), work), inputs -> OutOfCoreSort.run(sort,
+                    inputs.get(0), budgetBytes(), devices, context.allocator()), work);
+        }
         if (node instanceof JoinNode join) {
             return inOrOutOfCore(join, OutOfCoreJoin.unsupported(join), inputs -> GpuJoin.run(join, inputs.get(0), inputs.get(1),
-                    entries, work), inputs -> OutOfCoreJoin.run(join, inputs.get(0), inputs.get(1), budgetBytes(), entries, device,
+                    entries, work), inputs -> OutOfCoreJoin.run(join, inputs.get(0), inputs.get(1), budgetBytes(), entries, devices,
                     context.allocator()), work);
         }
         AggregateNode aggregate = (AggregateNode) node;
         return inOrOutOfCore(aggregate, OutOfCoreAggregate.unsupported(aggregate), inputs -> GpuAggregate.run(aggregate,
-                inputs.get(0), work), inputs -> OutOfCoreAggregate.run(aggregate, inputs.get(0), budgetBytes(), device,
+                inputs.get(0), work), inputs -> OutOfCoreAggregate.run(aggregate, inputs.get(0), budgetBytes(), devices,
                 context.allocator()), work);
     }
 
@@ -341,8 +353,13 @@ public final class GpuPlanRunner {
         }
     }
 
+    /** The device bytes the query may hold on each device: its budget, at most the smallest pool. */
     private long budgetBytes() {
-        return budget == null ? device.pool().capacity() : Math.min(budget.capacity(), device.pool().capacity());
+        long bytes = budget == null ? Long.MAX_VALUE : budget.capacity();
+        for (CudaDevice d : devices) {
+            bytes = Math.min(bytes, d.pool().capacity());
+        }
+        return bytes;
     }
 
     private DeviceTable setOperation(SetOpNode setOp, DeviceWork work) {

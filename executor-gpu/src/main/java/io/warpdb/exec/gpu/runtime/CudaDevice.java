@@ -9,24 +9,30 @@ import io.warpdb.core.exec.Support;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.JCudaDriver;
 
 /**
- * The one CUDA device the GPU executor uses (device 0), its primary context, its properties, the
- * kernels and the memory pool. Created once per JVM on first use; if the driver, a device or the
- * kernels are missing, {@link #availability()} says which.
+ * One CUDA device the GPU executor uses: its primary context, its properties, the kernels loaded
+ * into that context, its memory pool and pinned staging. The devices are chosen once per JVM on
+ * first use ({@link DeviceSelection}: {@code -Dwarpdb.gpu.devices}, else every visible one);
+ * {@link #get()} is the first, on which in-core work runs, and {@link #devices()} all of them,
+ * over which out-of-core work is dealt. If the driver, a device or the kernels are missing,
+ * {@link #availability()} says which.
  */
 public final class CudaDevice {
     /** Bytes of device memory the pool may take: {@code warpdb.gpu.memory} (e.g. {@code 8g}), else 80% of free memory. */
     public static final String MEMORY_PROPERTY = "warpdb.gpu.memory";
 
     private static final Object LOCK = new Object();
-    private static volatile CudaDevice instance;
+    private static volatile List<CudaDevice> instances;
     private static volatile Support availability;
 
     private final CUcontext context;
+    private final int ordinal;
     private final String name;
     private final int smCount;
     private final int l2Bytes;
@@ -36,8 +42,9 @@ public final class CudaDevice {
     private final DevicePool pool;
     private PinnedStaging staging;
 
-    private CudaDevice(CUdevice device, CUcontext context) {
+    private CudaDevice(int ordinal, CUdevice device, CUcontext context) {
         this.context = context;
+        this.ordinal = ordinal;
         byte[] nameBytes = new byte[256];
         JCudaDriver.cuDeviceGetName(nameBytes, nameBytes.length, device);
         int end = 0;
@@ -69,13 +76,18 @@ public final class CudaDevice {
         return availability;
     }
 
-    /** The device; call only when {@link #availability()} is supported. */
+    /** The first device (in-core work runs there); call only when {@link #availability()} is supported. */
     public static CudaDevice get() {
+        return devices().get(0);
+    }
+
+    /** Every device the executor uses, the first first; call only when {@link #availability()} is supported. */
+    public static List<CudaDevice> devices() {
         Support s = availability();
         if (!s.supported()) {
             throw new IllegalStateException("no usable CUDA device: " + s.reason());
         }
-        return instance;
+        return instances;
     }
 
     private static Support probe() {
@@ -91,15 +103,23 @@ public final class CudaDevice {
             JCudaDriver.cuInit(0);
             int[] count = new int[1];
             JCudaDriver.cuDeviceGetCount(count);
-            if (count[0] == 0) {
-                return Support.no("no CUDA device found");
+            List<Integer> ordinals;
+            try {
+                ordinals = DeviceSelection.configured(count[0]);
+            } catch (IllegalArgumentException e) {
+                return Support.no(e.getMessage());
             }
-            CUdevice device = new CUdevice();
-            JCudaDriver.cuDeviceGet(device, 0);
-            CUcontext context = new CUcontext();
-            JCudaDriver.cuDevicePrimaryCtxRetain(context, device);
-            JCudaDriver.cuCtxSetCurrent(context);
-            instance = new CudaDevice(device, context);
+            List<CudaDevice> opened = new ArrayList<>(ordinals.size());
+            for (int ordinal : ordinals) {
+                CUdevice device = new CUdevice();
+                JCudaDriver.cuDeviceGet(device, ordinal);
+                CUcontext context = new CUcontext();
+                JCudaDriver.cuDevicePrimaryCtxRetain(context, device);
+                JCudaDriver.cuCtxSetCurrent(context);
+                opened.add(new CudaDevice(ordinal, device, context));
+            }
+            opened.get(0).bind();
+            instances = List.copyOf(opened);
             return Support.YES;
         } catch (Throwable e) {
             // UnsatisfiedLinkError without libcuda, CudaException without a device or driver.
@@ -148,6 +168,16 @@ public final class CudaDevice {
         return name;
     }
 
+    /** The device's ordinal among the visible devices. */
+    public int ordinal() {
+        return ordinal;
+    }
+
+    /** How EXPLAIN ANALYZE names the device: {@code gpu<ordinal>}. */
+    public String label() {
+        return "gpu" + ordinal;
+    }
+
     public int smCount() {
         return smCount;
     }
@@ -182,7 +212,7 @@ public final class CudaDevice {
 
     @Override
     public String toString() {
-        return name + " (sm_" + computeCapability + ", " + smCount + " SMs, L2 " + (l2Bytes >> 20) + " MiB, "
+        return label() + ": " + name + " (sm_" + computeCapability + ", " + smCount + " SMs, L2 " + (l2Bytes >> 20) + " MiB, "
                 + (totalMemory >> 20) + " MiB)";
     }
 }

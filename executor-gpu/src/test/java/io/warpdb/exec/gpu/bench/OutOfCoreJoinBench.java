@@ -52,7 +52,7 @@ public final class OutOfCoreJoinBench {
         try (BufferAllocator allocator = new RootAllocator()) {
             double[] rates = copyRates(device, allocator);
             System.out.printf("copy rates: %.1f GB/s to device, %.1f GB/s to host%n", rates[0] / 1e9, rates[1] / 1e9);
-            System.out.println("inputs/budget  rows/side  in-memory ms  out-of-core ms  ratio  transfers  kernels  partitions");
+            System.out.println("inputs/budget  rows/side  in-memory ms  out-of-core ms  ratio  transfers  kernels  partitions per device");
             for (double factor : FACTORS) {
                 long rows = (long) (factor * budget / 2 / HostTable.rowBytes(left));
                 long inMemory = Long.MAX_VALUE;
@@ -63,7 +63,7 @@ public final class OutOfCoreJoinBench {
                     inCore(node, table(left, rows, true, allocator), table(right, rows, false, allocator), device, allocator);
                     long mid = System.nanoTime();
                     try (OutOfCoreResult result = OutOfCoreJoin.run(node, table(left, rows, true, allocator),
-                            table(right, rows, false, allocator), budget, null, device, allocator)) {
+                            table(right, rows, false, allocator), budget, null, List.of(device), allocator)) {
                         report = result.report();
                     }
                     long end = System.nanoTime();
@@ -73,9 +73,9 @@ public final class OutOfCoreJoinBench {
                     }
                 }
                 double transfers = report.bytesToDevice() / rates[0] + report.bytesToHost() / rates[1];
-                System.out.printf("%13.1fx  %9d  %12.1f  %14.1f  %5.2f  %8.0f%%  %6.0f%%  %d%n", factor, rows, inMemory / 1e6,
+                System.out.printf("%13.1fx  %9d  %12.1f  %14.1f  %5.2f  %8.0f%%  %6.0f%%  %s%n", factor, rows, inMemory / 1e6,
                         outOfCore / 1e6, (double) inMemory / outOfCore, 100 * transfers / (outOfCore / 1e9),
-                        100.0 * report.kernelNanos() / outOfCore, report.partitions());
+                        100.0 * report.kernelNanos() / outOfCore, report.perDevice().describe());
             }
         }
     }

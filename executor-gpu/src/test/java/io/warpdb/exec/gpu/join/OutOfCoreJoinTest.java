@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * Joins larger than the device budget (a GPU executor whose queries may hold a quarter of the
  * join's inputs) run out of core on the GPU, never on the CPU, and equal the CPU executor's
  * answers: every kind, duplicates and NULL keys on both sides, Zipf-skewed keys whose hot key no
- * radix bits can split (joined in blocks), conditions beyond the keys; and a join whose inputs fit
- * but whose output does not switches to out-of-core at run time.
+ * radix bits can split (joined in blocks), conditions beyond the keys; a join whose inputs fit
+ * but whose output does not switches to out-of-core at run time; joins without equality keys run
+ * as block nested-loop joins. Every out-of-core note names each device the executor uses.
  */
 class OutOfCoreJoinTest extends GpuTestBase {
     private static final Schema LEFT = GpuJoinTest.schema(DataType.INTEGER, DataType.VARCHAR, DataType.BIGINT);
@@ -113,6 +114,38 @@ class OutOfCoreJoinTest extends GpuTestBase {
         }
     }
 
+    @Test
+    void joinsWithoutEqualityKeysRunAsBlockNestedLoopJoins() {
+        GpuTests.assumeGpu();
+        long seed = 1906;
+        Options options = Options.plain().withDistinct(5_000).withNulls(0.1).withSharedPools(seed);
+        RandomBatches random = new RandomBatches(seed);
+        try (ListSource big = randomSource(random, LEFT, 60_000, options); ListSource few = randomSource(random, RIGHT, 50, options);
+                ListSource small = randomSource(random, LEFT, 2_000, options);
+                ListSource some = randomSource(random, RIGHT, 500, options)) {
+            // A theta condition only: L.c2 < R.c1 (both BIGINT).
+            Expr theta = Call.of(Op.LT, DataType.BOOLEAN, new ColumnRef(2, DataType.BIGINT), new ColumnRef(4, DataType.BIGINT));
+            for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI)) {
+                // Inputs beyond a quarter of the budget: out of core by the estimate.
+                JoinNode byEstimate = GpuJoinTest.join(scan(big), scan(few), kind, List.of(), List.of(), theta);
+                NodeStats stats = assertSameOnGpuWithBudget(byEstimate, 4 << 20, "seed " + seed + ", " + kind + " on " + theta);
+                assertBlockNestedLoop(stats, "seed " + seed + ", " + kind);
+                // Inputs within it, but 1,000,000 candidate pairs beyond it: switched at run time.
+                JoinNode bySize = GpuJoinTest.join(scan(small), scan(some), kind, List.of(), List.of(), theta);
+                stats = assertSameOnGpuWithBudget(bySize, 4 << 20, "seed " + seed + ", " + kind + " on " + theta + ", switched");
+                assertBlockNestedLoop(stats, "seed " + seed + ", " + kind + ", switched");
+                assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("the in-core run ran out of device memory")),
+                        "notes: " + stats.notes());
+            }
+        }
+    }
+
+    private static void assertBlockNestedLoop(NodeStats stats, String context) {
+        assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("out-of-core block nested-loop join: ")),
+                context + ": notes " + stats.notes());
+        assertDealtOverEveryDevice(stats, "blocks", context);
+    }
+
     /** The join with a device budget a quarter of its inputs: out of core, on the GPU, equal to the CPU's answer. */
     private void compareOutOfCore(JoinNode node, boolean expectHotKeys, String context) {
         ListSource left = (ListSource) ((io.warpdb.core.plan.ScanNode) node.left()).table();
@@ -130,6 +163,7 @@ class OutOfCoreJoinTest extends GpuTestBase {
         NodeStats stats = assertSameOnGpuWithBudget(node, budget, context);
         assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("out-of-core hybrid join: ")), context + ": notes " + stats.notes());
         assertTrue(stats.bytesToDevice() > 0 && stats.bytesToHost() > 0, context);
+        assertDealtOverEveryDevice(stats, "partitions", context);
         return stats;
     }
 

@@ -2,6 +2,7 @@ package io.warpdb.exec.gpu.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
@@ -47,7 +48,18 @@ public abstract class GpuTestBase {
         allocator.close();
         assertEquals(0, arrowBytes, "Arrow memory left allocated");
         if (GpuTests.gpuAvailable()) {
-            assertEquals(List.of(), CudaDevice.get().pool().liveOwners(), "device buffers left allocated");
+            for (CudaDevice device : CudaDevice.devices()) {
+                assertEquals(List.of(), device.pool().liveOwners(), device.label() + ": device buffers left allocated");
+            }
+        }
+    }
+
+    /** Asserts that an out-of-core note names every device the executor uses, with what it ran (e.g. "partitions per device: gpu0 12"). */
+    protected static void assertDealtOverEveryDevice(NodeStats stats, String dealt, String context) {
+        String note = stats.notes().stream().filter(n -> n.contains(dealt + " per device: ")).findFirst()
+                .orElseThrow(() -> new AssertionError(context + ": no '" + dealt + " per device' in " + stats.notes()));
+        for (CudaDevice device : CudaDevice.devices()) {
+            assertTrue(note.contains(device.label() + " "), context + ": " + device.label() + " missing from " + note);
         }
     }
 
@@ -139,13 +151,22 @@ public abstract class GpuTestBase {
      * and returns the root's statistics.
      */
     protected NodeStats assertSameOnGpuWithBudget(PlanNode plan, long deviceBudget, String context) {
+        return assertSameOnGpuWithBudget(plan, deviceBudget, false, context);
+    }
+
+    /** As {@link #assertSameOnGpuWithBudget(PlanNode, long, String)}, the rows compared in order when {@code ordered}. */
+    protected NodeStats assertSameOnGpuWithBudget(PlanNode plan, long deviceBudget, boolean ordered, String context) {
         List<List<Object>> expected = cpuRows(plan);
         ExecContext gpu = placedContext(plan, "gpu", new GpuExecutorProvider(deviceBudget));
         List<List<Object>> actual;
         try (BatchStream stream = gpu.run(plan)) {
             actual = ResultAssert.rows(stream);
         }
-        ResultAssert.assertSameRows(expected, actual, context);
+        if (ordered) {
+            ResultAssert.assertSameOrderedRows(expected, actual, context);
+        } else {
+            ResultAssert.assertSameRows(expected, actual, context);
+        }
         NodeStats stats = gpu.stats(plan);
         assertEquals("gpu", stats.executor(), context + ": notes " + stats.notes());
         return stats;

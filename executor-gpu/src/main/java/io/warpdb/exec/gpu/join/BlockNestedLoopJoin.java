@@ -1,0 +1,174 @@
+package io.warpdb.exec.gpu.join;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Batches;
+import io.warpdb.core.plan.JoinKind;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.expr.EntryEvaluator;
+import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.PartitionPlan;
+import io.warpdb.exec.gpu.partition.TaskRunner;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The block nested-loop join of seed 002 section 3.1, for rows that no hash can separate: a join
+ * without equality keys (any condition, a theta join) or a hot key of the hybrid join. Both inputs
+ * are cut into blocks such that a pair of blocks and all the pairs they can make fit a stream's
+ * share; each left block is one task (dealt over the streams of every device when the runner is
+ * a pipeline) that joins it in core with every right block in turn: inner pairs from every pair of
+ * blocks; the left rows no right block matched (a chain of ANTI joins over the right blocks)
+ * padded with NULLs by the node's own outer join against an empty side; SEMI rows taken from what
+ * earlier blocks left unmatched, so each is output once. RIGHT and FULL joins add one task per
+ * right block for its unmatched rows, which needs the condition to have no residual (its columns
+ * would have to be swapped). Every device reads the right blocks from host memory; the seed's
+ * ring exchange of blocks between devices over peer-to-peer copies is not done.
+ */
+final class BlockNestedLoopJoin {
+    private final JoinNode node;
+    private final EntryEvaluator entries;
+    private final org.apache.arrow.memory.BufferAllocator allocator;
+    private final long streamBudget;
+
+    BlockNestedLoopJoin(JoinNode node, EntryEvaluator entries, org.apache.arrow.memory.BufferAllocator allocator, long streamBudget) {
+        this.node = node;
+        this.entries = entries;
+        this.allocator = allocator;
+        this.streamBudget = streamBudget;
+    }
+
+    /** Why {@code node} cannot be joined in blocks, or null when it can. */
+    static String unsupported(JoinNode node) {
+        boolean rightOuter = node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL;
+        return rightOuter && node.residual() != null
+                ? "the unmatched right rows of a " + node.kind() + " join with a condition beyond its keys are not found in blocks"
+                : null;
+    }
+
+    /** Rows per block of each side, for inputs of these rows. */
+    PartitionPlan.Blocks blockRows(long leftRows, long rightRows) {
+        return PartitionPlan.hotKeyBlocks(leftRows, rightRows, HostTable.rowBytes(node.left().schema()),
+                HostTable.rowBytes(node.right().schema()), HostTable.rowBytes(node.schema()), streamBudget);
+    }
+
+    /** The join of {@code left} with {@code right} (both stay owned by the caller), its blocks' tasks run by {@code runner}. */
+    HostTable run(HostTable left, HostTable right, TaskRunner runner) {
+        String why = unsupported(node);
+        if (why != null) {
+            throw new GpuOutOfMemoryException("the join does not fit the device and " + why);
+        }
+        PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
+        List<HostTable> leftBlocks = blocks(left, size.leftRows());
+        List<HostTable> rightBlocks = blocks(right, size.rightRows());
+        try {
+            List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+            for (HostTable l : leftBlocks) {
+                tasks.add(work -> leftBlock(l, rightBlocks, work));
+            }
+            if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
+                for (HostTable r : rightBlocks) {
+                    tasks.add(work -> unmatchedRight(r, leftBlocks, emptyOf(left), work));
+                }
+            }
+            return HostTable.concat(node.schema(), runner.run(tasks));
+        } finally {
+            leftBlocks.forEach(HostTable::close);
+            rightBlocks.forEach(HostTable::close);
+        }
+    }
+
+    /** The join's rows that left block {@code l} makes with all right blocks (inner pairs, and its outer, semi or anti rows). */
+    private HostTable leftBlock(HostTable l, List<HostTable> rightBlocks, DeviceWork work) {
+        JoinKind kind = node.kind();
+        List<HostTable> out = new ArrayList<>();
+        HostTable unmatched = l;
+        try {
+            JoinNode inner = variant(JoinKind.INNER, node.schema());
+            JoinNode anti = variant(JoinKind.ANTI, node.left().schema());
+            JoinNode semi = variant(JoinKind.SEMI, node.left().schema());
+            for (HostTable r : rightBlocks) {
+                switch (kind) {
+                    case INNER, LEFT, RIGHT, FULL -> out.add(inCore(inner, l, r, work));
+                    case SEMI -> out.add(inCore(semi, unmatched, r, work));
+                    case ANTI -> { }
+                }
+                if (kind != JoinKind.INNER && kind != JoinKind.RIGHT) {
+                    HostTable next = inCore(anti, unmatched, r, work);
+                    if (unmatched != l) {
+                        unmatched.close();
+                    }
+                    unmatched = next;
+                }
+            }
+            if (kind == JoinKind.ANTI) {
+                out.add(unmatched == l ? copy(l) : unmatched);
+                unmatched = l;
+            } else if (kind == JoinKind.LEFT || kind == JoinKind.FULL) {
+                out.add(inCore(node, unmatched, new HostTable(node.right().schema(), List.of()), work));
+            }
+            return HostTable.concat(node.schema(), out);
+        } catch (RuntimeException e) {
+            out.forEach(HostTable::close);
+            throw e;
+        } finally {
+            if (unmatched != l) {
+                unmatched.close();
+            }
+        }
+    }
+
+    /** The rows of right block {@code r} that no left block matched, padded with NULLs (RIGHT and FULL joins without a residual). */
+    private HostTable unmatchedRight(HostTable r, List<HostTable> leftBlocks, HostTable noLeftRows, DeviceWork work) {
+        JoinNode rightAnti = new JoinNode(node.right(), node.left(), JoinKind.ANTI, node.rightKeys(), node.leftKeys(), null,
+                node.right().schema());
+        HostTable unmatched = copy(r);
+        for (HostTable l : leftBlocks) {
+            try (HostTable before = unmatched) {
+                unmatched = inCore(rightAnti, before, l, work);
+            }
+        }
+        try (HostTable padded = unmatched) {
+            return inCore(node, noLeftRows, padded, work);
+        }
+    }
+
+    /** {@code join} of two host tables on the device (inputs stay owned by the caller). */
+    HostTable inCore(JoinNode join, HostTable left, HostTable right, DeviceWork work) {
+        try (DeviceTable l = HostToDevice.upload(left.schema(), left.batches(), work);
+                DeviceTable r = HostToDevice.upload(right.schema(), right.batches(), work);
+                DeviceTable out = GpuJoin.run(join, l, r, entries, work)) {
+            return HostTable.download(out, allocator, work);
+        }
+    }
+
+    /** The node's join of another kind, with the given output schema. */
+    private JoinNode variant(JoinKind kind, Schema schema) {
+        return new JoinNode(node.left(), node.right(), kind, node.leftKeys(), node.rightKeys(), node.residual(), schema);
+    }
+
+    private List<HostTable> blocks(HostTable table, long rows) {
+        List<HostTable> blocks = new ArrayList<>();
+        for (List<Batch> chunk : table.chunks(rows, allocator)) {
+            blocks.add(new HostTable(table.schema(), chunk));
+        }
+        return blocks;
+    }
+
+    /** A table sharing {@code table}'s buffers, owned separately. */
+    private HostTable copy(HostTable table) {
+        List<Batch> batches = new ArrayList<>();
+        for (Batch b : table.batches()) {
+            batches.add(Batches.slice(b, 0, b.rowCount(), allocator));
+        }
+        return new HostTable(table.schema(), batches);
+    }
+
+    private static HostTable emptyOf(HostTable table) {
+        return new HostTable(table.schema(), List.of());
+    }
+}
