@@ -2,16 +2,23 @@ package io.warpdb.jdbc;
 
 import io.warpdb.sql.PreparedStatement;
 import io.warpdb.sql.StatementResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * One statement of a connection: what it prepared (with its kept plan), if it is a prepared
- * statement, and the result it has open. Running it again, or closing it, closes that result.
+ * statement, and the result it has open: read in Avatica frames through a {@link ResultCursor},
+ * or held whole for a Flight SQL stream. Running it again, or closing it, closes that result.
  */
 final class StatementState {
     final int id;
     /** Null for a plain statement, which brings its SQL with each execution. */
     final PreparedStatement prepared;
     private ResultCursor cursor;
+    private StatementResult held;
+    /** The parameter values a Flight SQL client bound ahead of executing; none until it binds. */
+    private List<Object> parameters = List.of();
 
     StatementState(int id, PreparedStatement prepared) {
         this.id = id;
@@ -30,10 +37,34 @@ final class StatementState {
         return cursor;
     }
 
+    /** Keeps {@code result} open for a Flight SQL stream to read, closing the previous one. */
+    void hold(StatementResult result) {
+        closeResult();
+        held = result;
+    }
+
+    /** The result {@link #hold} kept; null before the first query ran or after it was closed. */
+    StatementResult held() {
+        return held;
+    }
+
+    List<Object> parameters() {
+        return parameters;
+    }
+
+    void bind(List<Object> values) {
+        // Values may be null (SQL NULL), which List.copyOf refuses.
+        parameters = Collections.unmodifiableList(new ArrayList<>(values));
+    }
+
     void closeResult() {
         if (cursor != null) {
             cursor.close();
             cursor = null;
+        }
+        if (held != null) {
+            held.close();
+            held = null;
         }
     }
 }
