@@ -202,20 +202,24 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
             Schema schema = result == null || !result.isQuery() ? new Schema(List.of()) : result.schema();
             try (FlightBatches out = new FlightBatches(schema, allocator)) {
                 listener.start(out.root());
-                while (result != null && result.isQuery()) {
-                    Batch batch = c.exclusive(s, () -> result.batches().next());
-                    if (batch == null) {
-                        break;
-                    }
-                    try (batch) {
-                        if (batch.rowCount() == 0) {
-                            continue;
+                boolean sent = false;
+                Batch next = result != null && result.isQuery() ? c.exclusive(s, s::takeFirst) : null;
+                while (next != null) {
+                    try (Batch batch = next) {
+                        if (batch.rowCount() > 0) {
+                            out.load(batch);
+                            if (backpressure.waitForListener(Long.MAX_VALUE) != BackpressureStrategy.WaitResult.READY) {
+                                return;
+                            }
+                            listener.putNext();
+                            sent = true;
                         }
-                        out.load(batch);
                     }
-                    if (backpressure.waitForListener(Long.MAX_VALUE) != BackpressureStrategy.WaitResult.READY) {
-                        return;
-                    }
+                    next = c.exclusive(s, () -> result.batches().next());
+                }
+                if (!sent) {
+                    // The stock JDBC driver lists a result's columns twice when its stream has no batch at all.
+                    out.root().setRowCount(0);
                     listener.putNext();
                 }
                 listener.completed();
@@ -226,10 +230,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
             if (s.prepared == null) {
                 c.closeStatement(s.id);
             } else {
-                c.exclusive(null, () -> {
-                    s.closeResult();
-                    return null;
-                });
+                c.closeResult(s.id);
             }
         }
     }

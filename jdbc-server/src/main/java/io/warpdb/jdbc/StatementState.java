@@ -1,5 +1,6 @@
 package io.warpdb.jdbc;
 
+import io.warpdb.core.batch.Batch;
 import io.warpdb.sql.PreparedStatement;
 import io.warpdb.sql.StatementResult;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ final class StatementState {
     final PreparedStatement prepared;
     private ResultCursor cursor;
     private StatementResult held;
+    /** The held result's first batch, read ahead so that errors in it fail the execution; null once taken. */
+    private Batch first;
     /** The parameter values a Flight SQL client bound ahead of executing; none until it binds. */
     private List<Object> parameters = List.of();
 
@@ -37,10 +40,24 @@ final class StatementState {
         return cursor;
     }
 
-    /** Keeps {@code result} open for a Flight SQL stream to read, closing the previous one. */
+    /**
+     * Keeps {@code result} open for a Flight SQL stream to read, closing the previous one; a
+     * query's first batch is read now, so that an error in it fails the execution rather than
+     * the stream (the stock Flight SQL JDBC driver reports stream errors as unchecked exceptions).
+     */
     void hold(StatementResult result) {
         closeResult();
         held = result;
+        if (result.isQuery()) {
+            first = result.batches().next();
+        }
+    }
+
+    /** The held result's first batch (null at the end of the result), once; the caller closes it. */
+    Batch takeFirst() {
+        Batch batch = first;
+        first = null;
+        return batch;
     }
 
     /** The result {@link #hold} kept; null before the first query ran or after it was closed. */
@@ -61,6 +78,10 @@ final class StatementState {
         if (cursor != null) {
             cursor.close();
             cursor = null;
+        }
+        if (first != null) {
+            first.close();
+            first = null;
         }
         if (held != null) {
             held.close();
