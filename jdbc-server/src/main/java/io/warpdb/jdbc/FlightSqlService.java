@@ -194,9 +194,9 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         }
         ConnectionState c = h.connection;
         StatementState s = h.statement;
+        // Also notices a client that cancelled the stream (its result is then closed below).
         BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
         backpressure.register(listener);
-        listener.setOnCancelHandler(() -> c.closeStatement(s.id));
         try {
             StatementResult result = c.exclusive(s, s::held);
             Schema schema = result == null || !result.isQuery() ? new Schema(List.of()) : result.schema();
@@ -208,7 +208,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                     try (Batch batch = next) {
                         if (batch.rowCount() > 0) {
                             out.load(batch);
-                            if (backpressure.waitForListener(Long.MAX_VALUE) != BackpressureStrategy.WaitResult.READY) {
+                            if (!ready(backpressure)) {
                                 return;
                             }
                             listener.putNext();
@@ -233,6 +233,16 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 c.closeResult(s.id);
             }
         }
+    }
+
+    /** Waits until the client takes more; false when it cancelled the stream. */
+    private static boolean ready(BackpressureStrategy backpressure) {
+        BackpressureStrategy.WaitResult state;
+        do {
+            // In slices: the strategy adds its timeout to the clock, so a "forever" would overflow.
+            state = backpressure.waitForListener(1000);
+        } while (state == BackpressureStrategy.WaitResult.TIMEOUT);
+        return state == BackpressureStrategy.WaitResult.READY;
     }
 
     @Override
