@@ -156,10 +156,10 @@ final class CatalogMetadata {
         return out;
     }
 
-    /** The columns of the table or view with this exact name; null when there is none or the view no longer plans. */
+    /** The columns of the table or view with this name (in any case); null when there is none or the view no longer plans. */
     Schema columnsOf(String name) {
         for (Relation r : relations(null, Pat.of(null), Pat.of(null))) {
-            if (r.name.equals(name)) {
+            if (r.name.equalsIgnoreCase(name)) {
                 return columnsOf(r);
             }
         }

@@ -78,22 +78,15 @@ final class FlightEndpoint implements AutoCloseable {
         return server.getPort();
     }
 
-    /** Stops serving, closes every session and checks that nothing it sent is still held. */
+    /** Stops serving (calls still running are cut off after a grace period), closes every session and the allocator. */
     @Override
     public void close() {
         try {
-            server.shutdown();
-            server.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            server.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            try {
-                server.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                close(service, allocator);
-            }
+            close(service, allocator);
         }
     }
 }

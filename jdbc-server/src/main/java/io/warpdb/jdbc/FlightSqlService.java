@@ -307,18 +307,31 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
     /**
      * Bulk ingest: the client's record batches are written to an Arrow IPC stream file and loaded
      * with COPY, the load path of {@code warpdb load}: one commit, the table gets every row or
-     * none. A missing table is created when the client allows it ({@code if_not_exist: CREATE}).
+     * none. A missing table is created when the client allows it ({@code if_not_exist: CREATE});
+     * an existing one is appended to, unless the client asks to fail ({@code if_exists: FAIL};
+     * REPLACE is not supported).
      */
     @Override
     public Runnable acceptPutStatementBulkIngest(FlightSql.CommandStatementIngest command, CallContext context,
             FlightStream flightStream, StreamListener<PutResult> ackStream) {
         return () -> update(ackStream, () -> {
             ConnectionState c = sessions.session(context);
+            FlightSql.CommandStatementIngest.TableDefinitionOptions options = command.getTableDefinitionOptions();
+            boolean exists = c.exclusive(null, () -> c.metadata().columnsOf(command.getTable()) != null);
+            if (exists && options.getIfExists() == FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption
+                    .TABLE_EXISTS_OPTION_FAIL) {
+                throw new WarpException(SqlState.DUPLICATE_TABLE, "table " + command.getTable() + " already exists");
+            }
+            if (exists && options.getIfExists() == FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption
+                    .TABLE_EXISTS_OPTION_REPLACE) {
+                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "bulk ingest cannot replace table " + command.getTable()
+                        + "; drop it first or append");
+            }
+            boolean create = options.getIfNotExist()
+                    == FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE;
             Path file = spool(flightStream);
             StatementState s = c.newStatement(null);
             try {
-                boolean create = command.getTableDefinitionOptions().getIfNotExist()
-                        == FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE;
                 String sql = "COPY " + identifier(command.getTable()) + " FROM '" + file.toString().replace("'", "''")
                         + "' (FORMAT arrow" + (create ? ", CREATE true" : "") + ")";
                 return execution.run(c, s, sql, () -> c.session().execute(sql, List.of()),

@@ -23,6 +23,7 @@ import java.util.Properties;
 import java.util.UUID;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.sql.FlightSqlClient;
@@ -160,6 +161,14 @@ class FlightSqlServerTest {
                         .build();
                 assertEquals(1000, client.executeIngest(rows, new FlightSqlClient.ExecuteIngestOptions("ingested", create, null, null,
                         java.util.Map.of())));
+                assertEquals(1000, client.executeIngest(rows, new FlightSqlClient.ExecuteIngestOptions("ingested", create, null, null,
+                        java.util.Map.of())), "appended");
+                FlightSql.CommandStatementIngest.TableDefinitionOptions mustBeNew = create.toBuilder()
+                        .setIfExists(FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption.TABLE_EXISTS_OPTION_FAIL)
+                        .build();
+                FlightRuntimeException exists = assertThrows(FlightRuntimeException.class, () -> client.executeIngest(rows,
+                        new FlightSqlClient.ExecuteIngestOptions("ingested", mustBeNew, null, null, java.util.Map.of())));
+                assertTrue(exists.getMessage().contains("SQLSTATE 42P07"), exists.getMessage());
             }
             FlightInfo info = client.execute("SELECT v, COUNT(*) AS n, SUM(k) AS s FROM ingested GROUP BY v ORDER BY v");
             long total = 0;
@@ -172,7 +181,7 @@ class FlightSqlServerTest {
                     }
                 }
             }
-            assertEquals(1000, total);
+            assertEquals(2000, total);
         }
     }
 
