@@ -160,6 +160,16 @@ final class CatalogMetadata {
         return out;
     }
 
+    /** The columns of the table or view with this name (in any case); null when there is none or the view no longer plans. */
+    Schema columnsOf(String name) {
+        for (Relation r : relations(null, Pat.of(null), Pat.of(null))) {
+            if (r.name.equalsIgnoreCase(name)) {
+                return columnsOf(r);
+            }
+        }
+        return null;
+    }
+
     /** A relation's columns; null for a view that no longer plans because a table it reads was dropped. */
     private Schema columnsOf(Relation r) {
         if (r.schema != null) {

@@ -127,6 +127,19 @@ final class ConnectionState implements AutoCloseable {
         }
     }
 
+    /** Closes the open result of a statement that stays open (a prepared one, to run again); nothing if it was closed. */
+    void closeResult(int statementId) {
+        lock.lock();
+        try {
+            StatementState statement = statements.get(statementId);
+            if (statement != null) {
+                statement.closeResult();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
      * Cancels the statement that connection {@code connectionId} runs now (it fails with SQLSTATE
      * 57014); false when no such connection is open or it runs nothing.

@@ -5,6 +5,8 @@ import io.warpdb.core.error.WarpException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.NoSuchConnectionException;
@@ -36,6 +38,17 @@ enum ErrorReporting {
             e.initCause(cause);
             return e;
         }
+    },
+    /**
+     * Flight SQL carries a gRPC status and a description; the stock Flight SQL JDBC driver makes
+     * its SQLException from the description alone, so the description names the SQLSTATE too.
+     */
+    FLIGHT {
+        @Override
+        RuntimeException exception(String message, String sqlState, Throwable cause) {
+            return flightStatus(sqlState).withDescription(message + " (SQLSTATE " + sqlState + ")").withCause(cause)
+                    .toRuntimeException();
+        }
     };
 
     /** WarpDB has no vendor error codes; the SQLSTATE says what went wrong. */
@@ -47,7 +60,7 @@ enum ErrorReporting {
     /** The exception to throw to the client for {@code e}. */
     RuntimeException translate(Throwable e) {
         if (e instanceof AvaticaClientRuntimeException || e instanceof AvaticaRuntimeException
-                || e instanceof NoSuchConnectionException) {
+                || e instanceof NoSuchConnectionException || e instanceof FlightRuntimeException) {
             return (RuntimeException) e;
         }
         if (e instanceof WarpException w) {
@@ -55,6 +68,20 @@ enum ErrorReporting {
         }
         LOG.error("internal error", e);
         return exception("internal error: " + e, SqlState.INTERNAL_ERROR.code(), e);
+    }
+
+    /** The gRPC status closest to an SQLSTATE's class. */
+    private static CallStatus flightStatus(String sqlState) {
+        String stateClass = sqlState.substring(0, 2);
+        return switch (stateClass) {
+            case "28" -> CallStatus.UNAUTHENTICATED;
+            case "42", "22", "23", "0A", "26", "34" -> CallStatus.INVALID_ARGUMENT;
+            case "53" -> CallStatus.RESOURCE_EXHAUSTED;
+            case "57" -> CallStatus.CANCELLED;
+            case "08" -> CallStatus.UNAVAILABLE;
+            case "XX" -> CallStatus.INTERNAL;
+            default -> CallStatus.UNKNOWN;
+        };
     }
 
     private static String stackTrace(Throwable e) {

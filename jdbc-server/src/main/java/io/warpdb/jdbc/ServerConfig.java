@@ -14,14 +14,16 @@ import java.util.TreeSet;
  * How a {@link WarpServer} serves: where, which database, who may connect (Avatica BASIC or
  * DIGEST authentication against a users file), TLS, how many queries run at once (the others
  * wait in a queue, up to a time limit), how long and with how much memory each query may run, and
- * where each statement is logged. Immutable; built
+ * where each statement is logged, and the port of the Arrow Flight SQL endpoint beside Avatica's, if any. Immutable; built
  * with the {@code with...} methods, from a properties file ({@link #load}), or both (flags
  * override the file).
  */
 public record ServerConfig(String host, int port, String database, String executor, Authentication authentication,
         Path usersFile, Path keystore, String keystorePassword, int maxConcurrentQueries, Duration queueTimeout, Path queryLog,
-        QueryLimits queryLimits) {
+        QueryLimits queryLimits, int flightPort) {
     public static final int DEFAULT_PORT = 8765;
+    /** {@link #flightPort} when the server serves no Arrow Flight SQL. */
+    public static final int NO_FLIGHT = -1;
     /** Without authentication the server only listens on the loopback interface unless told otherwise. */
     public static final String DEFAULT_HOST = "127.0.0.1";
     /** Role a user needs in the users file (Jetty's {@code user: password,role} format). */
@@ -30,7 +32,7 @@ public record ServerConfig(String host, int port, String database, String execut
     /** Keys of a configuration file, each the long name of the matching {@code warpdb server} flag. */
     public static final Set<String> KEYS = Set.of("host", "port", "data", "name", "executor", "auth", "users", "keystore",
             "keystore-password", "max-concurrent-queries", "queue-timeout-seconds", "query-log", "query-timeout-seconds",
-            "query-memory-limit");
+            "query-memory-limit", "flight-port");
 
     /**
      * What every connection's statements start with: a timeout in ms (0: none) and a memory limit
@@ -65,6 +67,9 @@ public record ServerConfig(String host, int port, String database, String execut
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is not between 0 and 65535");
         }
+        if (flightPort < NO_FLIGHT || flightPort > 65535) {
+            throw new IllegalArgumentException("flight port " + flightPort + " is not between 0 and 65535");
+        }
         if (authentication != Authentication.NONE && usersFile == null) {
             throw new IllegalArgumentException(authentication + " authentication needs a users file (--users)");
         }
@@ -88,7 +93,7 @@ public record ServerConfig(String host, int port, String database, String execut
     /** Loopback, the default port, an in-memory database {@code warpdb}, no authentication or TLS, one query per core. */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, Databases.MEMORY + "warpdb", null, Authentication.NONE, null, null,
-                null, Runtime.getRuntime().availableProcessors(), Duration.ofMinutes(5), null, QueryLimits.NONE);
+                null, Runtime.getRuntime().availableProcessors(), Duration.ofMinutes(5), null, QueryLimits.NONE, NO_FLIGHT);
     }
 
     /**
@@ -147,6 +152,9 @@ public record ServerConfig(String host, int port, String database, String execut
             if ((v = p.getProperty("query-memory-limit")) != null) {
                 c = c.withQueryLimits(new QueryLimits(c.queryLimits.timeoutMillis(), v.trim()));
             }
+            if ((v = p.getProperty("flight-port")) != null) {
+                c = c.withFlightPort(Integer.parseInt(v.trim()));
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
@@ -155,50 +163,56 @@ public record ServerConfig(String host, int port, String database, String execut
 
     public ServerConfig withHost(String newHost) {
         return new ServerConfig(newHost, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, flightPort);
     }
 
     public ServerConfig withPort(int newPort) {
         return new ServerConfig(host, newPort, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, flightPort);
     }
 
     /** {@code mem:<name>} or a directory ({@link Databases#acquire}). */
     public ServerConfig withDatabase(String newDatabase) {
         return new ServerConfig(host, port, newDatabase, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, flightPort);
     }
 
     /** The executor connections start with ({@code auto}, {@code cpu}, {@code gpu}); clients may change it. */
     public ServerConfig withExecutor(String newExecutor) {
         return new ServerConfig(host, port, database, newExecutor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, flightPort);
     }
 
     public ServerConfig withAuthentication(Authentication newAuthentication, Path newUsersFile) {
         return new ServerConfig(host, port, database, executor, newAuthentication, newUsersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, flightPort);
     }
 
     /** Serve HTTPS with the key and certificate in {@code newKeystore} (JKS or PKCS12). */
     public ServerConfig withTls(Path newKeystore, String newKeystorePassword) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, newKeystore, newKeystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, flightPort);
     }
 
     public ServerConfig withQueryQueue(int newMaxConcurrentQueries, Duration newQueueTimeout) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                newMaxConcurrentQueries, newQueueTimeout, queryLog, queryLimits);
+                newMaxConcurrentQueries, newQueueTimeout, queryLog, queryLimits, flightPort);
     }
 
     /** Append a line per statement (time, connection, duration, outcome, SQL) to this file. */
     public ServerConfig withQueryLog(Path newQueryLog) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, newQueryLog, queryLimits);
+                maxConcurrentQueries, queueTimeout, newQueryLog, queryLimits, flightPort);
     }
 
     public ServerConfig withQueryLimits(QueryLimits newQueryLimits) {
         return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
-                maxConcurrentQueries, queueTimeout, queryLog, newQueryLimits);
+                maxConcurrentQueries, queueTimeout, queryLog, newQueryLimits, flightPort);
+    }
+
+    /** Also serve Arrow Flight SQL on this port (0: a free one; {@link #NO_FLIGHT}: none), with the same users and TLS. */
+    public ServerConfig withFlightPort(int newFlightPort) {
+        return new ServerConfig(host, port, database, executor, authentication, usersFile, keystore, keystorePassword,
+                maxConcurrentQueries, queueTimeout, queryLog, queryLimits, newFlightPort);
     }
 }

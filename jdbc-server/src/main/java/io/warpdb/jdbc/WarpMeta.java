@@ -42,36 +42,34 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     private final Function<Map<String, String>, Databases.Lease> databases;
     private final ErrorReporting errors;
     private final String defaultExecutor;
-    private final QueryGate gate;
-    private final QueryLog log;
+    private final StatementExecution execution;
     private final ServerConfig.QueryLimits limits;
     private final Map<String, ConnectionState> connections = new ConcurrentHashMap<>();
 
     private WarpMeta(AvaticaConnection connection, Function<Map<String, String>, Databases.Lease> databases,
-            ErrorReporting errors, String defaultExecutor, QueryGate gate, QueryLog log, ServerConfig.QueryLimits limits) {
+            ErrorReporting errors, String defaultExecutor, StatementExecution execution, ServerConfig.QueryLimits limits) {
         super(connection);
         this.limits = limits;
         this.databases = databases;
         this.errors = errors;
         this.defaultExecutor = defaultExecutor;
-        this.gate = gate;
-        this.log = log;
+        this.execution = execution;
     }
 
     /** The Meta of one embedded connection, whose database the {@link #DATABASE} property names. */
     static WarpMeta embedded(AvaticaConnection connection) {
         return new WarpMeta(connection, info -> Databases.shared().acquire(info.get(DATABASE)), ErrorReporting.EMBEDDED, null,
-                QueryGate.open(), QueryLog.to(null), ServerConfig.QueryLimits.NONE);
+                StatementExecution.embedded(), ServerConfig.QueryLimits.NONE);
     }
 
     /**
      * The Meta behind a server: all its clients work on the configured database, start with its
-     * executor, share its statement queue and are logged to its query log (which the Meta closes).
+     * executor, and run their statements by {@code execution} (the server's queue and query log,
+     * which the server closes).
      */
-    static WarpMeta server(ServerConfig config) {
+    static WarpMeta server(ServerConfig config, StatementExecution execution) {
         return new WarpMeta(null, info -> Databases.shared().acquire(config.database()), ErrorReporting.SERVER, config.executor(),
-                new QueryGate(config.maxConcurrentQueries(), config.queueTimeout()), QueryLog.to(config.queryLog()),
-                config.queryLimits());
+                execution, config.queryLimits());
     }
 
     // ---- connections
@@ -116,12 +114,8 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     /** Closes every connection still open (the server's clients that never said goodbye). */
     @Override
     public void close() {
-        try {
-            for (String id : List.copyOf(connections.keySet())) {
-                closeConnection(new ConnectionHandle(id));
-            }
-        } finally {
-            log.close();
+        for (String id : List.copyOf(connections.keySet())) {
+            closeConnection(new ConnectionHandle(id));
         }
     }
 
@@ -255,39 +249,21 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
      */
     private MetaResultSet run(ConnectionState c, StatementState statement, String sql, List<DataType> parameterTypes,
             Supplier<StatementResult> execution, long maxRowCount, int firstFrameRows) {
-        String cancelled = CancelRequest.connectionId(sql);
-        if (cancelled != null) {
-            return log.run(c.id, sql, () -> MetaResultSet.count(c.id, statement.id, ConnectionState.cancelRunning(cancelled) ? 1 : 0));
-        }
-        return c.exclusive(statement, () -> {
-            statement.closeResult();
-            return log.run(c.id, sql, () -> gate.run(() -> {
-                StatementResult result = execution.get();
-                if (!result.isQuery()) {
-                    try (result) {
-                        return MetaResultSet.count(c.id, statement.id, result.updateCount());
-                    }
+        return this.execution.run(c, statement, sql, execution, result -> {
+            if (!result.isQuery()) {
+                try (result) {
+                    return MetaResultSet.count(c.id, statement.id, result.updateCount());
                 }
-                Signature signature = Signatures.of(sql, parameterTypes, result.schema());
-                Frame first = statement.open(result, maxRowCount).next(0, firstFrameRows);
-                return MetaResultSet.create(c.id, statement.id, false, signature, first);
-            }));
+            }
+            Signature signature = Signatures.of(sql, parameterTypes, result.schema());
+            Frame first = statement.open(result, maxRowCount).next(0, firstFrameRows);
+            return MetaResultSet.create(c.id, statement.id, false, signature, first);
         });
     }
 
     /** Runs one statement of a batch by {@code execution}, which must return an update count. */
     private long update(ConnectionState c, StatementState statement, String sql, Supplier<StatementResult> execution) {
-        return c.exclusive(statement, () -> {
-            statement.closeResult();
-            return log.run(c.id, sql, () -> gate.run(() -> {
-                try (StatementResult result = execution.get()) {
-                    if (result.isQuery()) {
-                        throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "a batch cannot contain a query: " + sql);
-                    }
-                    return result.updateCount();
-                }
-            }));
-        });
+        return this.execution.run(c, statement, sql, execution, result -> StatementExecution.updateCount(result, sql));
     }
 
     // ---- database metadata

@@ -10,7 +10,8 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * Serves one database over HTTP (or HTTPS) with Avatica's protobuf protocol, so that the stock
+ * Serves one database over HTTP (or HTTPS) with Avatica's protobuf protocol, and, given a flight
+ * port, over Arrow Flight SQL ({@link FlightEndpoint}) with the same users, TLS, queue and log, so that the stock
  * Avatica client reaches it at {@code jdbc:avatica:remote:url=http://HOST:PORT;serialization=protobuf}
  * (see {@link #jdbcUrl}). How it serves, who may connect and how many statements run at once
  * come from a {@link ServerConfig}. The database lives as long as the server (connections of
@@ -23,15 +24,19 @@ public final class WarpServer implements AutoCloseable {
 
     private final ServerConfig config;
     private final Databases.Lease lease;
+    private final StatementExecution execution;
     private final WarpMeta meta;
     private final HttpServer http;
+    /** The Arrow Flight SQL endpoint; null when the configuration has no flight port. */
+    private FlightEndpoint flight;
     private boolean closed;
 
     private WarpServer(ServerConfig config) {
         this.config = config;
         this.lease = Databases.shared().acquire(config.database());
         try {
-            this.meta = WarpMeta.server(config);
+            this.execution = StatementExecution.server(config);
+            this.meta = WarpMeta.server(config, execution);
         } catch (RuntimeException e) {
             lease.close();
             throw e;
@@ -73,11 +78,33 @@ public final class WarpServer implements AutoCloseable {
             server.releaseDatabase();
             throw e;
         }
+        if (config.flightPort() != ServerConfig.NO_FLIGHT) {
+            try {
+                server.flight = FlightEndpoint.start(config, server.lease.database(), server.execution);
+            } catch (RuntimeException e) {
+                server.close();
+                throw e;
+            }
+        }
         return server;
     }
 
     public int port() {
         return http.getPort();
+    }
+
+    /** The port Arrow Flight SQL is served on; -1 when it is not served. */
+    public int flightPort() {
+        return flight == null ? -1 : flight.port();
+    }
+
+    /**
+     * The URL of the stock Arrow Flight SQL JDBC driver (credentials and trust store go in its
+     * properties: {@code user}, {@code password}, {@code trustStore}, {@code trustStorePassword}); null without Flight.
+     */
+    public String flightUrl() {
+        return flight == null ? null
+                : "jdbc:arrow-flight-sql://" + config.host() + ":" + flight.port() + "?useEncryption=" + (config.keystore() != null);
     }
 
     /** The URL a stock Avatica client connects with (credentials and trust store go in its properties). */
@@ -111,9 +138,15 @@ public final class WarpServer implements AutoCloseable {
         }
         closed = true;
         try {
-            http.stop();
+            if (flight != null) {
+                flight.close();
+            }
         } finally {
-            releaseDatabase();
+            try {
+                http.stop();
+            } finally {
+                releaseDatabase();
+            }
         }
     }
 
@@ -121,7 +154,11 @@ public final class WarpServer implements AutoCloseable {
         try {
             meta.close();
         } finally {
-            lease.close();
+            try {
+                execution.close();
+            } finally {
+                lease.close();
+            }
         }
     }
 }

@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Runs the records of one script on one connection and collects every failing record (it
@@ -319,7 +321,11 @@ public final class SltRunner {
         return rows.isEmpty() ? " (none)" : sb.toString();
     }
 
-    /** The first SQLSTATE found on the exception, its chain of next exceptions, or its causes. */
+    /**
+     * The first SQLSTATE found on the exception, its chain of next exceptions, or its causes; else
+     * the one its messages name as {@code (SQLSTATE xxxxx)}: WarpDB's Flight SQL errors do, because
+     * the stock Flight SQL JDBC driver makes its SQLException from the message alone.
+     */
     static String sqlState(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException s) {
@@ -333,8 +339,11 @@ public final class SltRunner {
                 break;
             }
         }
-        return e.getSQLState();
+        Matcher named = NAMED_STATE.matcher(messages(e));
+        return named.find() ? named.group(1) : e.getSQLState();
     }
+
+    private static final Pattern NAMED_STATE = Pattern.compile("\\(SQLSTATE ([0-9A-Z]{5})\\)");
 
     private static String messages(Throwable e) {
         StringBuilder sb = new StringBuilder();

@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * embedded driver, each script on a fresh in-memory database, or with the suffix
  * {@code -durable} (e.g. {@code cpu-durable}) on a fresh durable database directory under
  * {@code target/sqltest-durable}, closed and reopened from disk before every query; or {@code duckdb}, the oracle used to cross-check expected
- * answers (types and error states are not checked there).
+ * answers (types and error states are not checked there); or {@code flight}: the cpu executor behind a
+ * WarpDB server's Arrow Flight SQL endpoint, reached with the stock Arrow Flight SQL JDBC driver, a
+ * server (with a fresh in-memory database) per script, stopped when the script's connection closes.
  */
 public final class Target {
     /** SQLSTATE of "executor not available" / "unknown executor". */
@@ -26,6 +28,7 @@ public final class Target {
     private static final AtomicLong DATABASES = new AtomicLong();
     private static Path durableRoot;
     private static final String DURABLE = "-durable";
+    private static final String FLIGHT = "flight";
 
     private final String name;
     private volatile String unavailableReason;
@@ -41,6 +44,9 @@ public final class Target {
 
     /** The executor this target runs on. */
     private String executor() {
+        if (name.equals(FLIGHT)) {
+            return "cpu";
+        }
         return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
     }
 
@@ -79,6 +85,9 @@ public final class Target {
             return () -> DriverManager.getConnection("jdbc:duckdb:");
         }
         String db = "sqltest_" + name + "_" + DATABASES.incrementAndGet() + "_" + hint.replaceAll("[^A-Za-z0-9]+", "_");
+        if (name.equals(FLIGHT)) {
+            return () -> FlightConnections.open(db);
+        }
         Properties p = new Properties();
         p.setProperty("executor", executor());
         String url = name.endsWith(DURABLE)

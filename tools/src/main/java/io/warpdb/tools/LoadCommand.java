@@ -38,7 +38,8 @@ final class LoadCommand implements Callable<Integer> {
         @Option(names = "--data", description = "WarpDB database directory, loaded in this process.")
         Path data;
 
-        @Option(names = {"-u", "--url"}, description = "JDBC URL of a WarpDB server; the server reads the files (as COPY).")
+        @Option(names = {"-u", "--url"}, description = "JDBC URL of a WarpDB server (Avatica, or Arrow Flight SQL:"
+                + " jdbc:arrow-flight-sql://HOST:8815?useEncryption=false); the server reads the files (as COPY).")
         String url;
     }
 

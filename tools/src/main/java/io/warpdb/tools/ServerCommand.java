@@ -19,6 +19,9 @@ import picocli.CommandLine.Spec;
                 + " SIGTERM).",
                 "Clients connect with jdbc:warpdb:remote:http://HOST:PORT (WarpDB's driver, which reports refused passwords and"
                         + " TLS failures with SQLSTATEs) or the stock jdbc:avatica:remote:url=http://HOST:PORT;serialization=protobuf.",
+                "With --flight-port it also serves Arrow Flight SQL (columnar results) to jdbc:arrow-flight-sql://HOST:PORT (the"
+                        + " stock Flight SQL JDBC driver), Python ADBC (adbc_driver_flightsql) and pyarrow.flight, with the same"
+                        + " users, TLS, queue and query log.",
                 "Settings come from --config FILE (a properties file whose keys are the long option names without dashes in"
                         + " front, e.g. 'port = 9000', 'auth = basic') and are overridden by the options given.",
                 ""},
@@ -27,6 +30,9 @@ import picocli.CommandLine.Spec;
                 + " ;authentication=BASIC (or DIGEST) to the URL.",
                 "TLS: --keystore (PKCS12 or JKS with the server's key and certificate) makes the server speak HTTPS; clients"
                         + " then need the certificate in their trust store: truststore=FILE;truststore_password=...",
+                "Flight SQL clients log in with the same users file (basic: user and password) and trust the same certificate"
+                        + " (the JDBC driver: useEncryption=true&trustStore=FILE&trustStorePassword=...&useSystemTrustStore=false,"
+                        + " a trust store holding the certificate as a trusted entry).",
                 "Queueing: at most --max-concurrent-queries statements run at once; the others wait in arrival order, each up"
                         + " to --queue-timeout-seconds, then fail with SQLSTATE 53000."})
 final class ServerCommand implements Callable<Integer> {
@@ -80,6 +86,10 @@ final class ServerCommand implements Callable<Integer> {
             + " SQLSTATE 57014 (default: 0, no limit; a session may change it with SET query_timeout = '30s').")
     Long queryTimeoutSeconds;
 
+    @Option(names = "--flight-port", paramLabel = "PORT", description = "Also serve Arrow Flight SQL on this port, e.g. 8815;"
+            + " 0 picks a free one (default: none).")
+    Integer flightPort;
+
     @Option(names = "--query-memory-limit", paramLabel = "SIZE", description = "Memory one statement may take, e.g. 2GB;"
             + " more fails with SQLSTATE 53200 and the server goes on (default: no limit; SET memory_limit changes it).")
     String queryMemoryLimit;
@@ -107,6 +117,10 @@ final class ServerCommand implements Callable<Integer> {
                 ? settings.database().substring(Databases.MEMORY.length()) : settings.database();
         out.println("WarpDB server: database '" + database + "' at " + server.warpdbUrl() + " (Avatica clients: "
                 + server.jdbcUrl() + ")");
+        if (server.flightUrl() != null) {
+            out.println("Arrow Flight SQL on port " + server.flightPort() + ": " + server.flightUrl() + " (grpc"
+                    + (settings.keystore() != null ? "+tls" : "") + "://" + settings.host() + ":" + server.flightPort() + " for ADBC and pyarrow)");
+        }
         out.flush();
         server.join();
         return 0;
@@ -143,6 +157,9 @@ final class ServerCommand implements Callable<Integer> {
         }
         if (queryLog != null) {
             c = c.withQueryLog(queryLog);
+        }
+        if (flightPort != null) {
+            c = c.withFlightPort(flightPort);
         }
         if (queryTimeoutSeconds != null || queryMemoryLimit != null) {
             ServerConfig.QueryLimits limits = c.queryLimits();

@@ -17,7 +17,8 @@ final class SqlCommand implements Callable<Integer> {
     static final String DEFAULT_URL = "jdbc:warpdb:mem:warpdb";
 
     @Option(names = {"-u", "--url"}, description = "JDBC URL to connect to, e.g. "
-            + "jdbc:avatica:remote:url=http://localhost:8765;serialization=protobuf (default: ${DEFAULT-VALUE}).")
+            + "jdbc:avatica:remote:url=http://localhost:8765;serialization=protobuf or, for a server started with --flight-port,"
+            + " jdbc:arrow-flight-sql://localhost:8815?useEncryption=false (default: ${DEFAULT-VALUE}).")
     String url = DEFAULT_URL;
 
     @Unmatched

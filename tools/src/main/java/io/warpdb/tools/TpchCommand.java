@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "tpch", mixinStandardHelpOptions = true, description = "Generate, load, run and benchmark TPC-H.",
         subcommands = {TpchCommand.Gen.class, TpchCommand.Load.class, TpchCommand.Run.class, TpchCommand.Bench.class,
-                TpchCommand.Stress.class, TpchCommand.Storage.class})
+                TpchCommand.Stress.class, TpchCommand.Fetch.class, TpchCommand.Storage.class})
 public final class TpchCommand implements Runnable {
     @Override
     public void run() {
@@ -245,6 +246,39 @@ public final class TpchCommand implements Runnable {
         /** The executor behind a label: {@code gpu-cold} is the GPU executor. */
         private static String executorOf(String label) {
             return label.equals(ColdGpuTarget.LABEL) ? "gpu" : label;
+        }
+    }
+
+    @Command(name = "fetch", mixinStandardHelpOptions = true,
+            description = "Serve lineitem with a WarpDB server (Avatica and Arrow Flight SQL) and time fetching SELECT * FROM"
+                    + " lineitem and a 10-column aggregate result through WarpDB's Avatica driver, the stock Avatica driver,"
+                    + " the Flight SQL JDBC driver, a plain Flight SQL client, and DuckDB's JDBC driver on the same data;"
+                    + " print rows/s and MB/s (docs/benchmarks.md).")
+    static final class Fetch implements Callable<Integer> {
+        @Mixin
+        Common common;
+
+        @Option(names = "--executor", description = "Executor of the server's connections: auto, cpu or gpu (default: auto).")
+        String executor = "auto";
+
+        @Override
+        public Integer call() throws SQLException {
+            List<TpchSchema.Table> tables = List.of(TpchSchema.LINEITEM);
+            String location = common.inMemory ? Databases.MEMORY + "tpch-fetch" : Databases.directory(common.dataDirectory().toString());
+            try (Databases.Lease lease = Databases.shared().acquire(location); DuckDbReference reference = DuckDbReference.open()) {
+                LoadReport loaded = TpchLoader.loadMissing(lease.database(), common.source(), common.threads, tables);
+                if (loaded != null) {
+                    System.out.print(loaded.format());
+                }
+                System.out.print(reference.load(common.source(), common.threads, tables).format());
+                ServerConfig config = ServerConfig.defaults().withPort(0).withFlightPort(0).withDatabase(location)
+                        .withExecutor(executor);
+                try (WarpServer server = WarpServer.start(config)) {
+                    new FetchBenchmark(server, reference.connection(), System.out).run(List.of(FetchBenchmark.SCAN,
+                            FetchBenchmark.AGGREGATE));
+                }
+            }
+            return 0;
         }
     }
 

@@ -162,6 +162,29 @@ class WarpCliTest {
     }
 
     @Test
+    void serverServesFlightSqlToTheSqlShellAndLoad(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path csv = dir.resolve("rows.csv");
+        java.nio.file.Files.writeString(csv, "k,v\n1,one\n2,two\n3,three\n");
+        try (CliProcess server = new CliProcess("server", "--port", "0", "--flight-port", "0", "--name", "flight-" + UUID.randomUUID())) {
+            assertTrue(server.readLine().startsWith("WarpDB server: database"));
+            String flight = server.readLine();
+            assertTrue(flight != null && flight.startsWith("Arrow Flight SQL on port "), flight);
+            String url = flight.substring(flight.indexOf("jdbc:arrow-flight-sql://"), flight.indexOf(" (grpc://"));
+            try (CliProcess load = new CliProcess("load", "--url", url, "--create", "t", csv.toString())) {
+                assertEquals(0, load.waitFor());
+                assertTrue(load.readRest().contains("loaded 3 rows into t"));
+            }
+            try (CliProcess sql = new CliProcess("sql", "-u", url, "--outputformat=csv", "-e", "SELECT SUM(k) AS total FROM t")) {
+                assertEquals(0, sql.waitFor());
+                String out = sql.readRest();
+                assertTrue(out.contains("'6'"), out);
+            }
+            server.terminate();
+            server.waitFor();
+        }
+    }
+
+    @Test
     void serverExplainsItsSettingsAndRefusesBadOnes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         StringWriter help = new StringWriter();
         assertEquals(0, WarpCli.commandLine().setOut(new PrintWriter(help, true)).execute("server", "--help"));

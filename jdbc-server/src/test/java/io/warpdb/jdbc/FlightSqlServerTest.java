@@ -1,0 +1,231 @@
+package io.warpdb.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.flight.sql.impl.FlightSql;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Arrow Flight SQL endpoint, through the stock Flight SQL JDBC driver and a plain Flight SQL client. */
+class FlightSqlServerTest {
+    private static final String PASSWORD = "changeit";
+
+    @TempDir
+    static Path dir;
+    private static Path users;
+    private static Path keystore;
+    /** The server's certificate alone: the Flight SQL JDBC driver reads trusted-certificate entries only. */
+    private static Path truststore;
+
+    @BeforeAll
+    static void credentials() throws Exception {
+        users = dir.resolve("users.properties");
+        Files.writeString(users, "alice: secret," + ServerConfig.ROLE + "\n");
+        keystore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "warpdb", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", "CN=localhost",
+                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass",
+                PASSWORD, "-keypass", PASSWORD).inheritIO().start();
+        assertEquals(0, keytool.waitFor(), "keytool made the test keystore");
+        Path certificate = dir.resolve("server.crt");
+        truststore = dir.resolve("trust.p12");
+        assertEquals(0, keytool("-exportcert", "-alias", "warpdb", "-keystore", keystore.toString(), "-storepass", PASSWORD,
+                "-rfc", "-file", certificate.toString()));
+        assertEquals(0, keytool("-importcert", "-noprompt", "-alias", "warpdb", "-file", certificate.toString(), "-storetype",
+                "PKCS12", "-keystore", truststore.toString(), "-storepass", PASSWORD));
+    }
+
+    private static int keytool(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).inheritIO().start().waitFor();
+    }
+
+    private static ServerConfig config() {
+        return ServerConfig.defaults().withPort(0).withFlightPort(0).withDatabase(Databases.MEMORY + "flight-" + UUID.randomUUID());
+    }
+
+    private static Properties login(String user, String password) {
+        Properties p = new Properties();
+        p.setProperty("user", user);
+        p.setProperty("password", password);
+        return p;
+    }
+
+    @Test
+    void statementsPreparedStatementsAndMetadataThroughTheStockDriver() throws SQLException {
+        try (WarpServer server = WarpServer.start(config());
+                Connection c = DriverManager.getConnection(server.flightUrl(), new Properties());
+                Statement s = c.createStatement()) {
+            assertFalse(s.execute("CREATE TABLE t (id INTEGER, name VARCHAR(20), price DECIMAL(10,2), d DATE)"));
+            assertEquals(3, s.executeUpdate("INSERT INTO t VALUES (1, 'one', 1.50, DATE '2024-01-02'), "
+                    + "(2, 'two', NULL, NULL), (3, NULL, 3.25, DATE '2024-03-04')"));
+            try (ResultSet rs = s.executeQuery("SELECT id, name, price, d FROM t ORDER BY id")) {
+                ResultSetMetaData md = rs.getMetaData();
+                assertEquals(Types.INTEGER, md.getColumnType(1));
+                assertEquals(Types.VARCHAR, md.getColumnType(2));
+                assertEquals(Types.DECIMAL, md.getColumnType(3));
+                assertEquals(Types.DATE, md.getColumnType(4));
+                List<String> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(rs.getInt(1) + "|" + rs.getString(2) + "|" + rs.getBigDecimal(3) + "|" + rs.getDate(4));
+                }
+                assertEquals(List.of("1|one|1.50|2024-01-02", "2|two|null|null", "3|null|3.25|2024-03-04"), rows);
+            }
+            try (PreparedStatement p = c.prepareStatement("SELECT name FROM t WHERE id = ? AND price > ?")) {
+                p.setInt(1, 3);
+                p.setBigDecimal(2, new BigDecimal("1.00"));
+                try (ResultSet rs = p.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(null, rs.getString(1));
+                    assertFalse(rs.next());
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO t (id, name) VALUES (?, ?)")) {
+                p.setInt(1, 4);
+                p.setString(2, "four");
+                assertEquals(1, p.executeUpdate());
+            }
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM missing"));
+            assertTrue(e.getMessage().contains("SQLSTATE 42P01"), e.getMessage());
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet tables = md.getTables(null, null, "t", null)) {
+                assertTrue(tables.next());
+                assertEquals("t", tables.getString("TABLE_NAME"));
+            }
+            try (ResultSet columns = md.getColumns(null, null, "t", null)) {
+                List<String> names = new ArrayList<>();
+                while (columns.next()) {
+                    names.add(columns.getString("COLUMN_NAME"));
+                }
+                assertEquals(List.of("id", "name", "price", "d"), names);
+            }
+        }
+    }
+
+    @Test
+    void plainFlightClientReadsRecordBatchesAndIngests() throws Exception {
+        try (WarpServer server = WarpServer.start(config());
+                BufferAllocator allocator = new RootAllocator();
+                FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", server.flightPort())).build())) {
+            Schema schema = new Schema(List.of(new Field("k", FieldType.nullable(new ArrowType.Int(32, true)), null),
+                    new Field("v", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)));
+            try (VectorSchemaRoot rows = VectorSchemaRoot.create(schema, allocator)) {
+                IntVector k = (IntVector) rows.getVector(0);
+                VarCharVector v = (VarCharVector) rows.getVector(1);
+                for (int i = 0; i < 1000; i++) {
+                    k.setSafe(i, i);
+                    v.setSafe(i, ("v" + (i % 7)).getBytes());
+                }
+                rows.setRowCount(1000);
+                FlightSql.CommandStatementIngest.TableDefinitionOptions create = FlightSql.CommandStatementIngest
+                        .TableDefinitionOptions.newBuilder()
+                        .setIfNotExist(FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE)
+                        .setIfExists(FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption.TABLE_EXISTS_OPTION_APPEND)
+                        .build();
+                assertEquals(1000, client.executeIngest(rows, new FlightSqlClient.ExecuteIngestOptions("ingested", create, null, null,
+                        java.util.Map.of())));
+                assertEquals(1000, client.executeIngest(rows, new FlightSqlClient.ExecuteIngestOptions("ingested", create, null, null,
+                        java.util.Map.of())), "appended");
+                FlightSql.CommandStatementIngest.TableDefinitionOptions mustBeNew = create.toBuilder()
+                        .setIfExists(FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption.TABLE_EXISTS_OPTION_FAIL)
+                        .build();
+                FlightRuntimeException exists = assertThrows(FlightRuntimeException.class, () -> client.executeIngest(rows,
+                        new FlightSqlClient.ExecuteIngestOptions("ingested", mustBeNew, null, null, java.util.Map.of())));
+                assertTrue(exists.getMessage().contains("SQLSTATE 42P07"), exists.getMessage());
+            }
+            FlightInfo info = client.execute("SELECT v, COUNT(*) AS n, SUM(k) AS s FROM ingested GROUP BY v ORDER BY v");
+            long total = 0;
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+                assertEquals(ArrowType.Utf8.INSTANCE, stream.getSchema().getFields().get(0).getType());
+                while (stream.next()) {
+                    VectorSchemaRoot root = stream.getRoot();
+                    for (int i = 0; i < root.getRowCount(); i++) {
+                        total += ((Number) root.getVector(1).getObject(i)).longValue();
+                    }
+                }
+            }
+            assertEquals(2000, total);
+        }
+    }
+
+    @Test
+    void wrongPasswordIsRefusedClearly() throws SQLException {
+        ServerConfig config = config().withAuthentication(ServerConfig.Authentication.BASIC, users);
+        try (WarpServer server = WarpServer.start(config)) {
+            try (Connection c = DriverManager.getConnection(server.flightUrl(), login("alice", "secret"));
+                    Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 + 1")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+            SQLException e = assertThrows(SQLException.class,
+                    () -> DriverManager.getConnection(server.flightUrl(), login("alice", "guess")).close());
+            assertTrue(e.getMessage().contains("user name or password not accepted") && e.getMessage().contains("28P01"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void tlsWithTheServersCertificateTrustedAndUntrusted() throws SQLException {
+        try (WarpServer server = WarpServer.start(config().withTls(keystore, PASSWORD))) {
+            assertTrue(server.flightUrl().contains("useEncryption=true"), server.flightUrl());
+            Properties trusted = new Properties();
+            trusted.setProperty("trustStore", truststore.toString());
+            trusted.setProperty("trustStorePassword", PASSWORD);
+            trusted.setProperty("useSystemTrustStore", "false");
+            try (Connection c = DriverManager.getConnection(server.flightUrl(), trusted);
+                    Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 40 + 2")) {
+                assertTrue(rs.next());
+                assertEquals(42, rs.getInt(1));
+            }
+            // The stock driver says "io exception" first; its causes say why.
+            SQLException e = assertThrows(SQLException.class, () -> {
+                try (Connection c = DriverManager.getConnection(server.flightUrl(), new Properties());
+                        Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT 1").close();
+                }
+            });
+            StringBuilder chain = new StringBuilder();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                chain.append(t.getMessage()).append('\n');
+            }
+            assertTrue(chain.toString().contains("unable to find valid certification path"), chain.toString());
+        }
+    }
+}
