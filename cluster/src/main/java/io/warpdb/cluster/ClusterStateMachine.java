@@ -62,6 +62,12 @@ final class ClusterStateMachine extends BaseStateMachine {
         }
     }
 
+    /** The read that {@link RaftLog#catchUp} makes: it carries nothing; its point is that it waits for the log. */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+
     /** Waits until this node has applied the log up to {@code index}. */
     synchronized void awaitApplied(long index) throws InterruptedException {
         while (getLastAppliedTermIndex() == null || getLastAppliedTermIndex().getIndex() < index) {

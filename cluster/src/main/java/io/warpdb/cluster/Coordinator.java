@@ -58,6 +58,7 @@ final class Coordinator implements StatementInterceptor {
 
     @Override
     public StatementResult intercept(Session session, String sql, List<Object> parameters) {
+        log.catchUp();
         DdlStatement ddl = DdlParser.parse(sql);
         if (ddl != null) {
             return ddl(session, ddl, sql, parameters);

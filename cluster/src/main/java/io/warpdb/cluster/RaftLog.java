@@ -34,6 +34,7 @@ final class RaftLog implements AutoCloseable {
     private final RaftServer server;
     private final RaftClient client;
     private final ClusterStateMachine stateMachine;
+    private final RaftPeerId self;
 
     RaftLog(ClusterConfig config, ClusterStateMachine stateMachine) throws IOException {
         this.stateMachine = stateMachine;
@@ -50,12 +51,33 @@ final class RaftLog implements AutoCloseable {
         // Loopback and LAN clusters: elect within seconds, with room for a busy machine's pauses.
         RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(1, TimeUnit.SECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(2, TimeUnit.SECONDS));
+        // Reads through this server wait until it has applied what the leader had committed (ReadIndex): see catchUp.
+        RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        this.self = RaftPeerId.valueOf(config.nodeId());
         boolean formatted = Files.isDirectory(dir.resolve(groupId.getUuid().toString()));
-        this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(config.nodeId())).setGroup(group)
+        this.server = RaftServer.newBuilder().setServerId(self).setGroup(group)
                 .setProperties(properties).setStateMachine(stateMachine)
                 .setOption(formatted ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT).build();
         server.start();
         this.client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(group).build();
+        catchUp();
+    }
+
+    /**
+     * Returns once this node has applied every entry committed before the call, wherever it was
+     * appended: a statement coordinated here then sees every earlier commit of the cluster, and a
+     * restarted node serves only after catching up.
+     */
+    void catchUp() {
+        try {
+            RaftClientReply reply = client.io().sendReadOnly(Message.EMPTY, self);
+            if (!reply.isSuccess()) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + self + " could not catch up with the cluster log: "
+                        + reply.getException());
+            }
+        } catch (IOException e) {
+            throw new WarpException(SqlState.CONNECTION_FAILURE, "the cluster log is not reachable: " + e.getMessage(), e);
+        }
     }
 
     /** Appends {@code command}; throws its refusal (with the SQLSTATE the state machine gave) when it did not apply. */
