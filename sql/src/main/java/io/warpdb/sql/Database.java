@@ -20,10 +20,15 @@ public final class Database implements AutoCloseable {
     private final ExecutorRegistry executors;
     private final PlanCache planCache = new PlanCache();
     private final StatementPlanner planner;
+    private volatile StatementInterceptor interceptor;
 
     private Database(String name, Function<BufferAllocator, Catalog> catalogFactory, ExecutorRegistry executors) {
+        this(name, new RootAllocator(Long.MAX_VALUE), catalogFactory, executors);
+    }
+
+    private Database(String name, BufferAllocator allocator, Function<BufferAllocator, Catalog> catalogFactory, ExecutorRegistry executors) {
         this.name = name;
-        this.allocator = new RootAllocator(Long.MAX_VALUE);
+        this.allocator = allocator;
         try {
             this.catalog = catalogFactory.apply(allocator);
         } catch (RuntimeException e) {
@@ -42,6 +47,14 @@ public final class Database implements AutoCloseable {
     /** A database held in memory only, with the given executors. */
     public static Database inMemory(String name, ExecutorRegistry executors) {
         return new Database(name, Catalog::new, executors);
+    }
+
+    /**
+     * An in-memory database whose memory comes from {@code parent}'s (Arrow moves buffers only
+     * between allocators of one root), with its executors: for a statement's intermediate tables.
+     */
+    public static Database inMemoryWithin(String name, Database parent) {
+        return new Database(name, parent.allocator().newChildAllocator(name, 0, Long.MAX_VALUE), Catalog::new, parent.executors());
     }
 
     /**
@@ -79,9 +92,23 @@ public final class Database implements AutoCloseable {
         return allocator;
     }
 
-    /** A new session with the default executor {@code auto}. */
+    /** A new client session with the default executor {@code auto}; its statements go through the interceptor, if any. */
     public Session newSession() {
-        return new Session(this);
+        return new Session(this, true);
+    }
+
+    /** A new session whose statements always run on this database itself, never through the interceptor. */
+    public Session newLocalSession() {
+        return new Session(this, false);
+    }
+
+    /** Routes the statements of sessions opened by {@link #newSession()} from now on through {@code interceptor}. */
+    public void setInterceptor(StatementInterceptor interceptor) {
+        this.interceptor = interceptor;
+    }
+
+    StatementInterceptor interceptor() {
+        return interceptor;
     }
 
     @Override

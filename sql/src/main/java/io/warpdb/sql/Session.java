@@ -19,14 +19,21 @@ public final class Session implements AutoCloseable {
     private volatile long queryTimeoutMillis;
     private volatile boolean planCacheEnabled = true;
     private volatile ExecContext running;
+    private final boolean intercepted;
 
-    Session(Database database) {
+    Session(Database database, boolean intercepted) {
         this.database = database;
+        this.intercepted = intercepted;
         this.statements = new StatementRunner(this);
     }
 
     public Database database() {
         return database;
+    }
+
+    /** The interceptor this session's statements go through; null for a local session or none set. */
+    StatementInterceptor interceptor() {
+        return intercepted ? database.interceptor() : null;
     }
 
     /** The executor setting: {@code auto}, {@code cpu} or {@code gpu}. */

@@ -32,6 +32,10 @@ final class StatementRunner {
 
     /** Runs a statement given as text; a query text run before may run on its plan from the plan cache, unparsed. */
     StatementResult run(String sql, List<Object> parameters) {
+        StatementResult intercepted = intercept(sql, parameters);
+        if (intercepted != null) {
+            return intercepted;
+        }
         if (session.planCacheEnabled()) {
             StatementResult cached = inSnapshot(snapshot -> queries.runCached(sql, parameters, snapshot));
             if (cached != null) {
@@ -58,6 +62,10 @@ final class StatementRunner {
 
     /** Runs a prepared statement with these parameter values, on its kept plan while that holds. */
     StatementResult run(PreparedStatement prepared, List<Object> parameters) {
+        StatementResult intercepted = intercept(prepared.sql(), parameters);
+        if (intercepted != null) {
+            return intercepted;
+        }
         return run(prepared.statement(), snapshot -> prepared.planIn(snapshot, database.planner()), parameters);
     }
 
@@ -69,6 +77,11 @@ final class StatementRunner {
             case QUERY -> inSnapshot(snapshot -> queries.run(plan.apply(snapshot), statement.explain(), parameters, snapshot));
             case INSERT, UPDATE, DELETE -> inSnapshot(snapshot -> dml.run(plan.apply(snapshot), statement.explain(), parameters, snapshot));
         };
+    }
+
+    private StatementResult intercept(String sql, List<Object> parameters) {
+        StatementInterceptor interceptor = session.interceptor();
+        return interceptor == null ? null : interceptor.intercept(session, sql, parameters);
     }
 
     /**

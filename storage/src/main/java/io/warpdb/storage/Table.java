@@ -115,6 +115,21 @@ public final class Table {
     }
 
     /**
+     * Writes every row of {@code rows} as segments of this table without publishing them (see
+     * {@link StagedAppend}); a NOT NULL violation or any other error stages nothing. The caller
+     * keeps ownership of the stream and owns the result.
+     */
+    public StagedAppend stage(BatchStream rows) {
+        TableWrite write = new TableWrite(catalog, id, name, schema, null);
+        try {
+            return new StagedAppend(write, write.insert(rows));
+        } catch (RuntimeException e) {
+            write.close();
+            throw e;
+        }
+    }
+
+    /**
      * Deletes the rows whose ids (column 0 of {@code rowIds}, as a scan of {@link #ROW_ID} over
      * {@code snapshot} returned them) are given, as one atomic commit.
      *

@@ -68,6 +68,24 @@ class TableTest {
     }
 
     @Test
+    void stagedRowsAreInvisibleUntilPublishedAndDiscardedWhenClosedUnpublished() {
+        Table t = catalog.create("people", SCHEMA, false);
+        try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
+            try (StagedAppend staged = t.stage(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1, 2}, new Integer[] {0, 1}))))) {
+                assertEquals(2, staged.rows());
+                assertEquals(0, t.rowCount());
+                staged.publish();
+                assertEquals(2, t.rowCount());
+                assertThrows(IllegalStateException.class, staged::publish);
+            }
+            try (StagedAppend dropped = t.stage(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {3}, new Integer[] {2}))))) {
+                assertEquals(1, dropped.rows());
+            }
+            assertEquals(List.of(List.of(1, "zero"), List.of(2, "one")), rows(t.snapshot(), List.of(0, 1), q));
+        }
+    }
+
+    @Test
     void appendThenScanReturnsRowsWithValuesAndNulls() {
         Table t = catalog.create("people", SCHEMA, false);
         try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code warpdb} command line. */
 @Command(name = "warpdb", mixinStandardHelpOptions = true, versionProvider = WarpCli.Version.class,
         description = "WarpDB: a columnar SQL database for analytics, reached over JDBC.",
-        subcommands = {ServerCommand.class, SqlCommand.class, LoadCommand.class, DemoCommand.class, TpchCommand.class, TpcdsCommand.class, FuzzCommand.class})
+        subcommands = {ServerCommand.class, NodeCommand.class, SqlCommand.class, LoadCommand.class, DemoCommand.class, TpchCommand.class, TpcdsCommand.class, FuzzCommand.class})
 public final class WarpCli implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -15,11 +15,16 @@ final class CliProcess implements AutoCloseable {
     private final BufferedReader out;
 
     CliProcess(String... arguments) throws IOException {
+        this(List.of(), arguments);
+    }
+
+    /** With these JVM options before the class path (e.g. system properties). */
+    CliProcess(List<String> jvmOptions, String... arguments) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                WarpCli.class.getName()));
+                "--add-opens=java.base/java.nio=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WarpCli.class.getName()));
         command.addAll(List.of(arguments));
         process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));

@@ -115,13 +115,30 @@ public final class DdlParser {
         }
         if (token.is("AS")) {
             int queryStart = token.offset() + 2;
-            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames, Map.of());
+            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames, Map.of(), null);
         }
         if (schema == null) {
             throw error(columnNames == null ? "'(' or AS" : "AS");
         }
+        Distribution distribution = accept("WITH") ? tableOptions() : null;
+        if (distribution != null && !distribution.replicated()) {
+            distribution.columnIn(schema);
+        }
         expectEnd();
-        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null, defaults);
+        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null, defaults, distribution);
+    }
+
+    /** ( distribution = 'hash(col)' | 'replicated' ): the one table option there is. */
+    private Distribution tableOptions() {
+        expect("(");
+        if (!token.is("DISTRIBUTION")) {
+            throw error("distribution");
+        }
+        advance();
+        expect("=");
+        Distribution distribution = Distribution.parse(string("'hash(column)' or 'replicated'"));
+        expect(")");
+        return distribution;
     }
 
     /**

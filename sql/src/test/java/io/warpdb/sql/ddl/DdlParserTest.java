@@ -51,6 +51,22 @@ class DdlParserTest {
     }
 
     @Test
+    void createTableWithDistribution() {
+        var hashed = (DdlStatement.CreateTable) DdlParser.parse("CREATE TABLE t (k BIGINT, v INT) WITH (distribution = 'hash(K)')");
+        assertEquals(Distribution.hash("K"), hashed.distribution());
+        assertEquals(1, hashed.distribution().columnIn(hashed.schema()) + 1);
+        var copied = (DdlStatement.CreateTable) DdlParser.parse("create table r (k int) with (DISTRIBUTION = 'Replicated');");
+        assertTrue(copied.distribution().replicated());
+        assertNull(((DdlStatement.CreateTable) DdlParser.parse("create table p (k int)")).distribution());
+        assertEquals(SqlState.UNDEFINED_COLUMN, assertThrows(WarpException.class,
+                () -> DdlParser.parse("create table t (k int) with (distribution = 'hash(x)')")).state());
+        assertEquals(SqlState.INVALID_PARAMETER_VALUE, assertThrows(WarpException.class,
+                () -> DdlParser.parse("create table t (k int) with (distribution = 'range(k)')")).state());
+        assertEquals(SqlState.SYNTAX_ERROR, assertThrows(WarpException.class,
+                () -> DdlParser.parse("create table t (k int) with (partitions = 3)")).state());
+    }
+
+    @Test
     void dropTable() {
         var d = (DdlStatement.DropTable) DdlParser.parse("DROP TABLE IF EXISTS t;");
         assertEquals("t", d.name());

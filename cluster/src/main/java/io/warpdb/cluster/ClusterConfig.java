@@ -1,0 +1,88 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * A node's configuration, from a {@code cluster.properties} file: {@code node.id}, {@code data.dir}
+ * (the node's own directory: its Raft log and its shard database), {@code members} (every node,
+ * comma-separated, see {@link Member}; the same list on every node, in the same order, which is
+ * the order of the shards) and {@code cluster.id} (names the Raft group; default {@code warpdb}).
+ */
+public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId) {
+    public ClusterConfig {
+        members = List.copyOf(members);
+        if (members.stream().map(Member::id).distinct().count() != members.size()) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "members name a node twice: " + members);
+        }
+        if (members.stream().noneMatch(m -> m.id().equals(nodeId))) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "node.id " + nodeId + " is not one of the members " + members);
+        }
+        checkPorts(members);
+    }
+
+    /** Reads a properties file; SQLSTATE 22023 for a missing key or a malformed member, 58P01 for an unreadable file. */
+    public static ClusterConfig load(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new WarpException(SqlState.UNDEFINED_FILE, "cannot read the cluster configuration " + file + ": " + e.getMessage());
+        }
+        return of(p, file.toAbsolutePath().getParent());
+    }
+
+    /** The configuration in {@code p}; a relative {@code data.dir} is resolved against {@code base}. */
+    public static ClusterConfig of(Properties p, Path base) {
+        List<Member> members = new ArrayList<>();
+        for (String m : required(p, "members").split(",")) {
+            if (!m.isBlank()) {
+                members.add(Member.parse(m));
+            }
+        }
+        Path dataDir = base.resolve(required(p, "data.dir"));
+        return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim());
+    }
+
+    private static String required(Properties p, String key) {
+        String v = p.getProperty(key);
+        if (v == null || v.isBlank()) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "the cluster configuration lacks " + key);
+        }
+        return v.trim();
+    }
+
+    public Member self() {
+        return members.stream().filter(m -> m.id().equals(nodeId)).findFirst().orElseThrow();
+    }
+
+    /** The node's shard number: its position in {@link #members}. */
+    public int shardOf(String memberId) {
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).id().equals(memberId)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no member " + memberId);
+    }
+
+    /** Checks that no two members share an address and port. */
+    private static void checkPorts(List<Member> members) {
+        var seen = new HashSet<String>();
+        for (Member m : members) {
+            for (int port : new int[] {m.raftPort(), m.flightPort(), m.sqlPort()}) {
+                if (!seen.add(m.host() + ":" + port)) {
+                    throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "two members use " + m.host() + ":" + port);
+                }
+            }
+        }
+    }
+}

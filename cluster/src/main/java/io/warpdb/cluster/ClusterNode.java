@@ -1,0 +1,84 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.sql.Database;
+import java.io.IOException;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * One running node of a cluster: its Raft server and log client, its Arrow Flight service for
+ * the other nodes, and the coordinator that takes over the client sessions of its shard
+ * database (which a JDBC server serves on the member's SQL port; the caller starts that).
+ */
+public final class ClusterNode implements AutoCloseable {
+    private final ClusterConfig config;
+    private final Database database;
+    private final ShardStore shard;
+    private final ClusterCatalog catalog;
+    private final BufferAllocator allocator;
+    private final FlightServer flight;
+    private final Exchange exchange;
+    private final RaftLog log;
+
+    private ClusterNode(ClusterConfig config, Database database) throws IOException {
+        this.config = config;
+        this.database = database;
+        this.shard = new ShardStore(database);
+        this.catalog = new ClusterCatalog(config.members());
+        this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
+        Member self = config.self();
+        this.flight = FlightServer.builder(allocator, Location.forGrpcInsecure(self.host(), self.flightPort()),
+                new ShardService(shard, allocator)).build();
+        flight.start();
+        this.exchange = new FlightExchange(allocator);
+        this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
+        database.setInterceptor(new Coordinator(config, catalog, log, shard, exchange));
+    }
+
+    /**
+     * Starts the node of {@code config} on {@code database}, its shard (a durable database in
+     * {@code <data.dir>/db} as {@code warpdb node} opens it). Fails with SQLSTATE 08006 when a
+     * port is taken.
+     */
+    public static ClusterNode start(ClusterConfig config, Database database) {
+        try {
+            return new ClusterNode(config, database);
+        } catch (IOException e) {
+            throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + config.nodeId() + " could not start: " + e.getMessage(), e);
+        }
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /** The replicated catalog as this node has applied it. */
+    public ClusterCatalog catalog() {
+        return catalog;
+    }
+
+    /** The data transport's name. */
+    public String transport() {
+        return exchange.name();
+    }
+
+    @Override
+    public void close() {
+        database.setInterceptor(null);
+        try {
+            log.close();
+            flight.close();
+        } catch (IOException e) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "stopping node " + config.nodeId() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            exchange.close();
+            shard.abortAll();
+            allocator.close();
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.Batches;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.Schema;
+import io.warpdb.sql.Database;
+import io.warpdb.sql.Session;
+import io.warpdb.sql.StatementInterceptor;
+import io.warpdb.sql.StatementResult;
+import io.warpdb.sql.TableReads;
+import io.warpdb.sql.ddl.DdlParser;
+import io.warpdb.sql.ddl.DdlStatement;
+import io.warpdb.sql.ddl.Distribution;
+import io.warpdb.storage.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * Coordinates the statements a node's clients send. DDL goes through the Raft log, which every
+ * node applies to its shard. A query sends each shard the SQL text of what it reads of each
+ * distributed table (the columns and the column-against-constant conditions of its scans,
+ * {@link TableReads}), gathers the rows over the {@link Exchange} into a database of this query
+ * alone (replicated tables from this node's own copy), and runs the query there: joins,
+ * aggregation, ordering and limits finish on the coordinator. INSERT and COPY run the same way
+ * into an empty copy of the target, whose rows then go to their shards by the murmur3 hash of the
+ * distribution column (replicated: to all), staged unpublished, and one COMMIT entry in the log
+ * publishes them on every shard.
+ */
+final class Coordinator implements StatementInterceptor {
+    private static final Pattern LEADING = Pattern.compile("(?s)^(?:\\s+|--[^\\n]*\\n?|/\\*.*?\\*/|\\()*([A-Za-z]+)");
+    private static final Pattern INSERT_TARGET = Pattern.compile(
+            "(?is)^\\s*INSERT\\s+INTO\\s+(?:(?:\"[^\"]+\"|[A-Za-z_][\\w$]*)\\s*\\.\\s*)?(\"[^\"]+\"|[A-Za-z_][\\w$]*)");
+
+    private final ClusterConfig config;
+    private final ClusterCatalog catalog;
+    private final RaftLog log;
+    private final ShardStore shard;
+    private final Exchange exchange;
+    private final AtomicLong queries = new AtomicLong();
+
+    Coordinator(ClusterConfig config, ClusterCatalog catalog, RaftLog log, ShardStore shard, Exchange exchange) {
+        this.config = config;
+        this.catalog = catalog;
+        this.log = log;
+        this.shard = shard;
+        this.exchange = exchange;
+    }
+
+    @Override
+    public StatementResult intercept(Session session, String sql, List<Object> parameters) {
+        log.catchUp();
+        DdlStatement ddl = DdlParser.parse(sql);
+        if (ddl != null) {
+            return ddl(session, ddl, sql, parameters);
+        }
+        Matcher first = LEADING.matcher(sql);
+        String keyword = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
+        return switch (keyword) {
+            case "SET" -> null;
+            case "INSERT" -> write(session, insertTarget(sql), sql, parameters);
+            case "UPDATE", "DELETE", "CANCEL" -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, keyword
+                    + " is not supported in cluster mode yet");
+            default -> query(session, sql, parameters);
+        };
+    }
+
+    private StatementResult ddl(Session session, DdlStatement ddl, String sql, List<Object> parameters) {
+        if (ddl instanceof DdlStatement.CreateTable create) {
+            if (create.query() != null) {
+                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "CREATE TABLE ... AS is not supported in cluster mode yet");
+            }
+            if (create.ifNotExists() && catalog.table(create.name()).isPresent()) {
+                return StatementResult.update(0);
+            }
+            // Like Greenplum: without a distribution, a table is hashed on its first column.
+            Distribution distribution = create.distribution() != null ? create.distribution()
+                    : Distribution.hash(create.schema().field(0).name());
+            log.append(ClusterCommand.create(create.name(), sql, distribution.toString()));
+            return StatementResult.update(0);
+        }
+        if (ddl instanceof DdlStatement.DropTable drop) {
+            if (drop.ifExists() && catalog.table(drop.name()).isEmpty()) {
+                return StatementResult.update(0);
+            }
+            log.append(ClusterCommand.drop(drop.name(), sql));
+            return StatementResult.update(0);
+        }
+        if (ddl instanceof DdlStatement.Copy copy) {
+            return write(session, copy.table(), sql, parameters);
+        }
+        if (ddl instanceof DdlStatement.CreateIndex) {
+            return null; // informational: checked against this node's copy of the schema
+        }
+        throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "views are not supported in cluster mode yet");
+    }
+
+    private static String insertTarget(String sql) {
+        Matcher m = INSERT_TARGET.matcher(sql);
+        if (!m.find()) {
+            throw new WarpException(SqlState.SYNTAX_ERROR, "expected INSERT INTO table");
+        }
+        String name = m.group(1);
+        return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
+    }
+
+    /** Runs a query over the rows its reads gather from the shards. */
+    private StatementResult query(Session session, String sql, List<Object> parameters) {
+        Database gathered = gather(session, sql, parameters, null);
+        try {
+            Session local = localSession(session, gathered);
+            StatementResult result = local.execute(sql, parameters);
+            if (!result.isQuery()) {
+                gathered.close();
+                return result;
+            }
+            BufferAllocator handle = shard.database().allocator().newChildAllocator("cluster-query", 0, 0);
+            return StatementResult.query(result.schema(), new GatheredResult(result, gathered), handle);
+        } catch (RuntimeException e) {
+            gathered.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A database of this statement alone holding, for each table it reads, the rows it reads
+     * gathered from the shards; with {@code target} (INSERT, COPY) also an empty copy of that table.
+     */
+    private Database gather(Session session, String sql, List<Object> parameters, String target) {
+        Map<String, TableReads.Read> reads = TableReads.of(session, sql, parameters);
+        Database gathered = Database.inMemoryWithin("cluster-" + queries.incrementAndGet(), shard.database());
+        try {
+            if (target != null) {
+                if (reads.keySet().stream().anyMatch(t -> t.equalsIgnoreCase(target))) {
+                    throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "an INSERT that reads its own target is not supported"
+                            + " in cluster mode yet");
+                }
+                Table table = localTable(target);
+                gathered.catalog().create(table.name(), table.schema(), false);
+                String defaults = "default." + table.name().toUpperCase(Locale.ROOT);
+                String value = shard.database().catalog().properties().get(defaults);
+                if (value != null) {
+                    gathered.catalog().setProperty(defaults, value);
+                }
+            }
+            for (TableReads.Read read : reads.values()) {
+                Table table = gathered.catalog().create(read.table(), read.columns(), false);
+                boolean replicated = catalog.table(read.table()).map(t -> t.distribution().replicated()).orElse(true);
+                List<Member> sources = replicated ? List.of(config.self()) : config.members();
+                List<BatchStream> streams = new ArrayList<>();
+                try {
+                    for (Member source : sources) {
+                        streams.add(rowsOf(source, read.query()));
+                    }
+                    for (BatchStream rows : streams) {
+                        table.append(rows);
+                    }
+                } finally {
+                    streams.forEach(BatchStream::close);
+                }
+            }
+            return gathered;
+        } catch (RuntimeException e) {
+            gathered.close();
+            throw e;
+        }
+    }
+
+    private Table localTable(String name) {
+        return shard.database().catalog().table(name)
+                .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + name + " does not exist"));
+    }
+
+    /** The rows of a shard-local query on {@code node}: this node's without the wire. */
+    private BatchStream rowsOf(Member node, String sql) {
+        if (!node.id().equals(config.nodeId())) {
+            return exchange.fetch(node, sql);
+        }
+        Session local = shard.database().newLocalSession();
+        StatementResult result = local.execute(sql, List.of());
+        return new BatchStream() {
+            @Override
+            public Schema schema() {
+                return result.schema();
+            }
+
+            @Override
+            public Batch next() {
+                return result.batches().next();
+            }
+
+            @Override
+            public void close() {
+                result.close();
+            }
+        };
+    }
+
+    private static Session localSession(Session client, Database database) {
+        Session local = database.newLocalSession();
+        local.setExecutor(client.executor());
+        local.setParallelism(client.parallelism());
+        local.setQueryTimeoutMillis(client.queryTimeoutMillis());
+        return local;
+    }
+
+    /** INSERT or COPY into {@code target}: the statement's rows, hashed to their shards, staged there and committed by one log entry. */
+    private StatementResult write(Session session, String target, String sql, List<Object> parameters) {
+        ClusterCatalog.TableEntry entry = catalog.table(target)
+                .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + target + " does not exist"));
+        try (Database gathered = gather(session, sql, parameters, entry.name())) {
+            long rows;
+            try (StatementResult result = localSession(session, gathered).execute(sql, parameters)) {
+                rows = result.updateCount();
+            }
+            String load = UUID.randomUUID().toString();
+            List<Member> members = config.members();
+            List<List<Batch>> parts = split(gathered, entry, members.size());
+            try {
+                Schema schema = gathered.catalog().table(entry.name()).orElseThrow().schema();
+                for (int s = 0; s < members.size(); s++) {
+                    try (BatchStream shardRows = Batches.of(schema, parts.get(s))) {
+                        parts.set(s, List.of());
+                        stage(members.get(s), load, entry.name(), shardRows);
+                    }
+                }
+                log.append(ClusterCommand.commit(entry.name(), load));
+            } catch (RuntimeException e) {
+                parts.forEach(p -> p.forEach(Batch::close));
+                for (Member m : members) {
+                    try {
+                        abort(m, load);
+                    } catch (RuntimeException suppressed) {
+                        e.addSuppressed(suppressed); // an unreachable shard collects its staged files when it restarts
+                    }
+                }
+                throw e;
+            }
+            return StatementResult.update(rows);
+        }
+    }
+
+    /** The gathered target's rows as batches per shard: by hash, or all of them to every shard. */
+    private static List<List<Batch>> split(Database gathered, ClusterCatalog.TableEntry entry, int shards) {
+        List<List<Batch>> parts = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            parts.add(new ArrayList<>());
+        }
+        Table table = gathered.catalog().table(entry.name()).orElseThrow();
+        BufferAllocator allocator = gathered.allocator();
+        try (Session session = gathered.newLocalSession();
+                StatementResult all = session.execute("SELECT * FROM " + TableReads.identifier(table.name()), List.of())) {
+            ShardPartitioner partitioner = entry.distribution().replicated() ? null
+                    : new ShardPartitioner(entry.distribution().columnIn(table.schema()), shards);
+            for (Batch next = all.batches().next(); next != null; next = all.batches().next()) {
+                try (Batch batch = next) {
+                    if (partitioner == null) {
+                        List<Integer> rows = java.util.stream.IntStream.range(0, batch.rowCount()).boxed().toList();
+                        for (List<Batch> part : parts) {
+                            part.add(ShardPartitioner.select(batch, rows, allocator));
+                        }
+                    } else {
+                        List<Batch> split = partitioner.split(batch, allocator);
+                        for (int s = 0; s < shards; s++) {
+                            parts.get(s).add(split.get(s));
+                        }
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            parts.forEach(p -> p.forEach(Batch::close));
+            throw e;
+        }
+        return parts;
+    }
+
+    private void stage(Member node, String load, String table, BatchStream rows) {
+        if (node.id().equals(config.nodeId())) {
+            shard.stage(load, table, rows);
+        } else {
+            exchange.stage(node, load, table, rows);
+        }
+    }
+
+    private void abort(Member node, String load) {
+        if (node.id().equals(config.nodeId())) {
+            shard.abort(load);
+        } else {
+            exchange.abort(node, load);
+        }
+    }
+
+    /** A query's result from its gathered database, which goes away with it. */
+    private static final class GatheredResult implements BatchStream {
+        private final StatementResult result;
+        private final Database gathered;
+
+        GatheredResult(StatementResult result, Database gathered) {
+            this.result = result;
+            this.gathered = gathered;
+        }
+
+        @Override
+        public Schema schema() {
+            return result.schema();
+        }
+
+        @Override
+        public Batch next() {
+            return result.batches().next();
+        }
+
+        @Override
+        public void close() {
+            try {
+                result.close();
+            } finally {
+                gathered.close();
+            }
+        }
+    }
+}

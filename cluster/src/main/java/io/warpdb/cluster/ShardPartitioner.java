@@ -1,0 +1,93 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+
+/**
+ * Hash partitioning on the CPU: splits a batch into one batch per shard by the murmur3 hash of
+ * one column (NULL goes to shard 0), keeping the rows' order within each shard. The GPU's
+ * shared-memory scatter (seed 000 section 3.1) is to take this class's place for device batches.
+ */
+public final class ShardPartitioner {
+    /** The seed of the hash that places rows on shards; another level (seed 000 section 5) must use another. */
+    public static final int SHARD_SEED = 0;
+
+    private final int column;
+    private final int shards;
+
+    public ShardPartitioner(int column, int shards) {
+        this.column = column;
+        this.shards = shards;
+    }
+
+    /** The shard of a row of {@code batch}. */
+    public int shardOf(Batch batch, int row) {
+        FieldVector v = batch.vector(column);
+        if (v.isNull(row)) {
+            return 0;
+        }
+        DataType type = batch.schema().type(column);
+        int hash = switch (type.kind()) {
+            case BOOLEAN -> Murmur3.hashLong(((BitVector) v).get(row), SHARD_SEED);
+            case INTEGER -> Murmur3.hashLong(((IntVector) v).get(row), SHARD_SEED);
+            case BIGINT, DECIMAL, TIMESTAMP -> Murmur3.hashLong(((BigIntVector) v).get(row), SHARD_SEED);
+            case DATE -> Murmur3.hashLong(((DateDayVector) v).get(row), SHARD_SEED);
+            case DOUBLE -> Murmur3.hashLong(Double.doubleToLongBits(((Float8Vector) v).get(row) + 0.0), SHARD_SEED);
+            case VARCHAR, CHAR -> Murmur3.hashString(batch.dictionary(column).get(((IntVector) v).get(row)), SHARD_SEED);
+        };
+        return Math.floorMod(hash, shards);
+    }
+
+    /** One batch per shard (empty ones included), allocated to {@code allocator}; the caller owns them. */
+    public List<Batch> split(Batch batch, BufferAllocator allocator) {
+        List<List<Integer>> rows = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            rows.add(new ArrayList<>());
+        }
+        for (int r = 0; r < batch.rowCount(); r++) {
+            rows.get(shardOf(batch, r)).add(r);
+        }
+        List<Batch> parts = new ArrayList<>(shards);
+        try {
+            for (List<Integer> shardRows : rows) {
+                parts.add(select(batch, shardRows, allocator));
+            }
+        } catch (RuntimeException e) {
+            parts.forEach(Batch::close);
+            throw e;
+        }
+        return parts;
+    }
+
+    /** The given rows of {@code batch} as a new batch sharing its dictionaries. */
+    static Batch select(Batch batch, List<Integer> rows, BufferAllocator allocator) {
+        Schema schema = batch.schema();
+        List<FieldVector> vectors = new ArrayList<>(schema.size());
+        try {
+            for (int c = 0; c < schema.size(); c++) {
+                FieldVector from = batch.vector(c);
+                FieldVector to = Vectors.allocate(schema.field(c).name(), schema.type(c), rows.size(), allocator);
+                vectors.add(to);
+                for (int i = 0; i < rows.size(); i++) {
+                    to.copyFromSafe(rows.get(i), i, from);
+                }
+                to.setValueCount(rows.size());
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new Batch(schema, vectors, batch.dictionaries(), rows.size());
+    }
+}

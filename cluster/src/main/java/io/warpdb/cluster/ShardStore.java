@@ -1,0 +1,91 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.sql.Database;
+import io.warpdb.sql.Session;
+import io.warpdb.sql.StatementResult;
+import io.warpdb.storage.StagedAppend;
+import io.warpdb.storage.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A node's shard: its own durable WarpDB database, holding its part of every hash-distributed
+ * table and all of every replicated one, and the loads staged on it that the log has not
+ * committed yet. It also remembers, as a property of that database, the last log index whose
+ * effects it holds, so that a restarted node's log replay applies each entry once.
+ */
+final class ShardStore {
+    private static final String APPLIED = "cluster.applied";
+
+    private final Database database;
+    private final Map<String, List<StagedAppend>> staged = new ConcurrentHashMap<>();
+
+    ShardStore(Database database) {
+        this.database = database;
+    }
+
+    Database database() {
+        return database;
+    }
+
+    /** The last log index applied to this shard; 0 for a new one. */
+    long appliedIndex() {
+        String v = database.catalog().properties().get(APPLIED);
+        return v == null ? 0 : Long.parseLong(v);
+    }
+
+    void setAppliedIndex(long index) {
+        database.catalog().setProperty(APPLIED, Long.toString(index));
+    }
+
+    /** Runs a statement on this shard alone. */
+    void run(String sql) {
+        try (Session session = database.newLocalSession(); StatementResult result = session.execute(sql, List.of())) {
+            result.updateCount();
+        }
+    }
+
+    boolean hasTable(String name) {
+        return database.catalog().table(name).isPresent();
+    }
+
+    /** Writes a load's rows for {@code table} to this shard, unpublished. */
+    long stage(String load, String table, BatchStream rows) {
+        Table t = database.catalog().table(table)
+                .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + table + " does not exist"));
+        StagedAppend append = t.stage(rows);
+        staged.computeIfAbsent(load, k -> java.util.Collections.synchronizedList(new ArrayList<>())).add(append);
+        return append.rows();
+    }
+
+    /** Publishes what this shard staged for {@code load}; nothing when it staged nothing (no rows hashed here). */
+    void publish(String load) {
+        List<StagedAppend> appends = staged.remove(load);
+        if (appends == null) {
+            return;
+        }
+        try {
+            appends.forEach(StagedAppend::publish);
+        } finally {
+            appends.forEach(StagedAppend::close);
+        }
+    }
+
+    /** Drops what this shard staged for {@code load}. */
+    void abort(String load) {
+        List<StagedAppend> appends = staged.remove(load);
+        if (appends != null) {
+            appends.forEach(StagedAppend::close);
+        }
+    }
+
+    /** Drops every staged load: the node is going away. */
+    void abortAll() {
+        List.copyOf(staged.keySet()).forEach(this::abort);
+    }
+}

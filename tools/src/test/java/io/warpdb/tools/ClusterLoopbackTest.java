@@ -1,0 +1,193 @@
+package io.warpdb.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.sql.Database;
+import io.warpdb.storage.StorageOptions;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A 3-node cluster of separate {@code warpdb node} processes on loopback: distributed and
+ * replicated tables loaded by INSERT and COPY through different nodes, queries through every
+ * node equal to one WarpDB's answers, a load that fails on an unreachable shard leaving nothing
+ * visible, and a stopped node catching up from the log when it comes back.
+ */
+class ClusterLoopbackTest {
+    private static final int NODES = 3;
+
+    @TempDir
+    Path dir;
+
+    private final List<String> queries = List.of(
+            "SELECT COUNT(*), SUM(o_total), MIN(o_note), MAX(o_day) FROM orders",
+            "SELECT c_name, COUNT(*), SUM(o_total) FROM orders JOIN cust ON o_cust = c_id WHERE o_total > 2 GROUP BY c_name ORDER BY c_name",
+            "SELECT o_id, o_note FROM orders WHERE o_id BETWEEN 3 AND 40 AND o_note IS NOT NULL ORDER BY o_id DESC LIMIT 5",
+            "SELECT o_cust, AVG(o_total), COUNT(DISTINCT o_note) FROM orders GROUP BY o_cust HAVING COUNT(*) > 1 ORDER BY 1",
+            "SELECT c_name FROM cust WHERE c_id NOT IN (SELECT o_cust FROM orders WHERE o_total < 50) ORDER BY c_name",
+            "SELECT a.o_id, b.o_id FROM orders a JOIN orders b ON a.o_cust = b.o_cust AND a.o_id < b.o_id WHERE a.o_day = DATE '2024-01-02' ORDER BY 1, 2");
+
+    @Test
+    void threeNodesAnswerAsOneAndANodeCatchesUp() throws Exception {
+        List<Path> configs = configs();
+        List<CliProcess> nodes = new ArrayList<>();
+        try (Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
+            for (Path config : configs) {
+                nodes.add(node(config));
+            }
+            for (CliProcess node : nodes) {
+                awaitStarted(node);
+            }
+            Path csv = dir.resolve("orders.csv");
+            StringBuilder rows = new StringBuilder();
+            for (int i = 100; i < 160; i++) {
+                rows.append(i).append(',').append(10 * (i % 4)).append(',').append(i % 7).append(".25,n").append(i % 5).append(",2024-01-0")
+                        .append(1 + i % 3).append('\n');
+            }
+            Files.writeString(csv, rows);
+            List<String> setup = List.of(
+                    "CREATE TABLE orders (o_id BIGINT NOT NULL, o_cust INT, o_total DECIMAL(12,2), o_note VARCHAR(20), o_day DATE)"
+                            + " WITH (distribution = 'hash(o_id)')",
+                    "CREATE TABLE cust (c_id INT, c_name VARCHAR(20)) WITH (distribution = 'replicated')",
+                    "INSERT INTO orders VALUES (1, 10, 5.50, 'a', DATE '2024-01-01'), (2, 10, 7.25, 'b', DATE '2024-01-02'),"
+                            + " (3, 20, 1.00, NULL, DATE '2024-01-02'), (4, 30, 100.00, 'd', NULL), (5, 20, 2.50, 'e', DATE '2024-01-02')",
+                    "INSERT INTO cust VALUES (0, 'zed'), (10, 'ann'), (20, 'bob'), (30, 'cy'), (40, 'dee')",
+                    "COPY orders FROM '" + csv + "' (HEADER false)",
+                    "INSERT INTO orders SELECT c_id + 1000, c_id, 0.5, c_name, NULL FROM cust WHERE c_id > 10");
+            for (int i = 0; i < setup.size(); i++) {
+                try (Connection c = DriverManager.getConnection(url(i % NODES)); Statement s = c.createStatement();
+                        Statement r = reference.createStatement()) {
+                    assertEquals(r.executeUpdate(setup.get(i)), s.executeUpdate(setup.get(i)), setup.get(i));
+                }
+            }
+            for (int n = 0; n < NODES; n++) {
+                assertSameAnswers(reference, url(n));
+            }
+
+            // n3 stops: the other two still commit DDL, but a load needs every shard and leaves nothing behind.
+            nodes.get(2).terminate();
+            nodes.get(2).waitFor();
+            try (Connection c = DriverManager.getConnection(url(0)); Statement s = c.createStatement();
+                    Statement r = reference.createStatement()) {
+                SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                        () -> s.executeUpdate("INSERT INTO orders SELECT c_id + 10000, c_id, 1.00, c_name, NULL FROM cust"));
+                assertEquals("08006", refused.getSQLState(), refused.getMessage());
+                String create = "CREATE TABLE later (k INT, v VARCHAR(5)) WITH (distribution = 'hash(k)')";
+                s.executeUpdate(create);
+                r.executeUpdate(create);
+            }
+            nodes.set(2, node(configs.get(2)));
+            awaitStarted(nodes.get(2));
+            try (Connection c = DriverManager.getConnection(url(2)); Statement s = c.createStatement();
+                    Statement r = reference.createStatement()) {
+                String insert = "INSERT INTO later VALUES (1, 'x'), (2, 'y'), (3, NULL), (4, 'x')";
+                assertEquals(r.executeUpdate(insert), s.executeUpdate(insert));
+            }
+            List<String> withLater = new ArrayList<>(queries);
+            withLater.add("SELECT v, COUNT(*), SUM(k) FROM later GROUP BY v ORDER BY v");
+            for (int n = 0; n < NODES; n++) {
+                assertSameAnswers(reference, url(n), withLater);
+            }
+        } finally {
+            for (CliProcess node : nodes) {
+                node.terminate();
+            }
+            for (CliProcess node : nodes) {
+                node.waitFor();
+            }
+        }
+        assertShardsSplitTheRows();
+    }
+
+    /** Each shard holds a part of the hash-distributed table, together all of it once; each holds all of the replicated one. */
+    private void assertShardsSplitTheRows() {
+        long total = 0;
+        List<Long> counts = new ArrayList<>();
+        for (int n = 1; n <= NODES; n++) {
+            try (Database shard = Database.open(dir.resolve("n" + n).resolve("db"), StorageOptions.defaults())) {
+                long rows = shard.catalog().table("orders").orElseThrow().rowCount();
+                assertTrue(rows > 0 && rows < 68, "shard n" + n + " holds " + rows + " of 68 rows");
+                total += rows;
+                counts.add(rows);
+                assertEquals(5, shard.catalog().table("cust").orElseThrow().rowCount());
+            }
+        }
+        assertEquals(68, total, "rows per shard: " + counts);
+    }
+
+    private void assertSameAnswers(Connection reference, String url) throws SQLException {
+        assertSameAnswers(reference, url, queries);
+    }
+
+    private static void assertSameAnswers(Connection reference, String url, List<String> sqls) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url)) {
+            for (String sql : sqls) {
+                assertEquals(rows(reference, sql), rows(c, sql), sql + " at " + url);
+            }
+        }
+    }
+
+    private static List<List<Object>> rows(Connection c, String sql) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= columns; i++) {
+                    row.add(rs.getObject(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private final List<int[]> ports = new ArrayList<>();
+
+    private List<Path> configs() throws IOException {
+        List<String> members = new ArrayList<>();
+        for (int n = 1; n <= NODES; n++) {
+            int[] p = {freePort(), freePort(), freePort()};
+            ports.add(p);
+            members.add("n" + n + "=127.0.0.1:" + p[0] + ":" + p[1] + ":" + p[2]);
+        }
+        List<Path> configs = new ArrayList<>();
+        for (int n = 1; n <= NODES; n++) {
+            Path config = dir.resolve("n" + n + ".properties");
+            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n");
+            configs.add(config);
+        }
+        return configs;
+    }
+
+    private String url(int node) {
+        return "jdbc:warpdb:remote:http://127.0.0.1:" + ports.get(node)[2];
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static CliProcess node(Path config) throws IOException {
+        return new CliProcess(List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), "node", "--config", config.toString());
+    }
+
+    private static void awaitStarted(CliProcess node) throws IOException {
+        String line = node.readLine();
+        assertTrue(line != null && line.startsWith("WarpDB node "), "node did not start: " + line);
+    }
+}
