@@ -158,10 +158,18 @@ class ClusterLoopbackTest {
 
     private List<Path> configs() throws IOException {
         List<String> members = new ArrayList<>();
-        for (int n = 1; n <= NODES; n++) {
-            int[] p = {freePort(), freePort(), freePort()};
-            ports.add(p);
-            members.add("n" + n + "=127.0.0.1:" + p[0] + ":" + p[1] + ":" + p[2]);
+        // All sockets stay open until every port is chosen, so that the system never hands out one twice.
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int n = 1; n <= NODES; n++) {
+                int[] p = {freePort(held), freePort(held), freePort(held)};
+                ports.add(p);
+                members.add("n" + n + "=127.0.0.1:" + p[0] + ":" + p[1] + ":" + p[2]);
+            }
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
         }
         List<Path> configs = new ArrayList<>();
         for (int n = 1; n <= NODES; n++) {
@@ -176,10 +184,11 @@ class ClusterLoopbackTest {
         return "jdbc:warpdb:remote:http://127.0.0.1:" + ports.get(node)[2];
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    /** A port free now, kept by a socket added to {@code held}. */
+    private static int freePort(List<ServerSocket> held) throws IOException {
+        ServerSocket socket = new ServerSocket(0);
+        held.add(socket);
+        return socket.getLocalPort();
     }
 
     private static CliProcess node(Path config) throws IOException {
