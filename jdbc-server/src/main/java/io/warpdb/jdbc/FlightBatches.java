@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -21,7 +23,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * The Arrow record batches Flight SQL sends, made column by column from the executors' batches.
  * Columns whose stored form is already the standard Arrow one (BOOLEAN, INTEGER, BIGINT, DOUBLE,
- * DATE) move over without a copy; DECIMAL's scaled 64-bit integers widen into Arrow decimals, and
+ * DATE) move over without a copy; DECIMAL's scaled 64-bit integers widen into Arrow decimals,
+ * TIMESTAMP's microseconds become Arrow's zone-less microsecond timestamps, and
  * dictionary codes become plain UTF-8 strings, because Arrow clients (the Flight SQL JDBC
  * driver among them) read VarChar everywhere while a dictionary per batch would resend it with
  * every batch. Each dictionary entry is encoded to UTF-8 once per stream.
@@ -55,6 +58,7 @@ final class FlightBatches implements AutoCloseable {
         return switch (type.kind()) {
             case DECIMAL -> new ArrowType.Decimal(type.precision(), type.scale(), 128);
             case VARCHAR, CHAR -> ArrowType.Utf8.INSTANCE;
+            case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
             default -> type.arrowType();
         };
     }
@@ -73,10 +77,23 @@ final class FlightBatches implements AutoCloseable {
             switch (schema.type(c).kind()) {
                 case DECIMAL -> widen((BigIntVector) from, (DecimalVector) to, rows);
                 case VARCHAR, CHAR -> decode((IntVector) from, batch.dictionary(c), c, (VarCharVector) to, rows);
+                case TIMESTAMP -> timestamps((BigIntVector) from, (TimeStampMicroVector) to, rows);
                 default -> from.makeTransferPair(to).transfer();
             }
         }
         root.setRowCount(rows);
+    }
+
+    /** Microseconds since 1970 as Arrow's zone-less microsecond timestamps (the same values, another vector type). */
+    private static void timestamps(BigIntVector from, TimeStampMicroVector to, int rows) {
+        to.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            if (from.isNull(i)) {
+                to.setNull(i);
+            } else {
+                to.set(i, from.get(i));
+            }
+        }
     }
 
     private static void widen(BigIntVector from, DecimalVector to, int rows) {
