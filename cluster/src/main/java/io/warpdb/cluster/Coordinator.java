@@ -124,7 +124,7 @@ final class Coordinator implements StatementInterceptor {
                 return result;
             }
             BufferAllocator handle = shard.database().allocator().newChildAllocator("cluster-query", 0, 0);
-            return StatementResult.query(result.schema(), new GatheredResult(result, gathered), handle);
+            return StatementResult.query(result.schema(), new ResultStream(result, gathered), handle);
         } catch (RuntimeException e) {
             gathered.close();
             throw e;
@@ -186,23 +186,7 @@ final class Coordinator implements StatementInterceptor {
             return exchange.fetch(node, sql);
         }
         Session local = shard.database().newLocalSession();
-        StatementResult result = local.execute(sql, List.of());
-        return new BatchStream() {
-            @Override
-            public Schema schema() {
-                return result.schema();
-            }
-
-            @Override
-            public Batch next() {
-                return result.batches().next();
-            }
-
-            @Override
-            public void close() {
-                result.close();
-            }
-        };
+        return new ResultStream(local.execute(sql, List.of()), () -> { });
     }
 
     private static Session localSession(Session client, Database database) {
@@ -299,14 +283,14 @@ final class Coordinator implements StatementInterceptor {
         }
     }
 
-    /** A query's result from its gathered database, which goes away with it. */
-    private static final class GatheredResult implements BatchStream {
+    /** A statement's result as a stream; closing it closes the result, then {@code after} (e.g. the gathered database it came from). */
+    private static final class ResultStream implements BatchStream {
         private final StatementResult result;
-        private final Database gathered;
+        private final AutoCloseable after;
 
-        GatheredResult(StatementResult result, Database gathered) {
+        ResultStream(StatementResult result, AutoCloseable after) {
             this.result = result;
-            this.gathered = gathered;
+            this.after = after;
         }
 
         @Override
@@ -324,7 +308,11 @@ final class Coordinator implements StatementInterceptor {
             try {
                 result.close();
             } finally {
-                gathered.close();
+                try {
+                    after.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
             }
         }
     }
