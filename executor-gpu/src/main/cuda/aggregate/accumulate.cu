@@ -1,20 +1,12 @@
 // Aggregate state per group: counts, exact sums in 128 bits (low word + high word with carry),
 // double sums, MIN/MAX as ordered keys (sort/ordered_key.cuh). accumulate_groups adds each row
 // to its group with atomics; accumulate_all (no GROUP BY) reduces in registers and per block
-// and merges one partial per block. The host turns the state into result values.
+// and merges one partial per block. finish.cu (or the host) turns the state into result values.
 #include "block.cuh"
 #include "../sort/ordered_key.cuh"
+#include "state.cuh"
 
 using namespace warp;
-
-// Must match io.warpdb.exec.gpu.aggregate.Accumulation.
-constexpr int OP_COUNT_ROWS = 0;    // COUNT(*): count = rows
-constexpr int OP_COUNT = 1;         // COUNT(x): count = non-NULL values
-constexpr int OP_SUM_EXACT = 2;     // count, a = low word, b = high word
-constexpr int OP_SUM_DOUBLE = 3;    // count, a = double sum
-constexpr int OP_MIN = 4;           // count, a = smallest ordered key (starts ~0)
-constexpr int OP_MAX = 5;           // count, a = largest ordered key (starts 0)
-constexpr int OP_SINGLE_VALUE = 6;  // count = rows, a = MIN of the values, b = 1 when a value was seen
 
 struct AggSpec {
     long long op;

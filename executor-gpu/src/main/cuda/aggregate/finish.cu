@@ -6,18 +6,11 @@
 // host finishes that aggregate instead, raising the error the CPU raises.
 #include "block.cuh"
 #include "../sort/ordered_key.cuh"
+#include "state.cuh"
 
 using namespace warp;
 
-// Must match io.warpdb.exec.gpu.aggregate.Accumulation and DeviceFinish.
-constexpr int OP_COUNT_ROWS = 0;
-constexpr int OP_COUNT = 1;
-constexpr int OP_SUM_EXACT = 2;
-constexpr int OP_SUM_DOUBLE = 3;
-constexpr int OP_MIN = 4;
-constexpr int OP_MAX = 5;
-constexpr int OP_SINGLE_VALUE = 6;
-
+// FinishSpec and the flags must match io.warpdb.exec.gpu.aggregate.DeviceFinish.
 struct FinishSpec {
     long long op;
     long long keyKind;      // the argument's ordered-key kind (MIN, MAX, SINGLE_VALUE)

@@ -57,23 +57,13 @@ class FlightSqlServerTest {
         users = dir.resolve("users.properties");
         Files.writeString(users, "alice: secret," + ServerConfig.ROLE + "\n");
         keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "warpdb", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", "CN=localhost",
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass",
-                PASSWORD, "-keypass", PASSWORD).inheritIO().start();
-        assertEquals(0, keytool.waitFor(), "keytool made the test keystore");
+        TestKeystores.selfSigned(keystore, PASSWORD);
         Path certificate = dir.resolve("server.crt");
         truststore = dir.resolve("trust.p12");
-        assertEquals(0, keytool("-exportcert", "-alias", "warpdb", "-keystore", keystore.toString(), "-storepass", PASSWORD,
+        assertEquals(0, TestKeystores.keytool("-exportcert", "-alias", "warpdb", "-keystore", keystore.toString(), "-storepass", PASSWORD,
                 "-rfc", "-file", certificate.toString()));
-        assertEquals(0, keytool("-importcert", "-noprompt", "-alias", "warpdb", "-file", certificate.toString(), "-storetype",
+        assertEquals(0, TestKeystores.keytool("-importcert", "-noprompt", "-alias", "warpdb", "-file", certificate.toString(), "-storetype",
                 "PKCS12", "-keystore", truststore.toString(), "-storepass", PASSWORD));
-    }
-
-    private static int keytool(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).inheritIO().start().waitFor();
     }
 
     private static ServerConfig config() {

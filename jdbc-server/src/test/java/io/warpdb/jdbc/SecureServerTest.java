@@ -33,11 +33,7 @@ class SecureServerTest {
         users = dir.resolve("users.properties");
         Files.writeString(users, "alice: secret," + ServerConfig.ROLE + "\nmallory: secret,other\n");
         keystore = dir.resolve("server.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "warpdb", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", "CN=localhost",
-                "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass",
-                PASSWORD, "-keypass", PASSWORD).inheritIO().start();
-        assertEquals(0, keytool.waitFor(), "keytool made the test keystore");
+        TestKeystores.selfSigned(keystore, PASSWORD);
     }
 
     private static ServerConfig config() {

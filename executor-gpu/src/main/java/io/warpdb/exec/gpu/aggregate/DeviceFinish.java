@@ -35,40 +35,48 @@ final class DeviceFinish {
     /** The result column of each aggregate over {@code groups} groups; the states stay the caller's. */
     static List<DeviceColumn> columns(List<AggCall> calls, List<KeyColumn> args, List<Accumulation.DeviceState> states, int groups,
             DeviceWork work) {
-        List<DeviceColumn> out = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            out.add(null);
-        }
-        List<DeviceBuffer> finished = new ArrayList<>();
+        DeviceColumn[] out = new DeviceColumn[calls.size()];
         try {
             List<Integer> onDevice = new ArrayList<>();
             for (int i = 0; i < calls.size(); i++) {
                 if (groups > 0 && onDevice(calls.get(i), args.get(i))) {
                     onDevice.add(i);
+                    out[i] = resultColumn(calls.get(i), args.get(i), groups, work);
                 }
             }
-            int[] needsHost = finishOnDevice(calls, args, states, groups, onDevice, finished, work);
+            int[] needsHost = finishOnDevice(calls, args, states, groups, onDevice, out, work);
             for (int j = 0; j < onDevice.size(); j++) {
-                int i = onDevice.get(j);
-                DeviceBuffer values = finished.get(2 * j);
-                DeviceBuffer validity = finished.get(2 * j + 1);
-                if (needsHost[j] == 0) {
-                    out.set(i, new DeviceColumn(calls.get(i).type(), groups, values, validity, dictionary(args.get(i))));
-                    finished.set(2 * j, null); // owned by the column now
-                    finished.set(2 * j + 1, null);
+                if (needsHost[j] != 0) {
+                    int i = onDevice.get(j);
+                    out[i].close();
+                    out[i] = null;
                 }
             }
             for (int i = 0; i < calls.size(); i++) {
-                if (out.get(i) == null) {
-                    out.set(i, AggregateResults.column(calls.get(i), args.get(i), states.get(i).download(groups, work), work));
+                if (out[i] == null) {
+                    out[i] = AggregateResults.column(calls.get(i), args.get(i), states.get(i).download(groups, work), work);
                 }
             }
-            return out;
+            return List.of(out);
         } catch (RuntimeException e) {
-            out.stream().filter(c -> c != null).forEach(DeviceColumn::close);
+            for (DeviceColumn c : out) {
+                if (c != null) {
+                    c.close();
+                }
+            }
             throw e;
-        } finally {
-            finished.stream().filter(b -> b != null).forEach(DeviceBuffer::close);
+        }
+    }
+
+    /** An empty result column of {@code groups} rows with validity, for the kernel to fill. */
+    private static DeviceColumn resultColumn(AggCall call, KeyColumn arg, int groups, DeviceWork work) {
+        DataType type = call.type();
+        DeviceBuffer values = work.allocate((long) groups * DeviceColumn.width(type), "aggregate values");
+        try {
+            return new DeviceColumn(type, groups, values, work.allocate(groups, "aggregate validity"), dictionary(arg));
+        } catch (RuntimeException e) {
+            values.close();
+            throw e;
         }
     }
 
@@ -83,12 +91,12 @@ final class DeviceFinish {
     }
 
     /**
-     * Launches the kernel for the aggregates {@code onDevice}, adding a values and a validity
-     * buffer per aggregate to {@code finished}; returns, per aggregate, whether the host must
-     * finish it after all (a small copy that waits for the kernel).
+     * Launches the kernel for the aggregates {@code onDevice} into their columns in {@code out};
+     * returns, per aggregate, whether the host must finish it after all (a small copy that waits
+     * for the kernel).
      */
     private static int[] finishOnDevice(List<AggCall> calls, List<KeyColumn> args, List<Accumulation.DeviceState> states, int groups,
-            List<Integer> onDevice, List<DeviceBuffer> finished, DeviceWork work) {
+            List<Integer> onDevice, DeviceColumn[] out, DeviceWork work) {
         if (onDevice.isEmpty()) {
             return new int[0];
         }
@@ -98,11 +106,6 @@ final class DeviceFinish {
             AggCall call = calls.get(i);
             KeyColumn arg = args.get(i);
             DataType type = call.type();
-            int width = DeviceColumn.width(type);
-            DeviceBuffer values = work.allocate((long) groups * width, "aggregate values");
-            finished.add(values);
-            DeviceBuffer validity = work.allocate(groups, "aggregate validity");
-            finished.add(validity);
             Accumulation.DeviceState state = states.get(i);
             int at = j * SPEC_LONGS;
             specs[at] = Accumulation.op(call, arg);
@@ -111,12 +114,12 @@ final class DeviceFinish {
             specs[at + 3] = arg == null ? 0 : Decimals.scaleOf(arg.column().type());
             specs[at + 4] = Decimals.scaleOf(type);
             specs[at + 5] = (type.kind() == TypeKind.INTEGER ? FIT_INT32 : 0) | (type.kind() == TypeKind.DECIMAL ? ROUND_HALF_UP : 0);
-            specs[at + 6] = width;
+            specs[at + 6] = DeviceColumn.width(type);
             specs[at + 7] = state.count().address();
             specs[at + 8] = state.a().address();
             specs[at + 9] = state.b().address();
-            specs[at + 10] = values.address();
-            specs[at + 11] = validity.address();
+            specs[at + 10] = out[i].values().address();
+            specs[at + 11] = out[i].validity().address();
         }
         try (DeviceBuffer specBuffer = work.upload(specs, "aggregate finish specs");
                 DeviceBuffer needsHost = work.upload(new int[onDevice.size()], "aggregate finish flags")) {

@@ -85,12 +85,21 @@ final class GroupByTuning {
 
     /** The table for {@code groups} expected groups of {@code slotBytes} bytes per slot. */
     static TablePlan table(long groups, int slotBytes, Device device) {
+        return table(groups, slotBytes, device, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #table(long, int, Device)}, the L2-sized table of few groups bounded by {@code
+     * roomBytes} (under a device budget, an out-of-core stream's share, the rows and their outputs
+     * need the rest); the half-full table of the expected groups is never cut.
+     */
+    static TablePlan table(long groups, int slotBytes, Device device, long roomBytes) {
         long expected = Math.max(1, groups);
         long halfFull = 2 * expected;
         long slots;
         String rule;
         if (halfFull * slotBytes < device.l2Bytes()) {
-            slots = Math.max(halfFull, device.l2Bytes() / slotBytes);
+            slots = Math.max(halfFull, Math.min(device.l2Bytes(), roomBytes) / slotBytes);
             rule = "L2-sized table";
         } else if (halfFull * slotBytes < TWO_GB) {
             slots = halfFull;

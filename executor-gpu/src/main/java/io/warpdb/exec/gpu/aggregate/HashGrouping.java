@@ -19,23 +19,15 @@ final class HashGrouping {
     private HashGrouping() {
     }
 
-    /**
-     * The device as the table rules see it: under a device budget (an out-of-core stream's share),
-     * the L2-sized table of few groups is bounded by an eighth of what the budget has left, since
-     * the rows and their outputs need the rest.
-     */
-    private static GroupByTuning.Device tuningDevice(DeviceWork work) {
-        GroupByTuning.Device device = GroupByTuning.Device.of(work.device());
+    /** What the table may take under the work's device budget: an eighth of what it has left (no bound without one). */
+    private static long tableRoom(DeviceWork work) {
         DeviceBudget budget = work.budget();
-        if (budget == null) {
-            return device;
-        }
-        long room = (budget.capacity() - budget.used()) / 8;
-        return new GroupByTuning.Device(device.smCount(), Math.max(SLOT_BYTES, Math.min(device.l2Bytes(), room)));
+        return budget == null ? Long.MAX_VALUE : (budget.capacity() - budget.used()) / 8;
     }
 
     static Groups group(DeviceBuffer keyDescriptors, int keyCount, KeyPacking packing, int rows, DeviceWork work) {
-        GroupByTuning.TablePlan table = GroupByTuning.table(packing.groupBound(), SLOT_BYTES, tuningDevice(work));
+        GroupByTuning.TablePlan table = GroupByTuning.table(packing.groupBound(), SLOT_BYTES,
+                GroupByTuning.Device.of(work.device()), tableRoom(work));
         int slots = table.slots();
         int grid = GridSize.strided(rows, work);
         try (DeviceBuffer mins = work.upload(packing.mins(), "group key mins");
