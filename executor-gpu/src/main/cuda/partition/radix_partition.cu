@@ -16,18 +16,32 @@ constexpr int MAX_BUCKETS = 1 << MAX_DIGIT_BITS;
 constexpr unsigned long long HASH_SEED = 0x9E3779B97F4A7C15ull;
 
 // hashes[row]: the keys of the row mixed into 32 bits, equal for equal SQL keys (the KeySources
-// make them equal across the two join inputs); 0 for a row with a NULL key, which matches nothing
-// and may sit in any partition.
+// make them equal across the two join inputs). A NULL key is hashed by nullKeys: 0 (grouped)
+// mixes in a constant, so that the rows of a group with NULL keys share a partition (GROUP BY);
+// NULL_KEYS_SPREAD hashes the row's index instead: a NULL join key matches nothing, so its row
+// may sit in any partition, and spreading them keeps one partition from collecting all of them.
+constexpr int NULL_KEYS_SPREAD = 1;
+constexpr unsigned long long NULL_KEY = 0xC2B2AE3D27D4EB4Full;
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
-hash_keys(const KeySource* keys, int keyCount, int rows, unsigned* hashes) {
+hash_keys(const KeySource* keys, int keyCount, int rows, int nullKeys, unsigned* hashes) {
     for (long long i = (long long)blockIdx.x * BLOCK + threadIdx.x; i < rows; i += (long long)gridDim.x * BLOCK) {
         unsigned long long h = HASH_SEED;
-        bool valid = true;
-        for (int k = 0; k < keyCount && valid; k++) {
-            valid = keyValid(keys[k], i);
-            if (valid) h = fmix64(h ^ (orderedKey(keys[k], i) + HASH_SEED + (h << 6) + (h >> 2)));
+        bool spread = false;
+        for (int k = 0; k < keyCount; k++) {
+            unsigned long long key;
+            if (keyValid(keys[k], i)) {
+                key = orderedKey(keys[k], i);
+            } else if (nullKeys == NULL_KEYS_SPREAD) {
+                spread = true;
+                break;
+            } else {
+                key = NULL_KEY;
+            }
+            h = fmix64(h ^ (key + HASH_SEED + (h << 6) + (h >> 2)));
         }
-        hashes[i] = valid ? (unsigned)(h ^ (h >> 32)) : 0u;
+        if (spread) h = fmix64(HASH_SEED ^ (unsigned long long)i);
+        hashes[i] = (unsigned)(h ^ (h >> 32));
     }
 }
 

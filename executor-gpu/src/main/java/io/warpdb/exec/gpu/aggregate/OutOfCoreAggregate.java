@@ -10,8 +10,10 @@ import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.partition.OutOfCoreReport;
 import io.warpdb.exec.gpu.partition.OutOfCoreResult;
 import io.warpdb.exec.gpu.partition.PartitionPlan;
+import io.warpdb.exec.gpu.partition.RadixPartitioner.NullKeys;
 import io.warpdb.exec.gpu.partition.StreamPipeline;
 import io.warpdb.exec.gpu.partition.TaskRunner;
+import io.warpdb.exec.gpu.partition.UsedDictionaryEntries;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
@@ -60,7 +62,7 @@ public final class OutOfCoreAggregate {
             OutOfCoreAggregate aggregate = new OutOfCoreAggregate(node, allocator, plan.streamBudget());
             List<HostTable> parts = new ArrayList<>();
             try {
-                try (HostPartitions partitions = ChunkPartitioner.partition(input, node.groupKeys(), 0, plan.bits(),
+                try (HostPartitions partitions = ChunkPartitioner.partition(input, node.groupKeys(), NullKeys.GROUPED, 0, plan.bits(),
                         plan.leftChunkRows(), pipeline, allocator)) {
                     input.close();
                     for (int p = 0; p < plan.partitions(); p++) {
@@ -104,7 +106,7 @@ public final class OutOfCoreAggregate {
                 return inCoreOrRefused(rows, work);
             }
             splits.incrementAndGet();
-            try (HostPartitions split = ChunkPartitioner.partition(rows, node.groupKeys(), shift, bits,
+            try (HostPartitions split = ChunkPartitioner.partition(rows, node.groupKeys(), NullKeys.GROUPED, shift, bits,
                     PartitionPlan.chunkRows(rows.deviceBytes(), rows.rows(), streamBudget), TaskRunner.on(work), allocator)) {
                 List<HostTable> parts = new ArrayList<>();
                 try {
@@ -124,7 +126,8 @@ public final class OutOfCoreAggregate {
     }
 
     private HostTable inCore(HostTable rows, DeviceWork work) {
-        try (DeviceTable input = HostToDevice.upload(rows.schema(), rows.batches(), work);
+        try (HostTable recoded = UsedDictionaryEntries.of(rows, allocator);
+                DeviceTable input = HostToDevice.upload(recoded.schema(), recoded.batches(), work);
                 DeviceTable groups = GpuAggregate.run(node, input, work)) {
             return HostTable.download(groups, allocator, work);
         }

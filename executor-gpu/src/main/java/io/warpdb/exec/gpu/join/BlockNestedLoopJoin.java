@@ -2,6 +2,8 @@ package io.warpdb.exec.gpu.join;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.Batches;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.types.Schema;
@@ -11,6 +13,7 @@ import io.warpdb.exec.gpu.expr.EntryEvaluator;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.partition.TaskRunner;
+import io.warpdb.exec.gpu.partition.UsedDictionaryEntries;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import java.util.ArrayList;
@@ -25,9 +28,9 @@ import java.util.List;
  * blocks; the left rows no right block matched (a chain of ANTI joins over the right blocks)
  * padded with NULLs by the node's own outer join against an empty side; SEMI rows taken from what
  * earlier blocks left unmatched, so each is output once. RIGHT and FULL joins add one task per
- * right block for its unmatched rows, which needs the condition to have no residual (its columns
- * would have to be swapped). Every device reads the right blocks from host memory; the seed's
- * ring exchange of blocks between devices over peer-to-peer copies is not done.
+ * right block for its unmatched rows: a chain of ANTI joins of the right block over the left
+ * blocks, the residual's columns turned around to match. Every device reads the right blocks from
+ * host memory; the seed's ring exchange of blocks between devices over peer-to-peer copies is not done.
  */
 final class BlockNestedLoopJoin {
     private final JoinNode node;
@@ -42,14 +45,6 @@ final class BlockNestedLoopJoin {
         this.streamBudget = streamBudget;
     }
 
-    /** Why {@code node} cannot be joined in blocks, or null when it can. */
-    static String unsupported(JoinNode node) {
-        boolean rightOuter = node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL;
-        return rightOuter && node.residual() != null
-                ? "the unmatched right rows of a " + node.kind() + " join with a condition beyond its keys are not found in blocks"
-                : null;
-    }
-
     /** Rows per block of each side, for inputs of these rows. */
     PartitionPlan.Blocks blockRows(long leftRows, long rightRows) {
         return PartitionPlan.hotKeyBlocks(leftRows, rightRows, HostTable.rowBytes(node.left().schema()),
@@ -58,10 +53,6 @@ final class BlockNestedLoopJoin {
 
     /** The join of {@code left} with {@code right} (both stay owned by the caller), its blocks' tasks run by {@code runner}. */
     HostTable run(HostTable left, HostTable right, TaskRunner runner) {
-        String why = unsupported(node);
-        if (why != null) {
-            throw new GpuOutOfMemoryException("the join does not fit the device and " + why);
-        }
         PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
         List<HostTable> leftBlocks = blocks(left, size.leftRows());
         List<HostTable> rightBlocks = blocks(right, size.rightRows());
@@ -122,9 +113,14 @@ final class BlockNestedLoopJoin {
         }
     }
 
-    /** The rows of right block {@code r} that no left block matched, padded with NULLs (RIGHT and FULL joins without a residual). */
+    /** The rows of right block {@code r} that no left block matched, padded with NULLs (RIGHT and FULL joins). */
     private HostTable unmatchedRight(HostTable r, List<HostTable> leftBlocks, HostTable noLeftRows, DeviceWork work) {
-        JoinNode rightAnti = new JoinNode(node.right(), node.left(), JoinKind.ANTI, node.rightKeys(), node.leftKeys(), null,
+        int leftCount = node.left().schema().size();
+        int rightCount = node.right().schema().size();
+        // The residual reads left columns then right ones; the turned-around join has the right ones first.
+        Expr residual = node.residual() == null ? null
+                : Exprs.remap(node.residual(), i -> i < leftCount ? i + rightCount : i - leftCount);
+        JoinNode rightAnti = new JoinNode(node.right(), node.left(), JoinKind.ANTI, node.rightKeys(), node.leftKeys(), residual,
                 node.right().schema());
         HostTable unmatched = copy(r);
         for (HostTable l : leftBlocks) {
@@ -139,8 +135,10 @@ final class BlockNestedLoopJoin {
 
     /** {@code join} of two host tables on the device (inputs stay owned by the caller). */
     HostTable inCore(JoinNode join, HostTable left, HostTable right, DeviceWork work) {
-        try (DeviceTable l = HostToDevice.upload(left.schema(), left.batches(), work);
-                DeviceTable r = HostToDevice.upload(right.schema(), right.batches(), work);
+        try (HostTable leftRecoded = UsedDictionaryEntries.of(left, allocator);
+                HostTable rightRecoded = UsedDictionaryEntries.of(right, allocator);
+                DeviceTable l = HostToDevice.upload(left.schema(), leftRecoded.batches(), work);
+                DeviceTable r = HostToDevice.upload(right.schema(), rightRecoded.batches(), work);
                 DeviceTable out = GpuJoin.run(join, l, r, entries, work)) {
             return HostTable.download(out, allocator, work);
         }

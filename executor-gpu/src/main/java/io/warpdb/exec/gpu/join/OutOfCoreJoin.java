@@ -9,6 +9,7 @@ import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.partition.OutOfCoreReport;
 import io.warpdb.exec.gpu.partition.OutOfCoreResult;
 import io.warpdb.exec.gpu.partition.PartitionPlan;
+import io.warpdb.exec.gpu.partition.RadixPartitioner.NullKeys;
 import io.warpdb.exec.gpu.partition.StreamPipeline;
 import io.warpdb.exec.gpu.partition.TaskRunner;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
@@ -48,24 +49,12 @@ public final class OutOfCoreJoin {
     }
 
     /**
-     * Why {@code node} cannot run out of core, or null when it can: a join without equality keys
-     * runs as a block nested-loop join, which finds the unmatched right rows only without a residual.
-     */
-    public static String unsupported(JoinNode node) {
-        return node.leftKeys().isEmpty() ? BlockNestedLoopJoin.unsupported(node) : null;
-    }
-
-    /**
      * Joins {@code left} with {@code right} (host tables of the node's input schemas, taken over
      * and closed here) within {@code budget} bytes of device memory.
      */
     public static OutOfCoreResult run(JoinNode node, HostTable left, HostTable right, long budget, EntryEvaluator entries,
             List<CudaDevice> devices, BufferAllocator allocator) {
         try (left; right) {
-            String why = unsupported(node);
-            if (why != null) {
-                throw new GpuOutOfMemoryException("the join does not fit the device and " + why);
-            }
             if (budget / PartitionPlan.STREAMS < PartitionPlan.MIN_STREAM_BUDGET) {
                 throw new GpuOutOfMemoryException("a device budget of " + budget + " bytes is too small to partition in");
             }
@@ -78,9 +67,9 @@ public final class OutOfCoreJoin {
             List<HostTable> leftParts = new ArrayList<>();
             List<HostTable> rightParts = new ArrayList<>();
             try {
-                try (HostPartitions l = ChunkPartitioner.partition(left, node.leftKeys(), 0, plan.bits(), plan.leftChunkRows(),
+                try (HostPartitions l = ChunkPartitioner.partition(left, node.leftKeys(), NullKeys.SPREAD, 0, plan.bits(), plan.leftChunkRows(),
                                 pipeline, allocator);
-                        HostPartitions r = ChunkPartitioner.partition(right, node.rightKeys(), 0, plan.bits(), plan.rightChunkRows(),
+                        HostPartitions r = ChunkPartitioner.partition(right, node.rightKeys(), NullKeys.SPREAD, 0, plan.bits(), plan.rightChunkRows(),
                                 pipeline, allocator)) {
                     left.close();
                     right.close();
@@ -143,9 +132,9 @@ public final class OutOfCoreJoin {
             skewSplits.incrementAndGet();
             int bits = PartitionPlan.DIGIT_BITS;
             TaskRunner here = TaskRunner.on(work);
-            try (HostPartitions l = ChunkPartitioner.partition(left, node.leftKeys(), shift, bits,
+            try (HostPartitions l = ChunkPartitioner.partition(left, node.leftKeys(), NullKeys.SPREAD, shift, bits,
                             PartitionPlan.chunkRows(left.deviceBytes(), left.rows(), streamBudget), here, allocator);
-                    HostPartitions r = ChunkPartitioner.partition(right, node.rightKeys(), shift, bits,
+                    HostPartitions r = ChunkPartitioner.partition(right, node.rightKeys(), NullKeys.SPREAD, shift, bits,
                             PartitionPlan.chunkRows(right.deviceBytes(), right.rows(), streamBudget), here, allocator)) {
                 List<HostTable> parts = new ArrayList<>();
                 try {

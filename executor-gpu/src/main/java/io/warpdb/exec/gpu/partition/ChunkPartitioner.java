@@ -22,13 +22,14 @@ public final class ChunkPartitioner {
     }
 
     /** Bits [shift, shift + bits) of the key hash of each row of {@code input} pick its partition; the input stays owned by the caller. */
-    public static HostPartitions partition(HostTable input, List<Integer> keys, int shift, int bits, long chunkRows,
+    public static HostPartitions partition(HostTable input, List<Integer> keys, RadixPartitioner.NullKeys nulls, int shift, int bits,
+            long chunkRows,
             TaskRunner runner, BufferAllocator allocator) {
         List<List<Batch>> chunks = input.chunks(chunkRows, allocator);
         try {
             List<TaskRunner.Task<PartitionedChunk>> tasks = new ArrayList<>(chunks.size());
             for (List<Batch> chunk : chunks) {
-                tasks.add(work -> partitionChunk(input.schema(), chunk, keys, shift, bits, allocator, work));
+                tasks.add(work -> partitionChunk(input.schema(), chunk, keys, nulls, shift, bits, allocator, work));
             }
             HostPartitions out = new HostPartitions(input.schema(), 1 << bits);
             for (PartitionedChunk partitioned : runner.run(tasks)) {
@@ -61,10 +62,11 @@ public final class ChunkPartitioner {
         }
     }
 
-    private static PartitionedChunk partitionChunk(Schema schema, List<Batch> chunk, List<Integer> keys, int shift, int bits,
+    private static PartitionedChunk partitionChunk(Schema schema, List<Batch> chunk, List<Integer> keys,
+            RadixPartitioner.NullKeys nulls, int shift, int bits,
             BufferAllocator allocator, DeviceWork work) {
         try (DeviceTable rows = HostToDevice.upload(schema, chunk, work);
-                RadixPartitioner.Partitioned partitioned = RadixPartitioner.partition(rows, keys, shift, bits, work);
+                RadixPartitioner.Partitioned partitioned = RadixPartitioner.partition(rows, keys, nulls, shift, bits, work);
                 Batch ordered = DeviceToHost.download(partitioned.rows(), 0, partitioned.rows().rows(), allocator, work)) {
             int[] sizes = partitioned.sizes();
             PartitionedChunk out = new PartitionedChunk(new Batch[sizes.length]);

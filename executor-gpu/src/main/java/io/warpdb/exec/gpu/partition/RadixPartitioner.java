@@ -16,7 +16,7 @@ import java.util.List;
  * Radix partitioning of one chunk in device memory by the hash of its key columns
  * (partition/radix_partition.cu): the keys are hashed so that equal SQL values hash alike in
  * either join input (numbers by value, doubles with -0.0 folded, strings through a hash of their
- * value, not of their dictionary code), then the rows are reordered by partition id, bits
+ * value, not of their dictionary code; NULL keys as {@link NullKeys} says), then the rows are reordered by partition id, bits
  * [shift, shift + bits) of the hash, in stable passes of at most {@link PartitionPlan#DIGIT_BITS}
  * bits (histogram per block, exclusive scan, scatter).
  */
@@ -24,6 +24,14 @@ public final class RadixPartitioner {
     static final String MODULE = "partition/radix_partition";
 
     private RadixPartitioner() {
+    }
+
+    /** Where rows with a NULL key go; the values match the kernel's NULL_KEYS_ constants. */
+    public enum NullKeys {
+        /** All rows of one group share a partition, NULL keys included (GROUP BY: NULL is a group). */
+        GROUPED,
+        /** Rows with a NULL key are spread over the partitions (a join: NULL matches nothing, so any partition will do). */
+        SPREAD
     }
 
     /** The rows of a chunk reordered by partition, and the rows of each partition; the table is owned. */
@@ -45,20 +53,21 @@ public final class RadixPartitioner {
     }
 
     /** The rows of {@code chunk} reordered by the partition of their {@code keys} columns. */
-    public static Partitioned partition(DeviceTable chunk, List<Integer> keys, int shift, int bits, DeviceWork work) {
+    public static Partitioned partition(DeviceTable chunk, List<Integer> keys, NullKeys nulls, int shift, int bits,
+            DeviceWork work) {
         if (chunk.rows() == 0) {
             return new Partitioned(new DeviceTable(chunk.schema(), 0, chunk.columns().stream().map(DeviceColumn::share).toList()),
                     new int[1 << bits]);
         }
-        try (DeviceBuffer hashes = hashKeys(chunk, keys, work);
+        try (DeviceBuffer hashes = hashKeys(chunk, keys, nulls, work);
                 PartitionOrder order = order(hashes, chunk.rows(), shift, bits, work)) {
             DeviceTable reordered = ColumnGather.gather(chunk, order.order(), chunk.rows(), work);
             return new Partitioned(reordered, order.sizes());
         }
     }
 
-    /** The 32-bit hash of each row's keys (0 where a key is NULL). */
-    public static DeviceBuffer hashKeys(DeviceTable chunk, List<Integer> keys, DeviceWork work) {
+    /** The 32-bit hash of each row's keys. */
+    public static DeviceBuffer hashKeys(DeviceTable chunk, List<Integer> keys, NullKeys nulls, DeviceWork work) {
         int rows = chunk.rows();
         List<KeyColumn> columns = new ArrayList<>(keys.size());
         try {
@@ -73,7 +82,7 @@ public final class RadixPartitioner {
             DeviceBuffer hashes = work.allocate(Math.max(1, (long) rows) * Integer.BYTES, "partition key hashes");
             try (DeviceBuffer keySources = work.upload(descriptors, "partition key descriptors")) {
                 work.kernel(MODULE, "hash_keys").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0,
-                        keySources, keys.size(), rows, hashes);
+                        keySources, keys.size(), rows, nulls.ordinal(), hashes);
                 return hashes;
             } catch (RuntimeException e) {
                 hashes.close();

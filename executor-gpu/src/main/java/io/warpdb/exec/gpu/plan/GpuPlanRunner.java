@@ -244,7 +244,7 @@ public final class GpuPlanRunner {
                     inputs.get(0), budgetBytes(), devices, context.allocator()), work);
         }
         if (node instanceof JoinNode join) {
-            return inOrOutOfCore(join, OutOfCoreJoin.unsupported(join), inputs -> GpuJoin.run(join, inputs.get(0), inputs.get(1),
+            return inOrOutOfCore(join, null, inputs -> GpuJoin.run(join, inputs.get(0), inputs.get(1),
                     entries, work), inputs -> OutOfCoreJoin.run(join, inputs.get(0), inputs.get(1), budgetBytes(), entries, devices,
                     context.allocator()), work);
         }

@@ -9,6 +9,7 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.partition.RadixPartitioner.NullKeys;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -17,6 +18,7 @@ import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
 import io.warpdb.exec.gpu.testing.RandomBatches;
 import io.warpdb.exec.gpu.testing.RandomBatches.Options;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -104,50 +106,51 @@ class RadixPartitionerTest extends GpuTestBase {
         Options options = Options.plain().withDistinct(50).withNulls(0.1).withVaryingDictionaries();
         for (int rows : List.of(0, 1, 33, 2049, 100_003)) {
             try (ListSource source = randomSource(new RandomBatches(rows), schema, rows, options)) {
-                int[] expectedBigint = new int[rows];
-                int[] expectedInteger = new int[rows];
-                int[] expectedString = new int[rows];
-                int[] expectedPair = new int[rows];
-                int at = 0;
+                List<Long[]> orderedKeys = new ArrayList<>();
                 for (Batch b : source.batches()) {
-                    for (int r = 0; r < b.rowCount(); r++, at++) {
+                    for (int r = 0; r < b.rowCount(); r++) {
                         Object big = b.getObject(0, r);
                         Object small = b.getObject(1, r);
                         Object text = b.getObject(2, r);
-                        expectedBigint[at] = reference(big == null ? null : new long[] {(Long) big ^ Long.MIN_VALUE});
-                        expectedInteger[at] = reference(small == null ? null : new long[] {(long) (Integer) small ^ Long.MIN_VALUE});
-                        expectedString[at] = reference(text == null ? null
-                                : new long[] {Integer.toUnsignedLong(text.toString().hashCode())});
-                        expectedPair[at] = reference(big == null || small == null ? null
-                                : new long[] {(Long) big ^ Long.MIN_VALUE, (long) (Integer) small ^ Long.MIN_VALUE});
+                        orderedKeys.add(new Long[] {big == null ? null : (Long) big ^ Long.MIN_VALUE,
+                                small == null ? null : (long) (Integer) small ^ Long.MIN_VALUE,
+                                text == null ? null : Integer.toUnsignedLong(text.toString().hashCode())});
                     }
                 }
                 try (DeviceWork work = new DeviceWork(CudaDevice.get());
                         DeviceTable table = HostToDevice.upload(schema, source.batches(), work)) {
-                    assertArrayEquals(expectedBigint, hashes(table, List.of(0), work), "BIGINT, rows " + rows);
-                    assertArrayEquals(expectedInteger, hashes(table, List.of(1), work), "INTEGER, rows " + rows);
-                    assertArrayEquals(expectedString, hashes(table, List.of(2), work), "VARCHAR, rows " + rows);
-                    assertArrayEquals(expectedPair, hashes(table, List.of(0, 1), work), "BIGINT, INTEGER, rows " + rows);
+                    for (NullKeys nulls : NullKeys.values()) {
+                        for (List<Integer> keys : List.of(List.of(0), List.of(1), List.of(2), List.of(0, 1), List.of(2, 1))) {
+                            int[] expected = new int[rows];
+                            for (int row = 0; row < rows; row++) {
+                                expected[row] = reference(orderedKeys.get(row), keys, nulls, row);
+                            }
+                            try (DeviceBuffer hashes = RadixPartitioner.hashKeys(table, keys, nulls, work)) {
+                                int[] actual = rows == 0 ? new int[0] : work.downloadInts(hashes, rows);
+                                assertArrayEquals(expected, actual, "keys " + keys + ", " + nulls + ", rows " + rows);
+                            }
+                        }
+                    }
                 }
             }
         }
     }
 
-    private static int[] hashes(DeviceTable table, List<Integer> keys, DeviceWork work) {
-        try (DeviceBuffer hashes = RadixPartitioner.hashKeys(table, keys, work)) {
-            return work.downloadInts(hashes, table.rows());
-        }
-    }
-
-    /** hash_keys in Java: the ordered keys of a row mixed into 32 bits; 0 for a NULL key (null). */
-    private static int reference(long[] orderedKeys) {
-        if (orderedKeys == null) {
-            return 0;
-        }
+    /**
+     * hash_keys in Java: the ordered keys of a row mixed into 32 bits; a NULL key mixed in as a
+     * constant (GROUPED) or the row's index hashed instead of its keys (SPREAD).
+     */
+    private static int reference(Long[] orderedKeys, List<Integer> keys, NullKeys nulls, int row) {
         long seed = 0x9E3779B97F4A7C15L;
         long h = seed;
-        for (long key : orderedKeys) {
-            h = fmix64(h ^ (key + seed + (h << 6) + (h >>> 2)));
+        for (int k : keys) {
+            Long key = orderedKeys[k];
+            if (key == null && nulls == NullKeys.SPREAD) {
+                h = fmix64(seed ^ row);
+                return (int) (h ^ (h >>> 32));
+            }
+            long value = key == null ? 0xC2B2AE3D27D4EB4FL : key;
+            h = fmix64(h ^ (value + seed + (h << 6) + (h >>> 2)));
         }
         return (int) (h ^ (h >>> 32));
     }
