@@ -1,6 +1,7 @@
 package io.warpdb.exec.gpu.aggregate;
 
 import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -52,10 +53,15 @@ final class Accumulation {
     }
 
     static int op(AggCall call, KeyColumn arg) {
+        return op(call, arg == null ? null : arg.column().type());
+    }
+
+    /** The operation accumulating {@code call} over an argument of {@code argType} (null for COUNT(*)). */
+    static int op(AggCall call, DataType argType) {
         return switch (call.function()) {
             case COUNT_STAR -> OP_COUNT_ROWS;
             case COUNT -> OP_COUNT;
-            case SUM, AVG -> arg.column().type().kind() == TypeKind.DOUBLE ? OP_SUM_DOUBLE : OP_SUM_EXACT;
+            case SUM, AVG -> argType.kind() == TypeKind.DOUBLE ? OP_SUM_DOUBLE : OP_SUM_EXACT;
             case MIN -> OP_MIN;
             case MAX -> OP_MAX;
             case SINGLE_VALUE -> OP_SINGLE_VALUE;

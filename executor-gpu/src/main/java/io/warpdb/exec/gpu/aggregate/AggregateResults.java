@@ -28,12 +28,23 @@ final class AggregateResults {
     }
 
     static DeviceColumn column(AggCall call, KeyColumn arg, Accumulation.State state, DeviceWork work) {
+        return arg == null ? column(call, null, 0, null, state, work)
+                : column(call, arg.column().type(), arg.kind(), arg.kind() == KeyColumn.RANK ? arg.ranks().byRank() : null, state, work);
+    }
+
+    /**
+     * The values of {@code call} from its state, over an argument of {@code argType} (null for
+     * COUNT(*)) read as ordered keys of {@code argKind}; string MIN/MAX states hold ranks into
+     * {@code rankDictionary}.
+     */
+    static DeviceColumn column(AggCall call, DataType argType, int argKind, StringDictionary rankDictionary,
+            Accumulation.State state, DeviceWork work) {
         int groups = state.count().length;
         DataType type = call.type();
         long[] values = new long[groups];
         boolean[] nulls = new boolean[groups];
         StringDictionary dictionary = null;
-        switch (Accumulation.op(call, arg)) {
+        switch (Accumulation.op(call, argType)) {
             case Accumulation.OP_COUNT_ROWS, Accumulation.OP_COUNT -> {
                 for (int g = 0; g < groups; g++) {
                     values[g] = Decimals.checkFits(state.count()[g], type);
@@ -50,7 +61,7 @@ final class AggregateResults {
             }
             case Accumulation.OP_SUM_EXACT -> {
                 boolean average = call.function() == AggFunction.AVG;
-                int inputScale = Decimals.scaleOf(arg.column().type());
+                int inputScale = Decimals.scaleOf(argType);
                 for (int g = 0; g < groups; g++) {
                     long n = state.count()[g];
                     nulls[g] = n == 0;
@@ -70,11 +81,9 @@ final class AggregateResults {
                         throw new WarpException(SqlState.CARDINALITY_VIOLATION, "a scalar sub-query returned more than one row");
                     }
                     nulls[g] = single ? state.b()[g] == 0 : state.count()[g] == 0;
-                    values[g] = nulls[g] ? 0 : decode(state.a()[g], arg.kind());
+                    values[g] = nulls[g] ? 0 : decode(state.a()[g], argKind);
                 }
-                if (arg.kind() == KeyColumn.RANK) {
-                    dictionary = arg.ranks().byRank();
-                }
+                dictionary = rankDictionary;
             }
         }
         return HostColumns.upload(type, values, nulls, dictionary, work);

@@ -10,11 +10,13 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.ColumnGather;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * GROUP BY with aggregates on the GPU. The groups come from one of three paths ({@link GroupByTuning}):
@@ -61,11 +63,48 @@ public final class GpuAggregate {
         if (DistinctAggregation.applies(node)) {
             return DistinctAggregation.run(node, input, work);
         }
+        List<DeviceColumn> out = new ArrayList<>();
+        try (Accumulated accumulated = accumulate(node, input, forced, work)) {
+            if (accumulated.keys() != null) {
+                accumulated.keys().columns().forEach(c -> out.add(c.share()));
+            }
+            out.addAll(DeviceFinish.columns(node.aggregates(), accumulated.args(), accumulated.states(), accumulated.groups(), work));
+            return new DeviceTable(node.schema(), accumulated.groups(), out);
+        } catch (RuntimeException e) {
+            out.forEach(DeviceColumn::close);
+            throw e;
+        }
+    }
+
+    /**
+     * The groups of {@code input} with each aggregate's state left unfinished, on the host: the
+     * partial aggregate of one chunk of a larger input ({@link ChunkedAggregation} merges them).
+     * DISTINCT aggregates other than MIN and MAX have no mergeable state and are refused.
+     */
+    static PartialAggregate partial(AggregateNode node, DeviceTable input, BufferAllocator allocator, DeviceWork work) {
+        if (!ChunkedAggregation.mergeable(node)) {
+            throw new IllegalArgumentException("DISTINCT aggregates do not merge across chunks: " + node.describe());
+        }
+        try (Accumulated accumulated = accumulate(node, input, null, work)) {
+            int groups = accumulated.groups();
+            List<Accumulation.State> states = new ArrayList<>();
+            for (Accumulation.DeviceState state : accumulated.states()) {
+                states.add(state.download(groups, work));
+            }
+            HostTable keys = accumulated.keys() == null ? new HostTable(keySchema(node), List.of())
+                    : HostTable.download(accumulated.keys(), allocator, work);
+            return new PartialAggregate(keys, groups, states);
+        }
+    }
+
+    /** The rows of {@code input} grouped and accumulated (not finished); the caller closes it. */
+    private static Accumulated accumulate(AggregateNode node, DeviceTable input, AggregationPath forced, DeviceWork work) {
         int rows = input.rows();
         List<KeyColumn> keys = new ArrayList<>();
         List<KeyColumn> args = new ArrayList<>();
-        List<DeviceColumn> out = new ArrayList<>();
         Groups groups = null;
+        DeviceTable gathered = null;
+        List<Accumulation.DeviceState> states = null;
         try {
             for (int k : node.groupKeys()) {
                 keys.add(new KeyColumn(input.column(k), true, work));
@@ -77,31 +116,41 @@ public final class GpuAggregate {
             if (!keys.isEmpty()) {
                 groups = group(keys, rows, forced, work);
                 groupCount = groups.count();
+                try (DeviceTable keyTable = new DeviceTable(keySchema(node), rows, keys.stream().map(k -> k.column().share()).toList())) {
+                    gathered = ColumnGather.gather(keyTable, groups.representatives(), groupCount, work);
+                }
             } else if (forced != null && forced != AggregationPath.UNGROUPED) {
                 throw new IllegalArgumentException(forced + " needs group keys");
             }
-            if (groups != null) {
-                DeviceTable keyTable = new DeviceTable(input.schema().select(node.groupKeys()), rows,
-                        keys.stream().map(k -> k.column().share()).toList());
-                try (keyTable; DeviceTable gathered = ColumnGather.gather(keyTable, groups.representatives(), groupCount, work)) {
-                    gathered.columns().forEach(c -> out.add(c.share()));
-                }
-            }
-            List<Accumulation.DeviceState> states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
-            try {
-                out.addAll(DeviceFinish.columns(node.aggregates(), args, states, groupCount, work));
-            } finally {
-                states.forEach(Accumulation.DeviceState::close);
-            }
-            return new DeviceTable(node.schema(), groupCount, out);
+            states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
+            return new Accumulated(gathered, args, states, groupCount);
         } catch (RuntimeException e) {
-            out.forEach(DeviceColumn::close);
+            if (gathered != null) {
+                gathered.close();
+            }
+            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
             throw e;
         } finally {
             if (groups != null) {
                 groups.close();
             }
             keys.forEach(KeyColumn::close);
+        }
+    }
+
+    private static Schema keySchema(AggregateNode node) {
+        return node.input().schema().select(node.groupKeys());
+    }
+
+    /** Groups accumulated on the device: their keys (null without group keys), the aggregates' arguments and states; owned. */
+    private record Accumulated(DeviceTable keys, List<KeyColumn> args, List<Accumulation.DeviceState> states, int groups)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            if (keys != null) {
+                keys.close();
+            }
+            states.forEach(Accumulation.DeviceState::close);
             args.stream().filter(a -> a != null).forEach(KeyColumn::close);
         }
     }

@@ -28,14 +28,18 @@ import org.apache.arrow.memory.BufferAllocator;
  * device by the hash of its group keys, as the out-of-core join partitions its inputs, so all
  * rows of a group land in one partition; each partition is aggregated in core by
  * {@link GpuAggregate} and the groups are concatenated. A partition that does not fit is split
- * on further hash bits; a single group must fit a stream's share (a third of the budget), else
- * the aggregation is refused (the CPU runs it): partial aggregates are not merged across chunks.
+ * on further hash bits; rows that no bits split (a group larger than a stream's share, as a
+ * rule) and an aggregation without group keys are aggregated in chunks whose partial states
+ * merge ({@link ChunkedAggregation}). Only DISTINCT aggregates (but MIN and MAX) need a whole
+ * group in core, and are refused (the CPU runs them) when it does not fit.
  */
 public final class OutOfCoreAggregate {
     private final AggregateNode node;
     private final BufferAllocator allocator;
     private final long streamBudget;
     private final AtomicInteger splits = new AtomicInteger();
+    /** Partitions no bits split that were aggregated in chunks. */
+    private final AtomicInteger chunkedGroups = new AtomicInteger();
 
     private OutOfCoreAggregate(AggregateNode node, BufferAllocator allocator, long streamBudget) {
         this.node = node;
@@ -45,7 +49,8 @@ public final class OutOfCoreAggregate {
 
     /** Why {@code node} cannot run out of core, or null when it can. */
     public static String unsupported(AggregateNode node) {
-        return node.groupKeys().isEmpty() ? "an aggregation without group keys has one group to partition" : null;
+        return node.groupKeys().isEmpty() && !ChunkedAggregation.mergeable(node)
+                ? "DISTINCT aggregates without group keys need all rows in core" : null;
     }
 
     /** Aggregates {@code input} (a host table of the node's input schema, taken over) within {@code budget} bytes of device memory. */
@@ -59,6 +64,13 @@ public final class OutOfCoreAggregate {
             }
             PartitionPlan plan = PartitionPlan.of(input.deviceBytes(), input.rows(), 0, 0, budget);
             StreamPipeline pipeline = new StreamPipeline(devices, plan.streamBudget(), PartitionPlan.STREAMS);
+            if (node.groupKeys().isEmpty()) {
+                long chunkRows = PartitionPlan.inCoreRows(input.deviceBytes(), input.rows(), plan.streamBudget());
+                HostTable rows = ChunkedAggregation.run(node, input, chunkRows, pipeline, allocator);
+                long chunks = PartitionPlan.ceilDiv(input.rows(), chunkRows);
+                return new OutOfCoreResult(rows, OutOfCoreReport.of("chunked aggregation", chunks + " chunks of up to " + chunkRows
+                        + " rows, partial states merged", "chunks", pipeline.tally(), pipeline));
+            }
             OutOfCoreAggregate aggregate = new OutOfCoreAggregate(node, allocator, plan.streamBudget());
             List<HostTable> parts = new ArrayList<>();
             try {
@@ -76,7 +88,8 @@ public final class OutOfCoreAggregate {
                 DeviceTally partitioned = pipeline.tally();
                 HostTable rows = HostTable.concat(node.schema(), pipeline.run(tasks));
                 return new OutOfCoreResult(rows, OutOfCoreReport.partitioned("partitioned aggregation", plan.partitions(),
-                        plan.passes(), aggregate.splits.get(), -1, pipeline, pipeline.tally().since(partitioned)));
+                        plan.passes(), aggregate.splits.get(), aggregate.chunkedGroups.get() + " aggregated in chunks (groups beyond a stream's share)",
+                        pipeline, pipeline.tally().since(partitioned)));
             } finally {
                 // Closing twice is harmless: a task closes its partition once aggregated.
                 parts.forEach(HostTable::close);
@@ -103,7 +116,7 @@ public final class OutOfCoreAggregate {
             }
             int bits = PartitionPlan.DIGIT_BITS;
             if (shift + bits > PartitionPlan.HASH_BITS) {
-                return inCoreOrRefused(rows, work);
+                return inCoreOrChunked(rows, work);
             }
             splits.incrementAndGet();
             try (HostPartitions split = ChunkPartitioner.partition(rows, node.groupKeys(), NullKeys.GROUPED, shift, bits,
@@ -113,7 +126,7 @@ public final class OutOfCoreAggregate {
                     for (int q = 0; q < split.partitions(); q++) {
                         boolean unsplit = split.rows(q) == rows.rows();
                         try (HostTable part = split.take(q)) {
-                            parts.add(unsplit ? inCoreOrRefused(part, work) : partition(part, shift + bits, work));
+                            parts.add(unsplit ? inCoreOrChunked(part, work) : partition(part, shift + bits, work));
                         }
                     }
                     return HostTable.concat(node.schema(), parts);
@@ -133,12 +146,20 @@ public final class OutOfCoreAggregate {
         }
     }
 
-    private HostTable inCoreOrRefused(HostTable rows, DeviceWork work) {
+    /** Rows that no hash bits split: in core when they fit, else in chunks whose states merge. */
+    private HostTable inCoreOrChunked(HostTable rows, DeviceWork work) {
         try {
             return inCore(rows, work);
         } catch (GpuOutOfMemoryException e) {
-            throw new GpuOutOfMemoryException("a group of up to " + rows.rows() + " rows (or groups whose keys hash alike) does not"
-                    + " fit a device budget share of " + streamBudget + " bytes (" + e.getMessage() + ")");
+            work.synchronize();
+            if (!ChunkedAggregation.mergeable(node)) {
+                throw new GpuOutOfMemoryException("a group of up to " + rows.rows() + " rows (or groups whose keys hash alike) does"
+                        + " not fit a device budget share of " + streamBudget + " bytes, and DISTINCT aggregates do not merge"
+                        + " across chunks (" + e.getMessage() + ")");
+            }
+            chunkedGroups.incrementAndGet();
+            return ChunkedAggregation.run(node, rows, PartitionPlan.inCoreRows(rows.deviceBytes(), rows.rows(), streamBudget),
+                    TaskRunner.on(work), allocator);
         }
     }
 }

@@ -87,7 +87,7 @@ public final class OutOfCoreJoin {
                 DeviceTally partitioned = pipeline.tally();
                 HostTable rows = HostTable.concat(node.schema(), pipeline.run(tasks));
                 return new OutOfCoreResult(rows, OutOfCoreReport.partitioned("hybrid join", plan.partitions(), plan.passes(),
-                        join.skewSplits.get(), join.hotKeyPartitions.get(), pipeline, pipeline.tally().since(partitioned)));
+                        join.skewSplits.get(), join.hotKeyPartitions.get() + " joined in blocks (hot keys)", pipeline, pipeline.tally().since(partitioned)));
             } finally {
                 // Closing twice is harmless: a task closes its pair once joined.
                 leftParts.forEach(HostTable::close);

@@ -16,12 +16,12 @@ public record OutOfCoreReport(String operator, String work, String dealt, Device
     /**
      * The report of a partitioning operator on {@code pipeline}, whose partitions ran as {@code perDevice} says.
      *
-     * @param hotKeyPartitions partitions joined in blocks; -1 for operators without that step
+     * @param unsplit what became of the partitions no hash bits split, e.g. "3 joined in blocks (hot keys)"
      */
-    public static OutOfCoreReport partitioned(String operator, int partitions, int passes, int splits, int hotKeyPartitions,
+    public static OutOfCoreReport partitioned(String operator, int partitions, int passes, int splits, String unsplit,
             StreamPipeline pipeline, DeviceTally perDevice) {
         String work = partitions + " partitions (" + passes + " radix pass" + (passes == 1 ? "" : "es") + " per chunk), " + splits
-                + " split further" + (hotKeyPartitions < 0 ? "" : ", " + hotKeyPartitions + " joined in blocks (hot keys)");
+                + " split further, " + unsplit;
         return of(operator, work, "partitions", perDevice, pipeline);
     }
 

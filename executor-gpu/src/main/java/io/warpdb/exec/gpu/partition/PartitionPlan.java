@@ -73,6 +73,12 @@ public record PartitionPlan(int bits, int passes, long streamBudget, long leftCh
         return Math.max(1, Math.min(Integer.MAX_VALUE, (streamBudget / 2 - CHUNK_FIXED_BYTES) / perRow));
     }
 
+    /** Rows per chunk such that an in-core operator over a chunk fits a stream's share ({@link #fitsInCore}). */
+    public static long inCoreRows(long bytes, long rows, long streamBudget) {
+        long rowBytes = rows == 0 ? 1 : Math.max(1, ceilDiv(bytes, rows));
+        return Math.max(1, Math.min(Integer.MAX_VALUE, streamBudget / WORKING_FACTOR / rowBytes));
+    }
+
     /** Rows per block of each side of a hot-key partition pair (see {@link #hotKeyBlocks}). */
     public record Blocks(long leftRows, long rightRows) {
     }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
@@ -31,10 +32,19 @@ public final class UsedDictionaryEntries {
      * one dictionary of the values it uses; other columns share {@code table}'s buffers.
      */
     public static HostTable of(HostTable table, BufferAllocator allocator) {
+        return of(table, allocator, Set.of());
+    }
+
+    /**
+     * As {@link #of(HostTable, BufferAllocator)}, and the string columns {@code oneDictionary}
+     * also recoded when their batches have more than one dictionary, so that all share one.
+     */
+    public static HostTable of(HostTable table, BufferAllocator allocator, Set<Integer> oneDictionary) {
         Schema schema = table.schema();
         boolean[] recode = new boolean[schema.size()];
         for (int c = 0; c < schema.size(); c++) {
-            recode[c] = schema.type(c).kind().isString() && entries(table, c) > table.rows();
+            recode[c] = schema.type(c).kind().isString()
+                    && (entries(table, c) > table.rows() || oneDictionary.contains(c) && dictionaries(table, c) > 1);
         }
         List<List<FieldVector>> vectors = new ArrayList<>();
         List<List<StringDictionary>> dictionaries = new ArrayList<>();
@@ -66,15 +76,19 @@ public final class UsedDictionaryEntries {
 
     /** The entries of the distinct dictionaries of column {@code c}'s batches together. */
     private static long entries(HostTable table, int c) {
-        Map<StringDictionary, Boolean> seen = new IdentityHashMap<>();
-        long entries = 0;
+        return distinctDictionaries(table, c).stream().mapToLong(StringDictionary::size).sum();
+    }
+
+    private static int dictionaries(HostTable table, int c) {
+        return distinctDictionaries(table, c).size();
+    }
+
+    private static Set<StringDictionary> distinctDictionaries(HostTable table, int c) {
+        Set<StringDictionary> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Batch b : table.batches()) {
-            StringDictionary d = b.dictionary(c);
-            if (seen.put(d, Boolean.TRUE) == null) {
-                entries += d.size();
-            }
+            seen.add(b.dictionary(c));
         }
-        return entries;
+        return seen;
     }
 
     /** Column {@code c} of every batch as codes into one new dictionary of the values used, appended to the lists. */

@@ -1,6 +1,6 @@
 package io.warpdb.exec.gpu.sort;
 
-import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.types.DataType;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -41,14 +41,7 @@ public final class KeyColumn implements AutoCloseable {
 
     private KeyColumn(DeviceColumn column, boolean forEquality, StringRanks ranks, int[] keyOfCode, DeviceWork work) {
         this.column = column;
-        TypeKind type = column.type().kind();
-        this.kind = switch (type) {
-            case BOOLEAN -> BOOL;
-            case INTEGER, DATE -> INT32;
-            case BIGINT, DECIMAL, TIMESTAMP -> INT64;
-            case DOUBLE -> forEquality ? F64_EQUALITY : F64_ORDER;
-            case VARCHAR, CHAR -> RANK;
-        };
+        this.kind = kindOf(column.type(), forEquality);
         this.ranks = ranks;
         int[] codeKeys = ranks != null ? ranks.rankOfCode() : keyOfCode;
         if (kind == RANK && codeKeys == null) {
@@ -56,6 +49,17 @@ public final class KeyColumn implements AutoCloseable {
         }
         // An empty dictionary has no codes to look up (and nothing to copy).
         this.rankBuffer = codeKeys == null || codeKeys.length == 0 ? null : work.upload(codeKeys, "string key codes");
+    }
+
+    /** How a column of {@code type} reads as ordered keys; {@code forEquality} as for the constructor. */
+    public static int kindOf(DataType type, boolean forEquality) {
+        return switch (type.kind()) {
+            case BOOLEAN -> BOOL;
+            case INTEGER, DATE -> INT32;
+            case BIGINT, DECIMAL, TIMESTAMP -> INT64;
+            case DOUBLE -> forEquality ? F64_EQUALITY : F64_ORDER;
+            case VARCHAR, CHAR -> RANK;
+        };
     }
 
     public DeviceColumn column() {

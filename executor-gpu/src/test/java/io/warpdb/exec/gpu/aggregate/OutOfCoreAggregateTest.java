@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * GROUP BY over inputs four times the device budget runs as a partitioned aggregation on the GPU
  * and equals the CPU executor's answer, at low cardinality (groups of thousands of rows, each
- * within a stream's share) and high (most keys unique), with NULL keys, one and two keys.
+ * within a stream's share) and high (most keys unique), with NULL keys, one and two keys; groups
+ * larger than a stream's share and aggregations without keys run in chunks whose states merge.
  */
 class OutOfCoreAggregateTest extends GpuTestBase {
     private static final Schema SCHEMA = Schema.of(new Field("k", DataType.INTEGER), new Field("s", DataType.VARCHAR),
@@ -38,13 +39,25 @@ class OutOfCoreAggregateTest extends GpuTestBase {
         compare(2004, Options.plain().withDistinct(2_000).withNulls(0.05).withVaryingDictionaries(), 2);
     }
 
-    private void compare(long seed, Options options, int keys) {
+    @Test
+    void groupsBeyondAStreamsShareAndNoGroupsMergeChunkStates() {
+        GpuTests.assumeGpu();
+        // Three keys (and NULL) for 150,000 rows: every group is larger than a stream's share.
+        NodeStats stats = compare(2005, Options.plain().withDistinct(3).withNulls(0.2).withVaryingDictionaries(), 1);
+        assertTrue(stats.notes().stream().anyMatch(n -> n.contains("aggregated in chunks") && !n.contains(" 0 aggregated in chunks")),
+                "notes " + stats.notes());
+        compare(2006, Options.plain().withDistinct(5_000).withNulls(0.1).withVaryingDictionaries(), 0);
+        compare(2007, Options.plain().withDistinct(40).withNulls(0.5), 0);
+    }
+
+    private NodeStats compare(long seed, Options options, int keys) {
         try (ListSource source = randomSource(new RandomBatches(seed), SCHEMA, 150_000, options)) {
             AggregateNode node = GpuAggregateTest.node(source, keys);
             String context = "seed " + seed + ", " + keys + " key(s), " + options;
             NodeStats stats = assertSameOnGpuWithBudget(node, source.rowCount() * HostTable.rowBytes(SCHEMA) / 4, context);
-            assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("out-of-core partitioned aggregation: ")),
-                    context + ": notes " + stats.notes());
+            String expected = keys == 0 ? "out-of-core chunked aggregation: " : "out-of-core partitioned aggregation: ";
+            assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith(expected)), context + ": notes " + stats.notes());
+            return stats;
         }
     }
 }
