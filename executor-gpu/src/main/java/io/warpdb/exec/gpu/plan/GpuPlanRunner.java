@@ -113,10 +113,42 @@ public final class GpuPlanRunner {
             return copyIn(node, context.run(node));
         }
         try {
+            ScanNode streamedScan = StreamedChain.scanUnder(node, this::onGpu);
+            if (streamedScan != null && !PartitionPlan.fitsInCore(InputEstimate.bytes(streamedScan), budgetBytes())) {
+                // The table exceeds the budget: its chunks stream through the device, the chain's rows are copied in again.
+                return measured(node, work -> {
+                    try (HostTable rows = streamed(node, streamedScan)) {
+                        return HostToDevice.upload(node.schema(), rows.batches(), work);
+                    }
+                });
+            }
             return measured(node, work -> node.accept(new Operator(work)));
         } catch (GpuOutOfMemoryException e) {
             return copyIn(node, context.runRefused(outOfMemory(node, e)));
         }
+    }
+
+    /**
+     * The rows of the chain of filters and projections {@code top} over {@code scan}, streamed
+     * through the devices chunk by chunk ({@link StreamedChain}) into host memory; EXPLAIN ANALYZE
+     * notes the chunks and copies on {@code top}, and the nodes under it as streamed with it.
+     */
+    private HostTable streamed(PlanNode top, ScanNode scan) {
+        OutOfCoreResult result = StreamedChain.run(top, scan, entries, devices, budgetBytes(), context.allocator(),
+                () -> GpuScan.readAll(scan.table().scan(scan.columns(), scan.predicates(), context.allocator()), context));
+        for (PlanNode at = top.inputs().get(0); ; at = at.inputs().get(0)) {
+            NodeStats below = context.stats(at);
+            below.setExecutor(NAME);
+            below.note("streamed in chunks with the node above");
+            if (at == scan) {
+                break;
+            }
+        }
+        return report(top, result);
+    }
+
+    private boolean onGpu(PlanNode node) {
+        return NAME.equals(placementOf(node));
     }
 
     /** The refusal of a node the device had no memory for. */
@@ -303,7 +335,11 @@ public final class GpuPlanRunner {
     }
 
     private Result outOfCore(PlanNode node, List<HostTable> inputs, Function<List<HostTable>, OutOfCoreResult> operator) {
-        OutOfCoreResult result = operator.apply(inputs);
+        return new Result(null, report(node, operator.apply(inputs)));
+    }
+
+    /** The rows of an out-of-core run of {@code node}, its report noted in the node's statistics. */
+    private HostTable report(PlanNode node, OutOfCoreResult result) {
         NodeStats stats = context.stats(node);
         OutOfCoreReport report = result.report();
         stats.note(report.note());
@@ -311,7 +347,7 @@ public final class GpuPlanRunner {
         stats.addBytesToHost(report.bytesToHost());
         stats.addKernelNanos(report.kernelNanos());
         TransferCounters.addBytesToDevice(report.bytesToDevice());
-        return new Result(null, result.rows());
+        return result.rows();
     }
 
     /** The inputs of an out-of-core operator in host memory (see {@link #hostInput}). */
@@ -341,6 +377,16 @@ public final class GpuPlanRunner {
         if (node instanceof ScanNode) {
             return read(node, context.runRefused(new ExecutorRefused(node, SqlState.OUT_OF_MEMORY,
                     NAME + ": read on the host for an out-of-core operator", null)));
+        }
+        ScanNode streamedScan = StreamedChain.scanUnder(node, this::onGpu);
+        if (streamedScan != null) {
+            NodeStats stats = context.stats(node);
+            long start = System.nanoTime();
+            HostTable rows = streamed(node, streamedScan);
+            stats.setExecutor(NAME);
+            stats.addRows(rows.rows());
+            stats.addWallNanos(System.nanoTime() - start);
+            return rows;
         }
         try (DeviceWork work = new DeviceWork(device, budget); DeviceTable table = evaluate(node)) {
             return HostTable.download(table, context.allocator(), work);
@@ -423,7 +469,7 @@ public final class GpuPlanRunner {
         }
     }
 
-    private static List<Expr> identity(Schema schema) {
+    static List<Expr> identity(Schema schema) {
         List<Expr> refs = new ArrayList<>(schema.size());
         for (int i = 0; i < schema.size(); i++) {
             refs.add(new ColumnRef(i, schema.type(i)));

@@ -156,6 +156,14 @@ public abstract class GpuTestBase {
 
     /** As {@link #assertSameOnGpuWithBudget(PlanNode, long, String)}, the rows compared in order when {@code ordered}. */
     protected NodeStats assertSameOnGpuWithBudget(PlanNode plan, long deviceBudget, boolean ordered, String context) {
+        return runOnGpuAsOnCpu(plan, deviceBudget, ordered, context).stats(plan);
+    }
+
+    /**
+     * Runs {@code plan} on the GPU within {@code deviceBudget}, checks its rows against the CPU's
+     * and that its root ran on the GPU; returns the run's context, whose statistics stay to be read.
+     */
+    protected ExecContext runOnGpuAsOnCpu(PlanNode plan, long deviceBudget, boolean ordered, String context) {
         List<List<Object>> expected = cpuRows(plan);
         ExecContext gpu = placedContext(plan, "gpu", new GpuExecutorProvider(deviceBudget));
         List<List<Object>> actual;
@@ -169,7 +177,7 @@ public abstract class GpuTestBase {
         }
         NodeStats stats = gpu.stats(plan);
         assertEquals("gpu", stats.executor(), context + ": notes " + stats.notes());
-        return stats;
+        return gpu;
     }
 
     /** A context with every node of {@code plan} placed on {@code executor} (the CPU as fallback); its statistics stay to be read. */
