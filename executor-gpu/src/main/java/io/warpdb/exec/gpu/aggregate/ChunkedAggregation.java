@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -72,7 +73,10 @@ final class ChunkedAggregation {
                 } finally {
                     chunks.forEach(c -> c.forEach(Batch::close));
                 }
-                List<TaskRunner.Task<HostTable>> merge = List.of(work -> merge(node, rows, partials, allocator, work));
+                // Every chunk's string column shares one dictionary (recoded so): its ranks are the states' keys.
+                IntFunction<StringDictionary> dictionaryOf = c -> rows.batches().isEmpty() ? StringDictionary.EMPTY
+                        : rows.batches().get(0).dictionary(c);
+                List<TaskRunner.Task<HostTable>> merge = List.of(work -> merge(node, partials, dictionaryOf, allocator, work));
                 return runner.run(merge).get(0);
             } finally {
                 partials.forEach(PartialAggregate::close);
@@ -81,7 +85,7 @@ final class ChunkedAggregation {
     }
 
     /** The input columns that string MIN or MAX aggregates read. */
-    private static Set<Integer> stringMinMaxArguments(AggregateNode node) {
+    static Set<Integer> stringMinMaxArguments(AggregateNode node) {
         Set<Integer> columns = new HashSet<>();
         Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
@@ -92,9 +96,13 @@ final class ChunkedAggregation {
         return columns;
     }
 
-    /** The partials' groups merged and finished, as host rows of the node's schema. */
-    private static HostTable merge(AggregateNode node, HostTable rows, List<PartialAggregate> partials, BufferAllocator allocator,
-            DeviceWork work) {
+    /**
+     * The partials' groups merged and finished, as host rows of the node's schema; {@code
+     * dictionaryOf} gives the one dictionary of a string column that MIN or MAX reads, whose
+     * ranks the partials' states hold.
+     */
+    static HostTable merge(AggregateNode node, List<PartialAggregate> partials, IntFunction<StringDictionary> dictionaryOf,
+            BufferAllocator allocator, DeviceWork work) {
         int total = partials.stream().mapToInt(PartialAggregate::groups).sum();
         List<DeviceColumn> out = new ArrayList<>();
         try {
@@ -122,7 +130,7 @@ final class ChunkedAggregation {
                 }
             }
             for (int i = 0; i < node.aggregates().size(); i++) {
-                out.add(finish(node, rows, i, mergedState(node, i, partials, groupOf, groups), work));
+                out.add(finish(node, dictionaryOf, i, mergedState(node, i, partials, groupOf, groups), work));
             }
             try (DeviceTable result = new DeviceTable(node.schema(), groups, List.copyOf(out))) {
                 out.clear();
@@ -203,7 +211,8 @@ final class ChunkedAggregation {
     }
 
     /** Aggregate {@code i}'s result column from its merged state. */
-    private static DeviceColumn finish(AggregateNode node, HostTable rows, int i, Accumulation.State state, DeviceWork work) {
+    private static DeviceColumn finish(AggregateNode node, IntFunction<StringDictionary> dictionaryOf, int i, Accumulation.State state,
+            DeviceWork work) {
         AggCall call = node.aggregates().get(i);
         DataType argType = argumentType(node, call);
         if (argType == null) {
@@ -211,10 +220,7 @@ final class ChunkedAggregation {
         }
         StringDictionary ranks = null;
         if (argType.kind().isString()) {
-            // Every chunk's column shares one dictionary (recoded so): its ranks are the states' keys.
-            StringDictionary dictionary = rows.batches().isEmpty() ? StringDictionary.EMPTY
-                    : rows.batches().get(0).dictionary(call.args().get(0));
-            ranks = StringRanks.of(dictionary).byRank();
+            ranks = StringRanks.of(dictionaryOf.apply(call.args().get(0))).byRank();
         }
         return AggregateResults.column(call, argType, KeyColumn.kindOf(argType, false), ranks, state, work);
     }

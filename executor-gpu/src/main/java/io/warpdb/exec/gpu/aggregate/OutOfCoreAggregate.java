@@ -47,6 +47,44 @@ public final class OutOfCoreAggregate {
         this.streamBudget = streamBudget;
     }
 
+    /**
+     * Whether {@code node} may aggregate the chunks of a streamed input as they come, their
+     * partial states merged once all are done: its aggregates merge, and no MIN or MAX reads a
+     * string (whose chunks' dictionaries, and so ranks, differ).
+     */
+    public static boolean aggregatesChunks(AggregateNode node) {
+        return ChunkedAggregation.mergeable(node) && ChunkedAggregation.stringMinMaxArguments(node).isEmpty();
+    }
+
+    /**
+     * The partial aggregate of one chunk's rows of a streamed input ({@link #aggregatesChunks});
+     * {@link ManyGroups} when the chunk has more groups than a quarter of its rows: merging
+     * partials that large saves little, partitioning does better.
+     */
+    public static PartialAggregate partialOfChunk(AggregateNode node, DeviceTable rows, BufferAllocator allocator, DeviceWork work) {
+        PartialAggregate partial = GpuAggregate.partial(node, rows, allocator, work);
+        if (!node.groupKeys().isEmpty() && (long) partial.groups() * 4 > Math.max(64, rows.rows())) {
+            partial.close();
+            throw new ManyGroups(partial.groups(), rows.rows());
+        }
+        return partial;
+    }
+
+    /** The groups of the partial aggregates of a streamed input's chunks, merged and finished. */
+    public static HostTable mergePartials(AggregateNode node, List<PartialAggregate> partials, BufferAllocator allocator,
+            DeviceWork work) {
+        return ChunkedAggregation.merge(node, partials, c -> {
+            throw new IllegalStateException("string MIN/MAX do not aggregate by chunks");
+        }, allocator, work);
+    }
+
+    /** A chunk of a streamed input with too many groups to aggregate by chunks. */
+    public static final class ManyGroups extends RuntimeException {
+        ManyGroups(int groups, int rows) {
+            super(groups + " groups in a chunk of " + rows + " rows", null, false, false);
+        }
+    }
+
     /** Why {@code node} cannot run out of core, or null when it can. */
     public static String unsupported(AggregateNode node) {
         return node.groupKeys().isEmpty() && !ChunkedAggregation.mergeable(node)

@@ -8,7 +8,7 @@ import java.util.List;
  * columns (no columns without group keys), the number of groups and one state per aggregate.
  * Owns the keys.
  */
-record PartialAggregate(HostTable keys, int groups, List<Accumulation.State> states) implements AutoCloseable {
+public record PartialAggregate(HostTable keys, int groups, List<Accumulation.State> states) implements AutoCloseable {
     @Override
     public void close() {
         keys.close();

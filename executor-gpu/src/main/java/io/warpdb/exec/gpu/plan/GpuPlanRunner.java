@@ -30,6 +30,7 @@ import io.warpdb.core.batch.Batches;
 import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.join.OutOfCoreJoin;
 import io.warpdb.exec.gpu.aggregate.OutOfCoreAggregate;
+import io.warpdb.exec.gpu.aggregate.PartialAggregate;
 import io.warpdb.exec.gpu.partition.OutOfCoreReport;
 import io.warpdb.exec.gpu.partition.OutOfCoreResult;
 import io.warpdb.exec.gpu.partition.HostTable;
@@ -47,6 +48,7 @@ import io.warpdb.exec.gpu.sort.OutOfCoreSort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Runs the GPU part of a plan operator by operator, keeping every intermediate result in device
@@ -134,17 +136,48 @@ public final class GpuPlanRunner {
      * notes the chunks and copies on {@code top}, and the nodes under it as streamed with it.
      */
     private HostTable streamed(PlanNode top, ScanNode scan) {
-        OutOfCoreResult result = StreamedChain.run(top, scan, entries, devices, budgetBytes(), context.allocator(),
-                () -> GpuScan.readAll(scan.table().scan(scan.columns(), scan.predicates(), context.allocator()), context));
-        for (PlanNode at = top.inputs().get(0); ; at = at.inputs().get(0)) {
+        OutOfCoreResult result = StreamedChain.run(top, scan, entries, devices, budgetBytes(), context.allocator(), hostRows(scan));
+        markStreamed(top, scan, null);
+        return report(top, result);
+    }
+
+    /** Notes the chain's nodes under {@code top} as streamed with it, and {@code report} (when given) on {@code top}. */
+    private void markStreamed(PlanNode top, ScanNode scan, OutOfCoreReport report) {
+        if (report != null) {
+            context.stats(top).setExecutor(NAME);
+            noteReport(top, report);
+        }
+        for (PlanNode at = top; at != scan; ) {
+            at = at.inputs().get(0);
             NodeStats below = context.stats(at);
             below.setExecutor(NAME);
             below.note("streamed in chunks with the node above");
-            if (at == scan) {
-                break;
-            }
         }
-        return report(top, result);
+    }
+
+    /**
+     * An aggregation over a streamed chain whose chunks are aggregated as they come (seed 002's
+     * pipeline with the aggregation's partial step in each chunk): only the chunks' partial
+     * states come back, merged and finished at the end.
+     */
+    private HostTable streamedAggregate(AggregateNode aggregate, ScanNode scan, DeviceWork work) {
+        StreamedChain.Outputs<PartialAggregate> partials = StreamedChain.run(aggregate.input(), scan, entries, devices, budgetBytes(),
+                context.allocator(), hostRows(scan), (rows, w) -> OutOfCoreAggregate.partialOfChunk(aggregate, rows,
+                        context.allocator(), w));
+        try {
+            HostTable groups = OutOfCoreAggregate.mergePartials(aggregate, partials.outputs(), context.allocator(), work);
+            int partialGroups = partials.outputs().stream().mapToInt(PartialAggregate::groups).sum();
+            context.stats(aggregate).note("aggregated chunk by chunk as the input streamed: " + partialGroups + " partial groups of "
+                    + partials.outputs().size() + " chunks merged into " + groups.rows());
+            markStreamed(aggregate.input(), scan, partials.report());
+            return groups;
+        } finally {
+            partials.outputs().forEach(PartialAggregate::close);
+        }
+    }
+
+    private Supplier<List<Batch>> hostRows(ScanNode scan) {
+        return () -> GpuScan.readAll(scan.table().scan(scan.columns(), scan.predicates(), context.allocator()), context);
     }
 
     private boolean onGpu(PlanNode node) {
@@ -281,6 +314,17 @@ public final class GpuPlanRunner {
                     context.allocator()), work);
         }
         AggregateNode aggregate = (AggregateNode) node;
+        ScanNode streamedScan = StreamedChain.scanUnder(aggregate.input(), this::onGpu);
+        if (streamedScan != null && OutOfCoreAggregate.aggregatesChunks(aggregate)
+                && !PartitionPlan.fitsInCore(InputEstimate.bytes(streamedScan), budgetBytes())) {
+            try {
+                return new Result(null, streamedAggregate(aggregate, streamedScan, work));
+            } catch (OutOfCoreAggregate.ManyGroups e) {
+                work.synchronize();
+                context.stats(aggregate).note("aggregating the streamed chunks as they came was given up (" + e.getMessage()
+                        + "): partitioned instead");
+            }
+        }
         return inOrOutOfCore(aggregate, OutOfCoreAggregate.unsupported(aggregate), inputs -> GpuAggregate.run(aggregate,
                 inputs.get(0), work), inputs -> OutOfCoreAggregate.run(aggregate, inputs.get(0), budgetBytes(), devices,
                 context.allocator()), work);
@@ -340,14 +384,17 @@ public final class GpuPlanRunner {
 
     /** The rows of an out-of-core run of {@code node}, its report noted in the node's statistics. */
     private HostTable report(PlanNode node, OutOfCoreResult result) {
+        noteReport(node, result.report());
+        return result.rows();
+    }
+
+    private void noteReport(PlanNode node, OutOfCoreReport report) {
         NodeStats stats = context.stats(node);
-        OutOfCoreReport report = result.report();
         stats.note(report.note());
         stats.addBytesToDevice(report.bytesToDevice());
         stats.addBytesToHost(report.bytesToHost());
         stats.addKernelNanos(report.kernelNanos());
         TransferCounters.addBytesToDevice(report.bytesToDevice());
-        return result.rows();
     }
 
     /** The inputs of an out-of-core operator in host memory (see {@link #hostInput}). */

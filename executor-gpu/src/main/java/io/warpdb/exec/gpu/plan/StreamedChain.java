@@ -1,7 +1,6 @@
 package io.warpdb.exec.gpu.plan;
 
 import io.warpdb.core.batch.Batch;
-import io.warpdb.core.data.TableSource;
 import io.warpdb.core.data.encoded.EncodedSegment;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.PlanNode;
@@ -42,13 +41,11 @@ final class StreamedChain {
     private final PlanNode top;
     private final ScanNode scan;
     private final EntryEvaluator entries;
-    private final BufferAllocator allocator;
 
-    private StreamedChain(PlanNode top, ScanNode scan, EntryEvaluator entries, BufferAllocator allocator) {
+    private StreamedChain(PlanNode top, ScanNode scan, EntryEvaluator entries) {
         this.top = top;
         this.scan = scan;
         this.entries = entries;
-        this.allocator = allocator;
     }
 
     /**
@@ -71,45 +68,62 @@ final class StreamedChain {
         return at instanceof ScanNode s && onGpu.test(s) ? s : null;
     }
 
+    /** What a chunk of the chain's rows becomes: host rows, or e.g. a partial aggregate of them. */
+    @FunctionalInterface
+    interface ChunkOutput<T extends AutoCloseable> {
+        /** The output of one chunk's rows (which the caller closes). */
+        T of(DeviceTable rows, DeviceWork work);
+    }
+
+    /** The outputs of every chunk (owned by the caller) and the pipeline's report. */
+    record Outputs<T extends AutoCloseable>(List<T> outputs, OutOfCoreReport report) {
+    }
+
     /**
      * The rows of the chain {@code top} over {@code scan} in host memory, its chunks dealt over
      * the streams of {@code devices} within {@code budget} bytes of device memory each.
      */
     static OutOfCoreResult run(PlanNode top, ScanNode scan, EntryEvaluator entries, List<CudaDevice> devices, long budget,
             BufferAllocator allocator, Supplier<List<Batch>> hostRows) {
+        Outputs<HostTable> chunks = run(top, scan, entries, devices, budget, allocator, hostRows,
+                (rows, work) -> HostTable.download(rows, allocator, work));
+        return new OutOfCoreResult(HostTable.concat(top.schema(), chunks.outputs()), chunks.report());
+    }
+
+    /** As {@link #run(PlanNode, ScanNode, EntryEvaluator, List, long, BufferAllocator, Supplier)}, each chunk's rows made into {@code output}. */
+    static <T extends AutoCloseable> Outputs<T> run(PlanNode top, ScanNode scan, EntryEvaluator entries, List<CudaDevice> devices,
+            long budget, BufferAllocator allocator, Supplier<List<Batch>> hostRows, ChunkOutput<T> output) {
         long streamBudget = budget / PartitionPlan.STREAMS;
         StreamPipeline pipeline = new StreamPipeline(devices, streamBudget, PartitionPlan.STREAMS);
-        StreamedChain chain = new StreamedChain(top, scan, entries, allocator);
-        long rowBytes = HostTable.rowBytes(scan.schema());
-        long chunkRows = PartitionPlan.inCoreRows(rowBytes, 1, streamBudget);
-        TableSource table = scan.table();
-        Optional<List<EncodedSegment>> stored = table.encodedSegments(scan.columns(), scan.predicates());
-        HostTable rows;
+        StreamedChain chain = new StreamedChain(top, scan, entries);
+        long chunkRows = PartitionPlan.inCoreRows(HostTable.rowBytes(scan.schema()), 1, streamBudget);
+        Optional<List<EncodedSegment>> stored = scan.table().encodedSegments(scan.columns(), scan.predicates());
+        List<T> outputs;
         String work;
         if (stored.isPresent()) {
             List<List<EncodedSegment>> chunks = segmentRuns(stored.get(), chunkRows);
-            List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+            List<TaskRunner.Task<T>> tasks = new ArrayList<>();
             for (List<EncodedSegment> chunk : chunks) {
-                tasks.add(w -> chain.decoded(chunk, w));
+                tasks.add(w -> chain.overChain(chain.decoded(chunk, w), output, w));
             }
-            rows = HostTable.concat(top.schema(), pipeline.run(tasks));
+            outputs = pipeline.run(tasks);
             work = chunks.size() + " chunks of stored segments (" + stored.get().size() + " segments), decoded on the device";
         } else {
             try (HostTable read = new HostTable(scan.schema(), hostRows.get())) {
                 List<List<Batch>> chunks = read.chunks(chunkRows, allocator);
                 try {
-                    List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+                    List<TaskRunner.Task<T>> tasks = new ArrayList<>();
                     for (List<Batch> chunk : chunks) {
-                        tasks.add(w -> chain.copied(chunk, w));
+                        tasks.add(w -> chain.overChain(HostToDevice.upload(scan.schema(), chunk, w), output, w));
                     }
-                    rows = HostTable.concat(top.schema(), pipeline.run(tasks));
+                    outputs = pipeline.run(tasks);
                 } finally {
                     chunks.forEach(c -> c.forEach(Batch::close));
                 }
                 work = chunks.size() + " chunks of up to " + chunkRows + " rows read on the host";
             }
         }
-        return new OutOfCoreResult(rows, OutOfCoreReport.of("scan pipeline", work, "chunks", pipeline.tally(), pipeline));
+        return new Outputs<>(outputs, OutOfCoreReport.of("scan pipeline", work, "chunks", pipeline.tally(), pipeline));
     }
 
     /** Consecutive segments in runs of about {@code chunkRows} rows (a larger segment is a run of its own). */
@@ -132,7 +146,8 @@ final class StreamedChain {
         return runs;
     }
 
-    private HostTable decoded(List<EncodedSegment> chunk, DeviceWork work) {
+    /** The scan's columns of one run of segments, decoded on the device. */
+    private DeviceTable decoded(List<EncodedSegment> chunk, DeviceWork work) {
         List<DeviceColumn> columns = new ArrayList<>();
         try {
             for (int m = 0; m < scan.columns().size(); m++) {
@@ -143,18 +158,13 @@ final class StreamedChain {
             columns.forEach(DeviceColumn::close);
             throw e;
         }
-        int rows = chunk.stream().mapToInt(EncodedSegment::rowCount).sum();
-        return overChain(new DeviceTable(scan.schema(), rows, columns), work);
+        return new DeviceTable(scan.schema(), chunk.stream().mapToInt(EncodedSegment::rowCount).sum(), columns);
     }
 
-    private HostTable copied(List<Batch> chunk, DeviceWork work) {
-        return overChain(HostToDevice.upload(scan.schema(), chunk, work), work);
-    }
-
-    /** The chain's rows of one chunk of the scan (taken over), copied back to the host. */
-    private HostTable overChain(DeviceTable scanned, DeviceWork work) {
+    /** The output of the chain's rows over one chunk of the scan (taken over). */
+    private <T extends AutoCloseable> T overChain(DeviceTable scanned, ChunkOutput<T> output, DeviceWork work) {
         try (DeviceTable rows = apply(top, scanned, work)) {
-            return HostTable.download(rows, allocator, work);
+            return output.of(rows, work);
         }
     }
 

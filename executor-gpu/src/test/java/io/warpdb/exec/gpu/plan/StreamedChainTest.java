@@ -111,6 +111,29 @@ class StreamedChainTest extends GpuTestBase {
     }
 
     @Test
+    void aggregationsOfTheStreamedChunksMergePartialStates() {
+        FilterNode filter = new FilterNode(facts, Call.of(Op.IS_NOT_NULL, DataType.BOOLEAN, col(2, DataType.decimal(12, 2))));
+        List<AggCall> calls = List.of(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"),
+                new AggCall(AggFunction.SUM, List.of(2), false, DataType.decimal(18, 2), "total"),
+                new AggCall(AggFunction.AVG, List.of(2), false, DataType.decimal(18, 4), "mean"),
+                new AggCall(AggFunction.MIN, List.of(4), false, DataType.DOUBLE, "least"),
+                new AggCall(AggFunction.COUNT, List.of(1), false, DataType.BIGINT, "gs"));
+        Schema schema = Schema.of(new Field("n", DataType.BIGINT), new Field("total", DataType.decimal(18, 2)),
+                new Field("mean", DataType.decimal(18, 4)), new Field("least", DataType.DOUBLE), new Field("gs", DataType.BIGINT));
+        AggregateNode ungrouped = new AggregateNode(filter, List.of(), calls, schema);
+        ExecContext context = assertRuns(ungrouped, "aggregates where price is not null");
+        assertNote(context.stats(ungrouped), "aggregated chunk by chunk as the input streamed: ");
+        assertStreamed(context.stats(filter));
+
+        // Grouped by g, 500 values over chunks of 1,000 rows: too many groups per chunk, so partitioned instead.
+        AggregateNode grouped = new AggregateNode(filter, List.of(1), calls,
+                Schema.of(FACTS.field(1), schema.field(0), schema.field(1), schema.field(2), schema.field(3), schema.field(4)));
+        context = assertRuns(grouped, "aggregates where price is not null, by g");
+        assertNote(context.stats(grouped), "aggregating the streamed chunks as they came was given up");
+        assertNote(context.stats(grouped), "out-of-core partitioned aggregation: ");
+    }
+
+    @Test
     void joinOfTheFilteredTableRunsOutOfCore() {
         FilterNode filter = new FilterNode(facts, Call.of(Op.IS_NOT_NULL, DataType.BOOLEAN, col(3, DataType.VARCHAR)));
         JoinNode join = new JoinNode(filter, dims, JoinKind.INNER, List.of(1), List.of(0), null, FACTS.concat(DIMS));
