@@ -30,7 +30,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * node applies to its shard. A query sends each shard the SQL text of what it reads of each
  * distributed table (the columns and the column-against-constant conditions of its scans,
  * {@link TableReads}), gathers the rows over the {@link Exchange} into a database of this query
- * alone (replicated tables from this node's own copy), and runs the query there: joins,
+ * alone (replicated tables from this node's own copy; every table with all its columns, those the
+ * query does not read as placeholders: {@link WidenedRows}), and runs the query there: joins,
  * aggregation, ordering and limits finish on the coordinator. INSERT and COPY run the same way
  * into an empty copy of the target, whose rows then go to their shards by the murmur3 hash of the
  * distribution column (replicated: to all), staged unpublished, and one COMMIT entry in the log
@@ -82,6 +83,9 @@ final class Coordinator implements StatementInterceptor {
             if (create.ifNotExists() && catalog.table(create.name()).isPresent()) {
                 return StatementResult.update(0);
             }
+            if (catalog.table(create.name()).isEmpty()) {
+                validate(sql, parameters);
+            }
             // Like Greenplum: without a distribution, a table is hashed on its first column.
             Distribution distribution = create.distribution() != null ? create.distribution()
                     : Distribution.hash(create.schema().field(0).name());
@@ -102,6 +106,14 @@ final class Coordinator implements StatementInterceptor {
             return null; // informational: checked against this node's copy of the schema
         }
         throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "views are not supported in cluster mode yet");
+    }
+
+    /** Runs {@code sql} on a scratch database, so that a statement one database refuses fails here, before the log has it. */
+    private void validate(String sql, List<Object> parameters) {
+        try (Database scratch = Database.inMemoryWithin("cluster-check-" + queries.incrementAndGet(), shard.database());
+                Session session = scratch.newLocalSession()) {
+            session.execute(sql, parameters).close();
+        }
     }
 
     private static String insertTarget(String sql) {
@@ -153,13 +165,13 @@ final class Coordinator implements StatementInterceptor {
                 }
             }
             for (TableReads.Read read : reads.values()) {
-                Table table = gathered.catalog().create(read.table(), read.columns(), false);
+                Table table = gathered.catalog().create(read.table(), localTable(read.table()).schema(), false);
                 boolean replicated = catalog.table(read.table()).map(t -> t.distribution().replicated()).orElse(true);
                 List<Member> sources = replicated ? List.of(config.self()) : config.members();
                 List<BatchStream> streams = new ArrayList<>();
                 try {
                     for (Member source : sources) {
-                        streams.add(rowsOf(source, read.query()));
+                        streams.add(new WidenedRows(rowsOf(source, read.query()), table.schema(), gathered.allocator()));
                     }
                     for (BatchStream rows : streams) {
                         table.append(rows);
@@ -167,6 +179,10 @@ final class Coordinator implements StatementInterceptor {
                 } finally {
                     streams.forEach(BatchStream::close);
                 }
+            }
+            // A statement whose plan reads nothing of a table it names (WHERE 1 = 0) still validates against it.
+            for (Table local : shard.database().catalog().tables()) {
+                gathered.catalog().create(local.name(), local.schema(), true);
             }
             return gathered;
         } catch (RuntimeException e) {

@@ -1,12 +1,11 @@
-package io.warpdb.tools;
+package io.warpdb.sqltest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.sql.Database;
 import io.warpdb.storage.StorageOptions;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -41,15 +40,8 @@ class ClusterLoopbackTest {
 
     @Test
     void threeNodesAnswerAsOneAndANodeCatchesUp() throws Exception {
-        List<Path> configs = configs();
-        List<CliProcess> nodes = new ArrayList<>();
-        try (Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
-            for (Path config : configs) {
-                nodes.add(node(config));
-            }
-            for (CliProcess node : nodes) {
-                awaitStarted(node);
-            }
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx512m"));
+                Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
             Path csv = dir.resolve("orders.csv");
             StringBuilder rows = new StringBuilder();
             for (int i = 100; i < 160; i++) {
@@ -67,30 +59,28 @@ class ClusterLoopbackTest {
                     "COPY orders FROM '" + csv + "' (HEADER false)",
                     "INSERT INTO orders SELECT c_id + 1000, c_id, 0.5, c_name, NULL FROM cust WHERE c_id > 10");
             for (int i = 0; i < setup.size(); i++) {
-                try (Connection c = DriverManager.getConnection(url(i % NODES)); Statement s = c.createStatement();
+                try (Connection c = DriverManager.getConnection(cluster.url(i % NODES)); Statement s = c.createStatement();
                         Statement r = reference.createStatement()) {
                     assertEquals(r.executeUpdate(setup.get(i)), s.executeUpdate(setup.get(i)), setup.get(i));
                 }
             }
             for (int n = 0; n < NODES; n++) {
-                assertSameAnswers(reference, url(n));
+                assertSameAnswers(reference, cluster.url(n), queries);
             }
 
             // n3 stops: the other two still commit DDL, but a load needs every shard and leaves nothing behind.
-            nodes.get(2).terminate();
-            nodes.get(2).waitFor();
-            try (Connection c = DriverManager.getConnection(url(0)); Statement s = c.createStatement();
+            cluster.stop(2);
+            try (Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement();
                     Statement r = reference.createStatement()) {
-                SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                SQLException refused = assertThrows(SQLException.class,
                         () -> s.executeUpdate("INSERT INTO orders SELECT c_id + 10000, c_id, 1.00, c_name, NULL FROM cust"));
                 assertEquals("08006", refused.getSQLState(), refused.getMessage());
                 String create = "CREATE TABLE later (k INT, v VARCHAR(5)) WITH (distribution = 'hash(k)')";
                 s.executeUpdate(create);
                 r.executeUpdate(create);
             }
-            nodes.set(2, node(configs.get(2)));
-            awaitStarted(nodes.get(2));
-            try (Connection c = DriverManager.getConnection(url(2)); Statement s = c.createStatement();
+            cluster.restart(2);
+            try (Connection c = DriverManager.getConnection(cluster.url(2)); Statement s = c.createStatement();
                     Statement r = reference.createStatement()) {
                 String insert = "INSERT INTO later VALUES (1, 'x'), (2, 'y'), (3, NULL), (4, 'x')";
                 assertEquals(r.executeUpdate(insert), s.executeUpdate(insert));
@@ -98,14 +88,7 @@ class ClusterLoopbackTest {
             List<String> withLater = new ArrayList<>(queries);
             withLater.add("SELECT v, COUNT(*), SUM(k) FROM later GROUP BY v ORDER BY v");
             for (int n = 0; n < NODES; n++) {
-                assertSameAnswers(reference, url(n), withLater);
-            }
-        } finally {
-            for (CliProcess node : nodes) {
-                node.terminate();
-            }
-            for (CliProcess node : nodes) {
-                node.waitFor();
+                assertSameAnswers(reference, cluster.url(n), withLater);
             }
         }
         assertShardsSplitTheRows();
@@ -125,10 +108,6 @@ class ClusterLoopbackTest {
             }
         }
         assertEquals(68, total, "rows per shard: " + counts);
-    }
-
-    private void assertSameAnswers(Connection reference, String url) throws SQLException {
-        assertSameAnswers(reference, url, queries);
     }
 
     private static void assertSameAnswers(Connection reference, String url, List<String> sqls) throws SQLException {
@@ -152,51 +131,5 @@ class ClusterLoopbackTest {
             }
         }
         return rows;
-    }
-
-    private final List<int[]> ports = new ArrayList<>();
-
-    private List<Path> configs() throws IOException {
-        List<String> members = new ArrayList<>();
-        // All sockets stay open until every port is chosen, so that the system never hands out one twice.
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int n = 1; n <= NODES; n++) {
-                int[] p = {freePort(held), freePort(held), freePort(held)};
-                ports.add(p);
-                members.add("n" + n + "=127.0.0.1:" + p[0] + ":" + p[1] + ":" + p[2]);
-            }
-        } finally {
-            for (ServerSocket socket : held) {
-                socket.close();
-            }
-        }
-        List<Path> configs = new ArrayList<>();
-        for (int n = 1; n <= NODES; n++) {
-            Path config = dir.resolve("n" + n + ".properties");
-            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n");
-            configs.add(config);
-        }
-        return configs;
-    }
-
-    private String url(int node) {
-        return "jdbc:warpdb:remote:http://127.0.0.1:" + ports.get(node)[2];
-    }
-
-    /** A port free now, kept by a socket added to {@code held}. */
-    private static int freePort(List<ServerSocket> held) throws IOException {
-        ServerSocket socket = new ServerSocket(0);
-        held.add(socket);
-        return socket.getLocalPort();
-    }
-
-    private static CliProcess node(Path config) throws IOException {
-        return new CliProcess(List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), "node", "--config", config.toString());
-    }
-
-    private static void awaitStarted(CliProcess node) throws IOException {
-        String line = node.readLine();
-        assertTrue(line != null && line.startsWith("WarpDB node "), "node did not start: " + line);
     }
 }
