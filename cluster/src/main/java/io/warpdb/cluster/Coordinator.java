@@ -7,6 +7,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementInterceptor;
 import io.warpdb.sql.StatementResult;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -27,18 +29,20 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Coordinates the statements a node's clients send. DDL goes through the Raft log, which every
- * node applies to its shard. A query sends each shard the SQL text of what it reads of each
- * distributed table (the columns and the column-against-constant conditions of its scans,
- * {@link TableReads}), gathers the rows over the {@link Exchange} into a database of this query
- * alone (replicated tables from this node's own copy; every table with all its columns, those the
- * query does not read as placeholders: {@link WidenedRows}), and runs the query there: joins,
- * aggregation, ordering and limits finish on the coordinator. INSERT and COPY run the same way
- * into an empty copy of the target, whose rows then go to their shards by the murmur3 hash of the
- * distribution column (replicated: to all), staged unpublished, and one COMMIT entry in the log
- * publishes them on every shard.
+ * node applies to its shard. A query runs as fragments on the shards and the rest here
+ * ({@link FragmentPlanner}, {@link DistributedQuery}); EXPLAIN shows them. A query with
+ * parameters (or one a shard plans otherwise) sends each shard the SQL text of what it reads of
+ * each distributed table (the columns and the column-against-constant conditions of its scans,
+ * {@link TableReads}), gathers the rows over the {@link Exchange} into a database of this
+ * statement alone (replicated tables from this node's own copy; every table with all its
+ * columns, those the statement does not read as placeholders: {@link WidenedRows}), and runs it
+ * there. INSERT and COPY run that way into an empty copy of the target, whose rows then go to
+ * their shards by the murmur3 hash of the distribution column (replicated: to all), staged
+ * unpublished, and one COMMIT entry in the log publishes them on every shard.
  */
 final class Coordinator implements StatementInterceptor {
     private static final Pattern LEADING = Pattern.compile("(?s)^(?:\\s+|--[^\\n]*\\n?|/\\*.*?\\*/|\\()*([A-Za-z]+)");
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)^\\s*EXPLAIN\\s+(ANALYZE\\s+)?(.*)$");
     private static final Pattern INSERT_TARGET = Pattern.compile(
             "(?is)^\\s*INSERT\\s+INTO\\s+(?:(?:\"[^\"]+\"|[A-Za-z_][\\w$]*)\\s*\\.\\s*)?(\"[^\"]+\"|[A-Za-z_][\\w$]*)");
 
@@ -68,6 +72,7 @@ final class Coordinator implements StatementInterceptor {
         String keyword = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
         return switch (keyword) {
             case "SET" -> null;
+            case "EXPLAIN" -> explain(session, sql, parameters);
             case "INSERT" -> write(session, insertTarget(sql), sql, parameters);
             case "UPDATE", "DELETE", "CANCEL" -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, keyword
                     + " is not supported in cluster mode yet");
@@ -125,8 +130,22 @@ final class Coordinator implements StatementInterceptor {
         return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
     }
 
-    /** Runs a query over the rows its reads gather from the shards. */
+    /**
+     * Runs a query as fragments on the shards and the rest here ({@link DistributedQuery}); with
+     * parameters, or when a shard planned it without one of its fragments, over the rows its
+     * reads gather from the shards.
+     */
     private StatementResult query(Session session, String sql, List<Object> parameters) {
+        Optional<QueryPlans.QueryPlan> planned = parameters.isEmpty() ? QueryPlans.of(session, sql, parameters) : Optional.empty();
+        if (planned.isPresent()) {
+            try {
+                return distributed(session, sql, planned.get()).run();
+            } catch (WarpException e) {
+                if (!FragmentTicket.MISSING.equals(e.getMessage())) {
+                    throw e;
+                }
+            }
+        }
         Database gathered = gather(session, sql, parameters, null);
         try {
             Session local = localSession(session, gathered);
@@ -140,6 +159,24 @@ final class Coordinator implements StatementInterceptor {
         } catch (RuntimeException e) {
             gathered.close();
             throw e;
+        }
+    }
+
+    private DistributedQuery distributed(Session session, String sql, QueryPlans.QueryPlan planned) {
+        return new DistributedQuery(config, catalog, localSession(session, shard.database()), shard, exchange, sql, planned,
+                "cluster-" + queries.incrementAndGet());
+    }
+
+    /** EXPLAIN [ANALYZE] of a query: its fragments, where they run and the exchanges between them. */
+    private StatementResult explain(Session session, String sql, List<Object> parameters) {
+        Matcher explain = EXPLAIN.matcher(sql);
+        Optional<QueryPlans.QueryPlan> planned = explain.matches() && parameters.isEmpty()
+                ? QueryPlans.of(session, explain.group(2), parameters) : Optional.empty();
+        if (planned.isEmpty()) {
+            return query(session, sql, parameters);
+        }
+        try (DistributedQuery query = distributed(session, explain.group(2), planned.get())) {
+            return QueryPlans.lines(session, query.explain(explain.group(1) != null));
         }
     }
 
@@ -296,40 +333,6 @@ final class Coordinator implements StatementInterceptor {
             shard.abort(load);
         } else {
             exchange.abort(node, load);
-        }
-    }
-
-    /** A statement's result as a stream; closing it closes the result, then {@code after} (e.g. the gathered database it came from). */
-    private static final class ResultStream implements BatchStream {
-        private final StatementResult result;
-        private final AutoCloseable after;
-
-        ResultStream(StatementResult result, AutoCloseable after) {
-            this.result = result;
-            this.after = after;
-        }
-
-        @Override
-        public Schema schema() {
-            return result.schema();
-        }
-
-        @Override
-        public Batch next() {
-            return result.batches().next();
-        }
-
-        @Override
-        public void close() {
-            try {
-                result.close();
-            } finally {
-                try {
-                    after.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
         }
     }
 }

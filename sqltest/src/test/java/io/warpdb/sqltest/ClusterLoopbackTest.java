@@ -36,7 +36,12 @@ class ClusterLoopbackTest {
             "SELECT o_id, o_note FROM orders WHERE o_id BETWEEN 3 AND 40 AND o_note IS NOT NULL ORDER BY o_id DESC LIMIT 5",
             "SELECT o_cust, AVG(o_total), COUNT(DISTINCT o_note) FROM orders GROUP BY o_cust HAVING COUNT(*) > 1 ORDER BY 1",
             "SELECT c_name FROM cust WHERE c_id NOT IN (SELECT o_cust FROM orders WHERE o_total < 50) ORDER BY c_name",
-            "SELECT a.o_id, b.o_id FROM orders a JOIN orders b ON a.o_cust = b.o_cust AND a.o_id < b.o_id WHERE a.o_day = DATE '2024-01-02' ORDER BY 1, 2");
+            "SELECT a.o_id, b.o_id FROM orders a JOIN orders b ON a.o_cust = b.o_cust AND a.o_id < b.o_id WHERE a.o_day = DATE '2024-01-02' ORDER BY 1, 2",
+            "SELECT a.o_id, b.o_total, c_name FROM orders a JOIN orders b ON a.o_id = b.o_id LEFT JOIN cust ON a.o_cust = c_id"
+                    + " WHERE a.o_cust <= 20 ORDER BY 1",
+            "SELECT o_id, COUNT(*), AVG(o_total), MAX(o_note) FROM orders GROUP BY o_id ORDER BY o_id LIMIT 7",
+            "SELECT o_day, COUNT(o_note), SUM(o_total), MIN(o_total), MAX(o_id) FROM orders GROUP BY o_day ORDER BY 1",
+            "SELECT COUNT(*), SUM(o_total) FROM orders WHERE o_total > 1000");
 
     @Test
     void threeNodesAnswerAsOneAndANodeCatchesUp() throws Exception {
@@ -67,6 +72,7 @@ class ClusterLoopbackTest {
             for (int n = 0; n < NODES; n++) {
                 assertSameAnswers(reference, cluster.url(n), queries);
             }
+            assertExplainShowsFragments(cluster.url(1));
 
             // n3 stops: the other two still commit DDL, but a load needs every shard and leaves nothing behind.
             cluster.stop(2);
@@ -92,6 +98,18 @@ class ClusterLoopbackTest {
             }
         }
         assertShardsSplitTheRows();
+    }
+
+    /** EXPLAIN shows a partial aggregate on every node and its exchange; EXPLAIN ANALYZE what the exchange moved. */
+    private static void assertExplainShowsFragments(String url) throws SQLException {
+        String query = "SELECT o_cust, SUM(o_total) FROM orders GROUP BY o_cust";
+        try (Connection c = DriverManager.getConnection(url)) {
+            String plan = String.join("\n", rows(c, "EXPLAIN " + query).stream().map(r -> (String) r.get(0)).toList());
+            assertTrue(plan.contains("Fragment 1 (partial aggregate) on n1, n2, n3:") && plan.contains("Exchange 1: n1, n2, n3 to n2 over")
+                    && plan.contains("Coordinator on n2:"), plan);
+            String analyzed = String.join("\n", rows(c, "EXPLAIN ANALYZE " + query).stream().map(r -> (String) r.get(0)).toList());
+            assertTrue(analyzed.matches("(?s).*Exchange 1: .*\\(rows=\\d+, bytes=[1-9]\\d*, time=[0-9.]+ ms\\).*"), analyzed);
+        }
     }
 
     /** Each shard holds a part of the hash-distributed table, together all of it once; each holds all of the replicated one. */
