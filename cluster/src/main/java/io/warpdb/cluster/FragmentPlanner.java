@@ -45,9 +45,10 @@ final class FragmentPlanner {
     record Fragment(int id, PlanNode plan, boolean partial) {
     }
 
-    /** How a subtree's rows lie: on the shards by hash ({@code key}: the output column of the distribution value, or -1), on every node, or only here. */
+    /** How a subtree's rows lie: on the shards by hash, on every node, or only here. */
     private enum Spread { HASHED, REPLICATED, LOCAL }
 
+    /** A subtree's spread; {@code key}: for HASHED, the output column holding the distribution value, or -1. */
     private record Layout(Spread spread, int key) {
         static final Layout REPLICATED = new Layout(Spread.REPLICATED, -1);
         static final Layout LOCAL = new Layout(Spread.LOCAL, -1);

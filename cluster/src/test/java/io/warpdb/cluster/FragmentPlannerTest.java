@@ -54,7 +54,8 @@ class FragmentPlannerTest {
 
     @Test
     void groupingByAnotherColumnAggregatesPartiallyOnTheShards() {
-        List<FragmentPlanner.Fragment> fragments = fragments("SELECT o_cust, SUM(o_total), COUNT(*), MIN(o_id) FROM orders GROUP BY o_cust");
+        List<FragmentPlanner.Fragment> fragments =
+                fragments("SELECT o_cust, SUM(o_total), COUNT(*), MIN(o_id) FROM orders GROUP BY o_cust");
         assertEquals(1, fragments.size());
         assertTrue(fragments.get(0).partial());
         assertTrue(fragments.get(0).plan() instanceof AggregateNode);

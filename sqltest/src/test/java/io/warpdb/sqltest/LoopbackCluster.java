@@ -21,18 +21,26 @@ import java.util.concurrent.TimeUnit;
 public final class LoopbackCluster implements AutoCloseable {
     private final Path dir;
     private final List<String> jvmOptions;
+    private final String settings;
     private final List<Path> configs = new ArrayList<>();
     private final List<int[]> ports = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
+    private final List<Process> paused = new ArrayList<>();
 
-    private LoopbackCluster(Path dir, List<String> jvmOptions) {
+    private LoopbackCluster(Path dir, List<String> jvmOptions, String settings) {
         this.dir = dir;
         this.jvmOptions = jvmOptions;
+        this.settings = settings;
     }
 
     /** Starts {@code nodes} nodes whose data lies under {@code dir}; returns once every one serves. */
     public static LoopbackCluster start(Path dir, int nodes, List<String> jvmOptions) {
-        LoopbackCluster cluster = new LoopbackCluster(dir, jvmOptions);
+        return start(dir, nodes, jvmOptions, "");
+    }
+
+    /** With {@code settings} (lines of cluster.properties, e.g. {@code node.timeout.seconds = 3}) in every node's configuration. */
+    public static LoopbackCluster start(Path dir, int nodes, List<String> jvmOptions, String settings) {
+        LoopbackCluster cluster = new LoopbackCluster(dir, jvmOptions, settings);
         try {
             cluster.writeConfigs(nodes);
             for (int n = 0; n < nodes; n++) {
@@ -69,6 +77,32 @@ public final class LoopbackCluster implements AutoCloseable {
         awaitExit(p);
     }
 
+    /** Stops node {@code n} with SIGSTOP: it keeps its sockets but answers nothing, as a hung machine. */
+    public void pause(int n) {
+        signal(n, "-STOP");
+        paused.add(processes.get(n));
+    }
+
+    /** Kills node {@code n} with SIGKILL (no shutdown: a crash) and waits for it to be gone. */
+    public void kill(int n) {
+        Process p = processes.get(n);
+        p.toHandle().destroyForcibly();
+        awaitExit(p);
+    }
+
+    private void signal(int n, String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(processes.get(n).pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill " + signal + " of node n" + (n + 1) + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Starts node {@code n} again on its configuration and data; returns once it serves. */
     public void restart(int n) {
         try {
@@ -97,7 +131,8 @@ public final class LoopbackCluster implements AutoCloseable {
         Files.createDirectories(dir);
         for (int n = 1; n <= nodes; n++) {
             Path config = dir.resolve("n" + n + ".properties");
-            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n");
+            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n"
+                    + settings);
             configs.add(config);
         }
     }
@@ -150,9 +185,10 @@ public final class LoopbackCluster implements AutoCloseable {
         }
     }
 
-    /** Stops every node (SIGTERM) and waits for them. */
+    /** Stops every node (SIGTERM; SIGKILL for a paused one, which would not act on SIGTERM) and waits for them. */
     @Override
     public void close() {
+        paused.forEach(p -> p.toHandle().destroyForcibly());
         processes.forEach(p -> p.toHandle().destroy());
         processes.forEach(LoopbackCluster::awaitExit);
     }
