@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,9 +16,13 @@ import java.util.Properties;
  * A node's configuration, from a {@code cluster.properties} file: {@code node.id}, {@code data.dir}
  * (the node's own directory: its Raft log and its shard database), {@code members} (every node,
  * comma-separated, see {@link Member}; the same list on every node, in the same order, which is
- * the order of the shards) and {@code cluster.id} (names the Raft group; default {@code warpdb}).
+ * the order of the shards), {@code cluster.id} (names the Raft group; default {@code warpdb}) and
+ * {@code node.timeout.seconds} (how long a query waits for another node's next rows before it fails
+ * naming that node; default 60).
  */
-public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId) {
+public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout) {
+    private static final String NODE_TIMEOUT = "node.timeout.seconds";
+
     public ClusterConfig {
         members = List.copyOf(members);
         if (members.stream().map(Member::id).distinct().count() != members.size()) {
@@ -49,7 +54,19 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
             }
         }
         Path dataDir = base.resolve(required(p, "data.dir"));
-        return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim());
+        String timeout = p.getProperty(NODE_TIMEOUT, "60").trim();
+        long seconds;
+        try {
+            seconds = Long.parseLong(timeout);
+        } catch (NumberFormatException e) {
+            seconds = 0;
+        }
+        if (seconds <= 0) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
+                    NODE_TIMEOUT + " must be a positive number of seconds, not " + timeout);
+        }
+        return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim(),
+                Duration.ofSeconds(seconds));
     }
 
     private static String required(Properties p, String key) {

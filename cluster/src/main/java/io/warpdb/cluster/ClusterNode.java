@@ -33,7 +33,7 @@ public final class ClusterNode implements AutoCloseable {
         this.flight = FlightServer.builder(allocator, Location.forGrpcInsecure(self.host(), self.flightPort()),
                 new ShardService(shard, allocator)).build();
         flight.start();
-        this.exchange = new FlightExchange(allocator);
+        this.exchange = new FlightExchange(allocator, config.nodeTimeout());
         this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
         database.setInterceptor(new Coordinator(config, catalog, log, shard, exchange));
     }

@@ -7,6 +7,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementInterceptor;
 import io.warpdb.sql.StatementResult;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -27,17 +29,20 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Coordinates the statements a node's clients send. DDL goes through the Raft log, which every
- * node applies to its shard. A query sends each shard the SQL text of what it reads of each
- * distributed table (the columns and the column-against-constant conditions of its scans,
- * {@link TableReads}), gathers the rows over the {@link Exchange} into a database of this query
- * alone (replicated tables from this node's own copy), and runs the query there: joins,
- * aggregation, ordering and limits finish on the coordinator. INSERT and COPY run the same way
- * into an empty copy of the target, whose rows then go to their shards by the murmur3 hash of the
- * distribution column (replicated: to all), staged unpublished, and one COMMIT entry in the log
- * publishes them on every shard.
+ * node applies to its shard. A query runs as fragments on the shards and the rest here
+ * ({@link FragmentPlanner}, {@link DistributedQuery}); EXPLAIN shows them. A query with
+ * parameters (or one a shard plans otherwise) sends each shard the SQL text of what it reads of
+ * each distributed table (the columns and the column-against-constant conditions of its scans,
+ * {@link TableReads}), gathers the rows over the {@link Exchange} into a database of this
+ * statement alone (replicated tables from this node's own copy; every table with all its
+ * columns, those the statement does not read as placeholders: {@link WidenedRows}), and runs it
+ * there. INSERT and COPY run that way into an empty copy of the target, whose rows then go to
+ * their shards by the murmur3 hash of the distribution column (replicated: to all), staged
+ * unpublished, and one COMMIT entry in the log publishes them on every shard.
  */
 final class Coordinator implements StatementInterceptor {
     private static final Pattern LEADING = Pattern.compile("(?s)^(?:\\s+|--[^\\n]*\\n?|/\\*.*?\\*/|\\()*([A-Za-z]+)");
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)^\\s*EXPLAIN\\s+(ANALYZE\\s+)?(.*)$");
     private static final Pattern INSERT_TARGET = Pattern.compile(
             "(?is)^\\s*INSERT\\s+INTO\\s+(?:(?:\"[^\"]+\"|[A-Za-z_][\\w$]*)\\s*\\.\\s*)?(\"[^\"]+\"|[A-Za-z_][\\w$]*)");
 
@@ -67,6 +72,7 @@ final class Coordinator implements StatementInterceptor {
         String keyword = first.find() ? first.group(1).toUpperCase(Locale.ROOT) : "";
         return switch (keyword) {
             case "SET" -> null;
+            case "EXPLAIN" -> explain(session, sql, parameters);
             case "INSERT" -> write(session, insertTarget(sql), sql, parameters);
             case "UPDATE", "DELETE", "CANCEL" -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, keyword
                     + " is not supported in cluster mode yet");
@@ -81,6 +87,9 @@ final class Coordinator implements StatementInterceptor {
             }
             if (create.ifNotExists() && catalog.table(create.name()).isPresent()) {
                 return StatementResult.update(0);
+            }
+            if (catalog.table(create.name()).isEmpty()) {
+                validate(sql, parameters);
             }
             // Like Greenplum: without a distribution, a table is hashed on its first column.
             Distribution distribution = create.distribution() != null ? create.distribution()
@@ -104,6 +113,14 @@ final class Coordinator implements StatementInterceptor {
         throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "views are not supported in cluster mode yet");
     }
 
+    /** Runs {@code sql} on a scratch database, so that a statement one database refuses fails here, before the log has it. */
+    private void validate(String sql, List<Object> parameters) {
+        try (Database scratch = Database.inMemoryWithin("cluster-check-" + queries.incrementAndGet(), shard.database());
+                Session session = scratch.newLocalSession()) {
+            session.execute(sql, parameters).close();
+        }
+    }
+
     private static String insertTarget(String sql) {
         Matcher m = INSERT_TARGET.matcher(sql);
         if (!m.find()) {
@@ -113,8 +130,22 @@ final class Coordinator implements StatementInterceptor {
         return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
     }
 
-    /** Runs a query over the rows its reads gather from the shards. */
+    /**
+     * Runs a query as fragments on the shards and the rest here ({@link DistributedQuery}); with
+     * parameters, or when a shard planned it without one of its fragments, over the rows its
+     * reads gather from the shards.
+     */
     private StatementResult query(Session session, String sql, List<Object> parameters) {
+        Optional<QueryPlans.QueryPlan> planned = parameters.isEmpty() ? QueryPlans.of(session, sql, parameters) : Optional.empty();
+        if (planned.isPresent()) {
+            try {
+                return distributed(session, sql, planned.get()).run();
+            } catch (WarpException e) {
+                if (!FragmentTicket.MISSING.equals(e.getMessage())) {
+                    throw e;
+                }
+            }
+        }
         Database gathered = gather(session, sql, parameters, null);
         try {
             Session local = localSession(session, gathered);
@@ -128,6 +159,24 @@ final class Coordinator implements StatementInterceptor {
         } catch (RuntimeException e) {
             gathered.close();
             throw e;
+        }
+    }
+
+    private DistributedQuery distributed(Session session, String sql, QueryPlans.QueryPlan planned) {
+        return new DistributedQuery(config, catalog, localSession(session, shard.database()), shard, exchange, sql, planned,
+                "cluster-" + queries.incrementAndGet());
+    }
+
+    /** EXPLAIN [ANALYZE] of a query: its fragments, where they run and the exchanges between them. */
+    private StatementResult explain(Session session, String sql, List<Object> parameters) {
+        Matcher explain = EXPLAIN.matcher(sql);
+        Optional<QueryPlans.QueryPlan> planned = explain.matches() && parameters.isEmpty()
+                ? QueryPlans.of(session, explain.group(2), parameters) : Optional.empty();
+        if (planned.isEmpty()) {
+            return query(session, sql, parameters);
+        }
+        try (DistributedQuery query = distributed(session, explain.group(2), planned.get())) {
+            return QueryPlans.lines(session, query.explain(explain.group(1) != null));
         }
     }
 
@@ -153,13 +202,13 @@ final class Coordinator implements StatementInterceptor {
                 }
             }
             for (TableReads.Read read : reads.values()) {
-                Table table = gathered.catalog().create(read.table(), read.columns(), false);
+                Table table = gathered.catalog().create(read.table(), localTable(read.table()).schema(), false);
                 boolean replicated = catalog.table(read.table()).map(t -> t.distribution().replicated()).orElse(true);
                 List<Member> sources = replicated ? List.of(config.self()) : config.members();
                 List<BatchStream> streams = new ArrayList<>();
                 try {
                     for (Member source : sources) {
-                        streams.add(rowsOf(source, read.query()));
+                        streams.add(new WidenedRows(rowsOf(source, read.query()), table.schema(), gathered.allocator()));
                     }
                     for (BatchStream rows : streams) {
                         table.append(rows);
@@ -167,6 +216,10 @@ final class Coordinator implements StatementInterceptor {
                 } finally {
                     streams.forEach(BatchStream::close);
                 }
+            }
+            // A statement whose plan reads nothing of a table it names (WHERE 1 = 0) still validates against it.
+            for (Table local : shard.database().catalog().tables()) {
+                gathered.catalog().create(local.name(), local.schema(), true);
             }
             return gathered;
         } catch (RuntimeException e) {
@@ -280,40 +333,6 @@ final class Coordinator implements StatementInterceptor {
             shard.abort(load);
         } else {
             exchange.abort(node, load);
-        }
-    }
-
-    /** A statement's result as a stream; closing it closes the result, then {@code after} (e.g. the gathered database it came from). */
-    private static final class ResultStream implements BatchStream {
-        private final StatementResult result;
-        private final AutoCloseable after;
-
-        ResultStream(StatementResult result, AutoCloseable after) {
-            this.result = result;
-            this.after = after;
-        }
-
-        @Override
-        public Schema schema() {
-            return result.schema();
-        }
-
-        @Override
-        public Batch next() {
-            return result.batches().next();
-        }
-
-        @Override
-        public void close() {
-            try {
-                result.close();
-            } finally {
-                try {
-                    after.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
         }
     }
 }

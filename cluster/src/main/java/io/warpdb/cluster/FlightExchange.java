@@ -6,27 +6,45 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.AsyncPutListener;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-/** {@link Exchange} over Arrow Flight (gRPC), one client per node, kept open. */
+/**
+ * {@link Exchange} over Arrow Flight (gRPC), one client per node, kept open. A node that sends
+ * no rows for the node timeout (it died, hangs or is cut off) fails the fetch with SQLSTATE 08006
+ * naming it: the stream is cancelled, so no query waits on it longer.
+ */
 public final class FlightExchange implements Exchange {
     private final BufferAllocator allocator;
+    private final Duration timeout;
     private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "flight-exchange-timeouts");
+        t.setDaemon(true);
+        return t;
+    });
 
-    /** Batches it receives are allocated to {@code allocator}, which it does not close. */
-    public FlightExchange(BufferAllocator allocator) {
+    /** Batches it receives are allocated to {@code allocator}, which it does not close; {@code timeout} bounds each wait for a node. */
+    public FlightExchange(BufferAllocator allocator, Duration timeout) {
         this.allocator = allocator;
+        this.timeout = timeout;
     }
 
     @Override
@@ -41,17 +59,17 @@ public final class FlightExchange implements Exchange {
 
     @Override
     public BatchStream fetch(Member node, String sql) {
-        BatchStream rows = call(node, () -> new ShardService.FlightBatches(
-                client(node).getStream(new Ticket(sql.getBytes(StandardCharsets.UTF_8))), allocator));
+        FlightStream flight = call(node, () -> client(node).getStream(new Ticket(sql.getBytes(StandardCharsets.UTF_8))));
+        BatchStream rows = new ShardService.FlightBatches(flight, allocator);
         return new BatchStream() {
             @Override
             public Schema schema() {
-                return call(node, rows::schema);
+                return waitFor(node, flight, rows::schema);
             }
 
             @Override
             public Batch next() {
-                return call(node, rows::next);
+                return waitFor(node, flight, rows::next);
             }
 
             @Override
@@ -62,6 +80,26 @@ public final class FlightExchange implements Exchange {
                 });
             }
         };
+    }
+
+    /** Runs {@code body}, which waits for {@code node}; past the timeout the stream is cancelled and the wait fails naming the node. */
+    private <T> T waitFor(Member node, FlightStream flight, Supplier<T> body) {
+        AtomicBoolean late = new AtomicBoolean();
+        ScheduledFuture<?> alarm = alarms.schedule(() -> {
+            late.set(true);
+            flight.cancel("no answer within the node timeout", null);
+        }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            return call(node, body);
+        } catch (WarpException e) {
+            if (late.get()) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + node.id() + " (" + node.host() + ":" + node.flightPort()
+                        + ") did not answer within " + timeout.toSeconds() + " s (node.timeout.seconds)", e);
+            }
+            throw e;
+        } finally {
+            alarm.cancel(false);
+        }
     }
 
     @Override
@@ -111,6 +149,7 @@ public final class FlightExchange implements Exchange {
 
     @Override
     public void close() {
+        alarms.shutdownNow();
         for (FlightClient client : clients.values()) {
             try {
                 client.close();

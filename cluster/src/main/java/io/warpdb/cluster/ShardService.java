@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's Arrow Flight service for the other nodes: DoGet runs the SQL text of the ticket on
- * this shard and streams the rows; DoPut stages a load's rows (the descriptor's command is
+ * A node's Arrow Flight service for the other nodes: DoGet runs the ticket on this shard (SQL
+ * text, or a {@link FragmentTicket}) and streams the rows; DoPut stages a load's rows (the descriptor's command is
  * {@code load/table}); the action {@code abort} drops a load's staged rows. Errors travel as
  * Flight errors whose description starts with the SQLSTATE.
  */
@@ -42,7 +42,9 @@ final class ShardService extends NoOpFlightProducer {
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
         String sql = new String(ticket.getBytes(), StandardCharsets.UTF_8);
-        try (Session session = shard.database().newLocalSession(); StatementResult result = session.execute(sql, List.of());
+        try (Session session = shard.database().newLocalSession();
+                StatementResult result = FragmentTicket.parse(sql).map(fragment -> fragment.run(session))
+                        .orElseGet(() -> session.execute(sql, List.of()));
                 VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(result.schema()), allocator)) {
             listener.start(root);
             for (Batch next = result.batches().next(); next != null; next = result.batches().next()) {

@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code target/sqltest-durable}, closed and reopened from disk before every query; or {@code duckdb}, the oracle used to cross-check expected
  * answers (types and error states are not checked there); or {@code flight}: the cpu executor behind a
  * WarpDB server's Arrow Flight SQL endpoint, reached with the stock Arrow Flight SQL JDBC driver, a
- * server (with a fresh in-memory database) per script, stopped when the script's connection closes.
+ * server (with a fresh in-memory database) per script, stopped when the script's connection closes; or
+ * {@code cluster}: a 3-node cluster of {@code warpdb node} processes on loopback ({@link ClusterDatabases}),
+ * each script through one node on the cluster's database emptied of tables.
  */
 public final class Target {
     /** SQLSTATE of "executor not available" / "unknown executor". */
@@ -29,6 +31,7 @@ public final class Target {
     private static Path durableRoot;
     private static final String DURABLE = "-durable";
     private static final String FLIGHT = "flight";
+    private static final String CLUSTER = "cluster";
 
     private final String name;
     private volatile String unavailableReason;
@@ -44,7 +47,7 @@ public final class Target {
 
     /** The executor this target runs on. */
     private String executor() {
-        if (name.equals(FLIGHT)) {
+        if (name.equals(FLIGHT) || name.equals(CLUSTER)) {
             return "cpu";
         }
         return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
@@ -87,6 +90,9 @@ public final class Target {
         String db = "sqltest_" + name + "_" + DATABASES.incrementAndGet() + "_" + hint.replaceAll("[^A-Za-z0-9]+", "_");
         if (name.equals(FLIGHT)) {
             return () -> FlightConnections.open(db);
+        }
+        if (name.equals(CLUSTER)) {
+            return ClusterDatabases.next();
         }
         Properties p = new Properties();
         p.setProperty("executor", executor());

@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
                 "  data.dir = data/n1          (relative to the file; holds raft/ and the shard database db/)",
                 "  members  = n1=127.0.0.1:7101:7201:8765, n2=..., n3=...   (id=host:raftPort:flightPort:sqlPort)",
                 "  cluster.id = warpdb         (optional: names the Raft group)",
+                "  node.timeout.seconds = 60   (optional: a query waiting longer for another node's rows fails naming it)",
                 ""})
 final class NodeCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", required = true, description = "The node's cluster.properties.")

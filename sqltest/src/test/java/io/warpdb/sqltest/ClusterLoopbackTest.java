@@ -1,12 +1,11 @@
-package io.warpdb.tools;
+package io.warpdb.sqltest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.sql.Database;
 import io.warpdb.storage.StorageOptions;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,19 +36,17 @@ class ClusterLoopbackTest {
             "SELECT o_id, o_note FROM orders WHERE o_id BETWEEN 3 AND 40 AND o_note IS NOT NULL ORDER BY o_id DESC LIMIT 5",
             "SELECT o_cust, AVG(o_total), COUNT(DISTINCT o_note) FROM orders GROUP BY o_cust HAVING COUNT(*) > 1 ORDER BY 1",
             "SELECT c_name FROM cust WHERE c_id NOT IN (SELECT o_cust FROM orders WHERE o_total < 50) ORDER BY c_name",
-            "SELECT a.o_id, b.o_id FROM orders a JOIN orders b ON a.o_cust = b.o_cust AND a.o_id < b.o_id WHERE a.o_day = DATE '2024-01-02' ORDER BY 1, 2");
+            "SELECT a.o_id, b.o_id FROM orders a JOIN orders b ON a.o_cust = b.o_cust AND a.o_id < b.o_id WHERE a.o_day = DATE '2024-01-02' ORDER BY 1, 2",
+            "SELECT a.o_id, b.o_total, c_name FROM orders a JOIN orders b ON a.o_id = b.o_id LEFT JOIN cust ON a.o_cust = c_id"
+                    + " WHERE a.o_cust <= 20 ORDER BY 1",
+            "SELECT o_id, COUNT(*), AVG(o_total), MAX(o_note) FROM orders GROUP BY o_id ORDER BY o_id LIMIT 7",
+            "SELECT o_day, COUNT(o_note), SUM(o_total), MIN(o_total), MAX(o_id) FROM orders GROUP BY o_day ORDER BY 1",
+            "SELECT COUNT(*), SUM(o_total) FROM orders WHERE o_total > 1000");
 
     @Test
     void threeNodesAnswerAsOneAndANodeCatchesUp() throws Exception {
-        List<Path> configs = configs();
-        List<CliProcess> nodes = new ArrayList<>();
-        try (Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
-            for (Path config : configs) {
-                nodes.add(node(config));
-            }
-            for (CliProcess node : nodes) {
-                awaitStarted(node);
-            }
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx512m"));
+                Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
             Path csv = dir.resolve("orders.csv");
             StringBuilder rows = new StringBuilder();
             for (int i = 100; i < 160; i++) {
@@ -67,30 +64,29 @@ class ClusterLoopbackTest {
                     "COPY orders FROM '" + csv + "' (HEADER false)",
                     "INSERT INTO orders SELECT c_id + 1000, c_id, 0.5, c_name, NULL FROM cust WHERE c_id > 10");
             for (int i = 0; i < setup.size(); i++) {
-                try (Connection c = DriverManager.getConnection(url(i % NODES)); Statement s = c.createStatement();
+                try (Connection c = DriverManager.getConnection(cluster.url(i % NODES)); Statement s = c.createStatement();
                         Statement r = reference.createStatement()) {
                     assertEquals(r.executeUpdate(setup.get(i)), s.executeUpdate(setup.get(i)), setup.get(i));
                 }
             }
             for (int n = 0; n < NODES; n++) {
-                assertSameAnswers(reference, url(n));
+                assertSameAnswers(reference, cluster.url(n), queries);
             }
+            assertExplainShowsFragments(cluster.url(1));
 
             // n3 stops: the other two still commit DDL, but a load needs every shard and leaves nothing behind.
-            nodes.get(2).terminate();
-            nodes.get(2).waitFor();
-            try (Connection c = DriverManager.getConnection(url(0)); Statement s = c.createStatement();
+            cluster.stop(2);
+            try (Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement();
                     Statement r = reference.createStatement()) {
-                SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                SQLException refused = assertThrows(SQLException.class,
                         () -> s.executeUpdate("INSERT INTO orders SELECT c_id + 10000, c_id, 1.00, c_name, NULL FROM cust"));
                 assertEquals("08006", refused.getSQLState(), refused.getMessage());
                 String create = "CREATE TABLE later (k INT, v VARCHAR(5)) WITH (distribution = 'hash(k)')";
                 s.executeUpdate(create);
                 r.executeUpdate(create);
             }
-            nodes.set(2, node(configs.get(2)));
-            awaitStarted(nodes.get(2));
-            try (Connection c = DriverManager.getConnection(url(2)); Statement s = c.createStatement();
+            cluster.restart(2);
+            try (Connection c = DriverManager.getConnection(cluster.url(2)); Statement s = c.createStatement();
                     Statement r = reference.createStatement()) {
                 String insert = "INSERT INTO later VALUES (1, 'x'), (2, 'y'), (3, NULL), (4, 'x')";
                 assertEquals(r.executeUpdate(insert), s.executeUpdate(insert));
@@ -98,17 +94,22 @@ class ClusterLoopbackTest {
             List<String> withLater = new ArrayList<>(queries);
             withLater.add("SELECT v, COUNT(*), SUM(k) FROM later GROUP BY v ORDER BY v");
             for (int n = 0; n < NODES; n++) {
-                assertSameAnswers(reference, url(n), withLater);
-            }
-        } finally {
-            for (CliProcess node : nodes) {
-                node.terminate();
-            }
-            for (CliProcess node : nodes) {
-                node.waitFor();
+                assertSameAnswers(reference, cluster.url(n), withLater);
             }
         }
         assertShardsSplitTheRows();
+    }
+
+    /** EXPLAIN shows a partial aggregate on every node and its exchange; EXPLAIN ANALYZE what the exchange moved. */
+    private static void assertExplainShowsFragments(String url) throws SQLException {
+        String query = "SELECT o_cust, SUM(o_total) FROM orders GROUP BY o_cust";
+        try (Connection c = DriverManager.getConnection(url)) {
+            String plan = String.join("\n", rows(c, "EXPLAIN " + query).stream().map(r -> (String) r.get(0)).toList());
+            assertTrue(plan.contains("Fragment 1 (partial aggregate) on n1, n2, n3:") && plan.contains("Exchange 1: n1, n2, n3 to n2 over")
+                    && plan.contains("Coordinator on n2:"), plan);
+            String analyzed = String.join("\n", rows(c, "EXPLAIN ANALYZE " + query).stream().map(r -> (String) r.get(0)).toList());
+            assertTrue(analyzed.matches("(?s).*Exchange 1: .*\\(rows=\\d+, bytes=[1-9]\\d*, time=[0-9.]+ ms\\).*"), analyzed);
+        }
     }
 
     /** Each shard holds a part of the hash-distributed table, together all of it once; each holds all of the replicated one. */
@@ -125,10 +126,6 @@ class ClusterLoopbackTest {
             }
         }
         assertEquals(68, total, "rows per shard: " + counts);
-    }
-
-    private void assertSameAnswers(Connection reference, String url) throws SQLException {
-        assertSameAnswers(reference, url, queries);
     }
 
     private static void assertSameAnswers(Connection reference, String url, List<String> sqls) throws SQLException {
@@ -152,51 +149,5 @@ class ClusterLoopbackTest {
             }
         }
         return rows;
-    }
-
-    private final List<int[]> ports = new ArrayList<>();
-
-    private List<Path> configs() throws IOException {
-        List<String> members = new ArrayList<>();
-        // All sockets stay open until every port is chosen, so that the system never hands out one twice.
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int n = 1; n <= NODES; n++) {
-                int[] p = {freePort(held), freePort(held), freePort(held)};
-                ports.add(p);
-                members.add("n" + n + "=127.0.0.1:" + p[0] + ":" + p[1] + ":" + p[2]);
-            }
-        } finally {
-            for (ServerSocket socket : held) {
-                socket.close();
-            }
-        }
-        List<Path> configs = new ArrayList<>();
-        for (int n = 1; n <= NODES; n++) {
-            Path config = dir.resolve("n" + n + ".properties");
-            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n");
-            configs.add(config);
-        }
-        return configs;
-    }
-
-    private String url(int node) {
-        return "jdbc:warpdb:remote:http://127.0.0.1:" + ports.get(node)[2];
-    }
-
-    /** A port free now, kept by a socket added to {@code held}. */
-    private static int freePort(List<ServerSocket> held) throws IOException {
-        ServerSocket socket = new ServerSocket(0);
-        held.add(socket);
-        return socket.getLocalPort();
-    }
-
-    private static CliProcess node(Path config) throws IOException {
-        return new CliProcess(List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"), "node", "--config", config.toString());
-    }
-
-    private static void awaitStarted(CliProcess node) throws IOException {
-        String line = node.readLine();
-        assertTrue(line != null && line.startsWith("WarpDB node "), "node did not start: " + line);
     }
 }

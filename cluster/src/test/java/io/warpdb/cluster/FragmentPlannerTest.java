@@ -1,0 +1,100 @@
+package io.warpdb.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.sql.Database;
+import io.warpdb.sql.QueryPlans;
+import io.warpdb.sql.Session;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Which subtrees of a query's plan the shards run, by the tables' distributions. */
+class FragmentPlannerTest {
+    private static Database database;
+    private static Session session;
+    private static final ClusterCatalog CATALOG = new ClusterCatalog(List.of());
+
+    @BeforeAll
+    static void tables() {
+        database = Database.inMemory("fragments");
+        session = database.newLocalSession();
+        create("orders", "o_id BIGINT, o_cust INT, o_total DECIMAL(12,2)", "hash(o_id)");
+        create("lines", "l_order BIGINT, l_qty INT, l_cust INT", "hash(l_order)");
+        create("narrow", "n_order INT, n_v INT", "hash(n_order)");
+        create("cust", "c_id INT, c_name VARCHAR(10)", "replicated");
+    }
+
+    private static void create(String table, String columns, String distribution) {
+        session.execute("CREATE TABLE " + table + " (" + columns + ")", List.of()).close();
+        session.execute("INSERT INTO " + table + " SELECT * FROM (VALUES " + switch (table) {
+            case "cust" -> "(1, 'a'), (2, 'b')";
+            case "orders" -> "(CAST(1 AS BIGINT), 1, 2.50), (CAST(2 AS BIGINT), 2, 3.50)";
+            case "lines" -> "(CAST(1 AS BIGINT), 5, 1), (CAST(2 AS BIGINT), 7, 2)";
+            default -> "(1, 1), (2, 2)";
+        } + ")", List.of()).close();
+        CATALOG.apply(ClusterCommand.create(table, "", distribution));
+    }
+
+    @AfterAll
+    static void close() {
+        session.close();
+        database.close();
+    }
+
+    private static List<FragmentPlanner.Fragment> fragments(String sql) {
+        PlanNode plan = QueryPlans.of(session, sql, List.of()).orElseThrow().plan();
+        return FragmentPlanner.fragments(plan, CATALOG);
+    }
+
+    @Test
+    void groupingByAnotherColumnAggregatesPartiallyOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments =
+                fragments("SELECT o_cust, SUM(o_total), COUNT(*), MIN(o_id) FROM orders GROUP BY o_cust");
+        assertEquals(1, fragments.size());
+        assertTrue(fragments.get(0).partial());
+        assertTrue(fragments.get(0).plan() instanceof AggregateNode);
+    }
+
+    @Test
+    void groupingByTheDistributionColumnAggregatesWhollyOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT o_id, AVG(o_total), COUNT(DISTINCT o_cust) FROM orders GROUP BY o_id");
+        assertEquals(1, fragments.size());
+        assertTrue(!fragments.get(0).partial() && contains(fragments.get(0).plan(), AggregateNode.class), fragments.toString());
+    }
+
+    @Test
+    void anAverageOverAllRowsGathersTheRows() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT AVG(o_total) FROM orders");
+        assertEquals(1, fragments.size());
+        assertTrue(!fragments.get(0).partial() && !contains(fragments.get(0).plan(), AggregateNode.class));
+    }
+
+    @Test
+    void joinsOnBothDistributionColumnsStayOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments = fragments(
+                "SELECT c_name, SUM(l_qty) FROM orders JOIN lines ON o_id = l_order JOIN cust ON o_cust = c_id GROUP BY c_name");
+        assertEquals(1, fragments.size());
+        assertTrue(fragments.get(0).partial() && contains(fragments.get(0).plan(), JoinNode.class));
+    }
+
+    @Test
+    void joinsOnOtherColumnsOrOfOtherTypesJoinOnTheCoordinator() {
+        assertEquals(2, fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust = l_cust").size());
+        assertEquals(2, fragments("SELECT COUNT(*) FROM narrow JOIN lines ON n_order = l_order").size());
+    }
+
+    @Test
+    void replicatedTablesAloneRunOnTheCoordinator() {
+        assertEquals(List.of(), fragments("SELECT c_name, COUNT(*) FROM cust GROUP BY c_name"));
+    }
+
+    private static boolean contains(PlanNode node, Class<? extends PlanNode> kind) {
+        return kind.isInstance(node) || node.inputs().stream().anyMatch(input -> contains(input, kind));
+    }
+}

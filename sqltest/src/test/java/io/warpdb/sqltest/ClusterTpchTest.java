@@ -1,0 +1,88 @@
+package io.warpdb.sqltest;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.sql.Database;
+import io.warpdb.tpch.ResultTable;
+import io.warpdb.tpch.QueryTarget;
+import io.warpdb.tpch.SuiteRunner;
+import io.warpdb.tpch.TblFiles;
+import io.warpdb.tpch.TpchGenerator;
+import io.warpdb.tpch.TpchLoader;
+import io.warpdb.tpch.TpchQueries;
+import io.warpdb.tpch.TpchSchema;
+import io.warpdb.tpch.WarpDbTarget;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The 22 TPC-H queries at SF 0.1 on a 3-node cluster of {@code warpdb node} processes on
+ * loopback, loaded by COPY of the dbgen files through one node (the fact tables and their big
+ * dimensions hashed on their keys, nation and region replicated), each answer equal to one
+ * WarpDB's on the same files. SF 0.1, not 1, keeps the test command's time in bounds (the cluster
+ * gathers the rows each query reads to the coordinating node).
+ */
+class ClusterTpchTest {
+    private static final double SCALE_FACTOR = 0.1;
+    private static final Map<String, String> DISTRIBUTION = Map.of("lineitem", "hash(l_orderkey)", "orders", "hash(o_orderkey)",
+            "partsupp", "hash(ps_partkey)", "part", "hash(p_partkey)", "customer", "hash(c_custkey)", "supplier", "hash(s_suppkey)",
+            "nation", "replicated", "region", "replicated");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void allQueriesAnswerAsOneNode() throws Exception {
+        int threads = Runtime.getRuntime().availableProcessors();
+        Path tbl = dir.resolve("tbl");
+        TblFiles.write(new TpchGenerator(SCALE_FACTOR), tbl, threads);
+        List<SuiteRunner.Outcome> outcomes;
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx1g"));
+                Database single = Database.inMemory("tpch_single");
+                WarpDbTarget reference = new WarpDbTarget(single, "cpu");
+                Connection c = DriverManager.getConnection(cluster.url(1))) {
+            TpchLoader.load(single, new TblFiles(tbl), threads);
+            try (Statement s = c.createStatement()) {
+                for (TpchSchema.Table table : TpchSchema.tables()) {
+                    s.executeUpdate(createTable(table));
+                    s.executeUpdate("COPY " + table.name() + " FROM '" + TblFiles.file(tbl, table).toAbsolutePath() + "'");
+                }
+            }
+            outcomes = new SuiteRunner(new JdbcTarget(c), reference).runAll(TpchQueries.all(), System.out);
+        }
+        String failures = outcomes.stream().filter(o -> !o.ok()).map(SuiteRunner.Outcome::format).collect(Collectors.joining("\n"));
+        assertTrue(SuiteRunner.allOk(outcomes), "TPC-H SF " + SCALE_FACTOR + " on 3 nodes: queries failing:\n" + failures);
+    }
+
+    private static String createTable(TpchSchema.Table table) {
+        return table.schema().fields().stream().map(f -> f.name() + " " + f.type().sqlName() + (f.type().nullable() ? "" : " NOT NULL"))
+                .collect(Collectors.joining(", ", "CREATE TABLE " + table.name() + " (",
+                        ") WITH (distribution = '" + DISTRIBUTION.get(table.name()) + "')"));
+    }
+
+    /** Queries through a JDBC connection. */
+    private record JdbcTarget(Connection connection) implements QueryTarget {
+        @Override
+        public String name() {
+            return "WarpDB cluster of 3";
+        }
+
+        @Override
+        public ResultTable query(String sql) {
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                return ResultTable.of(rs);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+    }
+}

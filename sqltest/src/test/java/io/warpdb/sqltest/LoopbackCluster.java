@@ -1,0 +1,195 @@
+package io.warpdb.sqltest;
+
+import io.warpdb.tools.WarpCli;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A cluster of separate {@code warpdb node} processes on loopback, run from this test's class
+ * path, each with its configuration and data directory {@code n<i>} under one folder: what the
+ * cluster tests and the sqltest {@code cluster} target query through JDBC.
+ */
+public final class LoopbackCluster implements AutoCloseable {
+    private final Path dir;
+    private final List<String> jvmOptions;
+    private final String settings;
+    private final List<Path> configs = new ArrayList<>();
+    private final List<int[]> ports = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Process> paused = new ArrayList<>();
+
+    private LoopbackCluster(Path dir, List<String> jvmOptions, String settings) {
+        this.dir = dir;
+        this.jvmOptions = jvmOptions;
+        this.settings = settings;
+    }
+
+    /** Starts {@code nodes} nodes whose data lies under {@code dir}; returns once every one serves. */
+    public static LoopbackCluster start(Path dir, int nodes, List<String> jvmOptions) {
+        return start(dir, nodes, jvmOptions, "");
+    }
+
+    /** With {@code settings} (lines of cluster.properties, e.g. {@code node.timeout.seconds = 3}) in every node's configuration. */
+    public static LoopbackCluster start(Path dir, int nodes, List<String> jvmOptions, String settings) {
+        LoopbackCluster cluster = new LoopbackCluster(dir, jvmOptions, settings);
+        try {
+            cluster.writeConfigs(nodes);
+            for (int n = 0; n < nodes; n++) {
+                cluster.processes.add(cluster.launch(n));
+            }
+            for (int n = 0; n < nodes; n++) {
+                cluster.awaitServing(n);
+            }
+            return cluster;
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    public int size() {
+        return configs.size();
+    }
+
+    /** The JDBC URL of node {@code n}'s SQL port (0-based). */
+    public String url(int n) {
+        return "jdbc:warpdb:remote:http://127.0.0.1:" + ports.get(n)[2];
+    }
+
+    /** Node {@code n}'s shard database directory. */
+    public Path shardDirectory(int n) {
+        return dir.resolve("n" + (n + 1)).resolve("db");
+    }
+
+    /** Stops node {@code n} with SIGTERM, as {@code kill} does, and waits for it to exit. */
+    public void stop(int n) {
+        Process p = processes.get(n);
+        p.toHandle().destroy();
+        awaitExit(p);
+    }
+
+    /** Stops node {@code n} with SIGSTOP: it keeps its sockets but answers nothing, as a hung machine. */
+    public void pause(int n) {
+        signal(n, "-STOP");
+        paused.add(processes.get(n));
+    }
+
+    /** Kills node {@code n} with SIGKILL (no shutdown: a crash) and waits for it to be gone. */
+    public void kill(int n) {
+        Process p = processes.get(n);
+        p.toHandle().destroyForcibly();
+        awaitExit(p);
+    }
+
+    private void signal(int n, String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", signal, Long.toString(processes.get(n).pid())).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill " + signal + " of node n" + (n + 1) + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts node {@code n} again on its configuration and data; returns once it serves. */
+    public void restart(int n) {
+        try {
+            processes.set(n, launch(n));
+            awaitServing(n);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void writeConfigs(int nodes) throws IOException {
+        List<String> members = new ArrayList<>();
+        // All sockets stay open until every port is chosen, so that the system never hands out one twice.
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int n = 1; n <= nodes; n++) {
+                int[] p = {freePort(held), freePort(held), freePort(held)};
+                ports.add(p);
+                members.add("n" + n + "=127.0.0.1:" + p[0] + ":" + p[1] + ":" + p[2]);
+            }
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
+        }
+        Files.createDirectories(dir);
+        for (int n = 1; n <= nodes; n++) {
+            Path config = dir.resolve("n" + n + ".properties");
+            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n"
+                    + settings);
+            configs.add(config);
+        }
+    }
+
+    /** A port free now, kept by a socket added to {@code held}. */
+    private static int freePort(List<ServerSocket> held) throws IOException {
+        ServerSocket socket = new ServerSocket(0);
+        held.add(socket);
+        return socket.getLocalPort();
+    }
+
+    private Process launch(int n) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), WarpCli.class.getName(), "node", "--config",
+                configs.get(n).toString()));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** Reads the node's first line, which it prints once it serves; the rest of its output is drained in the background. */
+    private void awaitServing(int n) throws IOException {
+        Process p = processes.get(n);
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (line == null || !line.startsWith("WarpDB node ")) {
+            throw new IllegalStateException("node n" + (n + 1) + " did not start: " + line);
+        }
+        Thread drain = new Thread(() -> {
+            try {
+                while (out.readLine() != null) {
+                    // Nothing to keep: a full pipe would block the node.
+                }
+            } catch (IOException ignored) {
+                // The node went away.
+            }
+        }, "node-n" + (n + 1) + "-out");
+        drain.setDaemon(true);
+        drain.start();
+    }
+
+    private static void awaitExit(Process p) {
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("a node did not exit within a minute of SIGTERM");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops every node (SIGTERM; SIGKILL for a paused one, which would not act on SIGTERM) and waits for them. */
+    @Override
+    public void close() {
+        paused.forEach(p -> p.toHandle().destroyForcibly());
+        processes.forEach(p -> p.toHandle().destroy());
+        processes.forEach(LoopbackCluster::awaitExit);
+    }
+}
