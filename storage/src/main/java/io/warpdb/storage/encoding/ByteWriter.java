@@ -45,9 +45,13 @@ final class ByteWriter {
     }
 
     void putBytes(byte[] values) {
-        ensureRoom(values.length);
-        System.arraycopy(values, 0, bytes, size, values.length);
-        size += values.length;
+        putBytes(values, 0, values.length);
+    }
+
+    void putBytes(byte[] values, int from, int length) {
+        ensureRoom(length);
+        System.arraycopy(values, from, bytes, size, length);
+        size += length;
     }
 
     byte[] toByteArray() {
