@@ -16,6 +16,9 @@ import java.util.Locale;
  * that is not a value of the type throws {@link BadValueException} saying what was expected.
  */
 public final class TextValueParser {
+    /** Digits that cannot overflow a long, so need no check per digit (a division, which cost most of parsing). */
+    private static final int MAX_SAFE_DIGITS = 18;
+
     private TextValueParser() {
     }
 
@@ -63,6 +66,16 @@ public final class TextValueParser {
             throw new BadValueException(SqlState.INVALID_TEXT_REPRESENTATION, expected(type));
         }
         long value = 0;
+        if (to - i <= MAX_SAFE_DIGITS) {
+            for (; i < to; i++) {
+                int d = b[i] - '0';
+                if (d < 0 || d > 9) {
+                    throw new BadValueException(SqlState.INVALID_TEXT_REPRESENTATION, expected(type));
+                }
+                value = value * 10 + d;
+            }
+            return negative ? -value : value;
+        }
         for (; i < to; i++) {
             int d = b[i] - '0';
             if (d < 0 || d > 9) {

@@ -53,7 +53,7 @@ record ZoneMap(long nullCount, Object min, Object max) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int r = 0; r < rows; r++) {
-            if (!v.isNull(r)) {
+            if (nulls == 0 || !v.isNull(r)) {
                 long x = values.applyAsLong(r);
                 min = Math.min(min, x);
                 max = Math.max(max, x);

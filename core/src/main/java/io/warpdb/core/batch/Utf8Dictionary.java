@@ -49,10 +49,27 @@ public final class Utf8Dictionary {
                 return insert(slot, hash, src, from, to);
             }
             int code = (int) (entry & CODES) - 1;
-            if ((int) (entry >>> 32) == hash && Arrays.equals(bytes, entries.offset(code), entries.offset(code + 1), src, from, to)) {
+            if ((int) (entry >>> 32) == hash && equal(bytes, entries.offset(code), entries.offset(code + 1), src, from, to)) {
                 return code;
             }
         }
+    }
+
+    /** Byte by byte for the short values most repeats are (flags, modes), where Arrays.equals costs more than it saves. */
+    private static boolean equal(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        int length = aTo - aFrom;
+        if (length != bTo - bFrom) {
+            return false;
+        }
+        if (length > Long.BYTES * 2) {
+            return Arrays.equals(a, aFrom, aTo, b, bFrom, bTo);
+        }
+        for (int i = 0; i < length; i++) {
+            if (a[aFrom + i] != b[bFrom + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -35,6 +35,9 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
     }
 
     private static void fillNullSlots(FieldVector vector, long[] values) {
+        if (vector.getNullCount() == 0) {
+            return;
+        }
         int firstValid = 0;
         while (firstValid < values.length && vector.isNull(firstValid)) {
             firstValid++;
