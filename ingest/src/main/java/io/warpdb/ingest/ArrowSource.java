@@ -59,23 +59,22 @@ final class ArrowSource implements LoadSource {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             int count = root.getRowCount();
             List<FieldVector> vectors = root.getFieldVectors();
-            try (BatchAssembly batch = new BatchAssembly(schema, count, allocator)) {
-                for (int c = 0; c < schema.size(); c++) {
-                    FieldVector v = vectors.get(c);
-                    for (int r = 0; r < count; r++) {
-                        try {
-                            batch.column(c).set(v.getObject(r), r);
-                        } catch (BadValueException | ArithmeticException e) {
-                            throw new WarpException(e instanceof BadValueException b ? b.state() : SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                                    file + ": row " + (rows + r + 1) + ", column " + schema.field(c).name() + ": expected "
-                                            + (e instanceof BadValueException b ? b.expected() : "a " + schema.type(c).sqlName()
-                                            + " value in range") + ", found '" + v.getObject(r) + "'");
-                        }
+            BatchAssembly batch = new BatchAssembly(schema, count, allocator);
+            for (int c = 0; c < schema.size(); c++) {
+                FieldVector v = vectors.get(c);
+                for (int r = 0; r < count; r++) {
+                    try {
+                        batch.column(c).set(v.getObject(r), r);
+                    } catch (BadValueException | ArithmeticException e) {
+                        throw new WarpException(e instanceof BadValueException b ? b.state() : SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                                file + ": row " + (rows + r + 1) + ", column " + schema.field(c).name() + ": expected "
+                                        + (e instanceof BadValueException b ? b.expected() : "a " + schema.type(c).sqlName()
+                                        + " value in range") + ", found '" + v.getObject(r) + "'");
                     }
                 }
-                rows += count;
-                return new LoadedPart(count == 0 ? null : batch.build(count), List.of());
             }
+            rows += count;
+            return new LoadedPart(count == 0 ? null : batch.build(count), List.of());
         } catch (IOException e) {
             throw InputFiles.failure(file, e);
         }

@@ -8,22 +8,17 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
-/** The columns of one batch being loaded; closing it before {@link #build} frees them. */
-final class BatchAssembly implements AutoCloseable {
+/** The columns of one batch being loaded: Java arrays until {@link #build} makes the batch's vectors. */
+final class BatchAssembly {
     private final Schema schema;
     private final List<ColumnParser> columns;
-    private boolean built;
 
+    /** Room for {@code capacity} rows to begin with; more rows grow the columns. */
     BatchAssembly(Schema schema, int capacity, BufferAllocator allocator) {
         this.schema = schema;
         this.columns = new ArrayList<>(schema.size());
-        try {
-            for (int c = 0; c < schema.size(); c++) {
-                columns.add(new ColumnParser(schema.field(c).name(), schema.type(c), capacity, allocator));
-            }
-        } catch (RuntimeException e) {
-            close();
-            throw e;
+        for (int c = 0; c < schema.size(); c++) {
+            columns.add(new ColumnParser(schema.field(c).name(), schema.type(c), capacity, allocator));
         }
     }
 
@@ -35,18 +30,15 @@ final class BatchAssembly implements AutoCloseable {
     Batch build(int rows) {
         List<FieldVector> vectors = new ArrayList<>(columns.size());
         List<StringDictionary> dictionaries = new ArrayList<>(columns.size());
-        for (ColumnParser column : columns) {
-            vectors.add(column.finish(rows));
-            dictionaries.add(column.dictionary());
+        try {
+            for (ColumnParser column : columns) {
+                vectors.add(column.finish(rows));
+                dictionaries.add(column.dictionary());
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
         }
-        built = true;
         return new Batch(schema, vectors, dictionaries, rows);
-    }
-
-    @Override
-    public void close() {
-        if (!built) {
-            columns.forEach(ColumnParser::close);
-        }
     }
 }

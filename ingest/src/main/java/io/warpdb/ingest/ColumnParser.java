@@ -1,6 +1,7 @@
 package io.warpdb.ingest;
 
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Dictionary;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
@@ -10,66 +11,154 @@ import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.Arrays;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 
 /**
  * One column of a batch being loaded: parses each value, as text (through {@link
- * TextValueParser}) or as a Java value, into WarpDB's physical vector (strings into a
- * batch-local dictionary). The same for every format and for COPY and {@code warpdb load}; a
- * value that does not fit the column throws {@link BadValueException} saying what was expected.
+ * TextValueParser}) or as a Java value, into WarpDB's physical vector. Strings go as UTF-8
+ * bytes into the batch's dictionary, no String per value: looked up by their bytes while they
+ * repeat, so that the segment they go into sees each once; appended without a lookup once
+ * nearly all are distinct (comments, names), which the segment's dictionary finds once anyway.
+ * The same for every format and for COPY and {@code warpdb load}; a value that does not
+ * fit the column throws {@link BadValueException} saying what was expected.
  */
-final class ColumnParser implements AutoCloseable {
+final class ColumnParser {
+    /** Values looked up before deciding whether a column's strings repeat enough to keep looking them up. */
+    private static final int SAMPLE_VALUES = 1024;
+
+    private final String name;
     private final DataType type;
-    private final FieldVector vector;
-    private final StringDictionary.Builder dictionary;
+    private final BufferAllocator allocator;
+    /**
+     * The values, in a Java array of the vector's width (INTEGER, DATE, BOOLEAN as 0/1, string
+     * codes; BIGINT, DECIMAL, TIMESTAMP; DOUBLE), copied into the vector in one go at the end:
+     * no bounds and reference-count checks of Arrow's per value.
+     */
+    private int[] ints;
+    private long[] longs;
+    private double[] doubles;
+    private boolean[] nulls;
+    private boolean anyNull;
+    private int capacity;
+    /** VARCHAR and CHAR: the values of the non-null rows. */
+    private final Utf8Dictionary strings;
+    private int stringsAdded;
     private CharsetDecoder utf8;
 
     ColumnParser(String name, DataType type, int capacity, BufferAllocator allocator) {
+        this.name = name;
         this.type = type;
-        this.vector = Vectors.allocate(name, type, capacity, allocator);
-        this.dictionary = type.kind().isString() ? new StringDictionary.Builder() : null;
+        this.allocator = allocator;
+        this.capacity = Math.max(1, capacity);
+        switch (type.kind()) {
+            case BIGINT, DECIMAL, TIMESTAMP -> longs = new long[this.capacity];
+            case DOUBLE -> doubles = new double[this.capacity];
+            default -> ints = new int[this.capacity];
+        }
+        this.nulls = new boolean[this.capacity];
+        this.strings = type.kind().isString() ? new Utf8Dictionary(Math.min(this.capacity, SAMPLE_VALUES), this.capacity * 8) : null;
     }
 
-    /** The vector, now {@code rows} long, and the dictionary; the caller owns the vector from here on. */
+    /** The first {@code rows} values as a new vector, which the caller owns. */
     FieldVector finish(int rows) {
-        vector.setValueCount(rows);
-        return vector;
+        FieldVector vector = Vectors.allocate(name, type, rows, allocator);
+        try {
+            ArrowBuf data = vector.getDataBuffer();
+            if (type.kind() == TypeKind.BOOLEAN) {
+                for (int r = 0; r < rows; r++) {
+                    if (ints[r] != 0) {
+                        BitVectorHelper.setBit(data, r);
+                    }
+                }
+            } else if (ints != null) {
+                data.nioBuffer(0, rows * Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(ints, 0, rows);
+            } else if (longs != null) {
+                data.nioBuffer(0, rows * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, rows);
+            } else {
+                data.nioBuffer(0, rows * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles, 0, rows);
+            }
+            ArrowBuf validity = vector.getValidityBuffer();
+            validity.setOne(0, rows / Byte.SIZE);
+            for (int r = rows / Byte.SIZE * Byte.SIZE; r < rows; r++) {
+                BitVectorHelper.setBit(validity, r);
+            }
+            if (anyNull) {
+                for (int r = 0; r < rows; r++) {
+                    if (nulls[r]) {
+                        BitVectorHelper.unsetBit(validity, r);
+                    }
+                }
+            }
+            vector.setValueCount(rows);
+            return vector;
+        } catch (RuntimeException e) {
+            vector.close();
+            throw e;
+        }
     }
 
     StringDictionary dictionary() {
-        return dictionary == null ? null : dictionary.build();
+        return strings == null ? null : StringDictionary.ofUtf8(strings.build(), strings.isDistinct());
     }
 
     void setNull(int row) {
         if (!type.nullable()) {
             throw new BadValueException(SqlState.NOT_NULL_VIOLATION, "a value (the column is NOT NULL)");
         }
-        vector.setNull(row);
+        room(row);
+        nulls[row] = true;
+        anyNull = true;
+    }
+
+    /** Makes room for row {@code row}, which is about to be set (a row rejected midway is set again). */
+    private void room(int row) {
+        if (row >= capacity) {
+            capacity = Math.max(row + 1, 2 * capacity);
+            ints = ints == null ? null : Arrays.copyOf(ints, capacity);
+            longs = longs == null ? null : Arrays.copyOf(longs, capacity);
+            doubles = doubles == null ? null : Arrays.copyOf(doubles, capacity);
+            nulls = Arrays.copyOf(nulls, capacity);
+        }
+        nulls[row] = false;
+    }
+
+    private void setInt(int row, int value) {
+        room(row);
+        ints[row] = value;
+    }
+
+    private void setLong(int row, long value) {
+        room(row);
+        longs[row] = value;
+    }
+
+    private void setDouble(int row, double value) {
+        room(row);
+        doubles[row] = value;
     }
 
     /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}. */
     void parse(byte[] bytes, int from, int to, int row) {
         switch (type.kind()) {
-            case INTEGER -> ((IntVector) vector).setSafe(row, type.isNarrowInteger()
+            case INTEGER -> setInt(row, type.isNarrowInteger()
                     ? TextValueParser.parseNarrowInteger(bytes, from, to, type) : TextValueParser.parseInteger(bytes, from, to));
-            case BIGINT -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseBigint(bytes, from, to));
-            case DECIMAL -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseDecimal(bytes, from, to, type));
-            case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(TextValueParser.parseDouble(ascii(bytes, from, to))));
-            case DATE -> ((DateDayVector) vector).setSafe(row, TextValueParser.parseDate(bytes, from, to));
-            case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
-            case BOOLEAN -> ((BitVector) vector).setSafe(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
-            case VARCHAR, CHAR -> setString(decode(bytes, from, to), row);
+            case BIGINT -> setLong(row, TextValueParser.parseBigint(bytes, from, to));
+            case DECIMAL -> setLong(row, TextValueParser.parseDecimal(bytes, from, to, type));
+            case DOUBLE -> setDouble(row, real(TextValueParser.parseDouble(ascii(bytes, from, to))));
+            case DATE -> setInt(row, TextValueParser.parseDate(bytes, from, to));
+            case TIMESTAMP -> setLong(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
+            case BOOLEAN -> setInt(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
+            case VARCHAR, CHAR -> setUtf8(bytes, from, to, row);
         }
     }
 
@@ -84,14 +173,14 @@ final class ColumnParser implements AutoCloseable {
             return;
         }
         switch (type.kind()) {
-            case INTEGER -> ((IntVector) vector).setSafe(row, inRange(exact(value).intValueExact()));
-            case BIGINT -> ((BigIntVector) vector).setSafe(row, exact(value).longValueExact());
-            case DECIMAL -> ((BigIntVector) vector).setSafe(row, unscaled(exact(value)));
-            case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(number(value).doubleValue()));
-            case DATE -> ((DateDayVector) vector).setSafe(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
+            case INTEGER -> setInt(row, inRange(exact(value).intValueExact()));
+            case BIGINT -> setLong(row, exact(value).longValueExact());
+            case DECIMAL -> setLong(row, unscaled(exact(value)));
+            case DOUBLE -> setDouble(row, real(number(value).doubleValue()));
+            case DATE -> setInt(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
-            case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, timestamp(value));
-            case BOOLEAN -> ((BitVector) vector).setSafe(row, value instanceof Boolean b ? (b ? 1 : 0)
+            case TIMESTAMP -> setLong(row, timestamp(value));
+            case BOOLEAN -> setInt(row, value instanceof Boolean b ? (b ? 1 : 0)
                     : TextValueParser.parseBoolean(value.toString()) ? 1 : 0);
             case VARCHAR, CHAR -> setString(value.toString(), row);
         }
@@ -153,19 +242,64 @@ final class ColumnParser implements AutoCloseable {
     private void setString(String value, int row) {
         String stored = type.kind() == TypeKind.CHAR ? value.stripTrailing() : value; // CHAR values carry no padding in WarpDB
         if (type.precision() > 0 && stored.length() > type.precision() && stored.codePointCount(0, stored.length()) > type.precision()) {
-            throw new BadValueException(SqlState.STRING_DATA_RIGHT_TRUNCATION, "a " + type.sqlName() + " of at most "
-                    + type.precision() + " characters");
+            throw tooLong();
         }
-        ((IntVector) vector).setSafe(row, dictionary.add(stored));
+        byte[] bytes = stored.getBytes(StandardCharsets.UTF_8);
+        setInt(row, addString(bytes, 0, bytes.length));
     }
 
-    private String decode(byte[] bytes, int from, int to) {
+    /** As {@link #setString} for the UTF-8 text {@code bytes[from..to)}, which is checked to be valid UTF-8. */
+    private void setUtf8(byte[] bytes, int from, int to, int row) {
+        boolean ascii = true;
         for (int i = from; i < to; i++) {
-            if (bytes[i] < 0) {
-                return decodeUtf8(bytes, from, to);
+            ascii &= bytes[i] >= 0;
+        }
+        if (!ascii) {
+            decodeUtf8(bytes, from, to); // only checks: the bytes are stored as they are
+        }
+        int end = to;
+        if (type.kind() == TypeKind.CHAR) {
+            while (end > from && isAsciiWhitespace(bytes[end - 1])) {
+                end--;
+            }
+            if (end > from && bytes[end - 1] < 0) {
+                setString(decodeUtf8(bytes, from, to), row); // may end in non-ASCII white space, which only decoding finds
+                return;
             }
         }
-        return ascii(bytes, from, to);
+        if (type.precision() > 0 && end - from > type.precision() && codePoints(bytes, from, end) > type.precision()) {
+            throw tooLong();
+        }
+        setInt(row, addString(bytes, from, end));
+    }
+
+    private int addString(byte[] bytes, int from, int to) {
+        if (!strings.isDistinct()) {
+            return strings.append(bytes, from, to);
+        }
+        if (++stringsAdded == SAMPLE_VALUES && strings.size() > SAMPLE_VALUES / 2) {
+            return strings.append(bytes, from, to); // mostly distinct: stop looking up
+        }
+        return strings.add(bytes, from, to);
+    }
+
+    /** The ASCII characters {@link String#stripTrailing} strips. */
+    private static boolean isAsciiWhitespace(byte b) {
+        return b == ' ' || b >= '\t' && b <= '\r' || b >= 0x1C && b <= 0x1F;
+    }
+
+    /** Characters in valid UTF-8: every byte but the continuation bytes. */
+    private static int codePoints(byte[] bytes, int from, int to) {
+        int count = 0;
+        for (int i = from; i < to; i++) {
+            count += (bytes[i] & 0xC0) != 0x80 ? 1 : 0;
+        }
+        return count;
+    }
+
+    private BadValueException tooLong() {
+        return new BadValueException(SqlState.STRING_DATA_RIGHT_TRUNCATION, "a " + type.sqlName() + " of at most "
+                + type.precision() + " characters");
     }
 
     /** The bytes as a String without UTF-8 decoding: exact for ASCII, which numbers and booleans are written in. */
@@ -186,8 +320,4 @@ final class ColumnParser implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        vector.close();
-    }
 }

@@ -2,6 +2,9 @@ package io.warpdb.ingest;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -11,8 +14,11 @@ import java.util.Arrays;
  * counts lines, so that each chunk knows the line it starts on.
  */
 final class CsvChunker {
-    /** A run of whole records: {@code bytes[0..length)}, the first starting on line {@code firstLine} (1-based). */
-    record Chunk(int index, byte[] bytes, int length, long firstLine) {
+    /**
+     * A run of whole records: {@code bytes[0..length)}, the first starting on line {@code firstLine}
+     * (1-based), {@code lines} line ends in all (so at most {@code lines + 1} records).
+     */
+    record Chunk(int index, byte[] bytes, int length, long firstLine, long lines) {
     }
 
     private static final int FIELD_START = 0;
@@ -20,6 +26,8 @@ final class CsvChunker {
     private static final int QUOTED = 2;
     private static final int QUOTED_ESCAPE = 3;
     private static final int QUOTE_SEEN = 4;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LINE_ENDS = broadcast((byte) '\n');
 
     private final InputStream in;
     private final CsvDialect dialect;
@@ -61,7 +69,7 @@ final class CsvChunker {
         }
         int cut = end ? length : boundary;
         long lines = end ? linesScanned : linesToBoundary;
-        Chunk chunk = new Chunk(nextIndex++, buffer, cut, nextLine);
+        Chunk chunk = new Chunk(nextIndex++, buffer, cut, nextLine, lines);
         byte[] rest = new byte[Math.max(chunkBytes, length - cut)];
         System.arraycopy(buffer, cut, rest, 0, length - cut);
         buffer = rest;
@@ -76,7 +84,26 @@ final class CsvChunker {
 
     private void scan() {
         int s = state;
-        for (int i = scanned; i < length; i++) {
+        long quotes = broadcast(dialect.quote());
+        int i = scanned;
+        while (i < length) {
+            if (i + Long.BYTES <= length && (s == FIELD_START || s == UNQUOTED)) {
+                // Eight bytes at a time while outside quotes and no quote comes: then every line end
+                // ends a record, and the state after the word depends on its last byte only.
+                long word = (long) LONGS.get(buffer, i);
+                if (zeroBytes(word ^ quotes) == 0) {
+                    long lineEnds = zeroBytes(word ^ LINE_ENDS);
+                    if (lineEnds != 0) {
+                        linesScanned += Long.bitCount(lineEnds);
+                        boundary = i + (Long.SIZE - Long.numberOfLeadingZeros(lineEnds)) / Byte.SIZE;
+                        linesToBoundary = linesScanned;
+                    }
+                    byte last = (byte) (word >>> (Long.SIZE - Byte.SIZE));
+                    s = last == '\n' || last == dialect.delimiter() ? FIELD_START : UNQUOTED;
+                    i += Long.BYTES;
+                    continue;
+                }
+            }
             byte c = buffer[i];
             s = step(s, c, dialect);
             if (c == '\n') {
@@ -86,9 +113,20 @@ final class CsvChunker {
                     linesToBoundary = linesScanned;
                 }
             }
+            i++;
         }
         state = s;
         scanned = length;
+    }
+
+    private static long broadcast(byte b) {
+        return (b & 0xFFL) * 0x0101_0101_0101_0101L;
+    }
+
+    /** The high bit of each zero byte of {@code x} set, nothing else (exact, unlike the borrow trick). */
+    private static long zeroBytes(long x) {
+        long low7 = 0x7F7F_7F7F_7F7F_7F7FL;
+        return ~((x & low7) + low7 | x | low7);
     }
 
     /** The offset just past the line end that ends the record starting at {@code from}, or {@code to}. */

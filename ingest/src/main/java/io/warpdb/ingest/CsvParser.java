@@ -51,41 +51,40 @@ final class CsvParser {
         }
         List<Rejection> rejections = new ArrayList<>();
         int columns = schema.size();
-        try (BatchAssembly batch = new BatchAssembly(schema, Math.max(16, chunk.length() / (8 * columns + 8)), allocator)) {
-            int row = 0;
-            while (!cursor.atEnd()) {
-                int recordStart = cursor.pos;
-                long recordLine = cursor.line;
-                try {
-                    for (int c = 0; c < columns; c++) {
-                        if (c > 0 && cursor.endOfRecord) {
-                            throw cursor.errorAtRecordEnd("expected " + columns + " fields, found " + c);
-                        }
-                        cursor.field();
-                        try {
-                            if (cursor.isNull()) {
-                                batch.column(c).setNull(row);
-                            } else {
-                                batch.column(c).parse(cursor.fieldBytes, cursor.from, cursor.to, row);
-                            }
-                        } catch (BadValueException e) {
-                            throw cursor.errorAtField(e.state(), "expected " + e.expected() + ", found "
-                                    + cursor.shownField() + " (column " + schema.field(c).name() + ")");
-                        }
+        BatchAssembly batch = new BatchAssembly(schema, (int) chunk.lines() + 1, allocator);
+        int row = 0;
+        while (!cursor.atEnd()) {
+            int recordStart = cursor.pos;
+            long recordLine = cursor.line;
+            try {
+                for (int c = 0; c < columns; c++) {
+                    if (c > 0 && cursor.endOfRecord) {
+                        throw cursor.errorAtRecordEnd("expected " + columns + " fields, found " + c);
                     }
-                    cursor.endRecord(columns);
-                    row++;
-                } catch (BadRecordException e) {
-                    if (!reject) {
-                        throw new WarpException(e.state, e.getMessage());
+                    cursor.field();
+                    try {
+                        if (cursor.isNull()) {
+                            batch.column(c).setNull(row);
+                        } else {
+                            batch.column(c).parse(cursor.fieldBytes, cursor.from, cursor.to, row);
+                        }
+                    } catch (BadValueException e) {
+                        throw cursor.errorAtField(e.state(), "expected " + e.expected() + ", found "
+                                + cursor.shownField() + " (column " + schema.field(c).name() + ")");
                     }
-                    int end = CsvChunker.recordEnd(chunk.bytes(), recordStart, chunk.length(), dialect);
-                    rejections.add(new Rejection(e.state, e.getMessage(), Arrays.copyOfRange(chunk.bytes(), recordStart, end)));
-                    cursor.restartAt(end, recordStart, recordLine);
                 }
+                cursor.endRecord(columns);
+                row++;
+            } catch (BadRecordException e) {
+                if (!reject) {
+                    throw new WarpException(e.state, e.getMessage());
+                }
+                int end = CsvChunker.recordEnd(chunk.bytes(), recordStart, chunk.length(), dialect);
+                rejections.add(new Rejection(e.state, e.getMessage(), Arrays.copyOfRange(chunk.bytes(), recordStart, end)));
+                cursor.restartAt(end, recordStart, recordLine);
             }
-            return new LoadedPart(row == 0 ? null : batch.build(row), rejections);
         }
+        return new LoadedPart(row == 0 ? null : batch.build(row), rejections);
     }
 
     /** Up to {@code max} records of the chunk as strings (null for NULL), the header included. */

@@ -2,6 +2,8 @@ package io.warpdb.storage;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Dictionary;
+import io.warpdb.core.batch.Utf8Strings;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -10,6 +12,7 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.EncodedChunk;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -194,14 +197,16 @@ final class SegmentBuilder implements AutoCloseable {
     private StringDictionary copyStrings(List<Batch> batches, int column, IntVector out) {
         boolean isChar = schema.type(column).kind() == io.warpdb.core.types.TypeKind.CHAR;
         // The batches' dictionaries together bound the segment's distinct values.
-        int bound = batches.stream().mapToInt(b -> b.dictionary(column).size()).sum();
-        StringDictionary.Builder dict = new StringDictionary.Builder(Math.min(bound, out.getValueCapacity()));
+        int bound = Math.min(batches.stream().mapToInt(b -> b.dictionary(column).size()).sum(), out.getValueCapacity());
+        if (batches.stream().allMatch(b -> b.dictionary(column).utf8() != null)) {
+            return copyUtf8(batches, column, out, isChar, bound);
+        }
+        StringDictionary.Builder dict = new StringDictionary.Builder(bound);
         int at = 0;
         for (Batch b : batches) {
             IntVector codes = (IntVector) b.vector(column);
             StringDictionary source = b.dictionary(column);
-            int[] remap = new int[source.size()];
-            Arrays.fill(remap, -1);
+            int[] remap = remap(source.size());
             for (int r = 0; r < b.rowCount(); r++, at++) {
                 if (codes.isNull(r)) {
                     out.setNull(at);
@@ -216,6 +221,51 @@ final class SegmentBuilder implements AutoCloseable {
             }
         }
         return dict.build();
+    }
+
+    /**
+     * {@link #copyStrings} for batches whose dictionaries hold UTF-8 (bulk loads): the distinct
+     * values are found by hashing the bytes, no String made. CHAR values from a load come
+     * stripped already; one that may end in white space is stripped here, decoded.
+     */
+    private static StringDictionary copyUtf8(List<Batch> batches, int column, IntVector out, boolean isChar, int bound) {
+        long bytes = batches.stream().mapToLong(b -> {
+            Utf8Strings u = b.dictionary(column).utf8();
+            return u.size() == 0 ? 0 : u.offset(u.size()) - u.offset(0);
+        }).sum();
+        Utf8Dictionary dict = new Utf8Dictionary(bound, (int) Math.min(bytes, Integer.MAX_VALUE - 8));
+        int at = 0;
+        for (Batch b : batches) {
+            IntVector codes = (IntVector) b.vector(column);
+            StringDictionary source = b.dictionary(column);
+            Utf8Strings entries = source.utf8();
+            int[] remap = remap(source.size());
+            for (int r = 0; r < b.rowCount(); r++, at++) {
+                if (codes.isNull(r)) {
+                    out.setNull(at);
+                } else {
+                    int code = codes.get(r);
+                    if (remap[code] < 0) {
+                        int from = entries.offset(code);
+                        int to = from + entries.length(code);
+                        if (isChar && to > from && entries.bytes()[to - 1] <= ' ') { // white space or non-ASCII
+                            byte[] stripped = source.get(code).stripTrailing().getBytes(StandardCharsets.UTF_8);
+                            remap[code] = dict.add(stripped, 0, stripped.length);
+                        } else {
+                            remap[code] = dict.add(entries.bytes(), from, to);
+                        }
+                    }
+                    out.set(at, remap[code]);
+                }
+            }
+        }
+        return StringDictionary.ofUtf8(dict.build(), true);
+    }
+
+    private static int[] remap(int size) {
+        int[] remap = new int[size];
+        Arrays.fill(remap, -1);
+        return remap;
     }
 
     /** Frees the rows not handed back: pending ones, and (by waiting for them) those of segments still encoding. */

@@ -1,6 +1,7 @@
 package io.warpdb.storage;
 
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Strings;
 import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.ColumnPredicate.Comparison;
 import io.warpdb.core.expr.Literal;
@@ -52,7 +53,7 @@ record ZoneMap(long nullCount, Object min, Object max) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int r = 0; r < rows; r++) {
-            if (!v.isNull(r)) {
+            if (nulls == 0 || !v.isNull(r)) {
                 long x = values.applyAsLong(r);
                 min = Math.min(min, x);
                 max = Math.max(max, x);
@@ -94,6 +95,17 @@ record ZoneMap(long nullCount, Object min, Object max) {
     }
 
     private static ZoneMap strings(StringDictionary dict, long nulls) {
+        Utf8Strings utf8 = dict.utf8();
+        if (utf8 != null && utf8.size() > 0) {
+            // By the bytes: a String per entry would cost as much as the rest of the segment's encoding.
+            int min = 0;
+            int max = 0;
+            for (int i = 1; i < utf8.size(); i++) {
+                min = utf8.compare(i, min) < 0 ? i : min;
+                max = utf8.compare(i, max) > 0 ? i : max;
+            }
+            return new ZoneMap(nulls, dict.get(min), dict.get(max));
+        }
         String min = null;
         String max = null;
         for (int i = 0; i < dict.size(); i++) {

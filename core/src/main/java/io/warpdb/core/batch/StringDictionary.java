@@ -10,17 +10,31 @@ import java.util.Map;
  * operators may share one instance freely. Entries are distinct when built through
  * {@link Builder}; a dictionary derived entry-wise (e.g. UPPER over each entry) may repeat
  * values, which {@link #isUnique()} reports so that operators never compare codes of such a
- * dictionary for equality.
+ * dictionary for equality. A dictionary made by a bulk load holds its entries as UTF-8 bytes
+ * ({@link #utf8()}), which storage encodes as they are; a String is made from them only when
+ * {@link #get} asks for one.
  */
 public final class StringDictionary {
     public static final StringDictionary EMPTY = new StringDictionary(new String[0], true);
 
+    /** The entries; for a UTF-8 dictionary, those made so far (a benign race: equal Strings either way). */
     private final String[] values;
     private final boolean unique;
+    private final Utf8Strings utf8;
 
     private StringDictionary(String[] values, boolean unique) {
+        this(values, unique, null);
+    }
+
+    private StringDictionary(String[] values, boolean unique, Utf8Strings utf8) {
         this.values = values;
         this.unique = unique;
+        this.utf8 = utf8;
+    }
+
+    /** A dictionary over UTF-8 entries, which are {@code distinct} or may repeat. */
+    public static StringDictionary ofUtf8(Utf8Strings entries, boolean distinct) {
+        return new StringDictionary(new String[entries.size()], distinct, entries);
     }
 
     /** A dictionary over values that may repeat (codes then must not be compared directly). */
@@ -38,7 +52,17 @@ public final class StringDictionary {
     }
 
     public String get(int code) {
-        return values[code];
+        String value = values[code];
+        if (value == null && utf8 != null) {
+            value = utf8.string(code);
+            values[code] = value;
+        }
+        return value;
+    }
+
+    /** The entries as UTF-8 bytes, or null when the dictionary holds Strings. */
+    public Utf8Strings utf8() {
+        return utf8;
     }
 
     /** True when no two codes map to equal strings. */
@@ -48,7 +72,9 @@ public final class StringDictionary {
 
     @Override
     public String toString() {
-        return "StringDictionary" + Arrays.toString(values.length > 8 ? Arrays.copyOf(values, 8) : values);
+        String[] shown = new String[Math.min(8, size())];
+        Arrays.setAll(shown, this::get);
+        return "StringDictionary" + Arrays.toString(shown);
     }
 
     /** Collects distinct strings and hands out their codes. */

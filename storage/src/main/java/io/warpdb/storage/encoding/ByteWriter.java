@@ -6,10 +6,20 @@ import java.util.Arrays;
 
 /** A growable little-endian byte sink: the encoders' output. */
 final class ByteWriter {
-    private byte[] bytes = new byte[256];
+    private byte[] bytes;
     /** {@code bytes} as little-endian, re-made whenever {@code bytes} grows. */
-    private ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer view;
     private int size;
+
+    ByteWriter() {
+        this(256);
+    }
+
+    /** A writer that grows only past {@code expectedBytes}: growing copies everything written so far. */
+    ByteWriter(int expectedBytes) {
+        bytes = new byte[Math.max(16, expectedBytes)];
+        view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
 
     int size() {
         return size;
@@ -45,9 +55,13 @@ final class ByteWriter {
     }
 
     void putBytes(byte[] values) {
-        ensureRoom(values.length);
-        System.arraycopy(values, 0, bytes, size, values.length);
-        size += values.length;
+        putBytes(values, 0, values.length);
+    }
+
+    void putBytes(byte[] values, int from, int length) {
+        ensureRoom(length);
+        System.arraycopy(values, from, bytes, size, length);
+        size += length;
     }
 
     byte[] toByteArray() {

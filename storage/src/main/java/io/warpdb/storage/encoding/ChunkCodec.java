@@ -60,7 +60,7 @@ public final class ChunkCodec {
             throw new IllegalArgumentException("rowCount " + rowCount + " outside the vector's " + vector.getValueCount() + " rows");
         }
         PhysicalLayout layout = PhysicalLayout.of(type.kind());
-        ByteWriter out = new ByteWriter();
+        ByteWriter out = new ByteWriter(rowCount + 64); // a byte a row: most encoded chunks need about that or less
         out.putByte(FORMAT_VERSION);
         out.putByte(layout.wireId);
         out.putInt(rowCount);

@@ -35,6 +35,9 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
     }
 
     private static void fillNullSlots(FieldVector vector, long[] values) {
+        if (vector.getNullCount() == 0) {
+            return;
+        }
         int firstValid = 0;
         while (firstValid < values.length && vector.isNull(firstValid)) {
             firstValid++;
@@ -65,6 +68,9 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
             }
             used[(int) code] = true;
         }
+        if (dictionary.isUnique() && allTrue(used)) {
+            return dictionary; // already exactly the chunk's strings, each once (what an append builds)
+        }
         StringDictionary.Builder compacted = new StringDictionary.Builder();
         int[] newCodes = new int[used.length];
         for (int code = 0; code < used.length; code++) {
@@ -76,5 +82,14 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
             codes[i] = newCodes[(int) codes[i]];
         }
         return compacted.build();
+    }
+
+    private static boolean allTrue(boolean[] flags) {
+        for (boolean f : flags) {
+            if (!f) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -1,6 +1,7 @@
 package io.warpdb.storage.encoding;
 
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Strings;
 import io.warpdb.core.data.encoded.ChunkValues;
 import io.warpdb.core.data.encoded.IntegerStream;
 import java.nio.ByteBuffer;
@@ -105,6 +106,10 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
     }
 
     private static void writeStrings(StringDictionary dictionary, ByteWriter out) {
+        if (dictionary.utf8() != null) {
+            writeUtf8(dictionary.utf8(), out);
+            return;
+        }
         byte[][] utf8 = new byte[dictionary.size()][];
         long[] lengths = new long[utf8.length];
         for (int code = 0; code < utf8.length; code++) {
@@ -115,6 +120,20 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
         ENTRY_LENGTHS.write(lengths, out);
         for (byte[] entry : utf8) {
             out.putBytes(entry);
+        }
+    }
+
+    /** As {@link #writeStrings}, the entries' bytes copied as they lie, back to back already. */
+    private static void writeUtf8(Utf8Strings entries, ByteWriter out) {
+        long[] lengths = new long[entries.size()];
+        for (int code = 0; code < lengths.length; code++) {
+            lengths[code] = entries.length(code);
+        }
+        out.putInt(lengths.length);
+        ENTRY_LENGTHS.write(lengths, out);
+        if (lengths.length > 0) {
+            int from = entries.offset(0);
+            out.putBytes(entries.bytes(), from, entries.offset(lengths.length - 1) + entries.length(lengths.length - 1) - from);
         }
     }
 

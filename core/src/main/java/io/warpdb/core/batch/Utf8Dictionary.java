@@ -1,0 +1,138 @@
+package io.warpdb.core.batch;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Collects distinct UTF-8 strings and hands out their codes, hashing the bytes where they lie:
+ * no String and no boxed code per value. Open addressing (linear probing, at most half full);
+ * a slot holds an entry's hash next to its code, so that a probe touches the entry's bytes
+ * only on a full hash match, and growing never hashes again.
+ */
+public final class Utf8Dictionary {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long PRIME1 = 0x9E3779B185EBCA87L;
+    private static final long PRIME2 = 0xC2B2AE3D27D4EB4FL;
+    private static final long PRIME3 = 0x165667B19E3779F9L;
+    private static final long PRIME4 = 0x85EBCA77C2B2AE63L;
+    private static final long PRIME5 = 0x27D4EB2F165667C5L;
+    private static final long CODES = 0xFFFF_FFFFL;
+
+    private final Utf8Strings.Builder entries;
+    /** Per slot: the entry's hash in the high half, its code + 1 in the low half; 0 is empty. */
+    private long[] slots;
+    private boolean appended;
+
+    public Utf8Dictionary(int expectedEntries, int expectedBytes) {
+        int expected = Math.max(16, expectedEntries);
+        entries = new Utf8Strings.Builder(expected, expectedBytes);
+        slots = new long[Integer.highestOneBit(expected - 1) * 4]; // at most half full when the expected entries come
+    }
+
+    public int size() {
+        return entries.size();
+    }
+
+    /** The code of {@code src[from..to)}, added when new. */
+    public int add(byte[] src, int from, int to) {
+        if (appended) {
+            throw new IllegalStateException("entries were appended without a lookup");
+        }
+        int hash = hash(src, from, to);
+        int mask = slots.length - 1;
+        byte[] bytes = entries.bytes();
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            long entry = slots[slot];
+            if (entry == 0) {
+                return insert(slot, hash, src, from, to);
+            }
+            int code = (int) (entry & CODES) - 1;
+            if ((int) (entry >>> 32) == hash && equal(bytes, entries.offset(code), entries.offset(code + 1), src, from, to)) {
+                return code;
+            }
+        }
+    }
+
+    /** Byte by byte for the short values most repeats are (flags, modes), where Arrays.equals costs more than it saves. */
+    private static boolean equal(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        int length = aTo - aFrom;
+        if (length != bTo - bFrom) {
+            return false;
+        }
+        if (length > Long.BYTES * 2) {
+            return Arrays.equals(a, aFrom, aTo, b, bFrom, bTo);
+        }
+        for (int i = 0; i < length; i++) {
+            if (a[aFrom + i] != b[bFrom + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Adds {@code src[from..to)} as a new entry without looking for it: for values seen to be
+     * nearly all distinct, where the lookup costs more than the repeats it would save. From
+     * then on entries may repeat, and {@link #add} is refused.
+     */
+    public int append(byte[] src, int from, int to) {
+        appended = true;
+        return entries.add(src, from, to);
+    }
+
+    /** True until {@link #append}: every entry differs from the others. */
+    public boolean isDistinct() {
+        return !appended;
+    }
+
+    private int insert(int slot, int hash, byte[] src, int from, int to) {
+        int code = entries.add(src, from, to);
+        slots[slot] = (long) hash << 32 | (code + 1L);
+        if (2 * entries.size() > slots.length) {
+            grow();
+        }
+        return code;
+    }
+
+    private void grow() {
+        long[] grown = new long[2 * slots.length];
+        int mask = grown.length - 1;
+        for (long entry : slots) {
+            if (entry != 0) {
+                int slot = (int) (entry >>> 32) & mask;
+                while (grown[slot] != 0) {
+                    slot = (slot + 1) & mask;
+                }
+                grown[slot] = entry;
+            }
+        }
+        slots = grown;
+    }
+
+    /** The entries, in the order added (distinct unless appended); the dictionary must not be used afterwards. */
+    public Utf8Strings build() {
+        return entries.build();
+    }
+
+    /** A hash of the bytes, eight at a time: xxHash64's rounds and final mix (not its exact value). */
+    static int hash(byte[] b, int from, int to) {
+        long h = PRIME5 + to - from;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            h ^= Long.rotateLeft((long) LONGS.get(b, i) * PRIME2, 31) * PRIME1;
+            h = Long.rotateLeft(h, 27) * PRIME1 + PRIME4;
+        }
+        for (; i < to; i++) {
+            h ^= (b[i] & 0xFFL) * PRIME5;
+            h = Long.rotateLeft(h, 11) * PRIME1;
+        }
+        h ^= h >>> 33;
+        h *= PRIME2;
+        h ^= h >>> 29;
+        h *= PRIME3;
+        h ^= h >>> 32;
+        return (int) h;
+    }
+}

@@ -1,0 +1,164 @@
+package io.warpdb.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CSV parser's byte paths: strings kept as UTF-8 (looked up while they repeat, appended once
+ * nearly all are distinct), CHAR padding, lengths in characters, quoting, NULLs, and rows
+ * rejected midway; chunks cut at record boundaries eight bytes at a time.
+ */
+class CsvParserTest {
+    private static final CsvDialect CSV = new CsvDialect((byte) ',', (byte) '"', (byte) '"', false, "", false);
+    private final BufferAllocator allocator = new RootAllocator();
+
+    @AfterEach
+    void tearDown() {
+        allocator.close(); // fails on a leak
+    }
+
+    private List<LoadedPart> parse(String text, Schema schema, boolean reject, int chunkBytes) throws IOException {
+        CsvChunker chunker = new CsvChunker(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), CSV, chunkBytes);
+        CsvParser parser = new CsvParser("f.csv", CSV);
+        List<LoadedPart> parts = new ArrayList<>();
+        try {
+            for (CsvChunker.Chunk c = chunker.next(); c != null; c = chunker.next()) {
+                parts.add(parser.parse(c, schema, false, reject, allocator));
+            }
+        } catch (RuntimeException e) {
+            parts.forEach(LoadedPart::close);
+            throw e;
+        }
+        return parts;
+    }
+
+    /** Column {@code c} of every row of the parts, as Java values (null for NULL); closes the parts. */
+    private static List<Object> column(List<LoadedPart> parts, int c) {
+        List<Object> values = new ArrayList<>();
+        for (LoadedPart part : parts) {
+            try (Batch b = part.batch()) {
+                for (int r = 0; r < b.rowCount(); r++) {
+                    if (b.vector(c).isNull(r)) {
+                        values.add(null);
+                    } else if (b.dictionary(c) != null) {
+                        values.add(b.dictionary(c).get(((IntVector) b.vector(c)).get(r)));
+                    } else {
+                        values.add(b.vector(c).getObject(r));
+                    }
+                }
+            }
+        }
+        return values;
+    }
+
+    private static Schema schema(DataType... types) {
+        Field[] fields = new Field[types.length];
+        for (int i = 0; i < types.length; i++) {
+            fields[i] = new Field("c" + i, types[i]);
+        }
+        return Schema.of(fields);
+    }
+
+    @Test
+    void repeatingAndDistinctStringsAcrossTheLookupCutoff() throws IOException {
+        StringBuilder csv = new StringBuilder();
+        List<Object> expected = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            String low = i % 2 == 0 ? "N" : "ü";
+            String high = "comment " + i + (i % 100 == 0 ? " \"q\"" : "");
+            csv.append(low).append(",\"").append(high.replace("\"", "\"\"")).append("\"\n");
+            expected.add(high);
+        }
+        List<LoadedPart> parts = parse(csv.toString(), schema(DataType.VARCHAR, DataType.VARCHAR), false, 1 << 20);
+        assertEquals(1, parts.size());
+        Batch b = parts.get(0).batch();
+        assertTrue(b.dictionary(0).isUnique());
+        assertEquals(2, b.dictionary(0).size());
+        assertFalse(b.dictionary(1).isUnique()); // nearly all distinct: appended without lookups
+        assertEquals(expected, column(parts, 1));
+    }
+
+    @Test
+    void charDropsTrailingWhiteSpaceAndLengthsCountCharacters() throws IOException {
+        String csv = "ab \t,äöü\nab\u3000,€€\n\"\",\n";
+        List<LoadedPart> parts = parse(csv, schema(DataType.chars(3), DataType.varchar(3)), false, 1 << 20);
+        List<Object> chars = column(parts, 0);
+        assertEquals(List.of("ab", "ab"), chars.subList(0, 2));
+        assertEquals("", chars.get(2)); // quoted: an empty string, not NULL
+        parts = parse(csv, schema(DataType.chars(3), DataType.varchar(3)), false, 1 << 20);
+        List<Object> varchars = column(parts, 1);
+        assertEquals("äöü", varchars.get(0));
+        assertEquals("€€", varchars.get(1));
+        assertNull(varchars.get(2)); // unquoted empty: NULL
+
+        WarpException e = assertThrows(WarpException.class,
+                () -> parse("a,äöüx\n", schema(DataType.chars(3), DataType.varchar(3)), false, 1 << 20));
+        assertEquals("22001", e.sqlState());
+        assertEquals("f.csv:1:3: expected a VARCHAR(3) of at most 3 characters, found 'äöüx' (column c1)", e.getMessage());
+    }
+
+    @Test
+    void invalidUtf8InAStringIsABadValue() {
+        byte[] text = {'a', ',', 'b', (byte) 0xC3, 'c', '\n'};
+        CsvChunker chunker = new CsvChunker(new ByteArrayInputStream(text), CSV, 1 << 10);
+        WarpException e = assertThrows(WarpException.class,
+                () -> new CsvParser("f.csv", CSV).parse(chunker.next(), schema(DataType.VARCHAR, DataType.VARCHAR), false, false, allocator));
+        assertEquals("22021", e.sqlState());
+        assertTrue(e.getMessage().startsWith("f.csv:1:3: expected valid UTF-8 text"), e.getMessage());
+    }
+
+    @Test
+    void aRowRejectedMidwayLeavesNoNullBehind() throws IOException {
+        // Row 2 sets column 0 to NULL, then fails on column 1; row 3 takes its place.
+        String csv = "1,1\n,x\n3,3\n";
+        List<LoadedPart> parts = parse(csv, schema(DataType.BIGINT, DataType.INTEGER), true, 1 << 20);
+        assertEquals(1, parts.get(0).rejections().size());
+        assertEquals("f.csv:2:2: expected an INTEGER, found 'x' (column c1)", parts.get(0).rejections().get(0).exception("").getMessage());
+        try (Batch b = parts.get(0).batch()) {
+            assertEquals(2, b.rowCount());
+            assertFalse(b.vector(0).isNull(1));
+            assertEquals(3L, ((BigIntVector) b.vector(0)).get(1));
+        }
+    }
+
+    @Test
+    void chunksEndAtRecordBoundariesWithQuotedLineEndsAndCountLines() throws IOException {
+        StringBuilder csv = new StringBuilder();
+        List<Object> expected = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            String value = i % 7 == 0 ? "multi\nline " + i : i % 5 == 0 ? "quote \"\" " + i : "plain value " + i;
+            csv.append(i).append(",\"").append(value).append("\"\n");
+            expected.add(value.replace("\"\"", "\""));
+        }
+        // Small chunks: many cuts, some within eight bytes of a quote.
+        List<LoadedPart> parts = parse(csv.toString(), schema(DataType.INTEGER, DataType.VARCHAR), false, 64);
+        assertTrue(parts.size() > 50);
+        assertEquals(expected, column(parts, 1));
+
+        String bad = csv + "x,\"y\"\n";
+        WarpException e = assertThrows(WarpException.class,
+                () -> parse(bad, schema(DataType.INTEGER, DataType.VARCHAR), false, 64));
+        long lines = csv.chars().filter(ch -> ch == '\n').count();
+        assertEquals("f.csv:" + (lines + 1) + ":1: expected an INTEGER, found 'x' (column c0)", e.getMessage());
+    }
+}
