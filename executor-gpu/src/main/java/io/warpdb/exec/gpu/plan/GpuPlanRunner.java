@@ -339,12 +339,12 @@ public final class GpuPlanRunner {
     private Result inOrOutOfCore(PlanNode node, String unsupported, Function<List<DeviceTable>, DeviceTable> inCore,
             Function<List<HostTable>, OutOfCoreResult> outOfCore, DeviceWork work) {
         NodeStats stats = context.stats(node);
+        // The inputs whose size the plan tells: a lower bound of all of them, enough to go out of core when it does not fit.
         long estimate = 0;
         for (PlanNode input : node.inputs()) {
-            long bytes = InputEstimate.bytes(input);
-            estimate = estimate == InputEstimate.UNKNOWN || bytes == InputEstimate.UNKNOWN ? InputEstimate.UNKNOWN : estimate + bytes;
+            estimate += Math.max(0, InputEstimate.bytes(input));
         }
-        if (unsupported == null && estimate != InputEstimate.UNKNOWN && !PartitionPlan.fitsInCore(estimate, budgetBytes())) {
+        if (unsupported == null && !PartitionPlan.fitsInCore(estimate, budgetBytes())) {
             stats.note("estimated inputs of " + OutOfCoreReport.mib(estimate) + " exceed what an in-core operator may use of the"
                     + " device budget of " + OutOfCoreReport.mib(budgetBytes()));
             return outOfCore(node, hostInputs(node.inputs()), outOfCore);
