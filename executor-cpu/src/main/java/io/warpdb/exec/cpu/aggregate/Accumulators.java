@@ -23,6 +23,7 @@ public final class Accumulators {
         Accumulator plain = switch (function) {
             case COUNT_STAR -> new CountAccumulator(true, type);
             case COUNT -> new CountAccumulator(false, type);
+            case APPROX_COUNT_DISTINCT -> new ApproxDistinctAccumulator(type, argType);
             case SUM, AVG -> {
                 boolean average = function == AggFunction.AVG;
                 if (argType.kind() == TypeKind.DOUBLE) {
