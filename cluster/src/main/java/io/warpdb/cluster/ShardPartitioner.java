@@ -38,6 +38,12 @@ public final class ShardPartitioner {
             return 0;
         }
         DataType type = batch.schema().type(column);
+        if (type.isWideDecimal()) {
+            // decimal128: the low word, then the high word
+            long low = v.getDataBuffer().getLong((long) row * 16);
+            long high = v.getDataBuffer().getLong((long) row * 16 + 8);
+            return Math.floorMod(Murmur3.hashLong(low ^ Murmur3.hashLong(high, SHARD_SEED), SHARD_SEED), shards);
+        }
         int hash = switch (type.kind()) {
             case BOOLEAN -> Murmur3.hashLong(((BitVector) v).get(row), SHARD_SEED);
             case INTEGER -> Murmur3.hashLong(((IntVector) v).get(row), SHARD_SEED);

@@ -19,6 +19,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -60,6 +61,16 @@ final class ColumnParser implements AutoCloseable {
 
     /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}. */
     void parse(byte[] bytes, int from, int to, int row) {
+        if (type.isWideDecimal()) {
+            BigDecimal value;
+            try {
+                value = new BigDecimal(ascii(bytes, from, to).trim());
+            } catch (NumberFormatException e) {
+                throw new BadValueException(SqlState.INVALID_TEXT_REPRESENTATION, "a " + type.sqlName());
+            }
+            set(value, row);
+            return;
+        }
         switch (type.kind()) {
             case INTEGER -> ((IntVector) vector).setSafe(row, type.isNarrowInteger()
                     ? TextValueParser.parseNarrowInteger(bytes, from, to, type) : TextValueParser.parseInteger(bytes, from, to));
@@ -86,7 +97,13 @@ final class ColumnParser implements AutoCloseable {
         switch (type.kind()) {
             case INTEGER -> ((IntVector) vector).setSafe(row, inRange(exact(value).intValueExact()));
             case BIGINT -> ((BigIntVector) vector).setSafe(row, exact(value).longValueExact());
-            case DECIMAL -> ((BigIntVector) vector).setSafe(row, unscaled(exact(value)));
+            case DECIMAL -> {
+                if (type.isWideDecimal()) {
+                    ((DecimalVector) vector).setSafe(row, inPrecision(exact(value)));
+                } else {
+                    ((BigIntVector) vector).setSafe(row, unscaled(exact(value)));
+                }
+            }
             case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(number(value).doubleValue()));
             case DATE -> ((DateDayVector) vector).setSafe(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
@@ -143,11 +160,16 @@ final class ColumnParser implements AutoCloseable {
     }
 
     private long unscaled(BigDecimal value) {
+        return inPrecision(value).unscaledValue().longValueExact();
+    }
+
+    /** The value at the column's scale (rounded HALF_UP), within its precision. */
+    private BigDecimal inPrecision(BigDecimal value) {
         BigDecimal scaled = value.setScale(type.scale(), RoundingMode.HALF_UP);
         if (scaled.precision() - scaled.scale() > type.precision() - type.scale()) {
             throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "a " + type.sqlName() + " value in range");
         }
-        return scaled.unscaledValue().longValueExact();
+        return scaled;
     }
 
     private void setString(String value, int row) {

@@ -23,7 +23,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * The Arrow record batches Flight SQL sends, made column by column from the executors' batches.
  * Columns whose stored form is already the standard Arrow one (BOOLEAN, INTEGER, BIGINT, DOUBLE,
- * DATE) move over without a copy; DECIMAL's scaled 64-bit integers widen into Arrow decimals,
+ * DATE, a wide DECIMAL's decimal128) move over without a copy; DECIMAL's scaled 64-bit integers widen into Arrow decimals,
  * TIMESTAMP's microseconds become Arrow's zone-less microsecond timestamps, and
  * dictionary codes become plain UTF-8 strings, because Arrow clients (the Flight SQL JDBC
  * driver among them) read VarChar everywhere while a dictionary per batch would resend it with
@@ -75,7 +75,13 @@ final class FlightBatches implements AutoCloseable {
             FieldVector from = batch.vector(c);
             FieldVector to = root.getVector(c);
             switch (schema.type(c).kind()) {
-                case DECIMAL -> widen((BigIntVector) from, (DecimalVector) to, rows);
+                case DECIMAL -> {
+                    if (schema.type(c).isWideDecimal()) {
+                        from.makeTransferPair(to).transfer(); // already Arrow's decimal128
+                    } else {
+                        widen((BigIntVector) from, (DecimalVector) to, rows);
+                    }
+                }
                 case VARCHAR, CHAR -> decode((IntVector) from, batch.dictionary(c), c, (VarCharVector) to, rows);
                 case TIMESTAMP -> timestamps((BigIntVector) from, (TimeStampMicroVector) to, rows);
                 default -> from.makeTransferPair(to).transfer();

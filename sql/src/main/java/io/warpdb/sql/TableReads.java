@@ -122,7 +122,8 @@ public final class TableReads {
         return switch (literal.type().kind()) {
             case BOOLEAN -> v.toString().toUpperCase(Locale.ROOT);
             case INTEGER, BIGINT -> v.toString();
-            case DECIMAL -> "CAST(" + BigDecimal.valueOf((Long) v, literal.type().scale()).toPlainString() + " AS "
+            case DECIMAL -> "CAST(" + (v instanceof java.math.BigInteger wide ? new BigDecimal(wide, literal.type().scale())
+                    : BigDecimal.valueOf((Long) v, literal.type().scale())).toPlainString() + " AS "
                     + literal.type().sqlName() + ")";
             case DOUBLE -> "CAST(" + v + " AS DOUBLE)";
             case DATE -> "DATE '" + java.time.LocalDate.ofEpochDay((Long) v) + "'";

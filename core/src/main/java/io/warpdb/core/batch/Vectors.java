@@ -3,11 +3,13 @@ package io.warpdb.core.batch;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.LocalDate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -41,7 +43,7 @@ public final class Vectors {
             case INTEGER -> narrow(((IntVector) v).get(row), type);
             case BIGINT -> ((BigIntVector) v).get(row);
             case DOUBLE -> type.isReal() ? (Object) (float) ((Float8Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
-            case DECIMAL -> BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
+            case DECIMAL -> type.isWideDecimal() ? ((DecimalVector) v).getObject(row) : BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
             case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(((DateDayVector) v).get(row)));
             case TIMESTAMP -> java.sql.Timestamp.valueOf(Timestamps.toLocalDateTime(((BigIntVector) v).get(row)));
             case VARCHAR, CHAR -> dict.get(((IntVector) v).get(row));
@@ -59,11 +61,16 @@ public final class Vectors {
 
     /**
      * Sets row {@code row} from the normalized literal form used by {@link io.warpdb.core.expr.Literal}:
-     * Boolean, Long (INTEGER, BIGINT, DATE days, TIMESTAMP microseconds, DECIMAL unscaled), Double, or for strings the Integer code.
+     * Boolean, Long (INTEGER, BIGINT, DATE days, TIMESTAMP microseconds, DECIMAL unscaled), BigInteger (a wide DECIMAL,
+     * unscaled), Double, or for strings the Integer code.
      */
     public static void setNormalized(FieldVector v, DataType type, int row, Object value) {
         if (value == null) {
             v.setNull(row);
+            return;
+        }
+        if (type.isWideDecimal()) {
+            ((DecimalVector) v).setSafe(row, new BigDecimal((BigInteger) value, type.scale()));
             return;
         }
         switch (type.kind()) {

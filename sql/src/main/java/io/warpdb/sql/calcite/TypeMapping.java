@@ -28,8 +28,7 @@ public final class TypeMapping {
             case BIGINT -> DataType.BIGINT;
             case REAL -> DataType.REAL;
             case FLOAT, DOUBLE -> DataType.DOUBLE;
-            case DECIMAL -> t.getScale() == 0 && t.getPrecision() > DataType.MAX_DECIMAL_PRECISION
-                    ? DataType.BIGINT : DataType.decimal(t.getPrecision(), t.getScale());
+            case DECIMAL -> DataType.decimal(t.getPrecision(), t.getScale());
             case DATE -> DataType.DATE;
             case TIMESTAMP -> DataType.TIMESTAMP;
             case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED

@@ -32,6 +32,9 @@ public final class Accumulators {
                 if (!argType.kind().isExactNumeric()) {
                     throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + argType.sqlName());
                 }
+                if (argType.isWideDecimal()) {
+                    yield new WideSumAccumulator(average, argType.scale(), type);
+                }
                 yield new ExactSumAccumulator(average, Decimals.scaleOf(argType), type);
             }
             case MIN, MAX -> new MinMaxAccumulator(function == AggFunction.MAX, argType);

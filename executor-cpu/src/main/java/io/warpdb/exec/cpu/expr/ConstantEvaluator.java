@@ -45,6 +45,8 @@ final class ConstantEvaluator implements Evaluator {
             v = one.doubles()[0];
         } else if (type.kind().isString()) {
             v = one.string(0);
+        } else if (one.isWide()) {
+            v = io.warpdb.core.value.Int128.toBigInteger(one.highs()[0], one.longs()[0]);
         } else if (type.kind() == TypeKind.BOOLEAN) {
             v = one.longs()[0] != 0;
         } else {

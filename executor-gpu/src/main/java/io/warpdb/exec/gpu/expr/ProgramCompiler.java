@@ -92,11 +92,11 @@ public final class ProgramCompiler {
      * Whether the GPU's operators handle values of this type. TIMESTAMP is an int64 column that
      * the kernels could carry, but its casts and functions have no GPU twin yet; SMALLINT, TINYINT
      * and REAL are held as INTEGER and DOUBLE, but the interpreter checks neither their ranges nor
-     * REAL's rounding. Nodes with such columns run on the CPU (placement reads this through the
-     * provider's planSupport).
+     * REAL's rounding; a DECIMAL of more than 18 digits is 128 bits wide, which no kernel reads.
+     * Nodes with such columns run on the CPU (placement reads this through the provider's planSupport).
      */
     public static boolean runsOnGpu(DataType type) {
-        return type.kind() != TypeKind.TIMESTAMP && !type.isNarrowInteger() && !type.isReal();
+        return type.kind() != TypeKind.TIMESTAMP && !type.isNarrowInteger() && !type.isReal() && !type.isWideDecimal();
     }
 
     /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
