@@ -72,12 +72,16 @@ public final class Int128 {
 
     /** this -= (h, l), or 22003. */
     public Int128 subtract(long h, long l) {
-        if (h == Long.MIN_VALUE && l == 0) {
+        long differenceLow = low - l;
+        long borrow = Long.compareUnsigned(low, l) < 0 ? 1 : 0;
+        long differenceHigh = high - h - borrow;
+        // Signed overflow: the operands differ in sign and the result's sign is not the minuend's.
+        if (((high ^ h) & (high ^ differenceHigh)) < 0) {
             throw Decimals.outOfRange();
         }
-        long negLow = -l;
-        long negHigh = ~h + (l == 0 ? 1 : 0);
-        return add(negHigh, negLow);
+        high = differenceHigh;
+        low = differenceLow;
+        return this;
     }
 
     /** this := -this, or 22003 for -2^127. */

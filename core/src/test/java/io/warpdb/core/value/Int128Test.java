@@ -42,7 +42,7 @@ class Int128Test {
     private static void check(BigInteger expected, java.util.function.Supplier<Int128> actual) {
         if (expected.compareTo(MIN) < 0 || expected.compareTo(MAX) > 0) {
             WarpException e = assertThrows(WarpException.class, actual::get, "expected overflow for " + expected);
-            assertEquals(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, e.sqlState());
+            assertEquals(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, e.state());
         } else {
             assertEquals(expected, value(actual.get()));
         }

@@ -34,10 +34,17 @@ public final class WarpTypeSystem extends RelDataTypeSystemImpl {
         };
     }
 
-    /** A TIMESTAMP keeps microseconds unless declared with fewer fraction digits. */
+    /**
+     * A TIMESTAMP keeps microseconds unless declared with fewer fraction digits; a DECIMAL declared
+     * without a precision has 18 digits (as in CREATE TABLE and DuckDB), not the widest 38.
+     */
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.TIMESTAMP ? DataType.TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
+        return switch (typeName) {
+            case TIMESTAMP -> DataType.TIMESTAMP_PRECISION;
+            case DECIMAL -> DataType.MAX_DECIMAL_PRECISION;
+            default -> super.getDefaultPrecision(typeName);
+        };
     }
 
     @Override
