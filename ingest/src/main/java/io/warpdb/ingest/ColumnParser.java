@@ -79,6 +79,7 @@ final class ColumnParser implements AutoCloseable {
             case DOUBLE -> ((Float8Vector) vector).setSafe(row, real(TextValueParser.parseDouble(ascii(bytes, from, to))));
             case DATE -> ((DateDayVector) vector).setSafe(row, TextValueParser.parseDate(bytes, from, to));
             case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
+            case INTERVAL -> throw new BadValueException(SqlState.FEATURE_NOT_SUPPORTED, "a column type that loads read (not INTERVAL)");
             case BOOLEAN -> ((BitVector) vector).setSafe(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
             case VARCHAR, CHAR -> setString(decode(bytes, from, to), row);
         }
@@ -108,6 +109,7 @@ final class ColumnParser implements AutoCloseable {
             case DATE -> ((DateDayVector) vector).setSafe(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
             case TIMESTAMP -> ((BigIntVector) vector).setSafe(row, timestamp(value));
+            case INTERVAL -> throw new BadValueException(SqlState.FEATURE_NOT_SUPPORTED, "a column type that loads read (not INTERVAL)");
             case BOOLEAN -> ((BitVector) vector).setSafe(row, value instanceof Boolean b ? (b ? 1 : 0)
                     : TextValueParser.parseBoolean(value.toString()) ? 1 : 0);
             case VARCHAR, CHAR -> setString(value.toString(), row);

@@ -318,6 +318,21 @@ abstract class JdbcContractTest {
     }
 
     @Test
+    void intervalsTravelAsTheirTextTypedOther() throws SQLException {
+        try (Statement s = connect().createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT TIMESTAMP '2024-01-02 03:04:05.5' - TIMESTAMP '2024-01-01 00:00:00', CAST(NULL AS TIMESTAMP) - TIMESTAMP '2024-01-01 00:00:00'")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(Types.OTHER, md.getColumnType(1));
+            assertEquals("INTERVAL", md.getColumnTypeName(1));
+            assertEquals(String.class.getName(), md.getColumnClassName(1));
+            assertTrue(rs.next());
+            assertEquals("1 day 03:04:05.5", rs.getObject(1));
+            assertEquals("1 day 03:04:05.5", rs.getString(1));
+            assertNull(rs.getObject(2));
+        }
+    }
+
+    @Test
     void batchesOfPreparedInserts() throws SQLException {
         Connection c = connect();
         try (Statement s = c.createStatement()) {

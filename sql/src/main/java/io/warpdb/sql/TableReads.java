@@ -128,6 +128,8 @@ public final class TableReads {
             case DOUBLE -> "CAST(" + v + " AS DOUBLE)";
             case DATE -> "DATE '" + java.time.LocalDate.ofEpochDay((Long) v) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + io.warpdb.core.value.Timestamps.format((Long) v) + "'";
+            // An INTERVAL has no literal of its own: the difference of the timestamps it spans from 1970.
+            case INTERVAL -> "(TIMESTAMP '" + io.warpdb.core.value.Timestamps.format((Long) v) + "' - TIMESTAMP '1970-01-01 00:00:00')";
             case VARCHAR, CHAR -> "'" + v.toString().replace("'", "''") + "'";
         };
     }

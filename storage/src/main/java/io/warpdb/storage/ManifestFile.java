@@ -31,7 +31,8 @@ import java.util.TreeMap;
  * segment  := i64 id · i32 rows · i64 deleteVectorId (0: none) · i64 deletedRows
  *             · columns × (i64 offset · i32 length · i32 crc32c · str encoding · zonemap)
  * zonemap  := i64 nullCount · u8 hasRange · [value min · value max]
- * value    := u8 (BOOLEAN) | i64 (INTEGER, BIGINT, DECIMAL unscaled, DATE days, TIMESTAMP microseconds) | f64 (DOUBLE) | str
+ * value    := u8 (BOOLEAN) | i64 (INTEGER, BIGINT, DECIMAL unscaled, DATE days, TIMESTAMP and INTERVAL microseconds)
+ *             | f64 (DOUBLE) | str
  *             | i64 high · i64 low (a DECIMAL of precision over 18, unscaled)
  * </pre>
  */
@@ -113,7 +114,7 @@ final class ManifestFile {
         }
         switch (type.kind()) {
             case BOOLEAN -> out.writeBoolean((Boolean) v);
-            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP -> out.writeLong((Long) v);
+            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, INTERVAL -> out.writeLong((Long) v);
             case DOUBLE -> out.writeDouble((Double) v);
             case VARCHAR, CHAR -> writeString(out, (String) v);
         }
@@ -210,7 +211,7 @@ final class ManifestFile {
         }
         return switch (type.kind()) {
             case BOOLEAN -> in.get() != 0;
-            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP -> in.getLong();
+            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, INTERVAL -> in.getLong();
             case DOUBLE -> in.getDouble();
             case VARCHAR, CHAR -> readString(in);
         };

@@ -49,7 +49,7 @@ record ZoneMap(long nullCount, Object min, Object max) {
             case BOOLEAN -> booleans((BitVector) v, rows, nulls);
             case INTEGER -> longs(v, rows, nulls, ((IntVector) v)::get);
             case DATE -> longs(v, rows, nulls, ((DateDayVector) v)::get);
-            case BIGINT, DECIMAL, TIMESTAMP -> longs(v, rows, nulls, ((BigIntVector) v)::get);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> longs(v, rows, nulls, ((BigIntVector) v)::get);
             case DOUBLE -> doubles((Float8Vector) v, rows, nulls);
             case VARCHAR, CHAR -> strings(dict, nulls);
         };

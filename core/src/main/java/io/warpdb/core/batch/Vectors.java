@@ -32,7 +32,7 @@ public final class Vectors {
     /**
      * The value at {@code row} as JDBC returns it: Boolean, Integer (Short, Byte), Long, Double (Float), BigDecimal
      * (DECIMAL), java.sql.Date (DATE, from epoch days), java.sql.Timestamp (TIMESTAMP, the wall-clock
-     * time in the JVM's zone) or String (through the dictionary); null for NULL.
+     * time in the JVM's zone), String (through the dictionary; an INTERVAL as DuckDB writes it); null for NULL.
      */
     public static Object getObject(FieldVector v, DataType type, StringDictionary dict, int row) {
         if (v.isNull(row)) {
@@ -46,6 +46,7 @@ public final class Vectors {
             case DECIMAL -> type.isWideDecimal() ? ((DecimalVector) v).getObject(row) : BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
             case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(((DateDayVector) v).get(row)));
             case TIMESTAMP -> java.sql.Timestamp.valueOf(Timestamps.toLocalDateTime(((BigIntVector) v).get(row)));
+            case INTERVAL -> Timestamps.formatInterval(((BigIntVector) v).get(row));
             case VARCHAR, CHAR -> dict.get(((IntVector) v).get(row));
         };
     }
@@ -76,7 +77,7 @@ public final class Vectors {
         switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).setSafe(row, ((Boolean) value) ? 1 : 0);
             case INTEGER -> ((IntVector) v).setSafe(row, ((Number) value).intValue());
-            case BIGINT, DECIMAL, TIMESTAMP -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
             case DOUBLE -> ((Float8Vector) v).setSafe(row, ((Number) value).doubleValue());
             case DATE -> ((DateDayVector) v).setSafe(row, ((Number) value).intValue());
             case VARCHAR, CHAR -> ((IntVector) v).setSafe(row, ((Number) value).intValue());

@@ -13,7 +13,7 @@ public record Literal(Object value, DataType type) implements Expr {
         if (value != null) {
             Class<?> expected = type.isWideDecimal() ? java.math.BigInteger.class : switch (type.kind()) {
                 case BOOLEAN -> Boolean.class;
-                case INTEGER, BIGINT, DATE, TIMESTAMP, DECIMAL -> Long.class;
+                case INTEGER, BIGINT, DATE, TIMESTAMP, INTERVAL, DECIMAL -> Long.class;
                 case DOUBLE -> Double.class;
                 case VARCHAR, CHAR -> String.class;
             };

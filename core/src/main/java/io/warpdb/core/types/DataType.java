@@ -53,6 +53,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public static final DataType REAL = new DataType(TypeKind.DOUBLE, REAL_BITS, 0, true);
     public static final DataType DATE = new DataType(TypeKind.DATE, 0, 0, true);
     public static final DataType TIMESTAMP = new DataType(TypeKind.TIMESTAMP, 0, 0, true);
+    public static final DataType INTERVAL = new DataType(TypeKind.INTERVAL, 0, 0, true);
     public static final DataType VARCHAR = new DataType(TypeKind.VARCHAR, 0, 0, true);
 
     public static DataType decimal(int precision, int scale) {
@@ -120,7 +121,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
         return switch (kind) {
             case BOOLEAN -> ArrowType.Bool.INSTANCE;
             case INTEGER, VARCHAR, CHAR -> new ArrowType.Int(32, true);
-            case BIGINT, DECIMAL, TIMESTAMP -> new ArrowType.Int(64, true);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> new ArrowType.Int(64, true);
             case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
             case DATE -> new ArrowType.Date(DateUnit.DAY);
         };
@@ -140,6 +141,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> Types.DECIMAL;
             case DATE -> Types.DATE;
             case TIMESTAMP -> Types.TIMESTAMP;
+            case INTERVAL -> Types.OTHER;
             case VARCHAR, CHAR -> Types.VARCHAR;
         };
     }
@@ -154,6 +156,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> java.math.BigDecimal.class;
             case DATE -> java.sql.Date.class;
             case TIMESTAMP -> java.sql.Timestamp.class;
+            case INTERVAL -> String.class;
             case VARCHAR, CHAR -> String.class;
         };
     }
@@ -180,6 +183,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> precision + 2;
             case DATE -> 10;
             case TIMESTAMP -> 26;
+            case INTERVAL -> 32;
             case VARCHAR -> precision > 0 ? precision : 65536;
             case CHAR -> precision;
         };

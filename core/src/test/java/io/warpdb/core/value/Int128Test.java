@@ -19,7 +19,7 @@ class Int128Test {
 
     private static BigInteger[] samples() {
         Random random = new Random(7);
-        BigInteger[] out = new BigInteger[400];
+        BigInteger[] out = new BigInteger[120];
         BigInteger[] edges = {BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.negate(), MIN, MAX, MIN.add(BigInteger.ONE),
             BigInteger.ONE.shiftLeft(64), BigInteger.ONE.shiftLeft(63), BigInteger.ONE.shiftLeft(63).negate(),
             BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE), BigInteger.TEN.pow(38).subtract(BigInteger.ONE),

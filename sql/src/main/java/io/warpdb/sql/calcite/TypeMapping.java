@@ -31,6 +31,7 @@ public final class TypeMapping {
             case DECIMAL -> DataType.decimal(t.getPrecision(), t.getScale());
             case DATE -> DataType.DATE;
             case TIMESTAMP -> DataType.TIMESTAMP;
+            case INTERVAL_DAY_SECOND -> DataType.INTERVAL;
             case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
                     || t.getPrecision() >= 65536 ? DataType.VARCHAR : DataType.varchar(t.getPrecision());
             case CHAR -> DataType.chars(t.getPrecision());
@@ -51,6 +52,9 @@ public final class TypeMapping {
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
             case DATE -> f.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, DataType.TIMESTAMP_PRECISION);
+            case INTERVAL -> f.createSqlIntervalType(new org.apache.calcite.sql.SqlIntervalQualifier(
+                    org.apache.calcite.avatica.util.TimeUnit.DAY, org.apache.calcite.avatica.util.TimeUnit.SECOND,
+                    org.apache.calcite.sql.parser.SqlParserPos.ZERO));
             case VARCHAR -> t.precision() > 0 ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
                     : f.createSqlType(SqlTypeName.VARCHAR);
             case CHAR -> f.createSqlType(SqlTypeName.CHAR, t.precision());

@@ -57,6 +57,8 @@ public final class LiteralConverter {
             case DOUBLE -> type.convertToDeclared(toDouble(value));
             case DATE -> toDate(value);
             case TIMESTAMP -> toTimestamp(value);
+            case INTERVAL -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
+                    "an INTERVAL value cannot be given as a constant or parameter (" + value + ")");
             case VARCHAR -> value.toString();
             case CHAR -> value.toString().stripTrailing();
         };

@@ -20,7 +20,7 @@ public enum ValueLayout {
         return switch (type.kind()) {
             case BOOLEAN -> BIT;
             case INTEGER, DATE, VARCHAR, CHAR -> INT32;
-            case BIGINT, DECIMAL, TIMESTAMP -> INT64;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> INT64;
             case DOUBLE -> FLOAT64;
         };
     }

@@ -215,6 +215,11 @@ public final class ExprCompiler {
     }
 
     private Evaluator arithmetic(Call call) {
+        if (call.type().kind() == TypeKind.INTERVAL && call.op() == Op.SUBTRACT) {
+            // TIMESTAMP - TIMESTAMP: the microseconds between them (a DATE operand as its midnight).
+            return new ArithmeticEvaluator(Op.SUBTRACT, build(call.arg(0), DataType.TIMESTAMP), build(call.arg(1), DataType.TIMESTAMP),
+                    call.type());
+        }
         Evaluator left = build(call.arg(0));
         Evaluator right = build(call.arg(1));
         requireNumeric(call, left, right);

@@ -127,6 +127,7 @@ public final class TextValues {
             case DECIMAL -> BigDecimal.valueOf(v, type.scale()).toPlainString();
             case DATE -> Dates.format(v);
             case TIMESTAMP -> Timestamps.format(v);
+            case INTERVAL -> Timestamps.formatInterval(v);
             case BOOLEAN -> v != 0 ? "TRUE" : "FALSE";
             default -> throw new IllegalArgumentException("not a long-valued type: " + type);
         };
