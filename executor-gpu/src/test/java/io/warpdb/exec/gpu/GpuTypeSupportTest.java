@@ -59,6 +59,8 @@ class GpuTypeSupportTest {
                 Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.decimal(18, 2)),
                         new Literal(java.math.BigInteger.TEN.pow(30), wide))));
         assertEquals(Support.no("DECIMAL(38,2) values run on the CPU"), widened);
-        assertTrue(GpuExecutorProvider.planSupport(rowsOf(DataType.decimal(18, 2))).supported());
+        Support narrow = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.decimal(18, 2)),
+                Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.decimal(18, 2)), Literal.ofLong(0, DataType.decimal(18, 2)))));
+        assertTrue(narrow.supported(), narrow.toString());
     }
 }
