@@ -38,10 +38,16 @@ public final class ShardPartitioner {
             return 0;
         }
         DataType type = batch.schema().type(column);
+        if (type.isWideDecimal()) {
+            // decimal128: the low word, then the high word
+            long low = v.getDataBuffer().getLong((long) row * 16);
+            long high = v.getDataBuffer().getLong((long) row * 16 + 8);
+            return Math.floorMod(Murmur3.hashLong(low ^ Murmur3.hashLong(high, SHARD_SEED), SHARD_SEED), shards);
+        }
         int hash = switch (type.kind()) {
             case BOOLEAN -> Murmur3.hashLong(((BitVector) v).get(row), SHARD_SEED);
             case INTEGER -> Murmur3.hashLong(((IntVector) v).get(row), SHARD_SEED);
-            case BIGINT, DECIMAL, TIMESTAMP -> Murmur3.hashLong(((BigIntVector) v).get(row), SHARD_SEED);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> Murmur3.hashLong(((BigIntVector) v).get(row), SHARD_SEED);
             case DATE -> Murmur3.hashLong(((DateDayVector) v).get(row), SHARD_SEED);
             case DOUBLE -> Murmur3.hashLong(Double.doubleToLongBits(((Float8Vector) v).get(row) + 0.0), SHARD_SEED);
             case VARCHAR, CHAR -> Murmur3.hashString(batch.dictionary(column).get(((IntVector) v).get(row)), SHARD_SEED);

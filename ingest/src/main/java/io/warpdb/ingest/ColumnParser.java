@@ -42,10 +42,12 @@ final class ColumnParser {
     /**
      * The values, in a Java array of the vector's width (INTEGER, DATE, BOOLEAN as 0/1, string
      * codes; BIGINT, DECIMAL, TIMESTAMP; DOUBLE), copied into the vector in one go at the end:
-     * no bounds and reference-count checks of Arrow's per value.
+     * no bounds and reference-count checks of Arrow's per value. A wide DECIMAL keeps its low
+     * words in {@code longs} and its high words in {@code highs}.
      */
     private int[] ints;
     private long[] longs;
+    private long[] highs;
     private double[] doubles;
     private boolean[] nulls;
     private boolean anyNull;
@@ -65,6 +67,9 @@ final class ColumnParser {
             case DOUBLE -> doubles = new double[this.capacity];
             default -> ints = new int[this.capacity];
         }
+        if (type.isWideDecimal()) {
+            highs = new long[this.capacity];
+        }
         this.nulls = new boolean[this.capacity];
         this.strings = type.kind().isString() ? new Utf8Dictionary(Math.min(this.capacity, SAMPLE_VALUES), this.capacity * 8) : null;
     }
@@ -82,6 +87,12 @@ final class ColumnParser {
                 }
             } else if (ints != null) {
                 data.nioBuffer(0, rows * Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(ints, 0, rows);
+            } else if (highs != null) {
+                // decimal128: each value's low word, then its high word, little-endian.
+                java.nio.LongBuffer words = data.nioBuffer(0, rows * 2 * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+                for (int r = 0; r < rows; r++) {
+                    words.put(longs[r]).put(highs[r]);
+                }
             } else if (longs != null) {
                 data.nioBuffer(0, rows * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, rows);
             } else {
@@ -126,6 +137,7 @@ final class ColumnParser {
             capacity = Math.max(row + 1, 2 * capacity);
             ints = ints == null ? null : Arrays.copyOf(ints, capacity);
             longs = longs == null ? null : Arrays.copyOf(longs, capacity);
+            highs = highs == null ? null : Arrays.copyOf(highs, capacity);
             doubles = doubles == null ? null : Arrays.copyOf(doubles, capacity);
             nulls = Arrays.copyOf(nulls, capacity);
         }
@@ -142,6 +154,14 @@ final class ColumnParser {
         longs[row] = value;
     }
 
+    /** A wide DECIMAL's value, already at the column's scale and within its precision. */
+    private void setWide(int row, BigDecimal value) {
+        room(row);
+        java.math.BigInteger unscaled = value.unscaledValue();
+        longs[row] = unscaled.longValue();
+        highs[row] = unscaled.shiftRight(Long.SIZE).longValue();
+    }
+
     private void setDouble(int row, double value) {
         room(row);
         doubles[row] = value;
@@ -149,6 +169,16 @@ final class ColumnParser {
 
     /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}. */
     void parse(byte[] bytes, int from, int to, int row) {
+        if (type.isWideDecimal()) {
+            BigDecimal value;
+            try {
+                value = new BigDecimal(ascii(bytes, from, to).trim());
+            } catch (NumberFormatException e) {
+                throw new BadValueException(SqlState.INVALID_TEXT_REPRESENTATION, "a " + type.sqlName());
+            }
+            setWide(row, inPrecision(value));
+            return;
+        }
         switch (type.kind()) {
             case INTEGER -> setInt(row, type.isNarrowInteger()
                     ? TextValueParser.parseNarrowInteger(bytes, from, to, type) : TextValueParser.parseInteger(bytes, from, to));
@@ -157,6 +187,7 @@ final class ColumnParser {
             case DOUBLE -> setDouble(row, real(TextValueParser.parseDouble(ascii(bytes, from, to))));
             case DATE -> setInt(row, TextValueParser.parseDate(bytes, from, to));
             case TIMESTAMP -> setLong(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
+            case INTERVAL -> throw new BadValueException(SqlState.FEATURE_NOT_SUPPORTED, "a column type that loads read (not INTERVAL)");
             case BOOLEAN -> setInt(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
             case VARCHAR, CHAR -> setUtf8(bytes, from, to, row);
         }
@@ -175,11 +206,18 @@ final class ColumnParser {
         switch (type.kind()) {
             case INTEGER -> setInt(row, inRange(exact(value).intValueExact()));
             case BIGINT -> setLong(row, exact(value).longValueExact());
-            case DECIMAL -> setLong(row, unscaled(exact(value)));
+            case DECIMAL -> {
+                if (type.isWideDecimal()) {
+                    setWide(row, inPrecision(exact(value)));
+                } else {
+                    setLong(row, unscaled(exact(value)));
+                }
+            }
             case DOUBLE -> setDouble(row, real(number(value).doubleValue()));
             case DATE -> setInt(row, value instanceof LocalDate d ? Math.toIntExact(d.toEpochDay())
                     : value instanceof java.time.LocalDateTime t ? Math.toIntExact(t.toLocalDate().toEpochDay()) : number(value).intValue());
             case TIMESTAMP -> setLong(row, timestamp(value));
+            case INTERVAL -> throw new BadValueException(SqlState.FEATURE_NOT_SUPPORTED, "a column type that loads read (not INTERVAL)");
             case BOOLEAN -> setInt(row, value instanceof Boolean b ? (b ? 1 : 0)
                     : TextValueParser.parseBoolean(value.toString()) ? 1 : 0);
             case VARCHAR, CHAR -> setString(value.toString(), row);
@@ -232,11 +270,16 @@ final class ColumnParser {
     }
 
     private long unscaled(BigDecimal value) {
+        return inPrecision(value).unscaledValue().longValueExact();
+    }
+
+    /** The value at the column's scale (rounded HALF_UP), within its precision. */
+    private BigDecimal inPrecision(BigDecimal value) {
         BigDecimal scaled = value.setScale(type.scale(), RoundingMode.HALF_UP);
         if (scaled.precision() - scaled.scale() > type.precision() - type.scale()) {
             throw new BadValueException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "a " + type.sqlName() + " value in range");
         }
-        return scaled.unscaledValue().longValueExact();
+        return scaled;
     }
 
     private void setString(String value, int row) {

@@ -120,7 +120,7 @@ public final class SchemaInference {
         if (t instanceof ArrowType.FloatingPoint f) {
             return f.getPrecision() == FloatingPointPrecision.DOUBLE ? DataType.DOUBLE : DataType.REAL;
         }
-        if (t instanceof ArrowType.Decimal d && d.getPrecision() <= DataType.MAX_DECIMAL_PRECISION) {
+        if (t instanceof ArrowType.Decimal d && d.getPrecision() <= DataType.MAX_WIDE_DECIMAL_PRECISION) {
             return DataType.decimal(d.getPrecision(), d.getScale());
         }
         if (t instanceof ArrowType.Date) {

@@ -104,7 +104,7 @@ final class CatalogMetadata {
         for (DataType t : types) {
             TypeKind kind = t.kind();
             String quote = kind.isString() ? "'" : kind.isDatetime() ? kind.name() + " '" : null;
-            short maxScale = (short) (kind == TypeKind.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : 0);
+            short maxScale = (short) (kind == TypeKind.DECIMAL ? DataType.MAX_WIDE_DECIMAL_PRECISION : 0);
             rows.add(new MetaTypeInfo(JdbcTypes.typeName(t), t.jdbcType(), JdbcTypes.precision(t), quote,
                     quote == null ? null : "'", (short) DatabaseMetaData.typeNullable, kind.isString(),
                     (short) DatabaseMetaData.typeSearchable, false, false, false, (short) 0, maxScale,
@@ -116,7 +116,7 @@ final class CatalogMetadata {
 
     private static DataType widest(TypeKind kind) {
         return switch (kind) {
-            case DECIMAL -> DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0);
+            case DECIMAL -> DataType.decimal(DataType.MAX_WIDE_DECIMAL_PRECISION, 0);
             case CHAR -> DataType.chars(DataType.VARCHAR.displaySize());
             default -> new DataType(kind, 0, 0, true);
         };

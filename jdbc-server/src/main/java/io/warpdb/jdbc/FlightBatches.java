@@ -11,6 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.DurationVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -23,8 +24,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * The Arrow record batches Flight SQL sends, made column by column from the executors' batches.
  * Columns whose stored form is already the standard Arrow one (BOOLEAN, INTEGER, BIGINT, DOUBLE,
- * DATE) move over without a copy; DECIMAL's scaled 64-bit integers widen into Arrow decimals,
- * TIMESTAMP's microseconds become Arrow's zone-less microsecond timestamps, and
+ * DATE, a wide DECIMAL's decimal128) move over without a copy; DECIMAL's scaled 64-bit integers widen into Arrow decimals,
+ * TIMESTAMP's microseconds become Arrow's zone-less microsecond timestamps, INTERVAL's microsecond durations, and
  * dictionary codes become plain UTF-8 strings, because Arrow clients (the Flight SQL JDBC
  * driver among them) read VarChar everywhere while a dictionary per batch would resend it with
  * every batch. Each dictionary entry is encoded to UTF-8 once per stream.
@@ -59,6 +60,7 @@ final class FlightBatches implements AutoCloseable {
             case DECIMAL -> new ArrowType.Decimal(type.precision(), type.scale(), 128);
             case VARCHAR, CHAR -> ArrowType.Utf8.INSTANCE;
             case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+            case INTERVAL -> new ArrowType.Duration(TimeUnit.MICROSECOND);
             default -> type.arrowType();
         };
     }
@@ -75,9 +77,16 @@ final class FlightBatches implements AutoCloseable {
             FieldVector from = batch.vector(c);
             FieldVector to = root.getVector(c);
             switch (schema.type(c).kind()) {
-                case DECIMAL -> widen((BigIntVector) from, (DecimalVector) to, rows);
+                case DECIMAL -> {
+                    if (schema.type(c).isWideDecimal()) {
+                        from.makeTransferPair(to).transfer(); // already Arrow's decimal128
+                    } else {
+                        widen((BigIntVector) from, (DecimalVector) to, rows);
+                    }
+                }
                 case VARCHAR, CHAR -> decode((IntVector) from, batch.dictionary(c), c, (VarCharVector) to, rows);
                 case TIMESTAMP -> timestamps((BigIntVector) from, (TimeStampMicroVector) to, rows);
+                case INTERVAL -> durations((BigIntVector) from, (DurationVector) to, rows);
                 default -> from.makeTransferPair(to).transfer();
             }
         }
@@ -86,6 +95,18 @@ final class FlightBatches implements AutoCloseable {
 
     /** Microseconds since 1970 as Arrow's zone-less microsecond timestamps (the same values, another vector type). */
     private static void timestamps(BigIntVector from, TimeStampMicroVector to, int rows) {
+        to.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            if (from.isNull(i)) {
+                to.setNull(i);
+            } else {
+                to.set(i, from.get(i));
+            }
+        }
+    }
+
+    /** An INTERVAL's microseconds as Arrow's microsecond durations. */
+    private static void durations(BigIntVector from, DurationVector to, int rows) {
         to.allocateNew(rows);
         for (int i = 0; i < rows; i++) {
             if (from.isNull(i)) {

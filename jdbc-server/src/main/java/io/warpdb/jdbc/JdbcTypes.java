@@ -34,7 +34,7 @@ final class JdbcTypes {
             case BIGINT -> 19;
             case DOUBLE -> type.isReal() ? 7 : 17;
             case DECIMAL -> type.precision();
-            case DATE, TIMESTAMP, VARCHAR, CHAR -> type.displaySize();
+            case DATE, TIMESTAMP, INTERVAL, VARCHAR, CHAR -> type.displaySize();
         };
     }
 
@@ -59,10 +59,12 @@ final class JdbcTypes {
     /**
      * The Avatica type of a column. The representation is the one Avatica's own JDBC server
      * uses for each SQL type, so that stock remote clients decode values as they expect
-     * (DATE, for example, travels as an int count of days).
+     * (DATE, for example, travels as an int count of days). An INTERVAL (Types.OTHER, as PostgreSQL's
+     * driver reports one) travels as its text, DuckDB's {@code 1 day 03:04:05.5}.
      */
     static ColumnMetaData.AvaticaType avaticaType(DataType type) {
-        ColumnMetaData.Rep rep = ColumnMetaData.Rep.of(SqlType.valueOf(type.jdbcType()).internal);
+        ColumnMetaData.Rep rep = type.kind() == TypeKind.INTERVAL ? ColumnMetaData.Rep.STRING
+                : ColumnMetaData.Rep.of(SqlType.valueOf(type.jdbcType()).internal);
         return ColumnMetaData.scalar(type.jdbcType(), typeName(type), rep);
     }
 

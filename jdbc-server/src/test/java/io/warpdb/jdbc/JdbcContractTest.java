@@ -279,6 +279,60 @@ abstract class JdbcContractTest {
     }
 
     @Test
+    void wideDecimalsTravelAsBigDecimalsWithTheirPrecision() throws SQLException {
+        Connection c = connect();
+        BigDecimal max = new BigDecimal("999999999999999999999999999999999999.99");
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE ledger (id INTEGER, amount DECIMAL(38,2))");
+            s.executeUpdate("INSERT INTO ledger VALUES (1, " + max.toPlainString() + "), (2, NULL)");
+        }
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO ledger VALUES (?, ?)")) {
+            assertEquals(Types.DECIMAL, insert.getParameterMetaData().getParameterType(2));
+            insert.setInt(1, 3);
+            insert.setBigDecimal(2, max.negate());
+            assertEquals(1, insert.executeUpdate());
+            insert.setInt(1, 4);
+            insert.setBigDecimal(2, new BigDecimal("1e36"));
+            SQLException e = assertThrows(SQLException.class, insert::executeUpdate);
+            assertEquals("22003", e.getSQLState());
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, amount FROM ledger ORDER BY id")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(Types.DECIMAL, md.getColumnType(2));
+            assertEquals("DECIMAL", md.getColumnTypeName(2));
+            assertEquals(38, md.getPrecision(2));
+            assertEquals(2, md.getScale(2));
+            assertEquals(BigDecimal.class.getName(), md.getColumnClassName(2));
+            assertTrue(rs.next());
+            assertEquals(max, rs.getBigDecimal(2));
+            assertEquals(max, rs.getObject(2));
+            assertEquals(max.toPlainString(), rs.getString(2));
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, amount FROM ledger WHERE id > 1 ORDER BY id")) {
+            assertTrue(rs.next());
+            assertNull(rs.getBigDecimal(2));
+            assertTrue(rs.next());
+            assertEquals(max.negate(), rs.getBigDecimal(2));
+            assertFalse(rs.next());
+        }
+    }
+
+    @Test
+    void intervalsTravelAsTheirTextTypedOther() throws SQLException {
+        try (Statement s = connect().createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT TIMESTAMP '2024-01-02 03:04:05.5' - TIMESTAMP '2024-01-01 00:00:00', CAST(NULL AS TIMESTAMP) - TIMESTAMP '2024-01-01 00:00:00'")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(Types.OTHER, md.getColumnType(1));
+            assertEquals("INTERVAL", md.getColumnTypeName(1));
+            assertEquals(String.class.getName(), md.getColumnClassName(1));
+            assertTrue(rs.next());
+            assertEquals("1 day 03:04:05.5", rs.getObject(1));
+            assertEquals("1 day 03:04:05.5", rs.getString(1));
+            assertNull(rs.getObject(2));
+        }
+    }
+
+    @Test
     void batchesOfPreparedInserts() throws SQLException {
         Connection c = connect();
         try (Statement s = c.createStatement()) {

@@ -14,7 +14,7 @@ public final class SqlFunctions {
 
     public static final List<Function> ALL = List.of(
             new Function("ABS", false, "absolute value of a number", "ABS(-2.5)"),
-            new Function("APPROX_COUNT_DISTINCT", true, "number of distinct non-NULL values (counted exactly)",
+            new Function("APPROX_COUNT_DISTINCT", true, "estimated number of distinct non-NULL values (HyperLogLog: exact up to 1024, beyond a standard error of 0.8%)",
                     "APPROX_COUNT_DISTINCT(x) FROM (VALUES (1), (1)) AS t(x)"),
             new Function("AVG", true, "average of the non-NULL values", "AVG(x) FROM (VALUES (1), (2)) AS t(x)"),
             new Function("CAST", false, "conversion to another type: CAST(x AS type)", "CAST('12' AS INTEGER)"),

@@ -122,11 +122,14 @@ public final class TableReads {
         return switch (literal.type().kind()) {
             case BOOLEAN -> v.toString().toUpperCase(Locale.ROOT);
             case INTEGER, BIGINT -> v.toString();
-            case DECIMAL -> "CAST(" + BigDecimal.valueOf((Long) v, literal.type().scale()).toPlainString() + " AS "
+            case DECIMAL -> "CAST(" + (v instanceof java.math.BigInteger wide ? new BigDecimal(wide, literal.type().scale())
+                    : BigDecimal.valueOf((Long) v, literal.type().scale())).toPlainString() + " AS "
                     + literal.type().sqlName() + ")";
             case DOUBLE -> "CAST(" + v + " AS DOUBLE)";
             case DATE -> "DATE '" + java.time.LocalDate.ofEpochDay((Long) v) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + io.warpdb.core.value.Timestamps.format((Long) v) + "'";
+            // An INTERVAL has no literal of its own: the difference of the timestamps it spans from 1970.
+            case INTERVAL -> "(TIMESTAMP '" + io.warpdb.core.value.Timestamps.format((Long) v) + "' - TIMESTAMP '1970-01-01 00:00:00')";
             case VARCHAR, CHAR -> "'" + v.toString().replace("'", "''") + "'";
         };
     }

@@ -4,10 +4,12 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Int128;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,7 +31,9 @@ import java.util.TreeMap;
  * segment  := i64 id · i32 rows · i64 deleteVectorId (0: none) · i64 deletedRows
  *             · columns × (i64 offset · i32 length · i32 crc32c · str encoding · zonemap)
  * zonemap  := i64 nullCount · u8 hasRange · [value min · value max]
- * value    := u8 (BOOLEAN) | i64 (INTEGER, BIGINT, DECIMAL unscaled, DATE days, TIMESTAMP microseconds) | f64 (DOUBLE) | str
+ * value    := u8 (BOOLEAN) | i64 (INTEGER, BIGINT, DECIMAL unscaled, DATE days, TIMESTAMP and INTERVAL microseconds)
+ *             | f64 (DOUBLE) | str
+ *             | i64 high · i64 low (a DECIMAL of precision over 18, unscaled)
  * </pre>
  */
 final class ManifestFile {
@@ -102,9 +106,15 @@ final class ManifestFile {
     }
 
     private static void writeValue(DataOutputStream out, Object v, DataType type) throws IOException {
+        if (type.isWideDecimal()) {
+            BigInteger unscaled = (BigInteger) v;
+            out.writeLong(unscaled.shiftRight(64).longValue());
+            out.writeLong(unscaled.longValue());
+            return;
+        }
         switch (type.kind()) {
             case BOOLEAN -> out.writeBoolean((Boolean) v);
-            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP -> out.writeLong((Long) v);
+            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, INTERVAL -> out.writeLong((Long) v);
             case DOUBLE -> out.writeDouble((Double) v);
             case VARCHAR, CHAR -> writeString(out, (String) v);
         }
@@ -195,9 +205,13 @@ final class ManifestFile {
     }
 
     private static Object readValue(ByteBuffer in, DataType type) {
+        if (type.isWideDecimal()) {
+            long high = in.getLong();
+            return Int128.toBigInteger(high, in.getLong());
+        }
         return switch (type.kind()) {
             case BOOLEAN -> in.get() != 0;
-            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP -> in.getLong();
+            case INTEGER, BIGINT, DECIMAL, DATE, TIMESTAMP, INTERVAL -> in.getLong();
             case DOUBLE -> in.getDouble();
             case VARCHAR, CHAR -> readString(in);
         };

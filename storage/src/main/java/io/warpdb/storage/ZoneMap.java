@@ -8,8 +8,11 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Int128;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.function.IntToLongFunction;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -23,7 +26,8 @@ import org.apache.arrow.vector.IntVector;
  *
  * @param nullCount NULLs in the chunk
  * @param min       smallest non-null value in {@link Literal}'s normalized form (Boolean; Long
- *                  for INTEGER, BIGINT, DATE days, TIMESTAMP microseconds and unscaled DECIMAL; Double; String), or null
+ *                  for INTEGER, BIGINT, DATE days, TIMESTAMP microseconds and unscaled DECIMAL; BigInteger for a
+ *                  wide DECIMAL's unscaled value; Double; String), or null
  *                  when there is no range: the chunk is all NULL, or a DOUBLE chunk holds NaN
  *                  (which orders differently in different places, so it disables pruning)
  * @param max       largest non-null value, null exactly when {@code min} is
@@ -39,11 +43,14 @@ record ZoneMap(long nullCount, Object min, Object max) {
         if (nulls == rows) {
             return new ZoneMap(nulls, null, null);
         }
+        if (type.isWideDecimal()) {
+            return wide(v, rows, nulls);
+        }
         return switch (type.kind()) {
             case BOOLEAN -> booleans((BitVector) v, rows, nulls);
             case INTEGER -> longs(v, rows, nulls, ((IntVector) v)::get);
             case DATE -> longs(v, rows, nulls, ((DateDayVector) v)::get);
-            case BIGINT, DECIMAL, TIMESTAMP -> longs(v, rows, nulls, ((BigIntVector) v)::get);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> longs(v, rows, nulls, ((BigIntVector) v)::get);
             case DOUBLE -> doubles((Float8Vector) v, rows, nulls);
             case VARCHAR, CHAR -> strings(dict, nulls);
         };
@@ -60,6 +67,30 @@ record ZoneMap(long nullCount, Object min, Object max) {
             }
         }
         return new ZoneMap(nulls, min, max);
+    }
+
+    /** A wide DECIMAL's range, from the decimal128 buffer's words (low first). */
+    private static ZoneMap wide(FieldVector v, int rows, long nulls) {
+        ArrowBuf data = v.getDataBuffer();
+        long minHigh = Long.MAX_VALUE;
+        long minLow = -1;
+        long maxHigh = Long.MIN_VALUE;
+        long maxLow = 0;
+        for (int r = 0; r < rows; r++) {
+            if (!v.isNull(r)) {
+                long low = data.getLong((long) r * 16);
+                long high = data.getLong((long) r * 16 + 8);
+                if (Int128.compare(high, low, minHigh, minLow) < 0) {
+                    minHigh = high;
+                    minLow = low;
+                }
+                if (Int128.compare(high, low, maxHigh, maxLow) > 0) {
+                    maxHigh = high;
+                    maxLow = low;
+                }
+            }
+        }
+        return new ZoneMap(nulls, Int128.toBigInteger(minHigh, minLow), Int128.toBigInteger(maxHigh, maxLow));
     }
 
     private static ZoneMap booleans(BitVector v, int rows, long nulls) {
@@ -183,6 +214,9 @@ record ZoneMap(long nullCount, Object min, Object max) {
     private static BigDecimal exact(Object value, DataType type) {
         if (value instanceof Double d) {
             return new BigDecimal(d);
+        }
+        if (value instanceof BigInteger unscaled) {
+            return new BigDecimal(unscaled, Decimals.scaleOf(type));
         }
         return BigDecimal.valueOf((Long) value, Decimals.scaleOf(type));
     }

@@ -97,7 +97,7 @@ final class TestData {
             case BOOLEAN -> ((BitVector) v).get(r) != 0;
             case INTEGER -> (long) ((IntVector) v).get(r);
             case DATE -> (long) ((DateDayVector) v).get(r);
-            case BIGINT, DECIMAL, TIMESTAMP -> ((BigIntVector) v).get(r);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> ((BigIntVector) v).get(r);
             case DOUBLE -> ((Float8Vector) v).get(r);
             case VARCHAR, CHAR -> b.dictionary(c).get(((IntVector) v).get(r));
         };

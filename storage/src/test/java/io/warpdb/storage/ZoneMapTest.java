@@ -109,4 +109,17 @@ class ZoneMapTest {
         assertTrue(seg.mayMatch(List.of(new ColumnPredicate(Table.ROW_ID, Comparison.EQ, Literal.ofLong(5, DataType.BIGINT))), schema));
         assertFalse(seg.mayMatch(List.of(new ColumnPredicate(0, Comparison.EQ, Literal.ofLong(5, DataType.BIGINT))), schema));
     }
+
+    @Test
+    void wideDecimalRangesPrune() {
+        DataType wide = DataType.decimal(38, 2);
+        java.math.BigInteger big = java.math.BigInteger.TEN.pow(37);
+        ZoneMap z = of(wide, big, null, big.negate(), java.math.BigInteger.ONE);
+        assertEquals(new ZoneMap(1, big.negate(), big), z);
+        assertFalse(may(z, wide, Comparison.GT, new Literal(big, wide), 4));
+        assertTrue(may(z, wide, Comparison.GE, new Literal(big, wide), 4));
+        // A narrow literal against the wide range: 10^35 (scale 2 units) is inside it.
+        assertTrue(may(z, wide, Comparison.EQ, Literal.ofLong(1, DataType.BIGINT), 4));
+        assertFalse(may(z, wide, Comparison.LT, new Literal(big.negate().subtract(java.math.BigInteger.ONE), wide), 4));
+    }
 }

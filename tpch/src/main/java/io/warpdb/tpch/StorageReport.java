@@ -68,7 +68,7 @@ public final class StorageReport {
         return switch (type.kind()) {
             case BOOLEAN -> (rows + 7) / 8;
             case INTEGER, DATE -> 4 * rows;
-            case BIGINT, DECIMAL, TIMESTAMP, DOUBLE -> 8 * rows;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> (type.isWideDecimal() ? 16 : 8) * rows;
             case VARCHAR, CHAR -> 4 * (rows + 1) + stringBytes(db, table, field.name());
         };
     }

@@ -3,11 +3,13 @@ package io.warpdb.core.batch;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.LocalDate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -30,7 +32,7 @@ public final class Vectors {
     /**
      * The value at {@code row} as JDBC returns it: Boolean, Integer (Short, Byte), Long, Double (Float), BigDecimal
      * (DECIMAL), java.sql.Date (DATE, from epoch days), java.sql.Timestamp (TIMESTAMP, the wall-clock
-     * time in the JVM's zone) or String (through the dictionary); null for NULL.
+     * time in the JVM's zone), String (through the dictionary; an INTERVAL as DuckDB writes it); null for NULL.
      */
     public static Object getObject(FieldVector v, DataType type, StringDictionary dict, int row) {
         if (v.isNull(row)) {
@@ -41,9 +43,10 @@ public final class Vectors {
             case INTEGER -> narrow(((IntVector) v).get(row), type);
             case BIGINT -> ((BigIntVector) v).get(row);
             case DOUBLE -> type.isReal() ? (Object) (float) ((Float8Vector) v).get(row) : (Object) ((Float8Vector) v).get(row);
-            case DECIMAL -> BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
+            case DECIMAL -> type.isWideDecimal() ? ((DecimalVector) v).getObject(row) : BigDecimal.valueOf(((BigIntVector) v).get(row), type.scale());
             case DATE -> java.sql.Date.valueOf(LocalDate.ofEpochDay(((DateDayVector) v).get(row)));
             case TIMESTAMP -> java.sql.Timestamp.valueOf(Timestamps.toLocalDateTime(((BigIntVector) v).get(row)));
+            case INTERVAL -> Timestamps.formatInterval(((BigIntVector) v).get(row));
             case VARCHAR, CHAR -> dict.get(((IntVector) v).get(row));
         };
     }
@@ -59,17 +62,22 @@ public final class Vectors {
 
     /**
      * Sets row {@code row} from the normalized literal form used by {@link io.warpdb.core.expr.Literal}:
-     * Boolean, Long (INTEGER, BIGINT, DATE days, TIMESTAMP microseconds, DECIMAL unscaled), Double, or for strings the Integer code.
+     * Boolean, Long (INTEGER, BIGINT, DATE days, TIMESTAMP microseconds, DECIMAL unscaled), BigInteger (a wide DECIMAL,
+     * unscaled), Double, or for strings the Integer code.
      */
     public static void setNormalized(FieldVector v, DataType type, int row, Object value) {
         if (value == null) {
             v.setNull(row);
             return;
         }
+        if (type.isWideDecimal()) {
+            ((DecimalVector) v).setSafe(row, new BigDecimal((BigInteger) value, type.scale()));
+            return;
+        }
         switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).setSafe(row, ((Boolean) value) ? 1 : 0);
             case INTEGER -> ((IntVector) v).setSafe(row, ((Number) value).intValue());
-            case BIGINT, DECIMAL, TIMESTAMP -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> ((BigIntVector) v).setSafe(row, ((Number) value).longValue());
             case DOUBLE -> ((Float8Vector) v).setSafe(row, ((Number) value).doubleValue());
             case DATE -> ((DateDayVector) v).setSafe(row, ((Number) value).intValue());
             case VARCHAR, CHAR -> ((IntVector) v).setSafe(row, ((Number) value).intValue());

@@ -6,14 +6,14 @@ import io.warpdb.core.value.Timestamps;
 /**
  * A constant. The value is normalized by type: null for NULL; Boolean for BOOLEAN; Long for
  * INTEGER, BIGINT, DATE (days since epoch), TIMESTAMP (microseconds since epoch) and DECIMAL (unscaled, i.e. value * 10^scale);
- * Double for DOUBLE; String for VARCHAR and CHAR.
+ * BigInteger for a wide DECIMAL (precision over 18; unscaled); Double for DOUBLE; String for VARCHAR and CHAR.
  */
 public record Literal(Object value, DataType type) implements Expr {
     public Literal {
         if (value != null) {
-            Class<?> expected = switch (type.kind()) {
+            Class<?> expected = type.isWideDecimal() ? java.math.BigInteger.class : switch (type.kind()) {
                 case BOOLEAN -> Boolean.class;
-                case INTEGER, BIGINT, DATE, TIMESTAMP, DECIMAL -> Long.class;
+                case INTEGER, BIGINT, DATE, TIMESTAMP, INTERVAL, DECIMAL -> Long.class;
                 case DOUBLE -> Double.class;
                 case VARCHAR, CHAR -> String.class;
             };
@@ -51,7 +51,8 @@ public record Literal(Object value, DataType type) implements Expr {
         }
         return switch (type.kind()) {
             case VARCHAR, CHAR -> "'" + value + "'";
-            case DECIMAL -> java.math.BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
+            case DECIMAL -> (type.isWideDecimal() ? new java.math.BigDecimal((java.math.BigInteger) value, type.scale())
+                    : java.math.BigDecimal.valueOf((Long) value, type.scale())).toPlainString();
             case DATE -> "DATE '" + java.time.LocalDate.ofEpochDay((Long) value) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + Timestamps.format((Long) value) + "'";
             default -> value.toString();

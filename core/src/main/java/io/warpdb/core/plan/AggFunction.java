@@ -4,8 +4,9 @@ package io.warpdb.core.plan;
  * Aggregate functions. COUNT_STAR takes no argument; the others one; all but SINGLE_VALUE skip
  * NULL inputs. SINGLE_VALUE is the value of a group's only row (a scalar sub-query's result);
  * a group of several rows fails with SQLSTATE 21000. The variances and standard deviations are
- * DOUBLE: the population's of one value is 0, the sample's NULL.
+ * DOUBLE: the population's of one value is 0, the sample's NULL. APPROX_COUNT_DISTINCT estimates
+ * the number of distinct non-NULL values (a HyperLogLog sketch; exact for small counts).
  */
 public enum AggFunction {
-    COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, SINGLE_VALUE, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP
+    COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, SINGLE_VALUE, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT
 }

@@ -20,8 +20,10 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * ({@link #roundToDeclared}), their names and their JDBC types.
  */
 public record DataType(TypeKind kind, int precision, int scale, boolean nullable) {
-    /** Largest DECIMAL precision that fits the scaled 64-bit representation. */
+    /** Largest DECIMAL precision that fits the scaled 64-bit representation; wider ones are 128-bit ({@link #isWideDecimal}). */
     public static final int MAX_DECIMAL_PRECISION = 18;
+    /** Largest DECIMAL precision: a scaled 128-bit integer. */
+    public static final int MAX_WIDE_DECIMAL_PRECISION = 38;
     /** Fraction digits of a TIMESTAMP's seconds: microseconds. */
     public static final int TIMESTAMP_PRECISION = 6;
 
@@ -35,9 +37,9 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
                 || kind == TypeKind.DOUBLE && precision != 0 && precision != REAL_BITS) {
             throw new IllegalArgumentException(kind + " has no variant of precision " + precision);
         }
-        if (kind == TypeKind.DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
+        if (kind == TypeKind.DECIMAL && (precision < 1 || precision > MAX_WIDE_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
             throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
-                    "DECIMAL(" + precision + "," + scale + ") is not supported: precision must be 1.." + MAX_DECIMAL_PRECISION
+                    "DECIMAL(" + precision + "," + scale + ") is not supported: precision must be 1.." + MAX_WIDE_DECIMAL_PRECISION
                             + " and scale 0..precision");
         }
     }
@@ -51,6 +53,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     public static final DataType REAL = new DataType(TypeKind.DOUBLE, REAL_BITS, 0, true);
     public static final DataType DATE = new DataType(TypeKind.DATE, 0, 0, true);
     public static final DataType TIMESTAMP = new DataType(TypeKind.TIMESTAMP, 0, 0, true);
+    public static final DataType INTERVAL = new DataType(TypeKind.INTERVAL, 0, 0, true);
     public static final DataType VARCHAR = new DataType(TypeKind.VARCHAR, 0, 0, true);
 
     public static DataType decimal(int precision, int scale) {
@@ -68,6 +71,14 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
     /** Whether this is SMALLINT or TINYINT: an INTEGER narrower than 32 bits. */
     public boolean isNarrowInteger() {
         return kind == TypeKind.INTEGER && precision != 0;
+    }
+
+    /**
+     * Whether this is a DECIMAL of more than {@link #MAX_DECIMAL_PRECISION} digits: held as a
+     * 128-bit unscaled value (Arrow decimal128; the CPU executor's columns carry a high word per row).
+     */
+    public boolean isWideDecimal() {
+        return kind == TypeKind.DECIMAL && precision > MAX_DECIMAL_PRECISION;
     }
 
     public boolean isReal() {
@@ -100,13 +111,17 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
 
     /**
      * The Arrow type of the physical vector; strings are their int32 dictionary codes, TIMESTAMP a
-     * plain int64 (so that encodings and executors treat it as any int64 column).
+     * plain int64 (so that encodings and executors treat it as any int64 column), a wide DECIMAL
+     * Arrow's decimal128.
      */
     public ArrowType arrowType() {
+        if (isWideDecimal()) {
+            return new ArrowType.Decimal(precision, scale, 128);
+        }
         return switch (kind) {
             case BOOLEAN -> ArrowType.Bool.INSTANCE;
             case INTEGER, VARCHAR, CHAR -> new ArrowType.Int(32, true);
-            case BIGINT, DECIMAL, TIMESTAMP -> new ArrowType.Int(64, true);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> new ArrowType.Int(64, true);
             case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
             case DATE -> new ArrowType.Date(DateUnit.DAY);
         };
@@ -126,6 +141,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> Types.DECIMAL;
             case DATE -> Types.DATE;
             case TIMESTAMP -> Types.TIMESTAMP;
+            case INTERVAL -> Types.OTHER;
             case VARCHAR, CHAR -> Types.VARCHAR;
         };
     }
@@ -140,6 +156,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> java.math.BigDecimal.class;
             case DATE -> java.sql.Date.class;
             case TIMESTAMP -> java.sql.Timestamp.class;
+            case INTERVAL -> String.class;
             case VARCHAR, CHAR -> String.class;
         };
     }
@@ -166,6 +183,7 @@ public record DataType(TypeKind kind, int precision, int scale, boolean nullable
             case DECIMAL -> precision + 2;
             case DATE -> 10;
             case TIMESTAMP -> 26;
+            case INTERVAL -> 32;
             case VARCHAR -> precision > 0 ? precision : 65536;
             case CHAR -> precision;
         };

@@ -195,8 +195,35 @@ public final class Timestamps {
 
     /** {@code YYYY-MM-DD HH:MM:SS[.ffffff]}, the fraction without trailing zeros (none when whole). */
     public static String format(long micros) {
-        long time = timeOfDay(micros);
         StringBuilder b = new StringBuilder(26).append(Dates.format(epochDay(micros))).append(' ');
+        return clock(b, timeOfDay(micros)).toString();
+    }
+
+    /**
+     * An INTERVAL of {@code micros} as DuckDB writes the difference of two timestamps: whole days
+     * ({@code 1 day}, {@code -61 days}), then the rest of the day as {@code [-]HH:MM:SS[.ffffff]}
+     * with the days' sign; {@code 00:00:00} for none.
+     */
+    public static String formatInterval(long micros) {
+        long days = micros / MICROS_PER_DAY;
+        long rest = micros % MICROS_PER_DAY;
+        StringBuilder b = new StringBuilder();
+        if (days != 0) {
+            b.append(days).append(days == 1 || days == -1 ? " day" : " days");
+        }
+        if (rest != 0) {
+            if (days != 0) {
+                b.append(' ');
+            }
+            clock(rest < 0 ? b.append('-') : b, Math.abs(rest));
+        } else if (days == 0) {
+            b.append("00:00:00");
+        }
+        return b.toString();
+    }
+
+    /** {@code HH:MM:SS[.ffffff]} of a time within a day (non-negative microseconds), the fraction without trailing zeros. */
+    private static StringBuilder clock(StringBuilder b, long time) {
         two(b, time / MICROS_PER_HOUR).append(':');
         two(b, time / MICROS_PER_MINUTE % 60).append(':');
         two(b, time / MICROS_PER_SECOND % 60);
@@ -209,7 +236,7 @@ public final class Timestamps {
             }
             b.append('.').append(digits, 0, end);
         }
-        return b.toString();
+        return b;
     }
 
     /** The wall-clock time a timestamp stands for. */

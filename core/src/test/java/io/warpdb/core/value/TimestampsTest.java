@@ -38,6 +38,17 @@ class TimestampsTest {
     }
 
     @Test
+    void intervalsAreWrittenAsDuckDbWritesThem() {
+        long day = Timestamps.MICROS_PER_DAY;
+        assertEquals("00:00:00", Timestamps.formatInterval(0));
+        assertEquals("1 day", Timestamps.formatInterval(day));
+        assertEquals("-1 day -03:00:00", Timestamps.formatInterval(-day - 3 * Timestamps.MICROS_PER_HOUR));
+        assertEquals("61 days 03:04:05.25", Timestamps.formatInterval(61 * day + 11_045_250_000L));
+        assertEquals("-19723 days -00:00:00.000001", Timestamps.formatInterval(-19723 * day - 1));
+        assertEquals("-02:30:00", Timestamps.formatInterval(-9_000_000_000L));
+    }
+
+    @Test
     void unitsAreNamedAsDuckDbNamesThem() {
         assertEquals(Timestamps.Unit.MINUTE, Timestamps.Unit.of(" Minutes "));
         WarpException e = assertThrows(WarpException.class, () -> Timestamps.Unit.of("fortnight"));

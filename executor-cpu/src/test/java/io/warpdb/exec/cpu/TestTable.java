@@ -195,6 +195,7 @@ public final class TestTable implements TableSource {
             case DECIMAL -> ((BigDecimal) value).setScale(type.scale()).unscaledValue().longValueExact();
             case DATE -> value instanceof Date d ? d.toLocalDate().toEpochDay() : ((LocalDate) value).toEpochDay();
             case TIMESTAMP -> io.warpdb.core.value.Timestamps.of((java.time.LocalDateTime) value);
+            case INTERVAL -> ((Number) value).longValue();
             case VARCHAR, CHAR -> throw new IllegalArgumentException("strings are coded by the caller");
         };
     }

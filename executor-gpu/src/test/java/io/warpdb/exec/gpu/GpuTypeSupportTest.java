@@ -50,4 +50,17 @@ class GpuTypeSupportTest {
                 Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.DATE), Literal.ofLong(0, DataType.DATE))));
         assertTrue(dates.supported(), dates.toString());
     }
+
+    @Test
+    void wideDecimalsRunOnTheCpuAndEighteenDigitsOnTheGpu() {
+        DataType wide = DataType.decimal(38, 2);
+        assertEquals(Support.no("DECIMAL(38,2) columns run on the CPU"), GpuExecutorProvider.planSupport(rowsOf(wide)));
+        Support widened = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.decimal(18, 2)),
+                Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.decimal(18, 2)),
+                        new Literal(java.math.BigInteger.TEN.pow(30), wide))));
+        assertEquals(Support.no("DECIMAL(38,2) values run on the CPU"), widened);
+        Support narrow = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.decimal(18, 2)),
+                Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.decimal(18, 2)), Literal.ofLong(0, DataType.decimal(18, 2)))));
+        assertTrue(narrow.supported(), narrow.toString());
+    }
 }

@@ -7,9 +7,12 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /** Converts between Calcite's types and WarpDB's {@link DataType}. */
@@ -28,10 +31,10 @@ public final class TypeMapping {
             case BIGINT -> DataType.BIGINT;
             case REAL -> DataType.REAL;
             case FLOAT, DOUBLE -> DataType.DOUBLE;
-            case DECIMAL -> t.getScale() == 0 && t.getPrecision() > DataType.MAX_DECIMAL_PRECISION
-                    ? DataType.BIGINT : DataType.decimal(t.getPrecision(), t.getScale());
+            case DECIMAL -> DataType.decimal(t.getPrecision(), t.getScale());
             case DATE -> DataType.DATE;
             case TIMESTAMP -> DataType.TIMESTAMP;
+            case INTERVAL_DAY_SECOND -> DataType.INTERVAL;
             case VARCHAR -> t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
                     || t.getPrecision() >= 65536 ? DataType.VARCHAR : DataType.varchar(t.getPrecision());
             case CHAR -> DataType.chars(t.getPrecision());
@@ -52,6 +55,7 @@ public final class TypeMapping {
             case DECIMAL -> f.createSqlType(SqlTypeName.DECIMAL, t.precision(), t.scale());
             case DATE -> f.createSqlType(SqlTypeName.DATE);
             case TIMESTAMP -> f.createSqlType(SqlTypeName.TIMESTAMP, DataType.TIMESTAMP_PRECISION);
+            case INTERVAL -> f.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND, SqlParserPos.ZERO));
             case VARCHAR -> t.precision() > 0 ? f.createSqlType(SqlTypeName.VARCHAR, t.precision())
                     : f.createSqlType(SqlTypeName.VARCHAR);
             case CHAR -> f.createSqlType(SqlTypeName.CHAR, t.precision());

@@ -90,7 +90,10 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
     static Spec spec(AggregateCall call, Field field) {
         // SUM0 is computed as SUM, which is NULL on no rows; finish() makes that 0.
         DataType type = call.getAggregation().getKind() == SqlKind.SUM0 ? field.type().withNullable(true) : field.type();
-        return new Spec(function(call), call.getArgList(), call.isDistinct(), call.filterArg, new Field(field.name(), type));
+        AggFunction function = function(call);
+        // APPROX_COUNT_DISTINCT arrives as an approximate COUNT(DISTINCT x); its sketch does the distinct part.
+        boolean distinct = call.isDistinct() && function != AggFunction.APPROX_COUNT_DISTINCT;
+        return new Spec(function, call.getArgList(), distinct, call.filterArg, new Field(field.name(), type));
     }
 
     /** The value of {@code call} from {@code ref}, its spec's column: SUM0 is COALESCE(sum, 0). */
@@ -155,6 +158,9 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
     private static AggFunction function(AggregateCall call) {
         switch (call.getAggregation().getKind()) {
             case COUNT:
+                if (call.isApproximate() && call.getArgList().size() == 1) {
+                    return AggFunction.APPROX_COUNT_DISTINCT;
+                }
                 return call.getArgList().isEmpty() ? AggFunction.COUNT_STAR : AggFunction.COUNT;
             case SUM:
             case SUM0:

@@ -100,13 +100,16 @@ final class GroupingSetsPlan {
             case GROUPING, GROUPING_ID, GROUP_ID, LITERAL_AGG, MIN, MAX -> true;
             case SUM, SUM0 -> !call.isDistinct();
             case COUNT -> !call.isDistinct() && call.getArgList().size() <= 1;
-            case AVG -> !call.isDistinct() && averageRollsUp(input.type(call.getArgList().get(0)).kind());
+            case AVG -> !call.isDistinct() && averageRollsUp(input.type(call.getArgList().get(0)));
             default -> false;
         };
     }
 
-    private static boolean averageRollsUp(TypeKind arg) {
-        return arg == TypeKind.INTEGER || arg == TypeKind.BIGINT || arg == TypeKind.DECIMAL || arg == TypeKind.DOUBLE;
+    /** Whether AVG is rolled up from SUM and COUNT: a wide DECIMAL's sum has no 64-bit unscaled form for {@link #average}. */
+    private static boolean averageRollsUp(DataType arg) {
+        TypeKind kind = arg.kind();
+        return kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.DECIMAL && !arg.isWideDecimal()
+                || kind == TypeKind.DOUBLE;
     }
 
     /** Aggregates the input at the finest grouping, then each set from those groups. */

@@ -8,6 +8,7 @@ import io.warpdb.core.value.Dates;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -52,10 +53,12 @@ public final class LiteralConverter {
             case BOOLEAN -> toBoolean(value);
             case INTEGER -> checkInt(exact(value, 0), value, type);
             case BIGINT -> exact(value, 0);
-            case DECIMAL -> exact(value, type.scale(), type.precision());
+            case DECIMAL -> type.isWideDecimal() ? wideExact(value, type) : (Object) exact(value, type.scale(), type.precision());
             case DOUBLE -> type.convertToDeclared(toDouble(value));
             case DATE -> toDate(value);
             case TIMESTAMP -> toTimestamp(value);
+            case INTERVAL -> throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
+                    "an INTERVAL value cannot be given as a constant or parameter (" + value + ")");
             case VARCHAR -> value.toString();
             case CHAR -> value.toString().stripTrailing();
         };
@@ -101,6 +104,22 @@ public final class LiteralConverter {
                     + (precision == 19 ? "BIGINT" : "DECIMAL(" + precision + "," + scale + ")"));
         }
         return scaled.unscaledValue().longValue();
+    }
+
+    /** A wide DECIMAL's unscaled value, rounded HALF_UP to its scale; 22003 beyond its precision. */
+    private static BigInteger wideExact(Object v, DataType type) {
+        BigDecimal d;
+        try {
+            d = v instanceof BigDecimal b ? b : v instanceof Double || v instanceof Float ? BigDecimal.valueOf(((Number) v).doubleValue())
+                    : v instanceof Number n ? BigDecimal.valueOf(n.longValue()) : new BigDecimal(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw badText(v, "DECIMAL");
+        }
+        BigInteger unscaled = d.setScale(type.scale(), RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) >= 0) {
+            throw new WarpException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + v + " is out of range for " + type.sqlName());
+        }
+        return unscaled;
     }
 
     private static long checkInt(long v, Object original, DataType type) {

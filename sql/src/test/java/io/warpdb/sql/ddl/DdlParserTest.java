@@ -90,7 +90,7 @@ class DdlParserTest {
         assertTrue(type.getMessage().contains("BLOB"), type.getMessage());
         WarpException trailing = assertThrows(WarpException.class, () -> DdlParser.parse("drop table t extra"));
         assertTrue(trailing.getMessage().contains("'extra'"), trailing.getMessage());
-        WarpException decimal = assertThrows(WarpException.class, () -> DdlParser.parse("create table t (a DECIMAL(30,2))"));
+        WarpException decimal = assertThrows(WarpException.class, () -> DdlParser.parse("create table t (a DECIMAL(39,2))"));
         assertEquals(SqlState.FEATURE_NOT_SUPPORTED, decimal.state());
     }
 }

@@ -19,6 +19,8 @@ import org.apache.arrow.vector.FieldVector;
 public final class ChunkCodec {
     /** Raised whenever the wire format changes incompatibly. */
     static final byte FORMAT_VERSION = 1;
+    /** The layout byte of a wide DECIMAL's chunk: its low and its high 64-bit words as two value streams. */
+    static final int WIDE_LAYOUT_ID = 3;
 
     private ChunkCodec() {
     }
@@ -62,11 +64,18 @@ public final class ChunkCodec {
         PhysicalLayout layout = PhysicalLayout.of(type.kind());
         ByteWriter out = new ByteWriter(rowCount + 64); // a byte a row: most encoded chunks need about that or less
         out.putByte(FORMAT_VERSION);
-        out.putByte(layout.wireId);
+        out.putByte(type.isWideDecimal() ? WIDE_LAYOUT_ID : layout.wireId);
         out.putInt(rowCount);
         Validity.Kind validity = Validity.encode(vector, rowCount, out);
         if (validity == Validity.Kind.ALL_NULL) {
             return new EncodedChunk(out.toByteArray(), validity.description);
+        }
+        if (type.isWideDecimal()) {
+            // Each word stream takes the encoding that suits it: small values have a constant high word (one RLE run).
+            ColumnValues[] words = ColumnValues.readWide(vector, rowCount);
+            String lows = forced != null ? writeValues(forced, words[0], out) : writeChosenValues(words[0], out);
+            String highs = forced != null ? writeValues(forced, words[1], out) : writeChosenValues(words[1], out);
+            return new EncodedChunk(out.toByteArray(), "low " + lows + ", high " + highs + validity.description);
         }
         ColumnValues column = ColumnValues.read(vector, type, dictionaryOrNull, rowCount);
         String description = forced != null ? writeValues(forced, column, out) : writeChosenValues(column, out);
@@ -112,6 +121,9 @@ public final class ChunkCodec {
     /** As {@link #decode(ByteBuffer, DataType, String, BufferAllocator)}, a string dictionary taken from {@code strings}. */
     public static DecodedColumn decode(ByteBuffer encoded, DataType type, String name, BufferAllocator allocator,
             StringEntriesSource strings) {
+        if (type.isWideDecimal()) {
+            return decodeWide(encoded, type, name, allocator);
+        }
         EncodedColumnChunk chunk = describe(encoded, type, strings);
         int rowCount = chunk.rowCount();
         PhysicalLayout layout = PhysicalLayout.of(type.kind());
@@ -133,6 +145,43 @@ public final class ChunkCodec {
         }
     }
 
+    /** A wide DECIMAL's chunk: the two word streams decoded each into a scratch buffer, then interleaved into decimal128 values. */
+    private static DecodedColumn decodeWide(ByteBuffer encoded, DataType type, String name, BufferAllocator allocator) {
+        ByteReader in = new ByteReader(encoded.duplicate());
+        int version = in.readByte();
+        if (version != FORMAT_VERSION) {
+            throw new IllegalArgumentException("encoded chunk has format version " + version + ", this build reads " + FORMAT_VERSION);
+        }
+        int layoutId = in.readByte();
+        if (layoutId != WIDE_LAYOUT_ID) {
+            throw new IllegalArgumentException("encoded chunk holds " + PhysicalLayout.ofWireId(layoutId) + " values, which a "
+                    + type + " column cannot");
+        }
+        int rowCount = in.readCount();
+        ChunkValidity validity = Validity.read(in, rowCount);
+        FieldVector vector = Vectors.allocate(name, type, rowCount, allocator);
+        try {
+            Validity.decode(validity, rowCount, vector.getValidityBuffer());
+            if (!(validity instanceof ChunkValidity.AllNull)) {
+                ArrowBuf data = vector.getDataBuffer();
+                for (int word = 0; word < 2; word++) {
+                    ChunkValues values = readValues(in, DataType.BIGINT, PhysicalLayout.INT64, rowCount, StringEntriesSource.PARSE);
+                    try (ArrowBuf scratch = allocator.buffer(Math.max(1, (long) rowCount * Long.BYTES))) {
+                        decodeValues(values, PhysicalLayout.INT64, scratch);
+                        for (int i = 0; i < rowCount; i++) {
+                            data.setLong((long) i * 16 + word * 8L, scratch.getLong((long) i * Long.BYTES));
+                        }
+                    }
+                }
+            }
+            vector.setValueCount(rowCount);
+            return new DecodedColumn(vector, null);
+        } catch (RuntimeException e) {
+            vector.close();
+            throw e;
+        }
+    }
+
     /**
      * Parses the headers of the chunk in the remaining bytes of {@code encoded} (whose position is
      * left as it is) into a description whose buffers are slices of those bytes: nothing is
@@ -146,6 +195,9 @@ public final class ChunkCodec {
 
     /** As {@link #describe(ByteBuffer, DataType)}, a string dictionary taken from {@code strings}. */
     public static EncodedColumnChunk describe(ByteBuffer encoded, DataType type, StringEntriesSource strings) {
+        if (type.isWideDecimal()) {
+            throw new IllegalArgumentException("a " + type + " chunk (two word streams) has no single-stream description");
+        }
         ByteReader in = new ByteReader(encoded);
         int version = in.readByte();
         if (version != FORMAT_VERSION) {

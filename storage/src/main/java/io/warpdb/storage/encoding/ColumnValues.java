@@ -2,6 +2,7 @@ package io.warpdb.storage.encoding;
 
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.DataType;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -32,6 +33,20 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
             dictionary = StringDictionary.EMPTY;
         }
         return new ColumnValues(layout, values, compact(dictionary, values));
+    }
+
+    /** A wide DECIMAL chunk (Arrow decimal128) as two 64-bit columns: the low words and the high words. */
+    static ColumnValues[] readWide(FieldVector vector, int rowCount) {
+        ArrowBuf data = vector.getDataBuffer();
+        long[] lows = new long[rowCount];
+        long[] highs = new long[rowCount];
+        for (int i = 0; i < rowCount; i++) {
+            lows[i] = data.getLong((long) i * 16);
+            highs[i] = data.getLong((long) i * 16 + 8);
+        }
+        fillNullSlots(vector, lows);
+        fillNullSlots(vector, highs);
+        return new ColumnValues[] {new ColumnValues(PhysicalLayout.INT64, lows, null), new ColumnValues(PhysicalLayout.INT64, highs, null)};
     }
 
     private static void fillNullSlots(FieldVector vector, long[] values) {

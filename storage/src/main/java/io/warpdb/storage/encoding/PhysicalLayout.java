@@ -17,7 +17,7 @@ enum PhysicalLayout {
     BIT(0, 1, ChunkLayout.BIT),
     /** INTEGER, DATE and the dictionary codes of VARCHAR/CHAR. */
     INT32(1, 32, ChunkLayout.INT32),
-    /** BIGINT, DECIMAL (unscaled), TIMESTAMP and DOUBLE (raw bits). */
+    /** BIGINT, DECIMAL (unscaled), TIMESTAMP, INTERVAL and DOUBLE (raw bits). */
     INT64(2, 64, ChunkLayout.INT64);
 
     /** Written into each chunk so that decoding with the wrong type fails loudly. */
@@ -36,7 +36,7 @@ enum PhysicalLayout {
         return switch (kind) {
             case BOOLEAN -> BIT;
             case INTEGER, DATE, VARCHAR, CHAR -> INT32;
-            case BIGINT, DECIMAL, TIMESTAMP, DOUBLE -> INT64;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> INT64;
         };
     }
 

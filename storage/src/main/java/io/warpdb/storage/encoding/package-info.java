@@ -13,6 +13,9 @@
  * <pre>
  * chunk        := u8 formatVersion (1) · u8 layout (0 BIT, 1 INT32, 2 INT64) · i32 rowCount
  *                 · validity · values            (values absent when validity is "all null")
+ *               | u8 formatVersion (1) · u8 3 · i32 rowCount · validity · values · values
+ *                                                a DECIMAL of precision over 18 (Arrow decimal128): the
+ *                                                low 64-bit words, then the high ones, each as INT64 values
  * validity     := u8 0                           no NULLs
  *               | u8 1                           all NULL
  *               | u8 2 · ceil(rowCount/8) bytes   Arrow's bitmap, bits past rowCount zero

@@ -148,7 +148,7 @@ class ChunkDescriptionTest {
             rows[i] = v == null ? null : switch (type.kind()) {
                 case BOOLEAN -> v != 0;
                 case INTEGER, DATE -> (int) (long) v;
-                case BIGINT, DECIMAL, TIMESTAMP, DOUBLE -> v;
+                case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> v;
                 case VARCHAR, CHAR -> dictionary.get((int) (long) v);
             };
         }

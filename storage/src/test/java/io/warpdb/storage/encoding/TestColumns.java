@@ -71,7 +71,7 @@ public final class TestColumns {
                 case BOOLEAN -> ((BitVector) vector).get(i) != 0;
                 case INTEGER -> ((IntVector) vector).get(i);
                 case DATE -> ((DateDayVector) vector).get(i);
-                case BIGINT, DECIMAL, TIMESTAMP -> ((BigIntVector) vector).get(i);
+                case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> ((BigIntVector) vector).get(i);
                 case DOUBLE -> Double.doubleToRawLongBits(((Float8Vector) vector).get(i));
                 case VARCHAR, CHAR -> dictionary.get(((IntVector) vector).get(i));
             };
@@ -121,7 +121,7 @@ public final class TestColumns {
         return switch (kind) {
             case BOOLEAN -> x > 0;
             case INTEGER, DATE -> (int) x;
-            case BIGINT, DECIMAL, TIMESTAMP -> x;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> x;
             case DOUBLE -> x / 4.0;
             case VARCHAR, CHAR -> "v" + x;
         };
@@ -131,7 +131,7 @@ public final class TestColumns {
         return switch (kind) {
             case BOOLEAN -> new Object[] {true, false};
             case INTEGER, DATE -> new Object[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1, Integer.MIN_VALUE + 1, Integer.MAX_VALUE - 1};
-            case BIGINT, DECIMAL, TIMESTAMP -> new Object[] {Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L, 1L, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1};
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> new Object[] {Long.MIN_VALUE, Long.MAX_VALUE, 0L, -1L, 1L, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1};
             case DOUBLE -> new Object[] {Double.NaN, Double.longBitsToDouble(0x7ff8000000000123L), Double.POSITIVE_INFINITY,
                 Double.NEGATIVE_INFINITY, -0.0, 0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE, -Double.MAX_VALUE,
                 Double.MIN_NORMAL};

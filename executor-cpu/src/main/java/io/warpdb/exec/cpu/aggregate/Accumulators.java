@@ -23,6 +23,7 @@ public final class Accumulators {
         Accumulator plain = switch (function) {
             case COUNT_STAR -> new CountAccumulator(true, type);
             case COUNT -> new CountAccumulator(false, type);
+            case APPROX_COUNT_DISTINCT -> new ApproxDistinctAccumulator(type, argType);
             case SUM, AVG -> {
                 boolean average = function == AggFunction.AVG;
                 if (argType.kind() == TypeKind.DOUBLE) {
@@ -30,6 +31,9 @@ public final class Accumulators {
                 }
                 if (!argType.kind().isExactNumeric()) {
                     throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + argType.sqlName());
+                }
+                if (argType.isWideDecimal()) {
+                    yield new WideSumAccumulator(average, argType.scale(), type);
                 }
                 yield new ExactSumAccumulator(average, Decimals.scaleOf(argType), type);
             }

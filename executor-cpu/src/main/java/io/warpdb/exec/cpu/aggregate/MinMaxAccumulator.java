@@ -3,11 +3,12 @@ package io.warpdb.exec.cpu.aggregate;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
 
 /**
  * MIN and MAX of any type: numbers and dates by value (one column has one scale, so unscaled
- * longs compare correctly), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
+ * longs compare correctly; a wide DECIMAL by its 128-bit value), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
  * codes of different batches' dictionaries do not compare).
  */
 final class MinMaxAccumulator implements MergeableAccumulator {
@@ -17,6 +18,8 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     private final boolean isDouble;
     private boolean[] seen = new boolean[0];
     private long[] bestLongs = new long[0];
+    /** A wide DECIMAL's high words ({@link #bestLongs} the low ones); null for other types. */
+    private long[] bestHighs;
     private double[] bestDoubles = new double[0];
     private String[] bestStrings = new String[0];
 
@@ -25,6 +28,7 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         this.type = type;
         this.isString = type.kind().isString();
         this.isDouble = type.kind() == TypeKind.DOUBLE;
+        this.bestHighs = type.isWideDecimal() ? new long[0] : null;
     }
 
     @Override
@@ -55,6 +59,13 @@ final class MinMaxAccumulator implements MergeableAccumulator {
                 if (!seen[g] || replaces(Double.compare(v, bestDoubles[g]))) {
                     bestDoubles[g] = v;
                 }
+            } else if (bestHighs != null) {
+                long lo = values.longs()[row];
+                long hi = values.highs()[row];
+                if (!seen[g] || replaces(Int128.compare(hi, lo, bestHighs[g], bestLongs[g]))) {
+                    bestLongs[g] = lo;
+                    bestHighs[g] = hi;
+                }
             } else {
                 long v = values.longs()[row];
                 if (!seen[g] || replaces(Long.compare(v, bestLongs[g]))) {
@@ -79,6 +90,9 @@ final class MinMaxAccumulator implements MergeableAccumulator {
             bestDoubles = Accumulators.grow(bestDoubles, groups);
         } else {
             bestLongs = Accumulators.grow(bestLongs, groups);
+            if (bestHighs != null) {
+                bestHighs = Accumulators.grow(bestHighs, groups);
+            }
         }
     }
 
@@ -97,6 +111,11 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         long[] out = new long[count];
         if (!isString) {
             System.arraycopy(bestLongs, from, out, 0, count);
+            if (bestHighs != null) {
+                long[] highs = new long[count];
+                System.arraycopy(bestHighs, from, highs, 0, count);
+                return Column.ofWide(type, out, highs, nulls);
+            }
             return Column.ofLongs(type, out, nulls);
         }
         StringDictionary.Builder dictionary = new StringDictionary.Builder();

@@ -60,6 +60,14 @@ public final class BatchRows {
                 anyMissing |= row < 0;
                 MemoryUtil.putInt(to + ((long) (at + i) << 2), row < 0 ? 0 : MemoryUtil.getInt(from + ((long) row << 2)));
             }
+        } else if (layout == ValueLayout.INT128) {
+            for (int i = 0; i < count; i++) {
+                int row = rows[i];
+                anyMissing |= row < 0;
+                long target16 = to + ((long) (at + i) << 4);
+                MemoryUtil.putLong(target16, row < 0 ? 0 : MemoryUtil.getLong(from + ((long) row << 4)));
+                MemoryUtil.putLong(target16 + 8, row < 0 ? 0 : MemoryUtil.getLong(from + ((long) row << 4) + 8));
+            }
         } else {
             for (int i = 0; i < count; i++) {
                 int row = rows[i];

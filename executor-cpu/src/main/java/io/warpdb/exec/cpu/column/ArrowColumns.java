@@ -40,6 +40,7 @@ public final class ArrowColumns {
             return Column.ofDoubles(type, values, nulls);
         }
         long[] values = new long[rowCount];
+        long[] highs = layout == ValueLayout.INT128 ? new long[rowCount] : null;
         switch (layout) {
             case BIT -> {
                 for (int i = 0; i < rowCount; i++) {
@@ -49,6 +50,12 @@ public final class ArrowColumns {
             case INT32 -> {
                 for (int i = 0; i < rowCount; i++) {
                     values[i] = MemoryUtil.getInt(address + ((long) i << 2));
+                }
+            }
+            case INT128 -> {
+                for (int i = 0; i < rowCount; i++) {
+                    values[i] = MemoryUtil.getLong(address + ((long) i << 4));
+                    highs[i] = MemoryUtil.getLong(address + ((long) i << 4) + 8);
                 }
             }
             default -> {
@@ -62,8 +69,14 @@ public final class ArrowColumns {
             for (int i = 0; i < rowCount; i++) {
                 if (nulls[i]) {
                     values[i] = 0;
+                    if (highs != null) {
+                        highs[i] = 0;
+                    }
                 }
             }
+        }
+        if (highs != null) {
+            return Column.ofWide(type, values, highs, nulls);
         }
         return type.kind().isString() ? Column.ofCodes(type, values, nulls, dictionary) : Column.ofLongs(type, values, nulls);
     }
@@ -126,6 +139,14 @@ public final class ArrowColumns {
                 long[] values = column.longs();
                 for (int i = 0; i < rowCount; i++) {
                     MemoryUtil.putLong(address + ((long) i << 3), values[i]);
+                }
+            }
+            case INT128 -> {
+                long[] lows = column.longs();
+                long[] highs = column.highs();
+                for (int i = 0; i < rowCount; i++) {
+                    MemoryUtil.putLong(address + ((long) i << 4), lows[i]);
+                    MemoryUtil.putLong(address + ((long) i << 4) + 8, highs[i]);
                 }
             }
         }

@@ -13,6 +13,7 @@ import java.util.Arrays;
 public final class ColumnBuilder {
     private final DataType type;
     private final long[] longs;
+    private final long[] highs;
     private final double[] doubles;
     private final boolean[] nulls;
     private final StringDictionary.Builder strings;
@@ -23,6 +24,7 @@ public final class ColumnBuilder {
         this.type = type;
         boolean isDouble = type.kind() == TypeKind.DOUBLE;
         this.longs = isDouble ? null : new long[size];
+        this.highs = type.isWideDecimal() ? new long[size] : null;
         this.doubles = isDouble ? new double[size] : null;
         this.nulls = new boolean[size];
         Arrays.fill(nulls, true);
@@ -46,10 +48,16 @@ public final class ColumnBuilder {
                 longs[rows[i]] = source.isNull(i) ? 0 : codeOf(remap, source.dictionary(), (int) codes[i]);
             }
         } else {
-            long[] values = source.longs();
-            for (int i = 0; i < rows.length; i++) {
-                longs[rows[i]] = source.isNull(i) ? 0 : values[i];
+            copy(source.longs(), longs, source, rows);
+            if (highs != null) {
+                copy(source.highs(), highs, source, rows);
             }
+        }
+    }
+
+    private static void copy(long[] values, long[] into, Column source, int[] rows) {
+        for (int i = 0; i < rows.length; i++) {
+            into[rows[i]] = source.isNull(i) ? 0 : values[i];
         }
     }
 
@@ -65,7 +73,7 @@ public final class ColumnBuilder {
         if (strings != null) {
             return Column.ofCodes(type, longs, outNulls, strings.build());
         }
-        return Column.ofLongs(type, longs, outNulls);
+        return highs != null ? Column.ofWide(type, longs, highs, outNulls) : Column.ofLongs(type, longs, outNulls);
     }
 
     /** Source code -> builder code, filled lazily; kept for the last source dictionary seen. */

@@ -12,6 +12,7 @@ import java.math.RoundingMode;
  * freely) are computed exactly on scaled longs and rounded HALF_UP to the result's scale
  * (integer division truncates); overflow raises 22003. When the result or an operand is DOUBLE
  * the computation is in double ({@link ExprCompiler} casts afterwards if the result is not DOUBLE).
+ * The INTERVAL between two TIMESTAMPs is their SUBTRACT too: microseconds, scale 0.
  */
 final class ArithmeticEvaluator implements Evaluator {
     private final Op op;

@@ -91,8 +91,9 @@ public abstract class BufferPredicate {
         }
     }
 
+    /** Whether a comparison of these types runs here: 64-bit exact numbers (a wide DECIMAL is the evaluators'), or dates. */
     private static boolean comparable(DataType a, DataType b) {
-        boolean exact = a.kind().isExactNumeric() && b.kind().isExactNumeric();
+        boolean exact = a.kind().isExactNumeric() && b.kind().isExactNumeric() && !a.isWideDecimal() && !b.isWideDecimal();
         return exact || a.kind() == b.kind() && a.kind().isDatetime();
     }
 

@@ -6,6 +6,7 @@ import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
 
 /**
@@ -15,7 +16,7 @@ import io.warpdb.exec.cpu.column.Column;
  * sign per row, then the sign is tested, so each value domain has one loop.
  */
 final class ComparisonEvaluator implements Evaluator {
-    private enum Domain { EXACT, DOUBLE, STRING }
+    private enum Domain { EXACT, WIDE, DOUBLE, STRING }
 
     private final Op op;
     private final Evaluator left;
@@ -36,7 +37,10 @@ final class ComparisonEvaluator implements Evaluator {
             return Domain.STRING;
         }
         if (a.kind().isNumeric() && b.kind().isNumeric()) {
-            return a.kind() == TypeKind.DOUBLE || b.kind() == TypeKind.DOUBLE ? Domain.DOUBLE : Domain.EXACT;
+            if (a.kind() == TypeKind.DOUBLE || b.kind() == TypeKind.DOUBLE) {
+                return Domain.DOUBLE;
+            }
+            return a.isWideDecimal() || b.isWideDecimal() ? Domain.WIDE : Domain.EXACT;
         }
         if (a.kind() == b.kind()) {
             return Domain.EXACT; // DATE, BOOLEAN: plain longs at scale 0
@@ -94,6 +98,15 @@ final class ComparisonEvaluator implements Evaluator {
                 int yScale = Decimals.scaleOf(b.type());
                 for (int i = 0; i < rows; i++) {
                     signs[i] = xScale == yScale ? Long.compare(x[i], y[i]) : Decimals.compare(x[i], xScale, y[i], yScale);
+                }
+            }
+            case WIDE -> {
+                Int128 x = new Int128();
+                Int128 y = new Int128();
+                for (int i = 0; i < rows; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        signs[i] = WideValues.compare(a, b, i, x, y);
+                    }
                 }
             }
             case DOUBLE -> {

@@ -3,6 +3,7 @@ package io.warpdb.exec.cpu.expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
 
 /**
@@ -45,6 +46,8 @@ final class ConstantEvaluator implements Evaluator {
             v = one.doubles()[0];
         } else if (type.kind().isString()) {
             v = one.string(0);
+        } else if (one.isWide()) {
+            v = Int128.toBigInteger(one.highs()[0], one.longs()[0]);
         } else if (type.kind() == TypeKind.BOOLEAN) {
             v = one.longs()[0] != 0;
         } else {

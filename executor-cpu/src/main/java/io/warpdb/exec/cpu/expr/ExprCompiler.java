@@ -215,6 +215,11 @@ public final class ExprCompiler {
     }
 
     private Evaluator arithmetic(Call call) {
+        if (call.type().kind() == TypeKind.INTERVAL && call.op() == Op.SUBTRACT) {
+            // TIMESTAMP - TIMESTAMP: the microseconds between them (a DATE operand as its midnight).
+            return new ArithmeticEvaluator(Op.SUBTRACT, build(call.arg(0), DataType.TIMESTAMP), build(call.arg(1), DataType.TIMESTAMP),
+                    call.type());
+        }
         Evaluator left = build(call.arg(0));
         Evaluator right = build(call.arg(1));
         requireNumeric(call, left, right);
@@ -227,6 +232,9 @@ public final class ExprCompiler {
         if (!type.kind().isNumeric()) {
             throw mismatch(call);
         }
+        if (!inDouble && WideDecimalArithmeticEvaluator.applies(type, left, right)) {
+            return new WideDecimalArithmeticEvaluator(call.op(), left, right, type);
+        }
         return new ArithmeticEvaluator(call.op(), left, right, type);
     }
 
@@ -236,6 +244,9 @@ public final class ExprCompiler {
         boolean rounds = call.op() == Op.ROUND || call.op() == Op.TRUNC;
         int digits = rounds && call.args().size() > 1 ? constantInt(call.arg(1), call.op() + " digits") : 0;
         DataType type = call.type();
+        if (WideDecimalArithmeticEvaluator.applies(type, arg)) {
+            return new WideDecimalArithmeticEvaluator(call.op(), arg, null, type);
+        }
         boolean argIsDouble = arg.type().kind() == TypeKind.DOUBLE;
         if (argIsDouble != (type.kind() == TypeKind.DOUBLE)) {
             // Compute in the argument's own form, then convert (e.g. FLOOR of a DOUBLE typed as BIGINT).
@@ -274,7 +285,8 @@ public final class ExprCompiler {
     private Evaluator in(List<Expr> args, DataType type) {
         Expr x = args.get(0);
         List<Expr> values = args.subList(1, args.size());
-        if (values.stream().allMatch(v -> v instanceof Literal)) {
+        if (values.stream().allMatch(v -> v instanceof Literal) && !x.type().isWideDecimal()
+                && values.stream().noneMatch(v -> v.type().isWideDecimal())) {
             List<Literal> literals = values.stream().map(v -> (Literal) v).toList();
             int prefixLength = leadingSubstringLength(x);
             if (prefixLength > 0 && literals.stream().allMatch(v -> v.isNull() || v.type().kind().isString())) {
@@ -325,6 +337,9 @@ public final class ExprCompiler {
             return new DictionaryMapEvaluator(arg,
                     new StringFunctionEvaluator(List.of(entry), StringFunctions.castString(to), to), to, true);
         }
+        if (WideDecimalCastEvaluator.applies(from, to)) {
+            return new WideDecimalCastEvaluator(arg, to);
+        }
         if (from.kind().isString()) {
             return new DictionaryLookupEvaluator(arg, new CastEvaluator(entry, to));
         }
@@ -342,7 +357,8 @@ public final class ExprCompiler {
         TypeKind from = e.type().kind();
         TypeKind to = type.kind();
         boolean sameForm = from.isString() && to.isString()
-                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale()) && !narrows(e.type(), type)
+                || from == to && (to != TypeKind.DECIMAL || e.type().scale() == type.scale()
+                        && e.type().isWideDecimal() == type.isWideDecimal()) && !narrows(e.type(), type)
                 || from == TypeKind.INTEGER && to == TypeKind.BIGINT;
         return sameForm ? e : cast(e, type);
     }

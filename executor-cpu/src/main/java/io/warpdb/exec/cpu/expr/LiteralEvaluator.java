@@ -4,7 +4,9 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
 
@@ -44,6 +46,13 @@ final class LiteralEvaluator implements Evaluator {
             return Column.ofDoubles(type, values, null);
         }
         long[] values = new long[rows];
+        if (type.isWideDecimal()) {
+            Int128 v = new Int128().set((BigInteger) value);
+            long[] highs = new long[rows];
+            Arrays.fill(values, v.low);
+            Arrays.fill(highs, v.high);
+            return Column.ofWide(type, values, highs, null);
+        }
         if (type.kind().isString()) {
             return Column.ofCodes(type, values, null, StringDictionary.ofDistinct(List.of((String) value)));
         }

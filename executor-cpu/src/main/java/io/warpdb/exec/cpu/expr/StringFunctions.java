@@ -129,6 +129,9 @@ final class StringFunctions {
         if (from.kind() == TypeKind.DOUBLE) {
             return (args, row) -> TextValues.checkLength(TextValues.formatDouble(args[0].doubles()[row], from), to);
         }
+        if (from.isWideDecimal()) {
+            return (args, row) -> TextValues.checkLength(TextValues.formatWide(args[0].highs()[row], args[0].longs()[row], from), to);
+        }
         return (args, row) -> TextValues.checkLength(TextValues.formatLong(args[0].longs()[row], from), to);
     }
 }

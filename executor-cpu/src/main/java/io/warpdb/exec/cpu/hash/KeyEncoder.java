@@ -6,6 +6,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Int128;
 import io.warpdb.core.value.Pow10;
 import io.warpdb.exec.cpu.column.Column;
 import java.util.Arrays;
@@ -15,10 +16,12 @@ import java.util.Map;
  * Turns the values of a key column into longs that are equal exactly when the SQL values are
  * equal, so that hash tables work on longs only: exact numbers at a common scale, doubles as
  * bits (with -0.0 folded into 0.0), strings as {@link StringDictionary.Builder} codes (never dictionary codes),
- * DATE and BOOLEAN as they are.
+ * DATE and BOOLEAN as they are. A key with a wide DECIMAL on either side is a builder code too: of
+ * its 128-bit value at the common scale written as eight chars ({@link #wideKey}), which
+ * {@link #wideKeyHigh} and {@link #wideKeyLow} read back.
  */
 public final class KeyEncoder {
-    private enum Form { RAW, RESCALED, DOUBLE_BITS, STRING_ID }
+    private enum Form { RAW, RESCALED, DOUBLE_BITS, STRING_ID, WIDE_ID }
 
     private static final int UNRESOLVED = -2;
 
@@ -87,6 +90,9 @@ public final class KeyEncoder {
                 return new KeyEncoder(Form.DOUBLE_BITS, 0, null, false, null);
             }
             int scaleUp = Math.max(Decimals.scaleOf(own), Decimals.scaleOf(other)) - Decimals.scaleOf(own);
+            if (own.isWideDecimal() || other.isWideDecimal()) {
+                return new KeyEncoder(Form.WIDE_ID, scaleUp, strings, addStrings, null);
+            }
             return new KeyEncoder(scaleUp == 0 ? Form.RAW : Form.RESCALED, scaleUp, null, false, null);
         }
         if (a == b) {
@@ -121,6 +127,7 @@ public final class KeyEncoder {
                     out[i] = values[i] == 0 ? 0 : Double.doubleToLongBits(values[i]);
                 }
             }
+            case WIDE_ID -> encodeWide(c, out, unmatchable);
             case STRING_ID -> {
                 int[] ids = idsFor(c.dictionary());
                 long[] codes = c.longs();
@@ -139,6 +146,57 @@ public final class KeyEncoder {
                 }
             }
         }
+    }
+
+    private void encodeWide(Column c, long[] out, boolean[] unmatchable) {
+        long[] lows = c.longs();
+        long[] highs = c.highs();
+        Int128 v = new Int128();
+        for (int i = 0; i < out.length; i++) {
+            if (c.isNull(i)) {
+                continue;
+            }
+            if (highs != null) {
+                v.set(highs[i], lows[i]);
+            } else {
+                v.set(lows[i]);
+            }
+            try {
+                v.scaleUp(scaleUp);
+            } catch (WarpException tooLarge) {
+                unmatchable[i] = true; // beyond 128 bits at the shared scale: equal to nothing on the other side
+                continue;
+            }
+            int id = resolve(wideKey(v.high, v.low));
+            out[i] = id;
+            if (id < 0) {
+                unmatchable[i] = true;
+            }
+        }
+    }
+
+    /** A 128-bit value as eight chars of 16 bits each, high to low: equal keys for equal values. */
+    static String wideKey(long high, long low) {
+        return new String(new char[] {(char) (high >>> 48), (char) (high >>> 32), (char) (high >>> 16), (char) high,
+            (char) (low >>> 48), (char) (low >>> 32), (char) (low >>> 16), (char) low});
+    }
+
+    /** The high word of a {@link #wideKey}. */
+    public static long wideKeyHigh(String key) {
+        return word(key, 0);
+    }
+
+    /** The low word of a {@link #wideKey}. */
+    public static long wideKeyLow(String key) {
+        return word(key, 4);
+    }
+
+    private static long word(String key, int from) {
+        long w = 0;
+        for (int i = from; i < from + 4; i++) {
+            w = w << 16 | key.charAt(i);
+        }
+        return w;
     }
 
     /**

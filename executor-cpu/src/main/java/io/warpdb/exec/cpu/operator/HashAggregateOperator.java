@@ -67,7 +67,8 @@ final class HashAggregateOperator extends Operator {
         this.inputSchema = node.input().schema();
         for (int key : groupKeys) {
             boolean string = inputSchema.type(key).kind().isString();
-            keyStrings.add(string ? new StringDictionary.Builder() : null);
+            boolean coded = string || inputSchema.type(key).isWideDecimal();
+            keyStrings.add(coded ? new StringDictionary.Builder() : null);
             keyIds.add(string ? new ConcurrentHashMap<>() : null);
         }
         for (AggCall call : aggregates) {
@@ -295,6 +296,18 @@ final class HashAggregateOperator extends Operator {
         }
         if (type.kind().isString()) {
             return Column.ofCodes(type, keys, nulls, keyStrings.get(k).build());
+        }
+        if (type.isWideDecimal()) {
+            StringDictionary wideKeys = keyStrings.get(k).build();
+            long[] highs = new long[count];
+            for (int i = 0; i < count; i++) {
+                if (!nulls[i]) {
+                    String key = wideKeys.get((int) keys[i]);
+                    highs[i] = KeyEncoder.wideKeyHigh(key);
+                    keys[i] = KeyEncoder.wideKeyLow(key);
+                }
+            }
+            return Column.ofWide(type, keys, highs, nulls);
         }
         return Column.ofLongs(type, keys, nulls);
     }

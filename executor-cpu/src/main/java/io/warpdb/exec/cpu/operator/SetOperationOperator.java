@@ -43,7 +43,8 @@ final class SetOperationOperator extends Operator {
         this.all = node.all();
         for (int c = 0; c < node.schema().size(); c++) {
             DataType type = node.schema().type(c);
-            encoders.add(KeyEncoder.forGrouping(type, type.kind().isString() ? new StringDictionary.Builder() : null));
+            encoders.add(KeyEncoder.forGrouping(type,
+                    type.kind().isString() || type.isWideDecimal() ? new StringDictionary.Builder() : null));
         }
         this.rows = new KeyTable(node.schema().size());
     }

@@ -4,6 +4,7 @@ import io.warpdb.exec.cpu.TaskRunner;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.plan.SortKey;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.ArrowColumns;
 import io.warpdb.exec.cpu.column.Column;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * The order of a batch's rows under ORDER BY keys. Each key column is first turned into longs
  * whose natural order is the SQL order (strings: the rank of their value among the dictionary's
- * entries; doubles: their bits arranged to sort as numbers), so that comparing two rows is a few
+ * entries; doubles: their bits arranged to sort as numbers; wide DECIMALs: the rank of their
+ * 128-bit value among the column's), so that comparing two rows is a few
  * long comparisons. Ties keep the input order.
  */
 public final class RowOrder {
@@ -83,10 +85,29 @@ public final class RowOrder {
             for (int i = 0; i < rows; i++) {
                 out[i] = column.isNull(i) ? 0 : rank[(int) codes[i]];
             }
+        } else if (column.isWide()) {
+            return wideRanks(column);
         } else {
             System.arraycopy(column.longs(), 0, out, 0, rows);
         }
         return out;
+    }
+
+    /** Row -> position of its value among the column's values, equal values sharing a rank. */
+    private static long[] wideRanks(Column column) {
+        long[] lows = column.longs();
+        long[] highs = column.highs();
+        int[] byValue = new int[lows.length];
+        for (int i = 0; i < byValue.length; i++) {
+            byValue[i] = i;
+        }
+        IntSorter.IntComparator order = (a, b) -> Int128.compare(highs[a], lows[a], highs[b], lows[b]);
+        IntSorter.sort(byValue, order);
+        long[] rank = new long[lows.length];
+        for (int i = 1; i < byValue.length; i++) {
+            rank[byValue[i]] = rank[byValue[i - 1]] + (order.compare(byValue[i], byValue[i - 1]) == 0 ? 0 : 1);
+        }
+        return rank;
     }
 
     /** Code -> position of its value among the entries' values, equal values sharing a rank. */

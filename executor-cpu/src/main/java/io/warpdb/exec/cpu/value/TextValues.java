@@ -5,8 +5,10 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Dates;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Int128;
 import io.warpdb.core.value.Timestamps;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -54,6 +56,27 @@ public final class TextValues {
             }
             throw invalid(text, type);
         }
+    }
+
+    /** Parses a wide DECIMAL's text into its unscaled value, rounded HALF_UP to the scale; 22003 beyond the precision. */
+    public static BigInteger parseWideDecimal(String text, DataType type) {
+        String s = trimSpaces(text);
+        BigDecimal value;
+        try {
+            value = new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw invalid(text, type);
+        }
+        BigInteger unscaled = value.setScale(type.scale(), RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) >= 0) {
+            throw outOfRange(text, type);
+        }
+        return unscaled;
+    }
+
+    /** A wide DECIMAL's value as text, every fraction digit of its scale written. */
+    public static String formatWide(long high, long low, DataType type) {
+        return Int128.toBigDecimal(high, low, type.scale()).toPlainString();
     }
 
     private static long parseDecimal(String s, String text, DataType type) {
@@ -104,6 +127,7 @@ public final class TextValues {
             case DECIMAL -> BigDecimal.valueOf(v, type.scale()).toPlainString();
             case DATE -> Dates.format(v);
             case TIMESTAMP -> Timestamps.format(v);
+            case INTERVAL -> Timestamps.formatInterval(v);
             case BOOLEAN -> v != 0 ? "TRUE" : "FALSE";
             default -> throw new IllegalArgumentException("not a long-valued type: " + type);
         };

@@ -43,6 +43,10 @@ final class FrameSumEvaluator extends WindowEvaluator {
         if (exact && !values.type().kind().isExactNumeric()) {
             throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + values.type().sqlName());
         }
+        if (exact && (values.type().isWideDecimal() || type.isWideDecimal())) {
+            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, function + " OVER a window of " + values.type().sqlName()
+                    + " is not supported yet (DECIMAL of more than " + DataType.MAX_DECIMAL_PRECISION + " digits)");
+        }
         this.inputScale = values == null ? 0 : Decimals.scaleOf(values.type());
         this.counts = new long[rows + 1];
         this.high = exact ? new long[rows + 1] : null;

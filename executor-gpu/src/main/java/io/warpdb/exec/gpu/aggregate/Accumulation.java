@@ -65,7 +65,7 @@ final class Accumulation {
             case MIN -> OP_MIN;
             case MAX -> OP_MAX;
             case SINGLE_VALUE -> OP_SINGLE_VALUE;
-            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT ->
                     throw new IllegalStateException(call + " runs on the CPU (GpuAggregate.supports refuses it)");
         };
     }

@@ -45,7 +45,7 @@ public final class GpuAggregate {
                 case SUM, AVG -> arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE
                         : arg.kind().isExactNumeric() && (result.isNumeric());
                 case MIN, MAX, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
-                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> false;
+                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT -> false;
             };
             if (!ok) {
                 return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");

@@ -35,7 +35,7 @@ public final class DeviceColumn implements AutoCloseable {
         return switch (type.kind()) {
             case BOOLEAN -> 1;
             case INTEGER, DATE, VARCHAR, CHAR -> 4;
-            case BIGINT, DECIMAL, TIMESTAMP, DOUBLE -> 8;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> 8;
         };
     }
 

@@ -92,11 +92,13 @@ public final class ProgramCompiler {
      * Whether the GPU's operators handle values of this type. TIMESTAMP is an int64 column that
      * the kernels could carry, but its casts and functions have no GPU twin yet; SMALLINT, TINYINT
      * and REAL are held as INTEGER and DOUBLE, but the interpreter checks neither their ranges nor
-     * REAL's rounding. Nodes with such columns run on the CPU (placement reads this through the
-     * provider's planSupport).
+     * REAL's rounding; a DECIMAL of more than 18 digits is 128 bits wide, which no kernel reads; an
+     * INTERVAL (a difference of TIMESTAMPs) goes with TIMESTAMP.
+     * Nodes with such columns run on the CPU (placement reads this through the provider's planSupport).
      */
     public static boolean runsOnGpu(DataType type) {
-        return type.kind() != TypeKind.TIMESTAMP && !type.isNarrowInteger() && !type.isReal();
+        return type.kind() != TypeKind.TIMESTAMP && type.kind() != TypeKind.INTERVAL && !type.isNarrowInteger() && !type.isReal()
+                && !type.isWideDecimal();
     }
 
     /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
@@ -185,7 +187,7 @@ public final class ProgramCompiler {
         Opcode load = switch (type.kind()) {
             case BOOLEAN -> Opcode.COL_U8;
             case INTEGER, DATE, VARCHAR, CHAR -> Opcode.COL_I32;
-            case BIGINT, DECIMAL, TIMESTAMP -> Opcode.COL_I64;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> Opcode.COL_I64;
             case DOUBLE -> Opcode.COL_F64;
         };
         int slot = newSlot();

@@ -41,7 +41,7 @@ final class PackedKeys implements AutoCloseable {
             case BOOLEAN -> 1;
             case VARCHAR, CHAR -> 31;
             case INTEGER, DATE -> 32;
-            case BIGINT, DECIMAL, TIMESTAMP, DOUBLE -> 64;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> 64;
         };
     }
 

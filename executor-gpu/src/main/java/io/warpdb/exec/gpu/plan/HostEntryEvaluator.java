@@ -122,7 +122,7 @@ final class HostEntryEvaluator implements EntryEvaluator {
         values[at] = switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).get(row);
             case INTEGER, DATE, VARCHAR, CHAR -> v.getDataBuffer().getInt((long) row * 4);
-            case BIGINT, DECIMAL, TIMESTAMP, DOUBLE -> v.getDataBuffer().getLong((long) row * 8);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> v.getDataBuffer().getLong((long) row * 8);
         };
     }
 }

@@ -56,7 +56,7 @@ record SimplePredicate(List<Term> terms) {
         DataType constant = literal.type();
         int kind = switch (column.kind()) {
             case INTEGER, DATE -> 0;
-            case BIGINT, DECIMAL, TIMESTAMP -> 1;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> 1;
             case DOUBLE -> 2;
             default -> -1;
         };

@@ -56,7 +56,7 @@ public final class KeyColumn implements AutoCloseable {
         return switch (type.kind()) {
             case BOOLEAN -> BOOL;
             case INTEGER, DATE -> INT32;
-            case BIGINT, DECIMAL, TIMESTAMP -> INT64;
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> INT64;
             case DOUBLE -> forEquality ? F64_EQUALITY : F64_ORDER;
             case VARCHAR, CHAR -> RANK;
         };

@@ -158,7 +158,7 @@ public final class SortedRunMerge {
             case BOOLEAN -> ((BitVector) v).get(row);
             case INTEGER -> ((IntVector) v).get(row);
             case DATE -> ((DateDayVector) v).get(row);
-            case BIGINT, DECIMAL, TIMESTAMP -> ((BigIntVector) v).get(row);
+            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> ((BigIntVector) v).get(row);
             case DOUBLE -> orderedDouble(((Float8Vector) v).get(row));
             case VARCHAR, CHAR -> throw new IllegalArgumentException("string keys compare by value");
         };

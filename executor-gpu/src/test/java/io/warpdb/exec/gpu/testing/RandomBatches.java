@@ -192,7 +192,7 @@ public final class RandomBatches {
             case BOOLEAN -> source.nextBoolean();
             case INTEGER -> (long) (extreme ? pick(source, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1, -1, 0)
                     : source.nextInt(2_000_001) - 1_000_000);
-            case BIGINT, TIMESTAMP -> extreme ? pick(source, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 0L)
+            case BIGINT, TIMESTAMP, INTERVAL -> extreme ? pick(source, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 0L)
                     : source.nextLong() % 1_000_000_000_000L;
             case DECIMAL -> decimal(source, type, extreme);
             case DOUBLE -> extreme ? pick(source, 0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN)
