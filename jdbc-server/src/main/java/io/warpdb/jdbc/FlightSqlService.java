@@ -119,7 +119,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 Schema result = prepared.isQuery() ? prepared.resultSchema() : new Schema(List.of());
                 return new Result(Any.pack(FlightSql.ActionCreatePreparedStatementResult.newBuilder()
                         .setPreparedStatementHandle(h.bytes())
-                        .setDatasetSchema(ByteString.copyFrom(FlightBatches.arrowSchema(result).serializeAsMessage()))
+                        .setDatasetSchema(ByteString.copyFrom(FlightBatches.arrowSchema(result, FlightStrings.asDictionaries(context)).serializeAsMessage()))
                         .setParameterSchema(ByteString.copyFrom(parameterSchema(prepared.parameterTypes()).serializeAsMessage()))
                         .build()).toByteArray());
             });
@@ -131,7 +131,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         for (int i = 0; i < types.size(); i++) {
             fields.add(new io.warpdb.core.types.Field("parameter_" + (i + 1), types.get(i).withNullable(true)));
         }
-        return FlightBatches.arrowSchema(new Schema(fields));
+        return FlightBatches.arrowSchema(new Schema(fields), false);
     }
 
     @Override
@@ -154,7 +154,12 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
             ConnectionState c = sessions.session(context);
             Handle h = new Handle(c, c.newStatement(null));
             String sql = command.getQuery();
-            return query(h, descriptor, sql, () -> c.session().execute(sql, List.of()));
+            try {
+                return query(h, context, descriptor, sql, () -> c.session().execute(sql, List.of()));
+            } catch (RuntimeException e) {
+                c.closeStatement(h.statement.id);
+                throw e;
+            }
         });
     }
 
@@ -164,18 +169,25 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         return guarded(() -> {
             Handle h = handle(command.getPreparedStatementHandle());
             PreparedStatement p = h.statement.prepared;
-            return query(h, descriptor, p.sql(), () -> p.execute(h.statement.parameters()));
+            return query(h, context, descriptor, p.sql(), () -> p.execute(h.statement.parameters()));
         });
     }
 
-    private FlightInfo query(Handle h, FlightDescriptor descriptor, String sql, Supplier<StatementResult> run) {
-        Schema schema = execution.run(h.connection, h.statement, sql, run, result -> {
-            h.statement.hold(result);
-            return result.isQuery() ? result.schema() : new Schema(List.of());
-        });
+    /** Runs a query for the FlightInfo call; the client cancelling the call cancels the query. */
+    private FlightInfo query(Handle h, CallContext context, FlightDescriptor descriptor, String sql, Supplier<StatementResult> run) {
+        // A new execution: a cancel of the one before does not reach it.
+        h.statement.cancelled = false;
+        Schema schema;
+        try (FlightCallCancellation watch = FlightCallCancellation.watch(context, h.connection, h.statement)) {
+            schema = execution.run(h.connection, h.statement, sql, run, result -> {
+                h.statement.hold(result);
+                return result.isQuery() ? result.schema() : new Schema(List.of());
+            });
+        }
         Ticket ticket = new Ticket(Any.pack(FlightSql.TicketStatementQuery.newBuilder().setStatementHandle(h.bytes()).build())
                 .toByteArray());
-        return new FlightInfo(FlightBatches.arrowSchema(schema), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+        return new FlightInfo(FlightBatches.arrowSchema(schema, FlightStrings.asDictionaries(context)), descriptor,
+                List.of(new FlightEndpoint(ticket)), -1, -1);
     }
 
     /**
@@ -197,30 +209,26 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         // Also notices a client that cancelled the stream (its result is then closed below).
         BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
         backpressure.register(listener);
-        try {
+        try (FlightCallCancellation watch = FlightCallCancellation.watch(context, c, s)) {
             StatementResult result = c.exclusive(s, s::held);
             Schema schema = result == null || !result.isQuery() ? new Schema(List.of()) : result.schema();
-            try (FlightBatches out = new FlightBatches(schema, allocator)) {
-                listener.start(out.root());
+            try (FlightBatches out = new FlightBatches(schema, FlightStrings.asDictionaries(context), allocator)) {
+                boolean more = result != null && result.isQuery() && c.exclusive(s, () -> out.load(s.takeFirst()));
+                out.start(listener);
                 boolean sent = false;
-                Batch next = result != null && result.isQuery() ? c.exclusive(s, s::takeFirst) : null;
-                while (next != null) {
-                    try (Batch batch = next) {
-                        if (batch.rowCount() > 0) {
-                            out.load(batch);
-                            if (!ready(backpressure)) {
-                                return;
-                            }
-                            listener.putNext();
-                            sent = true;
+                while (more) {
+                    if (out.rowCount() > 0) {
+                        if (!ready(backpressure)) {
+                            return;
                         }
+                        out.send(listener);
+                        sent = true;
                     }
-                    next = c.exclusive(s, () -> result.batches().next());
+                    more = c.exclusive(s, () -> out.load(result.batches().next()));
                 }
                 if (!sent) {
                     // The stock JDBC driver lists a result's columns twice when its stream has no batch at all.
-                    out.root().setRowCount(0);
-                    listener.putNext();
+                    out.sendEmpty(listener);
                 }
                 listener.completed();
             }
@@ -294,7 +302,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         return () -> update(ackStream, () -> {
             ConnectionState c = sessions.session(context);
             StatementState s = c.newStatement(null);
-            try {
+            try (FlightCallCancellation watch = FlightCallCancellation.watch(context, c, s)) {
                 String sql = command.getQuery();
                 return execution.run(c, s, sql, () -> c.session().execute(sql, List.of()),
                         result -> StatementExecution.updateCount(result, sql));
@@ -382,7 +390,11 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         }
     }
 
-    /** Cancels what the FlightInfo's statement runs, and closes its result. */
+    /**
+     * Cancels the FlightInfo's statement (CancelFlightInfo, and the older CancelQuery that Flight
+     * SQL turns into it): the batch its stream is computing fails with SQLSTATE 57014, and so does
+     * the stream's next one; its result is closed. A prepared statement stays prepared.
+     */
     @Override
     public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
         try {
@@ -390,7 +402,12 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 FlightSql.TicketStatementQuery ticket = Any.parseFrom(endpoint.getTicket().getBytes())
                         .unpack(FlightSql.TicketStatementQuery.class);
                 Handle h = handle(ticket.getStatementHandle());
-                h.connection.closeStatement(h.statement.id);
+                h.connection.cancel(h.statement);
+                if (h.statement.prepared == null) {
+                    h.connection.closeStatement(h.statement.id);
+                } else {
+                    h.connection.closeResult(h.statement.id);
+                }
             }
             listener.onNext(CancelStatus.CANCELLED);
             listener.onCompleted();
@@ -461,7 +478,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 if (withSchema) {
                     Schema columns = m.columnsOf(t.tableName);
                     ((VarBinaryVector) root.getVector(4)).setSafe(i, FlightBatches.arrowSchema(
-                            columns == null ? new Schema(List.of()) : columns).serializeAsMessage());
+                            columns == null ? new Schema(List.of()) : columns, false).serializeAsMessage());
                 }
             }
             return tables.size();

@@ -22,6 +22,8 @@ final class StatementState {
     private Batch first;
     /** The parameter values a Flight SQL client bound ahead of executing; none until it binds. */
     private List<Object> parameters = List.of();
+    /** Set by {@link ConnectionState#cancel}: work for the statement fails with SQLSTATE 57014 from then on. */
+    volatile boolean cancelled;
 
     StatementState(int id, PreparedStatement prepared) {
         this.id = id;

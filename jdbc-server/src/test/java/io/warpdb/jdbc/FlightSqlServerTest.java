@@ -20,16 +20,21 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.UUID;
+import org.apache.arrow.flight.FlightCallHeaders;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.HeaderCallOption;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.sql.FlightSqlClient;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -172,6 +177,54 @@ class FlightSqlServerTest {
                 }
             }
             assertEquals(2000, total);
+        }
+    }
+
+    @Test
+    void stringsTravelAsArrowDictionariesReplacedWhereTheSegmentChanges() throws Exception {
+        try (WarpServer server = WarpServer.start(config());
+                BufferAllocator allocator = new RootAllocator();
+                FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", server.flightPort())).build())) {
+            assertEquals(0, client.executeUpdate("CREATE TABLE s (k INTEGER, v VARCHAR(10), price DECIMAL(14,2))"));
+            // Two inserts, two segments, each with a dictionary of its own.
+            assertEquals(3, client.executeUpdate("INSERT INTO s VALUES (1, 'x', 1.25), (2, 'y', -2.50), (3, NULL, NULL)"));
+            assertEquals(3, client.executeUpdate("INSERT INTO s VALUES (4, 'z', 12345678901.99), (5, 'x', 0), (6, 'w', -0.01)"));
+            FlightCallHeaders headers = new FlightCallHeaders();
+            headers.insert(FlightStrings.HEADER, "dictionary");
+            HeaderCallOption dictionaries = new HeaderCallOption(headers);
+            FlightInfo info = client.execute("SELECT k, v, price FROM s", dictionaries);
+            assertEquals(ArrowType.Utf8.INSTANCE, info.getSchemaOptional().orElseThrow().getFields().get(1).getType());
+            assertTrue(info.getSchemaOptional().orElseThrow().getFields().get(1).getDictionary() != null);
+            List<String> rows = new ArrayList<>();
+            Set<String> dictionariesSeen = new HashSet<>();
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket(), dictionaries)) {
+                Field v = stream.getSchema().getFields().get(1);
+                assertEquals(new ArrowType.Int(32, true), v.getType(), "the codes");
+                while (stream.next()) {
+                    VectorSchemaRoot root = stream.getRoot();
+                    VarCharVector entries = (VarCharVector) stream.getDictionaryProvider().lookup(v.getDictionary().getId()).getVector();
+                    IntVector codes = (IntVector) root.getVector(1);
+                    DecimalVector price = (DecimalVector) root.getVector(2);
+                    List<Object> entryList = new ArrayList<>();
+                    for (int i = 0; i < entries.getValueCount(); i++) {
+                        entryList.add(entries.getObject(i));
+                    }
+                    dictionariesSeen.add(entryList.toString());
+                    for (int i = 0; i < root.getRowCount(); i++) {
+                        rows.add(root.getVector(0).getObject(i) + "|" + (codes.isNull(i) ? null : entries.getObject(codes.get(i)))
+                                + "|" + price.getObject(i));
+                    }
+                }
+            }
+            rows.sort(null);
+            assertEquals(2, dictionariesSeen.size(), "the second segment's dictionary replaced the first's: " + dictionariesSeen);
+            assertEquals(List.of("1|x|1.25", "2|y|-2.50", "3|null|null", "4|z|12345678901.99", "5|x|0.00", "6|w|-0.01"), rows);
+            FlightCallHeaders wrong = new FlightCallHeaders();
+            wrong.insert(FlightStrings.HEADER, "latin1");
+            FlightRuntimeException e = assertThrows(FlightRuntimeException.class,
+                    () -> client.execute("SELECT v FROM s", new HeaderCallOption(wrong)));
+            assertTrue(e.getMessage().contains("must be dictionary or utf8"), e.getMessage());
         }
     }
 
