@@ -37,11 +37,18 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 
@@ -359,13 +366,30 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
-    private static Path spool(FlightStream stream) {
+    /**
+     * Writes the client's batches to an Arrow IPC stream file for COPY, dictionary-encoded columns
+     * (pyarrow's and ADBC's dictionary arrays, as WarpDB's own results send strings) decoded to
+     * their values, which is what the loader reads.
+     */
+    private Path spool(FlightStream stream) {
         try {
             Path file = Files.createTempFile("warpdb-ingest-", ".arrows");
+            DictionaryProvider dictionaries = stream.getDictionaryProvider();
             try (OutputStream out = Files.newOutputStream(file);
-                    ArrowStreamWriter writer = new ArrowStreamWriter(stream.getRoot(), null, out)) {
+                    VectorSchemaRoot values = VectorSchemaRoot.create(valueSchema(stream.getSchema(), dictionaries), allocator);
+                    ArrowStreamWriter writer = new ArrowStreamWriter(values, null, out)) {
                 writer.start();
                 while (stream.next()) {
+                    VectorSchemaRoot in = stream.getRoot();
+                    for (int c = 0; c < in.getFieldVectors().size(); c++) {
+                        FieldVector v = in.getVector(c);
+                        DictionaryEncoding encoding = v.getField().getDictionary();
+                        try (ValueVector decoded = encoding == null ? null
+                                : DictionaryEncoder.decode(v, dictionaries.lookup(encoding.getId()))) {
+                            (decoded == null ? v : decoded).makeTransferPair(values.getVector(c)).transfer();
+                        }
+                    }
+                    values.setRowCount(in.getRowCount());
                     writer.writeBatch();
                 }
                 writer.end();
@@ -374,6 +398,21 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         } catch (IOException e) {
             throw new WarpException(SqlState.IO_ERROR, "cannot spool the ingested batches: " + e.getMessage(), e);
         }
+    }
+
+    /** {@code schema} with each dictionary-encoded field as its dictionary's values. */
+    private static org.apache.arrow.vector.types.pojo.Schema valueSchema(org.apache.arrow.vector.types.pojo.Schema schema,
+            DictionaryProvider dictionaries) {
+        List<Field> fields = new ArrayList<>();
+        for (Field f : schema.getFields()) {
+            if (f.getDictionary() == null) {
+                fields.add(f);
+            } else {
+                Field values = dictionaries.lookup(f.getDictionary().getId()).getVector().getField();
+                fields.add(new Field(f.getName(), new FieldType(f.isNullable(), values.getType(), null), values.getChildren()));
+            }
+        }
+        return new org.apache.arrow.vector.types.pojo.Schema(fields);
     }
 
     private void update(StreamListener<PutResult> ackStream, Supplier<Long> work) {
