@@ -34,7 +34,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
  * microsecond timestamps have BIGINT's layout); DECIMAL's scaled 64-bit integers widen into
  * Arrow's 128-bit decimals.
  *
- * <p>String columns go one of two ways ({@link FlightStrings}). As Arrow dictionaries, the
+ * <p>String columns go one of two ways ({@link FlightStrings}, {@link #dictionaryColumns}). As Arrow dictionaries, the
  * executors' int32 codes move over without a copy and their dictionary is sent before the
  * first batch that uses it: once per stream where the batches share one, again (an IPC
  * dictionary replacement, {@link FlightDictionaryReplacement}) where a batch brings another,
@@ -44,46 +44,77 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 final class FlightBatches implements AutoCloseable {
     private final Schema schema;
     private final boolean dictionaries;
-    private final VectorSchemaRoot root;
-    /** Per string column (with dictionaries): the vector holding the dictionary the client has. */
+    private final BufferAllocator allocator;
+    /** Made with the first batch, whose dictionaries decide which columns travel as dictionaries. */
+    private VectorSchemaRoot root;
+    /** Per column: whether it travels as an Arrow dictionary (set with the root). */
+    private boolean[] dictionaryColumns;
+    /** Per dictionary column: the vector holding the dictionary the client has. */
     private final DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
-    /** Per string column: the dictionary the client has (with dictionaries) or whose entries {@link #utf8} caches. */
+    /** Per string column: the dictionary the client has (dictionary columns) or whose entries {@link #utf8} caches. */
     private final StringDictionary[] current;
     private final byte[][][] utf8;
-    /** Per string column (with dictionaries): whether its dictionary changed since the client got it. */
+    /** Per dictionary column: whether its dictionary changed since the client got it. */
     private final boolean[] replaced;
     private boolean started;
 
+    /** A stream of a result with these columns; strings as dictionaries where {@code dictionaries} and {@link #dictionaryColumns} allow. */
     FlightBatches(Schema schema, boolean dictionaries, BufferAllocator allocator) {
         this.schema = schema;
         this.dictionaries = dictionaries;
+        this.allocator = allocator;
         this.current = new StringDictionary[schema.size()];
         this.utf8 = new byte[schema.size()][][];
         this.replaced = new boolean[schema.size()];
+    }
+
+    /**
+     * Per column: whether it travels as an Arrow dictionary. A string column does when the client
+     * takes dictionaries and its dictionary in the result's first batch ({@code first}; null when
+     * not known) is no larger than the batch: where values barely repeat (comments, keys), a
+     * segment's dictionary holds many more entries than a batch of the segment uses, and sending
+     * it would cost more than the batch's values.
+     */
+    static boolean[] dictionaryColumns(Schema schema, Batch first, boolean dictionaries) {
+        boolean[] columns = new boolean[schema.size()];
+        for (int c = 0; c < schema.size(); c++) {
+            columns[c] = dictionaries && schema.type(c).kind().isString()
+                    && (first == null || first.dictionary(c).size() <= Math.max(1, first.rowCount()));
+        }
+        return columns;
+    }
+
+    /** The Arrow schema a result with these columns is sent with (names as labelled, duplicates kept). */
+    static org.apache.arrow.vector.types.pojo.Schema arrowSchema(Schema schema, boolean[] dictionaryColumns) {
+        List<Field> fields = new ArrayList<>(schema.size());
+        for (int c = 0; c < schema.size(); c++) {
+            DataType t = schema.type(c);
+            DictionaryEncoding encoding = dictionaryColumns[c] ? encoding(c) : null;
+            fields.add(new Field(schema.field(c).name(), new FieldType(t.nullable(), wireType(t), encoding), null));
+        }
+        return new org.apache.arrow.vector.types.pojo.Schema(fields);
+    }
+
+    /** The Arrow schema of a result with these columns, strings as UTF-8. */
+    static org.apache.arrow.vector.types.pojo.Schema arrowSchema(Schema schema) {
+        return arrowSchema(schema, new boolean[schema.size()]);
+    }
+
+    /** Makes the root, its dictionary columns as {@link #dictionaryColumns} decide for the first batch (null: none). */
+    private void createRoot(Batch first) {
+        dictionaryColumns = dictionaryColumns(schema, first, dictionaries);
         List<Field> fields = new ArrayList<>(schema.size());
         for (int c = 0; c < schema.size(); c++) {
             DataType t = schema.type(c);
             String name = schema.field(c).name();
-            if (dictionaries && t.kind().isString()) {
+            if (dictionaryColumns[c]) {
                 fields.add(new Field(name, new FieldType(t.nullable(), encoding(c).getIndexType(), encoding(c)), null));
-                VarCharVector entries = new VarCharVector(name, allocator);
-                provider.put(new Dictionary(entries, encoding(c)));
+                provider.put(new Dictionary(new VarCharVector(name, allocator), encoding(c)));
             } else {
                 fields.add(new Field(name, new FieldType(t.nullable(), wireType(t), null), null));
             }
         }
-        this.root = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(fields), allocator);
-    }
-
-    /** The Arrow schema a result with these columns is sent with (names as labelled, duplicates kept). */
-    static org.apache.arrow.vector.types.pojo.Schema arrowSchema(Schema schema, boolean dictionaries) {
-        List<Field> fields = new ArrayList<>(schema.size());
-        for (int c = 0; c < schema.size(); c++) {
-            DataType t = schema.type(c);
-            DictionaryEncoding encoding = dictionaries && t.kind().isString() ? encoding(c) : null;
-            fields.add(new Field(schema.field(c).name(), new FieldType(t.nullable(), wireType(t), encoding), null));
-        }
-        return new org.apache.arrow.vector.types.pojo.Schema(fields);
+        root = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(fields), allocator);
     }
 
     /** A string column's dictionary: its id is the column's position, its codes int32 as the executors'. */
@@ -113,6 +144,9 @@ final class FlightBatches implements AutoCloseable {
             return false;
         }
         try (batch) {
+            if (root == null) {
+                createRoot(batch);
+            }
             int rows = batch.rowCount();
             for (int c = 0; c < schema.size(); c++) {
                 FieldVector from = batch.vector(c);
@@ -122,7 +156,7 @@ final class FlightBatches implements AutoCloseable {
                     case TIMESTAMP -> ((TimeStampMicroVector) to).loadFieldBuffers(new ArrowFieldNode(rows, from.getNullCount()),
                             List.of(from.getValidityBuffer(), from.getDataBuffer()));
                     case VARCHAR, CHAR -> {
-                        if (dictionaries) {
+                        if (dictionaryColumns[c]) {
                             if (batch.dictionary(c) != current[c]) {
                                 setDictionary(c, batch.dictionary(c));
                                 replaced[c] = started;
@@ -147,8 +181,11 @@ final class FlightBatches implements AutoCloseable {
 
     /** Starts the stream: its schema and the dictionaries of the batch loaded first (empty ones where none was). */
     void start(ServerStreamListener listener) {
+        if (root == null) {
+            createRoot(null);
+        }
         for (int c = 0; c < schema.size(); c++) {
-            if (dictionaries && schema.type(c).kind().isString() && current[c] == null) {
+            if (dictionaryColumns[c] && current[c] == null) {
                 setDictionary(c, StringDictionary.EMPTY);
             }
         }
@@ -222,7 +259,9 @@ final class FlightBatches implements AutoCloseable {
 
     @Override
     public void close() {
-        root.close();
+        if (root != null) {
+            root.close();
+        }
         for (long id : provider.getDictionaryIds()) {
             provider.lookup(id).getVector().close();
         }

@@ -3,7 +3,6 @@ package io.warpdb.jdbc;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
@@ -124,9 +123,11 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 PreparedStatement prepared = c.session().prepare(request.getQuery());
                 Handle h = new Handle(c, c.newStatement(prepared));
                 Schema result = prepared.isQuery() ? prepared.resultSchema() : new Schema(List.of());
+                org.apache.arrow.vector.types.pojo.Schema dataset = FlightBatches.arrowSchema(result,
+                        FlightBatches.dictionaryColumns(result, null, FlightStrings.asDictionaries(context)));
                 return new Result(Any.pack(FlightSql.ActionCreatePreparedStatementResult.newBuilder()
                         .setPreparedStatementHandle(h.bytes())
-                        .setDatasetSchema(ByteString.copyFrom(FlightBatches.arrowSchema(result, FlightStrings.asDictionaries(context)).serializeAsMessage()))
+                        .setDatasetSchema(ByteString.copyFrom(dataset.serializeAsMessage()))
                         .setParameterSchema(ByteString.copyFrom(parameterSchema(prepared.parameterTypes()).serializeAsMessage()))
                         .build()).toByteArray());
             });
@@ -138,7 +139,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         for (int i = 0; i < types.size(); i++) {
             fields.add(new io.warpdb.core.types.Field("parameter_" + (i + 1), types.get(i).withNullable(true)));
         }
-        return FlightBatches.arrowSchema(new Schema(fields), false);
+        return FlightBatches.arrowSchema(new Schema(fields));
     }
 
     @Override
@@ -184,17 +185,21 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
     private FlightInfo query(Handle h, CallContext context, FlightDescriptor descriptor, String sql, Supplier<StatementResult> run) {
         // A new execution: a cancel of the one before does not reach it.
         h.statement.cancelled = false;
-        Schema schema;
+        org.apache.arrow.vector.types.pojo.Schema schema;
         try (FlightCallCancellation watch = FlightCallCancellation.watch(context, h.connection, h.statement)) {
             schema = execution.run(h.connection, h.statement, sql, run, result -> {
                 h.statement.hold(result);
-                return result.isQuery() ? result.schema() : new Schema(List.of());
+                if (!result.isQuery()) {
+                    return FlightBatches.arrowSchema(new Schema(List.of()));
+                }
+                // As the stream will send it, which the first batch's dictionaries decide.
+                return FlightBatches.arrowSchema(result.schema(),
+                        FlightBatches.dictionaryColumns(result.schema(), h.statement.first(), FlightStrings.asDictionaries(context)));
             });
         }
         Ticket ticket = new Ticket(Any.pack(FlightSql.TicketStatementQuery.newBuilder().setStatementHandle(h.bytes()).build())
                 .toByteArray());
-        return new FlightInfo(FlightBatches.arrowSchema(schema, FlightStrings.asDictionaries(context)), descriptor,
-                List.of(new FlightEndpoint(ticket)), -1, -1);
+        return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
     }
 
     /**
@@ -517,7 +522,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 if (withSchema) {
                     Schema columns = m.columnsOf(t.tableName);
                     ((VarBinaryVector) root.getVector(4)).setSafe(i, FlightBatches.arrowSchema(
-                            columns == null ? new Schema(List.of()) : columns, false).serializeAsMessage());
+                            columns == null ? new Schema(List.of()) : columns).serializeAsMessage());
                 }
             }
             return tables.size();

@@ -55,6 +55,11 @@ final class StatementState {
         }
     }
 
+    /** The held result's first batch, still held (null at the end of the result, or once taken). */
+    Batch first() {
+        return first;
+    }
+
     /** The held result's first batch (null at the end of the result), once; the caller closes it. */
     Batch takeFirst() {
         Batch batch = first;

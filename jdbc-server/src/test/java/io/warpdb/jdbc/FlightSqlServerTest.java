@@ -227,6 +227,13 @@ class FlightSqlServerTest {
             rows.sort(null);
             assertEquals(2, dictionariesSeen.size(), "the second segment's dictionary replaced the first's: " + dictionariesSeen);
             assertEquals(List.of("1|x|1.25", "2|y|-2.50", "3|null|null", "4|z|12345678901.99", "5|x|0.00", "6|w|-0.01"), rows);
+            // One row of a segment whose dictionary has two entries: its values cost less than the dictionary.
+            FlightInfo one = client.execute("SELECT v FROM s WHERE k = 1", dictionaries);
+            assertEquals(null, one.getSchemaOptional().orElseThrow().getFields().get(0).getDictionary());
+            try (FlightStream stream = client.getStream(one.getEndpoints().get(0).getTicket(), dictionaries)) {
+                assertTrue(stream.next());
+                assertEquals("x", stream.getRoot().getVector(0).getObject(0).toString());
+            }
             FlightCallHeaders wrong = new FlightCallHeaders();
             wrong.insert(FlightStrings.HEADER, "latin1");
             FlightRuntimeException e = assertThrows(FlightRuntimeException.class,
