@@ -100,10 +100,14 @@ final class ConnectionState implements AutoCloseable {
             if (closed) {
                 throw new WarpException(SqlState.CONNECTION_EXCEPTION, "connection " + id + " is closed");
             }
+            running = statement;
+            // After running is set: a cancel sees either the flag's check to come or the work running (both volatile).
+            if (statement != null && statement.cancelled) {
+                throw new WarpException(SqlState.QUERY_CANCELED, "statement " + statement.id + " was cancelled");
+            }
             if (statement != null && statements.get(statement.id) != statement) {
                 throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "statement " + statement.id + " is closed");
             }
-            running = statement;
             return work.get();
         } finally {
             running = null;
@@ -124,6 +128,17 @@ final class ConnectionState implements AutoCloseable {
             statement.closeResult();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Cancels {@code statement} without waiting: what it runs now fails with SQLSTATE 57014, and
+     * so does any work for it after (a Flight SQL stream's next batch). Closing it stays its owner's.
+     */
+    void cancel(StatementState statement) {
+        statement.cancelled = true;
+        if (running == statement) {
+            session.cancel();
         }
     }
 

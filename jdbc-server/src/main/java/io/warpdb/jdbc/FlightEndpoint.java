@@ -42,7 +42,8 @@ final class FlightEndpoint implements AutoCloseable {
             Location location = tls ? Location.forGrpcTls(config.host(), config.flightPort())
                     : Location.forGrpcInsecure(config.host(), config.flightPort());
             FlightServer.Builder builder = FlightServer.builder(allocator, location, service)
-                    .middleware(FlightSessions.KEY, sessions);
+                    .middleware(FlightSessions.KEY, sessions)
+                    .middleware(FlightStrings.KEY, new FlightStrings());
             if (config.authentication() != ServerConfig.Authentication.NONE) {
                 builder.headerAuthenticator(new GeneratedBearerTokenAuthenticator(
                         new BasicCallHeaderAuthenticator(FlightUsers.of(config.usersFile()))));

@@ -3,7 +3,6 @@ package io.warpdb.jdbc;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
@@ -37,11 +36,18 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryEncoder;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 
@@ -117,9 +123,11 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 PreparedStatement prepared = c.session().prepare(request.getQuery());
                 Handle h = new Handle(c, c.newStatement(prepared));
                 Schema result = prepared.isQuery() ? prepared.resultSchema() : new Schema(List.of());
+                org.apache.arrow.vector.types.pojo.Schema dataset = FlightBatches.arrowSchema(result,
+                        FlightBatches.dictionaryColumns(result, null, FlightStrings.asDictionaries(context)));
                 return new Result(Any.pack(FlightSql.ActionCreatePreparedStatementResult.newBuilder()
                         .setPreparedStatementHandle(h.bytes())
-                        .setDatasetSchema(ByteString.copyFrom(FlightBatches.arrowSchema(result).serializeAsMessage()))
+                        .setDatasetSchema(ByteString.copyFrom(dataset.serializeAsMessage()))
                         .setParameterSchema(ByteString.copyFrom(parameterSchema(prepared.parameterTypes()).serializeAsMessage()))
                         .build()).toByteArray());
             });
@@ -154,7 +162,12 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
             ConnectionState c = sessions.session(context);
             Handle h = new Handle(c, c.newStatement(null));
             String sql = command.getQuery();
-            return query(h, descriptor, sql, () -> c.session().execute(sql, List.of()));
+            try {
+                return query(h, context, descriptor, sql, () -> c.session().execute(sql, List.of()));
+            } catch (RuntimeException e) {
+                c.closeStatement(h.statement.id);
+                throw e;
+            }
         });
     }
 
@@ -164,18 +177,29 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         return guarded(() -> {
             Handle h = handle(command.getPreparedStatementHandle());
             PreparedStatement p = h.statement.prepared;
-            return query(h, descriptor, p.sql(), () -> p.execute(h.statement.parameters()));
+            return query(h, context, descriptor, p.sql(), () -> p.execute(h.statement.parameters()));
         });
     }
 
-    private FlightInfo query(Handle h, FlightDescriptor descriptor, String sql, Supplier<StatementResult> run) {
-        Schema schema = execution.run(h.connection, h.statement, sql, run, result -> {
-            h.statement.hold(result);
-            return result.isQuery() ? result.schema() : new Schema(List.of());
-        });
+    /** Runs a query for the FlightInfo call; the client cancelling the call cancels the query. */
+    private FlightInfo query(Handle h, CallContext context, FlightDescriptor descriptor, String sql, Supplier<StatementResult> run) {
+        // A new execution: a cancel of the one before does not reach it.
+        h.statement.cancelled = false;
+        org.apache.arrow.vector.types.pojo.Schema schema;
+        try (FlightCallCancellation watch = FlightCallCancellation.watch(context, h.connection, h.statement)) {
+            schema = execution.run(h.connection, h.statement, sql, run, result -> {
+                h.statement.hold(result);
+                if (!result.isQuery()) {
+                    return FlightBatches.arrowSchema(new Schema(List.of()));
+                }
+                // As the stream will send it, which the first batch's dictionaries decide.
+                return FlightBatches.arrowSchema(result.schema(),
+                        FlightBatches.dictionaryColumns(result.schema(), h.statement.first(), FlightStrings.asDictionaries(context)));
+            });
+        }
         Ticket ticket = new Ticket(Any.pack(FlightSql.TicketStatementQuery.newBuilder().setStatementHandle(h.bytes()).build())
                 .toByteArray());
-        return new FlightInfo(FlightBatches.arrowSchema(schema), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+        return new FlightInfo(schema, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
     }
 
     /**
@@ -197,30 +221,26 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         // Also notices a client that cancelled the stream (its result is then closed below).
         BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
         backpressure.register(listener);
-        try {
+        try (FlightCallCancellation watch = FlightCallCancellation.watch(context, c, s)) {
             StatementResult result = c.exclusive(s, s::held);
             Schema schema = result == null || !result.isQuery() ? new Schema(List.of()) : result.schema();
-            try (FlightBatches out = new FlightBatches(schema, allocator)) {
-                listener.start(out.root());
+            try (FlightBatches out = new FlightBatches(schema, FlightStrings.asDictionaries(context), allocator)) {
+                boolean more = result != null && result.isQuery() && c.exclusive(s, () -> out.load(s.takeFirst()));
+                out.start(listener);
                 boolean sent = false;
-                Batch next = result != null && result.isQuery() ? c.exclusive(s, s::takeFirst) : null;
-                while (next != null) {
-                    try (Batch batch = next) {
-                        if (batch.rowCount() > 0) {
-                            out.load(batch);
-                            if (!ready(backpressure)) {
-                                return;
-                            }
-                            listener.putNext();
-                            sent = true;
+                while (more) {
+                    if (out.rowCount() > 0) {
+                        if (!ready(backpressure)) {
+                            return;
                         }
+                        out.send(listener);
+                        sent = true;
                     }
-                    next = c.exclusive(s, () -> result.batches().next());
+                    more = c.exclusive(s, () -> out.load(result.batches().next()));
                 }
                 if (!sent) {
                     // The stock JDBC driver lists a result's columns twice when its stream has no batch at all.
-                    out.root().setRowCount(0);
-                    listener.putNext();
+                    out.sendEmpty(listener);
                 }
                 listener.completed();
             }
@@ -294,7 +314,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         return () -> update(ackStream, () -> {
             ConnectionState c = sessions.session(context);
             StatementState s = c.newStatement(null);
-            try {
+            try (FlightCallCancellation watch = FlightCallCancellation.watch(context, c, s)) {
                 String sql = command.getQuery();
                 return execution.run(c, s, sql, () -> c.session().execute(sql, List.of()),
                         result -> StatementExecution.updateCount(result, sql));
@@ -351,13 +371,30 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         return name.matches("[A-Za-z_][A-Za-z0-9_]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
-    private static Path spool(FlightStream stream) {
+    /**
+     * Writes the client's batches to an Arrow IPC stream file for COPY, dictionary-encoded columns
+     * (pyarrow's and ADBC's dictionary arrays, as WarpDB's own results send strings) decoded to
+     * their values, which is what the loader reads.
+     */
+    private Path spool(FlightStream stream) {
         try {
             Path file = Files.createTempFile("warpdb-ingest-", ".arrows");
+            DictionaryProvider dictionaries = stream.getDictionaryProvider();
             try (OutputStream out = Files.newOutputStream(file);
-                    ArrowStreamWriter writer = new ArrowStreamWriter(stream.getRoot(), null, out)) {
+                    VectorSchemaRoot values = VectorSchemaRoot.create(valueSchema(stream.getSchema(), dictionaries), allocator);
+                    ArrowStreamWriter writer = new ArrowStreamWriter(values, null, out)) {
                 writer.start();
                 while (stream.next()) {
+                    VectorSchemaRoot in = stream.getRoot();
+                    for (int c = 0; c < in.getFieldVectors().size(); c++) {
+                        FieldVector v = in.getVector(c);
+                        DictionaryEncoding encoding = v.getField().getDictionary();
+                        try (ValueVector decoded = encoding == null ? null
+                                : DictionaryEncoder.decode(v, dictionaries.lookup(encoding.getId()))) {
+                            (decoded == null ? v : decoded).makeTransferPair(values.getVector(c)).transfer();
+                        }
+                    }
+                    values.setRowCount(in.getRowCount());
                     writer.writeBatch();
                 }
                 writer.end();
@@ -366,6 +403,21 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         } catch (IOException e) {
             throw new WarpException(SqlState.IO_ERROR, "cannot spool the ingested batches: " + e.getMessage(), e);
         }
+    }
+
+    /** {@code schema} with each dictionary-encoded field as its dictionary's values. */
+    private static org.apache.arrow.vector.types.pojo.Schema valueSchema(org.apache.arrow.vector.types.pojo.Schema schema,
+            DictionaryProvider dictionaries) {
+        List<Field> fields = new ArrayList<>();
+        for (Field f : schema.getFields()) {
+            if (f.getDictionary() == null) {
+                fields.add(f);
+            } else {
+                Field values = dictionaries.lookup(f.getDictionary().getId()).getVector().getField();
+                fields.add(new Field(f.getName(), new FieldType(f.isNullable(), values.getType(), null), values.getChildren()));
+            }
+        }
+        return new org.apache.arrow.vector.types.pojo.Schema(fields);
     }
 
     private void update(StreamListener<PutResult> ackStream, Supplier<Long> work) {
@@ -382,7 +434,11 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         }
     }
 
-    /** Cancels what the FlightInfo's statement runs, and closes its result. */
+    /**
+     * Cancels the FlightInfo's statement (CancelFlightInfo, and the older CancelQuery that Flight
+     * SQL turns into it): the batch its stream is computing fails with SQLSTATE 57014, and so does
+     * the stream's next one; its result is closed. A prepared statement stays prepared.
+     */
     @Override
     public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
         try {
@@ -390,7 +446,12 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                 FlightSql.TicketStatementQuery ticket = Any.parseFrom(endpoint.getTicket().getBytes())
                         .unpack(FlightSql.TicketStatementQuery.class);
                 Handle h = handle(ticket.getStatementHandle());
-                h.connection.closeStatement(h.statement.id);
+                h.connection.cancel(h.statement);
+                if (h.statement.prepared == null) {
+                    h.connection.closeStatement(h.statement.id);
+                } else {
+                    h.connection.closeResult(h.statement.id);
+                }
             }
             listener.onNext(CancelStatus.CANCELLED);
             listener.onCompleted();

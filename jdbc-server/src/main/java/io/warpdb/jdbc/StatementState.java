@@ -22,6 +22,8 @@ final class StatementState {
     private Batch first;
     /** The parameter values a Flight SQL client bound ahead of executing; none until it binds. */
     private List<Object> parameters = List.of();
+    /** Set by {@link ConnectionState#cancel}: work for the statement fails with SQLSTATE 57014 from then on. */
+    volatile boolean cancelled;
 
     StatementState(int id, PreparedStatement prepared) {
         this.id = id;
@@ -51,6 +53,11 @@ final class StatementState {
         if (result.isQuery()) {
             first = result.batches().next();
         }
+    }
+
+    /** The held result's first batch, still held (null at the end of the result, or once taken). */
+    Batch first() {
+        return first;
     }
 
     /** The held result's first batch (null at the end of the result), once; the caller closes it. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.Any;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,22 +19,33 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
+import org.apache.arrow.flight.FlightCallHeaders;
 import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.HeaderCallOption;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.SyncPutListener;
 import org.apache.arrow.flight.sql.FlightSqlClient;
 import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -172,6 +184,113 @@ class FlightSqlServerTest {
                 }
             }
             assertEquals(2000, total);
+        }
+    }
+
+    @Test
+    void stringsTravelAsArrowDictionariesReplacedWhereTheSegmentChanges() throws Exception {
+        try (WarpServer server = WarpServer.start(config());
+                BufferAllocator allocator = new RootAllocator();
+                FlightSqlClient client = new FlightSqlClient(FlightClient.builder(allocator,
+                        Location.forGrpcInsecure("127.0.0.1", server.flightPort())).build())) {
+            assertEquals(0, client.executeUpdate("CREATE TABLE s (k INTEGER, v VARCHAR(10), price DECIMAL(14,2))"));
+            // Two inserts, two segments, each with a dictionary of its own.
+            assertEquals(3, client.executeUpdate("INSERT INTO s VALUES (1, 'x', 1.25), (2, 'y', -2.50), (3, NULL, NULL)"));
+            assertEquals(3, client.executeUpdate("INSERT INTO s VALUES (4, 'z', 12345678901.99), (5, 'x', 0), (6, 'w', -0.01)"));
+            FlightCallHeaders headers = new FlightCallHeaders();
+            headers.insert(FlightStrings.HEADER, "dictionary");
+            HeaderCallOption dictionaries = new HeaderCallOption(headers);
+            FlightInfo info = client.execute("SELECT k, v, price FROM s", dictionaries);
+            assertEquals(ArrowType.Utf8.INSTANCE, info.getSchemaOptional().orElseThrow().getFields().get(1).getType());
+            assertTrue(info.getSchemaOptional().orElseThrow().getFields().get(1).getDictionary() != null);
+            List<String> rows = new ArrayList<>();
+            Set<String> dictionariesSeen = new HashSet<>();
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket(), dictionaries)) {
+                Field v = stream.getSchema().getFields().get(1);
+                assertEquals(new ArrowType.Int(32, true), v.getType(), "the codes");
+                while (stream.next()) {
+                    VectorSchemaRoot root = stream.getRoot();
+                    VarCharVector entries = (VarCharVector) stream.getDictionaryProvider().lookup(v.getDictionary().getId()).getVector();
+                    IntVector codes = (IntVector) root.getVector(1);
+                    DecimalVector price = (DecimalVector) root.getVector(2);
+                    List<Object> entryList = new ArrayList<>();
+                    for (int i = 0; i < entries.getValueCount(); i++) {
+                        entryList.add(entries.getObject(i));
+                    }
+                    dictionariesSeen.add(entryList.toString());
+                    for (int i = 0; i < root.getRowCount(); i++) {
+                        rows.add(root.getVector(0).getObject(i) + "|" + (codes.isNull(i) ? null : entries.getObject(codes.get(i)))
+                                + "|" + price.getObject(i));
+                    }
+                }
+            }
+            rows.sort(null);
+            assertEquals(2, dictionariesSeen.size(), "the second segment's dictionary replaced the first's: " + dictionariesSeen);
+            assertEquals(List.of("1|x|1.25", "2|y|-2.50", "3|null|null", "4|z|12345678901.99", "5|x|0.00", "6|w|-0.01"), rows);
+            // One row of a segment whose dictionary has two entries: its values cost less than the dictionary.
+            FlightInfo one = client.execute("SELECT v FROM s WHERE k = 1", dictionaries);
+            assertEquals(null, one.getSchemaOptional().orElseThrow().getFields().get(0).getDictionary());
+            try (FlightStream stream = client.getStream(one.getEndpoints().get(0).getTicket(), dictionaries)) {
+                assertTrue(stream.next());
+                assertEquals("x", stream.getRoot().getVector(0).getObject(0).toString());
+            }
+            FlightCallHeaders wrong = new FlightCallHeaders();
+            wrong.insert(FlightStrings.HEADER, "latin1");
+            FlightRuntimeException e = assertThrows(FlightRuntimeException.class,
+                    () -> client.execute("SELECT v FROM s", new HeaderCallOption(wrong)));
+            assertTrue(e.getMessage().contains("must be dictionary or utf8"), e.getMessage());
+        }
+    }
+
+    @Test
+    void ingestDecodesDictionaryEncodedColumns() throws Exception {
+        try (WarpServer server = WarpServer.start(config());
+                BufferAllocator allocator = new RootAllocator();
+                FlightClient flight = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.flightPort())).build();
+                FlightSqlClient client = new FlightSqlClient(flight)) {
+            // As pyarrow and ADBC send categorical columns, and WarpDB's own results strings.
+            DictionaryEncoding encoding = new DictionaryEncoding(7, false, new ArrowType.Int(32, true));
+            Schema schema = new Schema(List.of(new Field("k", FieldType.nullable(new ArrowType.Int(32, true)), null),
+                    new Field("v", new FieldType(true, new ArrowType.Int(32, true), encoding), null)));
+            try (VarCharVector entries = new VarCharVector("v", allocator);
+                    VectorSchemaRoot rows = VectorSchemaRoot.create(schema, allocator)) {
+                entries.setSafe(0, "red".getBytes());
+                entries.setSafe(1, "blue".getBytes());
+                entries.setValueCount(2);
+                IntVector k = (IntVector) rows.getVector(0);
+                IntVector codes = (IntVector) rows.getVector(1);
+                for (int i = 0; i < 3; i++) {
+                    k.setSafe(i, i);
+                }
+                codes.setSafe(0, 1);
+                codes.setSafe(1, 0);
+                codes.setNull(2);
+                rows.setRowCount(3);
+                FlightSql.CommandStatementIngest command = FlightSql.CommandStatementIngest.newBuilder().setTable("colours")
+                        .setTableDefinitionOptions(FlightSql.CommandStatementIngest.TableDefinitionOptions.newBuilder()
+                                .setIfNotExist(FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption
+                                        .TABLE_NOT_EXIST_OPTION_CREATE))
+                        .build();
+                SyncPutListener written = new SyncPutListener();
+                FlightClient.ClientStreamListener put = flight.startPut(FlightDescriptor.command(Any.pack(command).toByteArray()), rows,
+                        new DictionaryProvider.MapDictionaryProvider(new Dictionary(entries, encoding)), written);
+                put.putNext();
+                put.completed();
+                put.getResult();
+                try (PutResult count = written.read()) {
+                    assertEquals(3, FlightSql.DoPutUpdateResult.parseFrom(count.getApplicationMetadata().nioBuffer()).getRecordCount());
+                }
+            }
+            FlightInfo info = client.execute("SELECT k, v FROM colours ORDER BY k");
+            List<String> read = new ArrayList<>();
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+                while (stream.next()) {
+                    for (int i = 0; i < stream.getRoot().getRowCount(); i++) {
+                        read.add(stream.getRoot().getVector(0).getObject(i) + "|" + stream.getRoot().getVector(1).getObject(i));
+                    }
+                }
+            }
+            assertEquals(List.of("0|blue", "1|red", "2|null"), read);
         }
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -16,16 +18,31 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.flight.CallOptions;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.CancelStatus;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.client.ClientCookieMiddleware;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code Statement.cancel()}, {@code setQueryTimeout}, {@code SET query_timeout} and the server's
- * {@code --query-timeout-seconds}, embedded and over the remote driver: the statement fails with
- * SQLSTATE 57014, the connection serves the next statement, and the data is unchanged.
+ * {@code --query-timeout-seconds}, embedded and over the remote driver, and Flight SQL's
+ * CancelFlightInfo and cancelled calls: the statement fails with SQLSTATE 57014, the connection
+ * serves the next statement, and the data is unchanged.
  */
 class QueryCancellationTest {
     /** Rows of the table: the query below joins 3000 x 3000 x 50 = 450 million triples, a minute of work or more. */
@@ -83,6 +100,65 @@ class QueryCancellationTest {
             assertServesAgain(c);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void flightCancelFlightInfoStopsTheStatementItsStreamRuns(@TempDir Path dir) throws Exception {
+        try (WarpServer flight = flightServer(dir.resolve("queries.log"));
+                BufferAllocator allocator = new RootAllocator();
+                FlightSqlClient client = flightClient(flight, allocator)) {
+            // 900,000 rows, made batch by batch as the stream is read.
+            FlightInfo info = client.execute("SELECT a.k, b.v FROM t a, (SELECT * FROM t WHERE k < 300) b");
+            try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
+                assertTrue(stream.next());
+                assertEquals(CancelStatus.CANCELLED, client.cancelFlightInfo(new CancelFlightInfoRequest(info)).getStatus());
+                FlightRuntimeException e = assertThrows(FlightRuntimeException.class, () -> {
+                    while (stream.next()) {
+                        // the batches sent before the cancel
+                    }
+                });
+                assertTrue(e.getMessage().contains("SQLSTATE 57014"), e.getMessage());
+            }
+            assertEquals(ROWS, flightCount(client));
+        }
+    }
+
+    @Test
+    void flightCallCancelledByItsClientCancelsTheQuery(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("queries.log");
+        try (WarpServer flight = flightServer(log);
+                BufferAllocator allocator = new RootAllocator();
+                FlightSqlClient client = flightClient(flight, allocator)) {
+            // A first call brings the session's cookie (the cancelled call below gets no reply to bring one).
+            assertEquals(ROWS, flightCount(client));
+            FlightRuntimeException e = assertThrows(FlightRuntimeException.class,
+                    () -> client.execute(SLOW, CallOptions.timeout(500, TimeUnit.MILLISECONDS)));
+            assertEquals(CallStatus.TIMED_OUT.code(), e.status().code(), e.getMessage());
+            long start = System.nanoTime();
+            // The same session, which runs one statement at a time: it serves this one once SLOW has ended.
+            assertEquals(ROWS, flightCount(client));
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "cancelled promptly");
+            assertTrue(Files.readString(log).lines().anyMatch(line -> line.contains(" 57014 ") && line.contains("a.k <> b.k")),
+                    Files.readString(log));
+        }
+    }
+
+    private static WarpServer flightServer(Path queryLog) {
+        return WarpServer.start(ServerConfig.defaults().withPort(0).withFlightPort(0).withDatabase(database).withQueryLog(queryLog));
+    }
+
+    /** A plain Flight SQL client whose calls share one session, by its cookie, as ADBC's and the JDBC driver's do. */
+    private static FlightSqlClient flightClient(WarpServer flight, BufferAllocator allocator) {
+        return new FlightSqlClient(FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", flight.flightPort()))
+                .intercept(new ClientCookieMiddleware.Factory()).build());
+    }
+
+    private static long flightCount(FlightSqlClient client) throws Exception {
+        FlightInfo info = client.execute("SELECT COUNT(*) FROM t", CallOptions.timeout(20, TimeUnit.SECONDS));
+        try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket(), CallOptions.timeout(20, TimeUnit.SECONDS))) {
+            assertTrue(stream.next());
+            return ((Number) stream.getRoot().getVector(0).getObject(0)).longValue();
         }
     }
 

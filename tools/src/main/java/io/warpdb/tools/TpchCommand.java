@@ -252,7 +252,8 @@ public final class TpchCommand implements Runnable {
     @Command(name = "fetch", mixinStandardHelpOptions = true,
             description = "Serve lineitem with a WarpDB server (Avatica and Arrow Flight SQL) and time fetching SELECT * FROM"
                     + " lineitem and a 10-column aggregate result through WarpDB's Avatica driver, the stock Avatica driver,"
-                    + " the Flight SQL JDBC driver, a plain Flight SQL client, and DuckDB's JDBC driver on the same data;"
+                    + " the Flight SQL JDBC driver, a plain Flight SQL client (strings as dictionaries and as UTF-8), and"
+                    + " DuckDB's JDBC driver on the same data, and the same queries in process with no wire as the floor;"
                     + " print rows/s and MB/s (docs/benchmarks.md).")
     static final class Fetch implements Callable<Integer> {
         @Mixin
@@ -274,7 +275,7 @@ public final class TpchCommand implements Runnable {
                 ServerConfig config = ServerConfig.defaults().withPort(0).withFlightPort(0).withDatabase(location)
                         .withExecutor(executor);
                 try (WarpServer server = WarpServer.start(config)) {
-                    new FetchBenchmark(server, reference.connection(), System.out).run(List.of(FetchBenchmark.SCAN,
+                    new FetchBenchmark(server, lease.database(), executor, reference.connection(), System.out).run(List.of(FetchBenchmark.SCAN,
                             FetchBenchmark.AGGREGATE));
                 }
             }
