@@ -13,6 +13,7 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +116,24 @@ class CsvParserTest {
                 () -> parse("a,äöüx\n", schema(DataType.chars(3), DataType.varchar(3)), false, 1 << 20));
         assertEquals("22001", e.sqlState());
         assertEquals("f.csv:1:3: expected a VARCHAR(3) of at most 3 characters, found 'äöüx' (column c1)", e.getMessage());
+    }
+
+    @Test
+    void wideDecimalsParseIntoDecimal128() throws IOException {
+        String csv = "99999999999999999999999999999999.999999,1\n-12345678901234567890.5,2\n,3\n0.0000005,4\n";
+        DataType wide = DataType.decimal(38, 6);
+        List<Object> values = column(parse(csv, schema(wide, DataType.INTEGER), false, 1 << 20), 0);
+        assertEquals(List.of(new BigDecimal("99999999999999999999999999999999.999999"), new BigDecimal("-12345678901234567890.500000")),
+                values.subList(0, 2));
+        assertNull(values.get(2));
+        assertEquals(new BigDecimal("0.000001"), values.get(3)); // rounded half up to the scale
+
+        WarpException tooWide = assertThrows(WarpException.class,
+                () -> parse("100000000000000000000000000000000,1\n", schema(wide, DataType.INTEGER), false, 1 << 20));
+        assertEquals("22003", tooWide.sqlState());
+        WarpException notANumber = assertThrows(WarpException.class,
+                () -> parse("12x,1\n", schema(wide, DataType.INTEGER), false, 1 << 20));
+        assertTrue(notANumber.getMessage().startsWith("f.csv:1:1: "), notANumber.getMessage());
     }
 
     @Test
