@@ -99,6 +99,15 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
     }
 
     private Handle handle(ByteString bytes) {
+        Handle h = openHandle(bytes);
+        if (h == null) {
+            throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "statement " + bytes.toStringUtf8() + " is closed");
+        }
+        return h;
+    }
+
+    /** The statement of a handle, or null when its statement is closed. */
+    private Handle openHandle(ByteString bytes) {
         String text = bytes.toStringUtf8();
         int slash = text.lastIndexOf('/');
         if (slash < 0) {
@@ -106,10 +115,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         }
         ConnectionState c = sessions.existing(text.substring(0, slash));
         StatementState s = c.statement(Integer.parseInt(text.substring(slash + 1)));
-        if (s == null) {
-            throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "statement " + text + " is closed");
-        }
-        return new Handle(c, s);
+        return s == null ? null : new Handle(c, s);
     }
 
     // ---- statements
@@ -442,10 +448,16 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
     @Override
     public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener) {
         try {
+            CancelStatus status = CancelStatus.CANCELLED;
             for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
                 FlightSql.TicketStatementQuery ticket = Any.parseFrom(endpoint.getTicket().getBytes())
                         .unpack(FlightSql.TicketStatementQuery.class);
-                Handle h = handle(ticket.getStatementHandle());
+                Handle h = openHandle(ticket.getStatementHandle());
+                if (h == null) {
+                    // A plain statement is closed once its stream is read: the query has finished, nothing to cancel.
+                    status = CancelStatus.NOT_CANCELLABLE;
+                    continue;
+                }
                 h.connection.cancel(h.statement);
                 if (h.statement.prepared == null) {
                     h.connection.closeStatement(h.statement.id);
@@ -453,7 +465,7 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
                     h.connection.closeResult(h.statement.id);
                 }
             }
-            listener.onNext(CancelStatus.CANCELLED);
+            listener.onNext(status);
             listener.onCompleted();
         } catch (Throwable e) {
             listener.onError(ErrorReporting.FLIGHT.translate(e));

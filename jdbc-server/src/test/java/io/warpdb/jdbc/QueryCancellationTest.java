@@ -108,8 +108,9 @@ class QueryCancellationTest {
         try (WarpServer flight = flightServer(dir.resolve("queries.log"));
                 BufferAllocator allocator = new RootAllocator();
                 FlightSqlClient client = flightClient(flight, allocator)) {
-            // 900,000 rows, made batch by batch as the stream is read.
-            FlightInfo info = client.execute("SELECT a.k, b.v FROM t a, (SELECT * FROM t WHERE k < 300) b");
+            // 9,000,000 rows, made batch by batch as the stream is read (the server waits while the client reads
+            // nothing), so that the stream is still running when the cancel comes.
+            FlightInfo info = client.execute("SELECT a.k, b.v FROM t a, t b");
             try (FlightStream stream = client.getStream(info.getEndpoints().get(0).getTicket())) {
                 assertTrue(stream.next());
                 assertEquals(CancelStatus.CANCELLED, client.cancelFlightInfo(new CancelFlightInfoRequest(info)).getStatus());
@@ -121,6 +122,14 @@ class QueryCancellationTest {
                 assertTrue(e.getMessage().contains("SQLSTATE 57014"), e.getMessage());
             }
             assertEquals(ROWS, flightCount(client));
+            // A query whose stream was read to its end has finished: there is nothing left to cancel.
+            FlightInfo done = client.execute("SELECT k FROM t WHERE k < 10");
+            try (FlightStream stream = client.getStream(done.getEndpoints().get(0).getTicket())) {
+                while (stream.next()) {
+                    // every batch
+                }
+            }
+            assertEquals(CancelStatus.NOT_CANCELLABLE, client.cancelFlightInfo(new CancelFlightInfoRequest(done)).getStatus());
         }
     }
 
