@@ -19,6 +19,7 @@ import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import io.warpdb.exec.gpu.sort.StringRanks;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -155,7 +156,7 @@ final class ChunkedAggregation {
             groups = Math.max(groups, g + 1);
         }
         int[] first = new int[groups];
-        java.util.Arrays.fill(first, -1);
+        Arrays.fill(first, -1);
         for (int row = 0; row < groupOf.length; row++) {
             if (first[groupOf[row]] < 0) {
                 first[groupOf[row]] = row;
@@ -174,7 +175,7 @@ final class ChunkedAggregation {
         long[] a = new long[groups];
         long[] b = new long[groups];
         if (op == Accumulation.OP_MIN || op == Accumulation.OP_SINGLE_VALUE) {
-            java.util.Arrays.fill(a, -1L);  // the largest ordered key, as the kernel starts
+            Arrays.fill(a, -1L);  // the largest ordered key, as the kernel starts
         }
         int at = 0;
         for (PartialAggregate partial : partials) {

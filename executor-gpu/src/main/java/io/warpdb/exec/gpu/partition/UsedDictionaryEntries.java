@@ -5,6 +5,7 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +44,11 @@ public final class UsedDictionaryEntries {
         Schema schema = table.schema();
         boolean[] recode = new boolean[schema.size()];
         for (int c = 0; c < schema.size(); c++) {
-            recode[c] = schema.type(c).kind().isString()
-                    && (entries(table, c) > table.rows() || oneDictionary.contains(c) && dictionaries(table, c) > 1);
+            if (schema.type(c).kind().isString()) {
+                Set<StringDictionary> dictionaries = distinctDictionaries(table, c);
+                long entries = dictionaries.stream().mapToLong(StringDictionary::size).sum();
+                recode[c] = entries > table.rows() || oneDictionary.contains(c) && dictionaries.size() > 1;
+            }
         }
         List<List<FieldVector>> vectors = new ArrayList<>();
         List<List<StringDictionary>> dictionaries = new ArrayList<>();
@@ -74,17 +78,8 @@ public final class UsedDictionaryEntries {
         }
     }
 
-    /** The entries of the distinct dictionaries of column {@code c}'s batches together. */
-    private static long entries(HostTable table, int c) {
-        return distinctDictionaries(table, c).stream().mapToLong(StringDictionary::size).sum();
-    }
-
-    private static int dictionaries(HostTable table, int c) {
-        return distinctDictionaries(table, c).size();
-    }
-
     private static Set<StringDictionary> distinctDictionaries(HostTable table, int c) {
-        Set<StringDictionary> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<StringDictionary> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Batch b : table.batches()) {
             seen.add(b.dictionary(c));
         }
