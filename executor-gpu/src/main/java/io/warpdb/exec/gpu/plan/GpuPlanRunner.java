@@ -281,9 +281,23 @@ public final class GpuPlanRunner {
     }
 
     /** A result in device memory (in core), or in host memory (out of core); owned by the caller. */
-    private record Result(DeviceTable device, HostTable host) {
+    private record Result(DeviceTable device, HostTable host) implements AutoCloseable {
         long rows() {
             return device != null ? device.rows() : host.rows();
+        }
+
+        /** The device memory its rows take (or would take) as columns. */
+        long deviceBytes() {
+            return device != null ? device.rows() * HostTable.rowBytes(device.schema()) : host.deviceBytes();
+        }
+
+        @Override
+        public void close() {
+            if (device != null) {
+                device.close();
+            } else {
+                host.close();
+            }
         }
 
         /** The result in device memory: host rows are copied in (and freed). */
@@ -332,50 +346,91 @@ public final class GpuPlanRunner {
 
     /**
      * {@code node} in core over its inputs in device memory, or out of core over them in host
-     * memory ({@code unsupported} null): when the plan's size estimates of the inputs exceed what
-     * an in-core operator may use of the budget, or when the in-core operator runs out of device
-     * memory. EXPLAIN ANALYZE notes why and how.
+     * memory ({@code unsupported} null): when its inputs, once evaluated, exceed what an in-core
+     * operator may use of the budget, or when the in-core operator runs out of device memory.
+     * Inputs the plan already sizes beyond that share come to host memory first ({@link #input}),
+     * so an estimate that was too high (a filter kept few rows) still runs in core. EXPLAIN
+     * ANALYZE notes why and how.
      */
     private Result inOrOutOfCore(PlanNode node, String unsupported, Function<List<DeviceTable>, DeviceTable> inCore,
             Function<List<HostTable>, OutOfCoreResult> outOfCore, DeviceWork work) {
         NodeStats stats = context.stats(node);
-        // The inputs whose size the plan tells: a lower bound of all of them, enough to go out of core when it does not fit.
-        long estimate = 0;
-        for (PlanNode input : node.inputs()) {
-            estimate += Math.max(0, InputEstimate.bytes(input));
-        }
-        if (unsupported == null && !PartitionPlan.fitsInCore(estimate, budgetBytes())) {
-            stats.note("estimated inputs of " + OutOfCoreReport.mib(estimate) + " exceed what an in-core operator may use of the"
-                    + " device budget of " + OutOfCoreReport.mib(budgetBytes()));
-            return outOfCore(node, hostInputs(node.inputs()), outOfCore);
-        }
-        List<DeviceTable> inputs = new ArrayList<>();
-        List<HostTable> downloaded = new ArrayList<>();
+        List<Result> inputs = new ArrayList<>();
+        List<DeviceTable> copiedIn = new ArrayList<>();
         try {
+            long bytes = 0;
             for (PlanNode input : node.inputs()) {
-                inputs.add(evaluate(input));
+                Result result = input(input);
+                inputs.add(result);
+                bytes += result.deviceBytes();
             }
-            try {
-                DeviceTable result = inCore.apply(inputs);
-                work.synchronize();
-                return new Result(result, null);
-            } catch (GpuOutOfMemoryException e) {
-                if (unsupported != null) {
-                    throw e;
+            if (unsupported != null || PartitionPlan.fitsInCore(bytes, budgetBytes())) {
+                try {
+                    List<DeviceTable> onDevice = new ArrayList<>();
+                    for (Result input : inputs) {
+                        if (input.device() != null) {
+                            onDevice.add(input.device());
+                        } else {
+                            DeviceTable copy = HostToDevice.upload(input.host().schema(), input.host().batches(), work);
+                            copiedIn.add(copy);
+                            onDevice.add(copy);
+                        }
+                    }
+                    DeviceTable result = inCore.apply(onDevice);
+                    work.synchronize();
+                    return new Result(result, null);
+                } catch (GpuOutOfMemoryException e) {
+                    if (unsupported != null) {
+                        throw e;
+                    }
+                    work.synchronize();
+                    stats.note("the in-core run ran out of device memory (" + e.getMessage() + "): switched to out-of-core");
                 }
-                work.synchronize();
-                stats.note("the in-core run ran out of device memory (" + e.getMessage() + "): switched to out-of-core");
-                for (DeviceTable input : inputs) {
-                    downloaded.add(HostTable.download(input, context.allocator(), work));
-                }
+            } else {
+                stats.note("inputs of " + OutOfCoreReport.mib(bytes) + " exceed what an in-core operator may use of the device"
+                        + " budget of " + OutOfCoreReport.mib(budgetBytes()));
             }
-        } catch (RuntimeException e) {
-            downloaded.forEach(HostTable::close);
-            throw e;
+            copiedIn.forEach(DeviceTable::close);
+            copiedIn.clear();
+            List<HostTable> hostInputs = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                Result input = inputs.get(i);
+                if (input.host() == null) {
+                    HostTable downloaded = HostTable.download(input.device(), context.allocator(), work);
+                    input.device().close();
+                    inputs.set(i, new Result(null, downloaded));
+                }
+                hostInputs.add(inputs.get(i).host());
+            }
+            // The out-of-core operator owns its host inputs from here on.
+            inputs.clear();
+            return outOfCore(node, hostInputs, outOfCore);
         } finally {
-            inputs.forEach(DeviceTable::close);
+            copiedIn.forEach(DeviceTable::close);
+            inputs.forEach(Result::close);
         }
-        return outOfCore(node, downloaded, outOfCore);
+    }
+
+    /**
+     * An input of a partitioned operator, where it is cheapest to have it: in host memory when the
+     * plan already sizes it beyond an in-core operator's share (a scan chain, streamed or read on
+     * the host); as a partitioned child left it (in host memory when it ran out of core); else in
+     * device memory.
+     */
+    private Result input(PlanNode input) {
+        long estimate = InputEstimate.bytes(input);
+        if (estimate != InputEstimate.UNKNOWN && !PartitionPlan.fitsInCore(estimate, budgetBytes())) {
+            return new Result(null, hostInput(input));
+        }
+        if (partitioned(input) && onGpu(input)) {
+            context.checkCancelled();
+            try {
+                return measured(input, work -> partitionedOperator(input, work));
+            } catch (GpuOutOfMemoryException e) {
+                return new Result(null, read(input, context.runRefused(outOfMemory(input, e))));
+            }
+        }
+        return new Result(evaluate(input), null);
     }
 
     private Result outOfCore(PlanNode node, List<HostTable> inputs, Function<List<HostTable>, OutOfCoreResult> operator) {
@@ -395,20 +450,6 @@ public final class GpuPlanRunner {
         stats.addBytesToHost(report.bytesToHost());
         stats.addKernelNanos(report.kernelNanos());
         TransferCounters.addBytesToDevice(report.bytesToDevice());
-    }
-
-    /** The inputs of an out-of-core operator in host memory (see {@link #hostInput}). */
-    private List<HostTable> hostInputs(List<PlanNode> nodes) {
-        List<HostTable> tables = new ArrayList<>();
-        try {
-            for (PlanNode node : nodes) {
-                tables.add(hostInput(node));
-            }
-            return tables;
-        } catch (RuntimeException e) {
-            tables.forEach(HostTable::close);
-            throw e;
-        }
     }
 
     /**

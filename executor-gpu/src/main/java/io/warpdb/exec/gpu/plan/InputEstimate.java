@@ -7,9 +7,10 @@ import io.warpdb.core.plan.ScanNode;
 import io.warpdb.exec.gpu.partition.HostTable;
 
 /**
- * What the plan alone says of a node's result size, for placing a join in or out of core:
- * a scan's table rows (before its predicates: an upper bound), kept by filters and projections
- * above it; unknown (-1) for anything else, where the in-core attempt finds out at run time.
+ * What the plan alone says of a node's result size, for bringing an input of a join, aggregation
+ * or sort to host memory before anything is tried in core: a scan's table rows (before its
+ * predicates: an upper bound), kept by filters and projections above it; unknown (-1) for
+ * anything else, whose size is known once it has run.
  */
 final class InputEstimate {
     static final long UNKNOWN = -1;
