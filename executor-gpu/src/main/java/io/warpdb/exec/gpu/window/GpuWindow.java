@@ -78,7 +78,7 @@ public final class GpuWindow {
             if (hasPlace && call.args().size() > 1 && !isIntegerConstant(call.args().get(1))) {
                 return "its offset is not a constant integer";
             }
-            return call.args().size() > 2 ? unsupportedDefault(call.args().get(2), call.type(), input) : null;
+            return call.args().size() > 2 ? unsupportedDefault(call.args().get(2), ref, call.type(), input) : null;
         }
         return switch (f) {
             case COUNT -> isCount(result) ? null : "an unexpected result type";
@@ -89,8 +89,11 @@ public final class GpuWindow {
         };
     }
 
-    /** Why LAG's or LEAD's default cannot be read as the result type, or null. */
-    private static String unsupportedDefault(Expr fallback, DataType type, Schema input) {
+    /**
+     * Why LAG's or LEAD's default cannot be read as the result type, or null. A string default must
+     * be the value's own column: the result keeps one dictionary.
+     */
+    private static String unsupportedDefault(Expr fallback, ColumnRef value, DataType type, Schema input) {
         if (fallback instanceof Literal literal) {
             if (literal.isNull()) {
                 return null;
@@ -98,8 +101,9 @@ public final class GpuWindow {
             boolean integers = isCount(literal.type().kind()) && isCount(type.kind());
             return !type.kind().isString() && (integers || sameType(literal.type(), type)) ? null : "its default needs a cast";
         }
-        DataType column = input.type(((ColumnRef) fallback).index());
-        return !type.kind().isString() && sameType(column, type) ? null : "its default needs a cast";
+        int column = ((ColumnRef) fallback).index();
+        boolean sameDictionary = column == value.index();
+        return (sameDictionary || !type.kind().isString()) && sameType(input.type(column), type) ? null : "its default needs a cast";
     }
 
     private static boolean isCount(TypeKind kind) {
