@@ -98,8 +98,21 @@ sum_prefix(const void* values, const unsigned char* valid, int width, const int*
 // Flags of the finishing kernels.
 constexpr int FIT_INT32 = 1;      // an INTEGER result: beyond int32 the host finishes (and fails as the CPU does)
 constexpr int ROUND_HALF_UP = 2;  // a DECIMAL average rounds HALF_UP, an integer one truncates
+constexpr int DOUBLE_RESULT = 4;  // an exact average as DOUBLE (the planner's AVG type)
 
-// Counts, exact sums and averages of each frame. counts: the exclusive scan of valid_flags (n + 1
+constexpr long long EXACT_DOUBLE_LIMIT = 1ll << 53;
+
+// An exact average as DOUBLE when both operands are exact doubles (core's ExactQuotients.toDouble);
+// false when the host must divide in decimal.
+__device__ __forceinline__ bool exactQuotient(long long sum, long long n, int scale, double& value) {
+    if (scale > 15 || sum > EXACT_DOUBLE_LIMIT || sum < -EXACT_DOUBLE_LIMIT) return false;
+    const long long scaleFactor = POW10[scale];
+    if (n > EXACT_DOUBLE_LIMIT / scaleFactor) return false;
+    value = (double)sum / (double)(n * scaleFactor);
+    return true;
+}
+
+// Counts, exact sums and averages (as the result type, or as DOUBLE) of each frame. counts: the exclusive scan of valid_flags (n + 1
 // words; null for COUNT(*)), prefix: the 128-bit prefix sums (null for counts). A value the
 // kernel cannot give (beyond 64 bits, out of the result's range) sets *needsHost.
 extern "C" __global__ void __launch_bounds__(BLOCK)
@@ -119,8 +132,16 @@ exact_frames(int function, const unsigned* counts, const __int128* prefix, const
         } else {
             const __int128 sum = prefix[e] - prefix[s];
             const long long low = (long long)sum;
-            ok = (__int128)low == sum && exactSumValue(low, count, inputScale, resultScale, function == AVG,
-                                                       (flags & ROUND_HALF_UP) != 0, (flags & FIT_INT32) != 0, value);
+            if ((__int128)low != sum) {
+                ok = false;
+            } else if (flags & DOUBLE_RESULT) {
+                double quotient = 0;
+                ok = exactQuotient(low, count, inputScale, quotient);
+                value = __double_as_longlong(quotient);
+            } else {
+                ok = exactSumValue(low, count, inputScale, resultScale, function == AVG, (flags & ROUND_HALF_UP) != 0,
+                                   (flags & FIT_INT32) != 0, value);
+            }
         }
         if (!ok) {
             *needsHost = 1;

@@ -6,6 +6,7 @@ import io.warpdb.core.plan.WindowFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.core.value.ExactSums;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
@@ -20,14 +21,16 @@ import java.util.Arrays;
  * FrameSumEvaluator): counts and exact sums from prefix sums over the sorted positions (a frame
  * is one subtraction, exact in 128 bits), DOUBLE sums from a table of power-of-two block sums (a
  * frame adds at most log2(length) + 1 disjoint blocks, no subtraction that could cancel digits).
- * A value the kernel cannot finish (a sum beyond 64 bits, a result out of its type's range) makes
- * the host finish the column from the same prefix sums with core's {@link ExactSums}, which
- * gives the CPU's value or its error.
+ * Exact averages come as the result type or, as the planner types AVG, as DOUBLE. A value the
+ * kernel cannot finish (a sum beyond 64 bits, a result out of its type's range, a quotient not
+ * exact in doubles) makes the host finish the column from the same prefix sums with core's
+ * {@link ExactSums} and {@link ExactQuotients}, which give the CPU's value or its error.
  */
 final class FrameSumColumn {
     private static final String MODULE = "window/frame_sum";
     private static final int FIT_INT32 = 1;
     private static final int ROUND_HALF_UP = 2;
+    private static final int DOUBLE_RESULT = 4;
     private static final int INT128_BYTES = 16;
 
     private FrameSumColumn() {
@@ -103,7 +106,8 @@ final class FrameSumColumn {
             WindowFrames.Bounds frame, int rows, DeviceWork work) {
         DataType type = call.type();
         int width = DeviceColumn.width(type);
-        int flags = (type.kind() == TypeKind.INTEGER ? FIT_INT32 : 0) | (type.kind() == TypeKind.DECIMAL ? ROUND_HALF_UP : 0);
+        int flags = (type.kind() == TypeKind.INTEGER ? FIT_INT32 : 0) | (type.kind() == TypeKind.DECIMAL ? ROUND_HALF_UP : 0)
+                | (type.kind() == TypeKind.DOUBLE ? DOUBLE_RESULT : 0);
         int inputScale = values == null ? 0 : Decimals.scaleOf(values.type());
         DeviceBuffer out = work.allocate((long) rows * width, "window frame values");
         DeviceBuffer outValid = null;
@@ -155,7 +159,8 @@ final class FrameSumColumn {
                 long lo = sums[2 * end[i]] - sums[2 * start[i]];
                 long hi = sums[2 * end[i] + 1] - sums[2 * start[i] + 1]
                         - (Long.compareUnsigned(sums[2 * end[i]], sums[2 * start[i]]) < 0 ? 1 : 0);
-                value[i] = ExactSums.value(hi, lo, inputScale, n, function == WindowFunction.AVG, type);
+                value[i] = type.kind() == TypeKind.DOUBLE ? Double.doubleToRawLongBits(ExactQuotients.toDouble(hi, lo, inputScale, n))
+                        : ExactSums.value(hi, lo, inputScale, n, function == WindowFunction.AVG, type);
             }
         }
         DeviceBuffer hostValues = DeviceColumn.width(type) == Long.BYTES ? work.upload(value, "window host-finished values")

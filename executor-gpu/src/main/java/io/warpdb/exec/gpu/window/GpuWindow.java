@@ -82,9 +82,11 @@ public final class GpuWindow {
         }
         return switch (f) {
             case COUNT -> isCount(result) ? null : "an unexpected result type";
-            case SUM, SUM0, AVG -> arg.kind() == TypeKind.DOUBLE ? (result == TypeKind.DOUBLE ? null : "an unexpected result type")
-                    : arg.kind().isExactNumeric() && (isCount(result) || result == TypeKind.DECIMAL) ? null
-                    : "sums of " + arg.sqlName() + " as " + call.type().sqlName() + " are not implemented on the GPU";
+            case SUM, SUM0, AVG -> {
+                boolean exactResult = isCount(result) || result == TypeKind.DECIMAL || (f == WindowFunction.AVG && result == TypeKind.DOUBLE);
+                boolean ok = arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE : arg.kind().isExactNumeric() && exactResult;
+                yield ok ? null : "sums of " + arg.sqlName() + " as " + call.type().sqlName() + " are not implemented on the GPU";
+            }
             default -> "not implemented on the GPU";
         };
     }
@@ -98,8 +100,7 @@ public final class GpuWindow {
             if (literal.isNull()) {
                 return null;
             }
-            boolean integers = isCount(literal.type().kind()) && isCount(type.kind());
-            return !type.kind().isString() && (integers || sameType(literal.type(), type)) ? null : "its default needs a cast";
+            return PickedValueColumn.deviceDefault(literal, type) != null ? null : "its default needs a cast";
         }
         int column = ((ColumnRef) fallback).index();
         boolean sameDictionary = column == value.index();

@@ -5,11 +5,14 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.plan.WindowCall;
 import io.warpdb.core.plan.WindowFunction;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.GridSize;
+import java.math.BigInteger;
 
 /**
  * LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, MIN and MAX: the argument's value at one sorted
@@ -64,14 +67,14 @@ final class PickedValueColumn {
         int width = DeviceColumn.width(call.type());
         Expr fallback = call.args().size() > 2 ? call.args().get(2) : null;
         DeviceColumn defaults = fallback instanceof ColumnRef ref ? input.column(ref.index()) : null;
-        Object constant = fallback instanceof Literal literal ? literal.value() : null;
+        Long constant = fallback instanceof Literal literal && !literal.isNull() ? deviceDefault(literal, call.type()) : null;
         int defaultMode = defaults != null ? COLUMN_DEFAULT : constant != null ? CONSTANT_DEFAULT : NO_DEFAULT;
         DeviceBuffer out = work.allocate((long) rows * width, "window picked values");
         DeviceBuffer outValid = null;
         try {
             outValid = work.allocate(rows, "window picked validity");
             work.kernel(MODULE, "pick_values").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0, values.values(),
-                    values.validity(), width, segments.sorted(), source, rows, defaultMode, physical(constant),
+                    values.validity(), width, segments.sorted(), source, rows, defaultMode, constant == null ? 0L : constant,
                     defaults == null ? null : defaults.values(), defaults == null ? null : defaults.validity(), out, outValid);
             return new DeviceColumn(call.type(), rows, out, outValid, values.dictionary());
         } catch (RuntimeException e) {
@@ -83,14 +86,42 @@ final class PickedValueColumn {
         }
     }
 
-    /** A constant default's device value: integers, DATE days and unscaled DECIMALs as they are, booleans 0/1, doubles' bits. */
-    private static long physical(Object constant) {
-        if (constant instanceof Boolean b) {
-            return b ? 1 : 0;
+    /**
+     * A constant default's device value as the result type: a constant of the type as it is
+     * (booleans 0/1, doubles' bits), an integer or a DECIMAL of no larger scale widened exactly
+     * (as the CPU's cast would), an integer as DOUBLE; null when that needs more than widening
+     * (a string, digits dropped, a value out of the type's range): such a call runs on the CPU.
+     */
+    static Long deviceDefault(Literal constant, DataType type) {
+        Object v = constant.value();
+        DataType from = constant.type();
+        if (v instanceof Boolean b) {
+            return type.kind() == TypeKind.BOOLEAN ? (long) (b ? 1 : 0) : null;
         }
-        if (constant instanceof Double d) {
-            return Double.doubleToRawLongBits(d);
+        if (v instanceof Double d) {
+            return type.kind() == TypeKind.DOUBLE ? Double.doubleToRawLongBits(d) : null;
         }
-        return constant == null ? 0 : (Long) constant;
+        if (!(v instanceof Long value) || from.kind().isString()) {
+            return null;
+        }
+        boolean wholeNumber = from.kind() == TypeKind.INTEGER || from.kind() == TypeKind.BIGINT;
+        switch (type.kind()) {
+            case INTEGER:
+                return wholeNumber && (int) (long) value == value ? value : null;
+            case BIGINT:
+                return wholeNumber ? value : null;
+            case DOUBLE:
+                return wholeNumber && Math.abs(value) <= 1L << 53 ? Double.doubleToRawLongBits(value) : null;
+            case DECIMAL: {
+                int fromScale = from.kind() == TypeKind.DECIMAL ? from.scale() : wholeNumber ? 0 : -1;
+                if (fromScale < 0 || fromScale > type.scale()) {
+                    return null;
+                }
+                BigInteger unscaled = BigInteger.valueOf(value).multiply(BigInteger.TEN.pow(type.scale() - fromScale));
+                return unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) < 0 ? unscaled.longValue() : null;
+            }
+            default:
+                return from.kind() == type.kind() ? value : null;
+        }
     }
 }

@@ -75,6 +75,10 @@ class GpuWindowSupportTest {
                 new Literal(0.5, DataType.DOUBLE)), WindowFrame.RANGE_TO_CURRENT_ROW, DataType.INTEGER);
         Support s = support(DataType.INTEGER, DataType.INTEGER, order, List.of(castDefault));
         assertEquals(Support.no(castDefault + " typed INTEGER runs on the CPU: its default needs a cast"), s);
+        WindowCall widened = WindowPlans.call(WindowFunction.LEAD, List.of(new ColumnRef(2, DataType.decimal(12, 2)),
+                Literal.ofLong(1, DataType.INTEGER), Literal.ofLong(0, DataType.INTEGER)), WindowFrame.RANGE_TO_CURRENT_ROW,
+                DataType.decimal(12, 2));
+        assertTrue(support(DataType.INTEGER, DataType.decimal(12, 2), order, List.of(widened)).supported());
         WindowCall constant = WindowPlans.call(WindowFunction.FIRST_VALUE, List.of(Literal.ofLong(1, DataType.INTEGER)),
                 WindowFrame.WHOLE_PARTITION, DataType.INTEGER);
         assertFalse(support(DataType.INTEGER, DataType.INTEGER, order, List.of(constant)).supported());

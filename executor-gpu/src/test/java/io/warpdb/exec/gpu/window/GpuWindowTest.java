@@ -1,5 +1,6 @@
 package io.warpdb.exec.gpu.window;
 
+import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SortKey;
@@ -115,8 +116,9 @@ class GpuWindowTest extends GpuTestBase {
     void averagesOfSumsBeyondSixtyFourBitsAreFinishedOnTheHost() {
         List<WindowCall> averages = new ArrayList<>();
         for (WindowFrame frame : WindowPlans.FRAMES) {
-            averages.add(WindowPlans.call(WindowFunction.AVG, List.of(new io.warpdb.core.expr.ColumnRef(2, DataType.BIGINT)), frame,
-                    DataType.BIGINT));
+            for (DataType type : List.of(DataType.DOUBLE, DataType.BIGINT)) {
+                averages.add(WindowPlans.call(WindowFunction.AVG, List.of(new ColumnRef(2, DataType.BIGINT)), frame, type));
+            }
         }
         check(800, schema(DataType.INTEGER, DataType.INTEGER, DataType.BIGINT), Options.plain().withDistinct(6).withExtremes(),
                 List.of(0), List.of(new SortKey(1, false, false)), averages);
@@ -128,7 +130,7 @@ class GpuWindowTest extends GpuTestBase {
         Schema schema = schema(DataType.INTEGER, DataType.INTEGER, DataType.BIGINT);
         try (ListSource source = randomSource(random, schema, 5000, Options.plain().withDistinct(6).withExtremes())) {
             PlanNode plan = WindowPlans.window(scan(source), List.of(0), List.of(new SortKey(1, false, false)),
-                    List.of(WindowPlans.call(WindowFunction.SUM, List.of(new io.warpdb.core.expr.ColumnRef(2, DataType.BIGINT)),
+                    List.of(WindowPlans.call(WindowFunction.SUM, List.of(new ColumnRef(2, DataType.BIGINT)),
                             WindowFrame.WHOLE_PARTITION, DataType.BIGINT)));
             assertSameOnGpu(plan, false, "SUM of BIGINT extremes");
         }
