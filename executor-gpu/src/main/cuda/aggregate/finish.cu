@@ -7,6 +7,7 @@
 #include "block.cuh"
 #include "../sort/ordered_key.cuh"
 #include "state.cuh"
+#include "exact_sum.cuh"
 
 using namespace warp;
 
@@ -30,41 +31,10 @@ static_assert(sizeof(FinishSpec) == 12 * 8, "twelve words per aggregate, as Devi
 constexpr long long FIT_INT32 = 1;      // an INTEGER result: out of int32 range is an error
 constexpr long long ROUND_HALF_UP = 2;  // a DECIMAL average rounds HALF_UP, an integer one truncates
 
-__device__ __constant__ long long POW10[19] = {1ll, 10ll, 100ll, 1000ll, 10000ll, 100000ll, 1000000ll, 10000000ll,
-    100000000ll, 1000000000ll, 10000000000ll, 100000000000ll, 1000000000000ll, 10000000000000ll,
-    100000000000000ll, 1000000000000000ll, 10000000000000000ll, 100000000000000000ll, 1000000000000000000ll};
-
-// num / den rounded HALF_UP (away from zero at .5) or truncated; den > 0.
-__device__ __forceinline__ __int128 divideRounded(__int128 num, __int128 den, bool halfUp) {
-    __int128 q = num / den;
-    if (halfUp) {
-        __int128 r = num % den;
-        if (r < 0) r = -r;
-        if (2 * r >= den) q += num < 0 ? -1 : 1;
-    }
-    return q;
-}
-
 // The value of an exact SUM or AVG whose sum fits 64 bits; false when it needs the host.
 __device__ __forceinline__ bool exactValue(const FinishSpec& s, long long sum, long long n, long long& value) {
-    const int shift = (int)(s.resultScale - s.inputScale);
-    if (shift > 18 || shift < -18) return false;
-    __int128 v;
-    if (s.average) {
-        __int128 num = sum, den = n;
-        if (shift >= 0) num *= POW10[shift];
-        else den *= POW10[-shift];
-        v = divideRounded(num, den, (s.flags & ROUND_HALF_UP) != 0);
-    } else if (shift >= 0) {
-        v = (__int128)sum * POW10[shift];
-    } else {
-        v = divideRounded(sum, POW10[-shift], true);  // dropped digits round HALF_UP, as Decimals.rescale
-    }
-    const long long lo = (long long)v;
-    if ((__int128)lo != v) return false;
-    if ((s.flags & FIT_INT32) && (long long)(int)lo != lo) return false;
-    value = lo;
-    return true;
+    return exactSumValue(sum, n, (int)s.inputScale, (int)s.resultScale, s.average != 0, (s.flags & ROUND_HALF_UP) != 0,
+                         (s.flags & FIT_INT32) != 0, value);
 }
 
 // The physical value of an ordered key (AggregateResults.decode).

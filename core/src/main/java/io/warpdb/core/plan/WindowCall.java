@@ -1,6 +1,9 @@
 package io.warpdb.core.plan;
 
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
 import io.warpdb.core.types.DataType;
 import java.util.List;
 
@@ -14,6 +17,28 @@ import java.util.List;
 public record WindowCall(WindowFunction function, List<Expr> args, WindowFrame frame, DataType type, String name) {
     public WindowCall {
         args = List.copyOf(args);
+    }
+
+    /**
+     * The whole number argument {@code index} (LAG's offset, NTILE's buckets, NTH_VALUE's place),
+     * which must be a non-NULL constant of at least {@code min}; {@code fallback} when the call has
+     * no such argument. Every executor reads it so, with the same errors.
+     */
+    public long constantArgument(int index, long fallback, long min) {
+        if (args.size() <= index) {
+            return fallback;
+        }
+        Expr arg = args.get(index);
+        if (!(arg instanceof Literal literal) || !(literal.value() instanceof Long)) {
+            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
+                    function + " with an argument that is not a constant integer is not supported yet");
+        }
+        long value = (Long) literal.value();
+        if (value < min) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
+                    "argument of " + function + " must be at least " + min + ", not " + value);
+        }
+        return value;
     }
 
     @Override

@@ -31,6 +31,7 @@ import io.warpdb.exec.gpu.runtime.DeviceBudget;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.sort.GpuSort;
+import io.warpdb.exec.gpu.window.GpuWindow;
 import java.util.List;
 
 /**
@@ -144,7 +145,7 @@ public final class GpuExecutorProvider implements ExecutorProvider {
 
         @Override
         public Support visitWindow(WindowNode window) {
-            return Support.no("window functions run on the CPU");
+            return GpuWindow.supports(window);
         }
     };
 

@@ -37,9 +37,9 @@ final class PickedValueEvaluator extends WindowEvaluator {
         this.args = args;
         this.values = args.read(0, call.type());
         this.offset = switch (function) {
-            case LAG -> -constantArgument(call, 1, 1, Long.MIN_VALUE + 1);
-            case LEAD -> constantArgument(call, 1, 1, Long.MIN_VALUE + 1);
-            case NTH_VALUE -> constantArgument(call, 1, -1, 1) - 1;
+            case LAG -> -call.constantArgument(1, 1, Long.MIN_VALUE + 1);
+            case LEAD -> call.constantArgument(1, 1, Long.MIN_VALUE + 1);
+            case NTH_VALUE -> call.constantArgument(1, -1, 1) - 1;
             default -> 0;
         };
         boolean minMax = function == WindowFunction.MIN || function == WindowFunction.MAX;

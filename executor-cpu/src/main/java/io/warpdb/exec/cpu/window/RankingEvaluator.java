@@ -20,7 +20,7 @@ final class RankingEvaluator extends WindowEvaluator {
     RankingEvaluator(WindowCall call, int rows) {
         this.call = call;
         this.function = call.function();
-        this.buckets = function == WindowFunction.NTILE ? constantArgument(call, 0, -1, 1) : 0;
+        this.buckets = function == WindowFunction.NTILE ? call.constantArgument(0, -1, 1) : 0;
         boolean isDouble = call.type().kind() == TypeKind.DOUBLE;
         this.longs = isDouble ? null : new long[rows];
         this.doubles = isDouble ? new double[rows] : null;

@@ -1,9 +1,5 @@
 package io.warpdb.exec.cpu.window;
 
-import io.warpdb.core.error.SqlState;
-import io.warpdb.core.error.WarpException;
-import io.warpdb.core.expr.Expr;
-import io.warpdb.core.expr.Literal;
 import io.warpdb.core.plan.WindowCall;
 import io.warpdb.core.types.DataType;
 import io.warpdb.exec.cpu.column.Column;
@@ -39,25 +35,4 @@ public abstract class WindowEvaluator {
 
     /** The values by sorted position, once every partition is evaluated. */
     public abstract Column result();
-
-    /**
-     * The whole number argument {@code index} of {@code call} (LAG's offset, NTILE's buckets), which
-     * must be a non-NULL constant of at least {@code min}; {@code fallback} when the call has no such argument.
-     */
-    static long constantArgument(WindowCall call, int index, long fallback, long min) {
-        if (call.args().size() <= index) {
-            return fallback;
-        }
-        Expr arg = call.args().get(index);
-        if (!(arg instanceof Literal literal) || !(literal.value() instanceof Long)) {
-            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED,
-                    call.function() + " with an argument that is not a constant integer is not supported yet");
-        }
-        long value = (Long) literal.value();
-        if (value < min) {
-            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
-                    "argument of " + call.function() + " must be at least " + min + ", not " + value);
-        }
-        return value;
-    }
 }

@@ -45,6 +45,7 @@ import io.warpdb.exec.gpu.setop.GpuSetOperation;
 import io.warpdb.exec.gpu.setop.GpuUnionAll;
 import io.warpdb.exec.gpu.sort.GpuSort;
 import io.warpdb.exec.gpu.sort.OutOfCoreSort;
+import io.warpdb.exec.gpu.window.GpuWindow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -267,7 +268,7 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitWindow(WindowNode window) {
-            throw new IllegalStateException("the GPU executor was given " + window.describe());
+            return overInput(window.input(), input -> GpuWindow.run(window, input, work));
         }
 
         /** {@code operator} over the device result of {@code input}, which is freed once its kernels are done. */

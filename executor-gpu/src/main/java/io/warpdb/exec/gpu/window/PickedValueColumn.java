@@ -1,0 +1,127 @@
+package io.warpdb.exec.gpu.window;
+
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.plan.WindowCall;
+import io.warpdb.core.plan.WindowFunction;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.sort.GridSize;
+import java.math.BigInteger;
+
+/**
+ * LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, MIN and MAX: the argument's value at one sorted
+ * position (window/pick.cu, the CPU's PickedValueEvaluator). Each position gets its source
+ * position first (an offset away within the partition, a place in the frame, or the frame's
+ * extreme by {@link FrameExtremes}), then one gather reads the values; a string result keeps
+ * the argument's codes and dictionary.
+ */
+final class PickedValueColumn {
+    private static final String MODULE = "window/pick";
+    private static final int NO_DEFAULT = 0;
+    private static final int CONSTANT_DEFAULT = 1;
+    private static final int COLUMN_DEFAULT = 2;
+
+    private PickedValueColumn() {
+    }
+
+    static boolean applies(WindowFunction function) {
+        return switch (function) {
+            case LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, MIN, MAX -> true;
+            default -> false;
+        };
+    }
+
+    static DeviceColumn of(WindowCall call, DeviceTable input, WindowSegments segments, WindowFrames.Bounds frame,
+            DeviceWork work) {
+        int rows = segments.rows();
+        int grid = GridSize.strided(rows, work);
+        DeviceColumn values = input.column(((ColumnRef) call.args().get(0)).index());
+        try (DeviceBuffer source = work.allocate((long) rows * Integer.BYTES, "window value sources")) {
+            switch (call.function()) {
+                case LAG, LEAD -> {
+                    long offset = call.constantArgument(1, 1, Long.MIN_VALUE + 1);
+                    work.kernel(MODULE, "offset_sources").launch(work.stream(), grid, GridSize.BLOCK, 0, segments.partId(),
+                            segments.partStarts(), rows, call.function() == WindowFunction.LAG ? -offset : offset, source);
+                }
+                case FIRST_VALUE, LAST_VALUE, NTH_VALUE -> {
+                    long place = call.function() == WindowFunction.NTH_VALUE ? call.constantArgument(1, -1, 1) - 1 : 0;
+                    work.kernel(MODULE, "frame_sources").launch(work.stream(), grid, GridSize.BLOCK, 0, frame.start(), frame.end(),
+                            rows, call.function() == WindowFunction.LAST_VALUE ? 1 : 0, place, source);
+                }
+                case MIN, MAX -> FrameExtremes.sources(values, call.function() == WindowFunction.MAX, segments, frame, source, work);
+                default -> throw new IllegalStateException(call.function() + " does not pick a value");
+            }
+            return pick(call, values, input, segments, source, work);
+        }
+    }
+
+    private static DeviceColumn pick(WindowCall call, DeviceColumn values, DeviceTable input, WindowSegments segments,
+            DeviceBuffer source, DeviceWork work) {
+        int rows = segments.rows();
+        int width = DeviceColumn.width(call.type());
+        Expr fallback = call.args().size() > 2 ? call.args().get(2) : null;
+        DeviceColumn defaults = fallback instanceof ColumnRef ref ? input.column(ref.index()) : null;
+        Long constant = fallback instanceof Literal literal && !literal.isNull() ? deviceDefault(literal, call.type()) : null;
+        int defaultMode = defaults != null ? COLUMN_DEFAULT : constant != null ? CONSTANT_DEFAULT : NO_DEFAULT;
+        DeviceBuffer out = work.allocate((long) rows * width, "window picked values");
+        DeviceBuffer outValid = null;
+        try {
+            outValid = work.allocate(rows, "window picked validity");
+            work.kernel(MODULE, "pick_values").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0, values.values(),
+                    values.validity(), width, segments.sorted(), source, rows, defaultMode, constant == null ? 0L : constant,
+                    defaults == null ? null : defaults.values(), defaults == null ? null : defaults.validity(), out, outValid);
+            return new DeviceColumn(call.type(), rows, out, outValid, values.dictionary());
+        } catch (RuntimeException e) {
+            out.close();
+            if (outValid != null) {
+                outValid.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * A constant default's device value as the result type: a constant of the type as it is
+     * (booleans 0/1, doubles' bits), an integer or a DECIMAL of no larger scale widened exactly
+     * (as the CPU's cast would), an integer as DOUBLE; null when that needs more than widening
+     * (a string, digits dropped, a value out of the type's range): such a call runs on the CPU.
+     */
+    static Long deviceDefault(Literal constant, DataType type) {
+        Object v = constant.value();
+        DataType from = constant.type();
+        if (v instanceof Boolean b) {
+            return type.kind() == TypeKind.BOOLEAN ? (long) (b ? 1 : 0) : null;
+        }
+        if (v instanceof Double d) {
+            return type.kind() == TypeKind.DOUBLE ? Double.doubleToRawLongBits(d) : null;
+        }
+        if (!(v instanceof Long value) || from.kind().isString()) {
+            return null;
+        }
+        boolean wholeNumber = from.kind() == TypeKind.INTEGER || from.kind() == TypeKind.BIGINT;
+        switch (type.kind()) {
+            case INTEGER:
+                return wholeNumber && (int) (long) value == value ? value : null;
+            case BIGINT:
+                return wholeNumber ? value : null;
+            case DOUBLE:
+                return wholeNumber && Math.abs(value) <= 1L << 53 ? Double.doubleToRawLongBits(value) : null;
+            case DECIMAL: {
+                int fromScale = from.kind() == TypeKind.DECIMAL ? from.scale() : wholeNumber ? 0 : -1;
+                if (fromScale < 0 || fromScale > type.scale()) {
+                    return null;
+                }
+                BigInteger unscaled = BigInteger.valueOf(value).multiply(BigInteger.TEN.pow(type.scale() - fromScale));
+                return unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) < 0 ? unscaled.longValue() : null;
+            }
+            default:
+                return from.kind() == type.kind() ? value : null;
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.warpdb.exec.gpu.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.exec.Support;
+import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Literal;
+import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SortKey;
+import io.warpdb.core.plan.ValuesNode;
+import io.warpdb.core.plan.WindowCall;
+import io.warpdb.core.plan.WindowFrame;
+import io.warpdb.core.plan.WindowFunction;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.GpuExecutorProvider;
+import io.warpdb.exec.gpu.testing.RandomBatches;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Placement of window nodes, whatever the machine (no device needed): the GPU takes every
+ * function and frame the GPU tests exercise, and refuses, with a reason naming the call, what it
+ * does not implement, which then runs on the CPU.
+ */
+class GpuWindowSupportTest {
+    private static PlanNode rowsOf(DataType order, DataType value) {
+        return new ValuesNode(new Schema(List.of(new Field("p", DataType.INTEGER), new Field("o", order), new Field("v", value))),
+                List.of());
+    }
+
+    private static Support support(DataType order, DataType value, List<SortKey> orderKeys, List<WindowCall> calls) {
+        return GpuExecutorProvider.planSupport(WindowPlans.window(rowsOf(order, value), List.of(0), orderKeys, calls));
+    }
+
+    @Test
+    void everyFunctionAndFrameOfTheGpuTestsIsPlacedOnTheGpu() {
+        for (DataType value : RandomBatches.allTypes()) {
+            List<WindowCall> calls = new ArrayList<>(WindowPlans.orderCalls(2, value));
+            for (WindowFrame frame : WindowPlans.FRAMES) {
+                calls.addAll(WindowPlans.frameCalls(2, value, frame));
+            }
+            Support s = support(DataType.INTEGER, value, List.of(new SortKey(1, false, false)), calls);
+            assertTrue(s.supported(), value + ": " + s);
+        }
+        for (DataType key : List.of(DataType.INTEGER, DataType.BIGINT, DataType.decimal(12, 2), DataType.DATE)) {
+            List<WindowCall> calls = new ArrayList<>();
+            for (WindowFrame frame : WindowPlans.RANGE_OFFSET_FRAMES) {
+                calls.addAll(WindowPlans.frameCalls(2, DataType.BIGINT, frame));
+            }
+            Support s = support(key, DataType.BIGINT, List.of(new SortKey(1, true, false)), calls);
+            assertTrue(s.supported(), key + ": " + s);
+        }
+    }
+
+    @Test
+    void rangeOffsetsOverSeveralOrListKeysOrDoublesStayOnTheCpu() {
+        List<WindowCall> calls = WindowPlans.frameCalls(2, DataType.BIGINT, WindowPlans.RANGE_OFFSET_FRAMES.get(0));
+        Support twoKeys = support(DataType.INTEGER, DataType.BIGINT, List.of(new SortKey(1, false, false),
+                new SortKey(2, false, false)), calls);
+        assertEquals(Support.no("a RANGE frame with an offset needs exactly one ORDER BY key (the CPU reports it)"), twoKeys);
+        Support doubles = support(DataType.DOUBLE, DataType.BIGINT, List.of(new SortKey(1, false, false)), calls);
+        assertEquals(Support.no("a RANGE frame with an offset over a DOUBLE key runs on the CPU"), doubles);
+    }
+
+    @Test
+    void callsTheGpuDoesNotImplementAreRefusedWithTheirReason() {
+        List<SortKey> order = List.of(new SortKey(1, false, false));
+        ColumnRef v = new ColumnRef(2, DataType.INTEGER);
+        WindowCall castDefault = WindowPlans.call(WindowFunction.LAG, List.of(v, Literal.ofLong(1, DataType.INTEGER),
+                new Literal(0.5, DataType.DOUBLE)), WindowFrame.RANGE_TO_CURRENT_ROW, DataType.INTEGER);
+        Support s = support(DataType.INTEGER, DataType.INTEGER, order, List.of(castDefault));
+        assertEquals(Support.no(castDefault + " typed INTEGER runs on the CPU: its default needs a cast"), s);
+        WindowCall widened = WindowPlans.call(WindowFunction.LEAD, List.of(new ColumnRef(2, DataType.decimal(12, 2)),
+                Literal.ofLong(1, DataType.INTEGER), Literal.ofLong(0, DataType.INTEGER)), WindowFrame.RANGE_TO_CURRENT_ROW,
+                DataType.decimal(12, 2));
+        assertTrue(support(DataType.INTEGER, DataType.decimal(12, 2), order, List.of(widened)).supported());
+        WindowCall constant = WindowPlans.call(WindowFunction.FIRST_VALUE, List.of(Literal.ofLong(1, DataType.INTEGER)),
+                WindowFrame.WHOLE_PARTITION, DataType.INTEGER);
+        assertFalse(support(DataType.INTEGER, DataType.INTEGER, order, List.of(constant)).supported());
+        WindowCall doubleSum = WindowPlans.call(WindowFunction.SUM, List.of(v), WindowFrame.WHOLE_PARTITION, DataType.DOUBLE);
+        assertFalse(support(DataType.INTEGER, DataType.INTEGER, order, List.of(doubleSum)).supported());
+        WindowCall timestamps = WindowPlans.call(WindowFunction.MAX, List.of(new ColumnRef(2, DataType.TIMESTAMP)),
+                WindowFrame.WHOLE_PARTITION, DataType.TIMESTAMP);
+        assertEquals(Support.no("TIMESTAMP columns run on the CPU"), support(DataType.INTEGER, DataType.TIMESTAMP, order,
+                List.of(timestamps)));
+    }
+}
