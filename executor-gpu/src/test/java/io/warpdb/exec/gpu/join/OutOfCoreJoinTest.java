@@ -106,7 +106,7 @@ class OutOfCoreJoinTest extends GpuTestBase {
         RandomBatches random = new RandomBatches(seed);
         try (ListSource l = randomSource(random, LEFT, 20_000, options); ListSource r = randomSource(random, RIGHT, 20_000, options)) {
             JoinNode node = GpuJoinTest.join(scan(l), scan(r), JoinKind.INNER, List.of(0), List.of(0), null);
-            // Inputs within a quarter of the budget (an in-core join by the estimate); 400,000 output rows far beyond it.
+            // Inputs within a quarter of the budget (an in-core join by their size); 400,000 output rows far beyond it.
             long budget = 4 * (inputBytes(l) + inputBytes(r));
             NodeStats stats = compare(node, budget, "seed " + seed + ", output beyond the budget");
             assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("the in-core run ran out of device memory")),
@@ -126,7 +126,7 @@ class OutOfCoreJoinTest extends GpuTestBase {
             // A theta condition only: L.c2 < R.c1 (both BIGINT).
             Expr theta = Call.of(Op.LT, DataType.BOOLEAN, new ColumnRef(2, DataType.BIGINT), new ColumnRef(4, DataType.BIGINT));
             for (JoinKind kind : JoinKind.values()) {
-                // Inputs beyond a quarter of the budget: out of core by the estimate.
+                // Inputs beyond a quarter of the budget: out of core by their size.
                 JoinNode byEstimate = GpuJoinTest.join(scan(big), scan(few), kind, List.of(), List.of(), theta);
                 NodeStats stats = assertSameOnGpuWithBudget(byEstimate, 4 << 20, "seed " + seed + ", " + kind + " on " + theta);
                 assertBlockNestedLoop(stats, "seed " + seed + ", " + kind);
@@ -151,7 +151,7 @@ class OutOfCoreJoinTest extends GpuTestBase {
         ListSource left = (ListSource) ((io.warpdb.core.plan.ScanNode) node.left()).table();
         ListSource right = (ListSource) ((io.warpdb.core.plan.ScanNode) node.right()).table();
         NodeStats stats = compare(node, (inputBytes(left) + inputBytes(right)) / 4, context);
-        assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("estimated inputs of")), context + ": notes " + stats.notes());
+        assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("inputs of ")), context + ": notes " + stats.notes());
         if (expectHotKeys) {
             assertTrue(stats.notes().stream().anyMatch(n -> n.contains("out-of-core") && !n.contains(" 0 joined in blocks")),
                     context + ": notes " + stats.notes());

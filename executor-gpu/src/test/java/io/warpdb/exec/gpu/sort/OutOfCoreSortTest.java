@@ -49,7 +49,7 @@ class OutOfCoreSortTest extends GpuTestBase {
                     SortNode node = new SortNode(scan(source), keys, window[0], window[1]);
                     String context = "seed " + seed + ", " + node.describe();
                     NodeStats stats = assertSameOnGpuWithBudget(node, budget, true, context);
-                    assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("estimated inputs of")), context + ": " + stats.notes());
+                    assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("inputs of ")), context + ": " + stats.notes());
                     assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("out-of-core sort: ")), context + ": " + stats.notes());
                     assertDealtOverEveryDevice(stats, "runs", context);
                 }
