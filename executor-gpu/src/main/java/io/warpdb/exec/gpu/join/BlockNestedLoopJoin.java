@@ -29,8 +29,10 @@ import java.util.List;
  * padded with NULLs by the node's own outer join against an empty side; SEMI rows taken from what
  * earlier blocks left unmatched, so each is output once. RIGHT and FULL joins add one task per
  * right block for its unmatched rows: a chain of ANTI joins of the right block over the left
- * blocks, the residual's columns turned around to match. Every device reads the right blocks from
- * host memory; the seed's ring exchange of blocks between devices over peer-to-peer copies is not done.
+ * blocks, the residual's columns turned around to match. The global sort-merge join reuses it over
+ * sorted inputs, joining only the pairs of blocks whose value ranges can match. Every device reads
+ * the right blocks from host memory; the seed's ring exchange of blocks between devices over
+ * peer-to-peer copies is not done.
  */
 final class BlockNestedLoopJoin {
     private final JoinNode node;
@@ -51,30 +53,95 @@ final class BlockNestedLoopJoin {
                 HostTable.rowBytes(node.right().schema()), HostTable.rowBytes(node.schema()), streamBudget);
     }
 
+    /** Which pairs of blocks (by index) can produce rows; the others are not joined. */
+    interface BlockPairs {
+        boolean mayMeet(int leftBlock, int rightBlock);
+    }
+
     /** The join of {@code left} with {@code right} (both stay owned by the caller), its blocks' tasks run by {@code runner}. */
     HostTable run(HostTable left, HostTable right, TaskRunner runner) {
         PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
         List<HostTable> leftBlocks = blocks(left, size.leftRows());
         List<HostTable> rightBlocks = blocks(right, size.rightRows());
         try {
-            List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
-            for (HostTable l : leftBlocks) {
-                tasks.add(work -> leftBlock(l, rightBlocks, work));
-            }
-            if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
-                for (HostTable r : rightBlocks) {
-                    tasks.add(work -> unmatchedRight(r, leftBlocks, emptyOf(left), work));
-                }
-            }
-            return HostTable.concat(node.schema(), runner.run(tasks));
+            return join(leftBlocks, rightBlocks, (l, r) -> true, runner);
         } finally {
             leftBlocks.forEach(HostTable::close);
             rightBlocks.forEach(HostTable::close);
         }
     }
 
-    /** The join's rows that left block {@code l} makes with all right blocks (inner pairs, and its outer, semi or anti rows). */
+    /**
+     * The join of the rows of {@code leftBlocks} with those of {@code rightBlocks} (all stay owned
+     * by the caller), where only the pairs of blocks that {@code pairs} admits can produce rows.
+     */
+    HostTable join(List<HostTable> leftBlocks, List<HostTable> rightBlocks, BlockPairs pairs, TaskRunner runner) {
+        List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+        for (int i = 0; i < leftBlocks.size(); i++) {
+            HostTable l = leftBlocks.get(i);
+            List<HostTable> met = new ArrayList<>();
+            for (int j = 0; j < rightBlocks.size(); j++) {
+                if (pairs.mayMeet(i, j)) {
+                    met.add(rightBlocks.get(j));
+                }
+            }
+            tasks.add(work -> leftBlock(l, met, work));
+        }
+        if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
+            HostTable noLeftRows = new HostTable(node.left().schema(), List.of());
+            for (int j = 0; j < rightBlocks.size(); j++) {
+                HostTable r = rightBlocks.get(j);
+                List<HostTable> met = new ArrayList<>();
+                for (int i = 0; i < leftBlocks.size(); i++) {
+                    if (pairs.mayMeet(i, j)) {
+                        met.add(leftBlocks.get(i));
+                    }
+                }
+                tasks.add(work -> unmatchedRight(r, met, noLeftRows, work));
+            }
+        }
+        return HostTable.concat(node.schema(), runner.run(tasks));
+    }
+
+    /** The rows of {@code table} cut into blocks of at most {@code rows} rows, sharing its buffers; the caller closes them. */
+    List<HostTable> blocks(HostTable table, long rows) {
+        List<HostTable> blocks = new ArrayList<>();
+        for (List<Batch> chunk : table.chunks(rows, allocator)) {
+            blocks.add(new HostTable(table.schema(), chunk));
+        }
+        return blocks;
+    }
+
+    /**
+     * The join's rows that left block {@code l} makes with {@code rightBlocks}; when a pair's output
+     * does not fit, the left block is joined in halves (each left row's rows depend on it alone).
+     */
     private HostTable leftBlock(HostTable l, List<HostTable> rightBlocks, DeviceWork work) {
+        try {
+            return leftBlockInCore(l, rightBlocks, work);
+        } catch (GpuOutOfMemoryException e) {
+            if (l.rows() <= 1) {
+                throw e;
+            }
+            work.synchronize();
+        }
+        List<HostTable> halves = blocks(l, (l.rows() + 1) / 2);
+        List<HostTable> out = new ArrayList<>();
+        try {
+            for (HostTable half : halves) {
+                out.add(leftBlock(half, rightBlocks, work));
+            }
+            return HostTable.concat(node.schema(), out);
+        } catch (RuntimeException e) {
+            out.forEach(HostTable::close);
+            throw e;
+        } finally {
+            halves.forEach(HostTable::close);
+        }
+    }
+
+    /** The join's rows that left block {@code l} makes with {@code rightBlocks} (inner pairs, and its outer, semi or anti rows). */
+    private HostTable leftBlockInCore(HostTable l, List<HostTable> rightBlocks, DeviceWork work) {
         JoinKind kind = node.kind();
         List<HostTable> out = new ArrayList<>();
         HostTable unmatched = l;
@@ -149,14 +216,6 @@ final class BlockNestedLoopJoin {
         return new JoinNode(node.left(), node.right(), kind, node.leftKeys(), node.rightKeys(), node.residual(), schema);
     }
 
-    private List<HostTable> blocks(HostTable table, long rows) {
-        List<HostTable> blocks = new ArrayList<>();
-        for (List<Batch> chunk : table.chunks(rows, allocator)) {
-            blocks.add(new HostTable(table.schema(), chunk));
-        }
-        return blocks;
-    }
-
     /** A table sharing {@code table}'s buffers, owned separately. */
     private HostTable copy(HostTable table) {
         List<Batch> batches = new ArrayList<>();
@@ -164,9 +223,5 @@ final class BlockNestedLoopJoin {
             batches.add(Batches.slice(b, 0, b.rowCount(), allocator));
         }
         return new HostTable(table.schema(), batches);
-    }
-
-    private static HostTable emptyOf(HostTable table) {
-        return new HostTable(table.schema(), List.of());
     }
 }

@@ -30,7 +30,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * results are concatenated. A partition pair that still does not fit its stream's share is
  * partitioned again on the next bits of the hash; one whose rows all share a hash (a hot key) is
  * joined in blocks. A join without equality keys, which no hash can partition, is joined in
- * blocks as a whole ({@link BlockNestedLoopJoin}, the left blocks dealt over the devices).
+ * blocks as a whole ({@link BlockNestedLoopJoin}, the left blocks dealt over the devices), or,
+ * when its condition bounds a left column by a right one, by the global sort-merge join
+ * ({@link GlobalSortMergeJoin}: both sides sorted, only blocks whose ranges can match joined).
  */
 public final class OutOfCoreJoin {
     private final JoinNode node;
@@ -59,6 +61,12 @@ public final class OutOfCoreJoin {
                 throw new GpuOutOfMemoryException("a device budget of " + budget + " bytes is too small to partition in");
             }
             if (node.leftKeys().isEmpty()) {
+                RangeBounds bounds = RangeBounds.of(node);
+                PartitionPlan.Blocks size = GlobalSortMergeJoin.blockRows(node, left.rows(), right.rows(), budget / PartitionPlan.STREAMS);
+                // Sorting pays when neither side fits one block: then the blocks' ranges spare the pairs that cannot match.
+                if (bounds != null && left.rows() > size.leftRows() && right.rows() > size.rightRows()) {
+                    return GlobalSortMergeJoin.run(node, bounds, left, right, budget, entries, devices, allocator);
+                }
                 return inBlocks(node, left, right, budget / PartitionPlan.STREAMS, entries, devices, allocator);
             }
             PartitionPlan plan = PartitionPlan.of(left.deviceBytes(), left.rows(), right.deviceBytes(), right.rows(), budget);

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * answers: every kind, duplicates and NULL keys on both sides, Zipf-skewed keys whose hot key no
  * radix bits can split (joined in blocks), conditions beyond the keys; a join whose inputs fit
  * but whose output does not switches to out-of-core at run time; joins without equality keys run
- * as block nested-loop joins. Every out-of-core note names each device the executor uses.
+ * as block nested-loop joins, and those whose condition bounds a left column by a right one as
+ * global sort-merge joins. Every out-of-core note names each device the executor uses.
  */
 class OutOfCoreJoinTest extends GpuTestBase {
     private static final Schema LEFT = GpuJoinTest.schema(DataType.INTEGER, DataType.VARCHAR, DataType.BIGINT);
@@ -123,8 +124,10 @@ class OutOfCoreJoinTest extends GpuTestBase {
         try (ListSource big = randomSource(random, LEFT, 60_000, options); ListSource few = randomSource(random, RIGHT, 50, options);
                 ListSource small = randomSource(random, LEFT, 2_000, options);
                 ListSource some = randomSource(random, RIGHT, 500, options)) {
-            // A theta condition only: L.c2 < R.c1 (both BIGINT).
-            Expr theta = Call.of(Op.LT, DataType.BOOLEAN, new ColumnRef(2, DataType.BIGINT), new ColumnRef(4, DataType.BIGINT));
+            // A theta condition only, which bounds no column by another (a range would be sorted): L.c2 < R.c1 OR L.c0 = R.c0.
+            Expr theta = Call.of(Op.OR, DataType.BOOLEAN,
+                    Call.of(Op.LT, DataType.BOOLEAN, new ColumnRef(2, DataType.BIGINT), new ColumnRef(4, DataType.BIGINT)),
+                    Call.of(Op.EQ, DataType.BOOLEAN, new ColumnRef(0, DataType.INTEGER), new ColumnRef(3, DataType.INTEGER)));
             for (JoinKind kind : JoinKind.values()) {
                 // Inputs beyond a quarter of the budget: out of core by their size.
                 JoinNode byEstimate = GpuJoinTest.join(scan(big), scan(few), kind, List.of(), List.of(), theta);
@@ -138,6 +141,48 @@ class OutOfCoreJoinTest extends GpuTestBase {
                         "notes: " + stats.notes());
             }
         }
+    }
+
+    @Test
+    void rangeConditionsRunAsGlobalSortMergeJoins() {
+        GpuTests.assumeGpu();
+        long seed = 1907;
+        Options options = Options.plain().withDistinct(8_000).withNulls(0.1).withSharedPools(seed);
+        RandomBatches random = new RandomBatches(seed);
+        ColumnRef leftValue = new ColumnRef(2, DataType.BIGINT);
+        ColumnRef rightValue = new ColumnRef(4, DataType.BIGINT);
+        try (ListSource l = randomSource(random, LEFT, 12_000, options); ListSource r = randomSource(random, RIGHT, 12_000, options);
+                ListSource fewer = randomSource(random, LEFT, 2_500, options);
+                ListSource some = randomSource(random, RIGHT, 2_500, options)) {
+            // A band of width 0, L.c2 BETWEEN R.c1 AND R.c1: each left block meets the few right blocks of its values.
+            Expr band = Call.of(Op.AND, DataType.BOOLEAN, Call.of(Op.GE, DataType.BOOLEAN, leftValue, rightValue),
+                    Call.of(Op.GE, DataType.BOOLEAN, rightValue, leftValue));
+            for (JoinKind kind : JoinKind.values()) {
+                JoinNode node = GpuJoinTest.join(scan(l), scan(r), kind, List.of(), List.of(), band);
+                String context = "seed " + seed + ", " + kind + " on " + band;
+                NodeStats stats = assertSameOnGpuWithBudget(node, 1 << 20, context);
+                long[] pairs = sortMergePairs(stats, context);
+                assertTrue(pairs[1] < pairs[0], context + ": every pair of blocks joined: " + stats.notes());
+            }
+            // One bound, R.c1 > L.c2: a left block meets the right blocks above its smallest value.
+            Expr above = Call.of(Op.GT, DataType.BOOLEAN, rightValue, leftValue);
+            for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.RIGHT, JoinKind.ANTI)) {
+                JoinNode node = GpuJoinTest.join(scan(fewer), scan(some), kind, List.of(), List.of(), above);
+                String context = "seed " + seed + ", " + kind + " on " + above;
+                sortMergePairs(assertSameOnGpuWithBudget(node, 1 << 20, context), context);
+            }
+        }
+    }
+
+    /** The blocks' pairs (all, joined) that the global sort-merge join's note reports; asserts it ran over every device. */
+    private static long[] sortMergePairs(NodeStats stats, String context) {
+        String prefix = "out-of-core global sort-merge join: ";
+        String note = stats.notes().stream().filter(n -> n.startsWith(prefix)).findFirst()
+                .orElseThrow(() -> new AssertionError(context + ": notes " + stats.notes()));
+        assertDealtOverEveryDevice(stats, "blocks", context);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) x (\\d+) blocks .*?, (\\d+) pairs").matcher(note);
+        assertTrue(m.find(), note);
+        return new long[] {Long.parseLong(m.group(1)) * Long.parseLong(m.group(2)), Long.parseLong(m.group(3))};
     }
 
     private static void assertBlockNestedLoop(NodeStats stats, String context) {

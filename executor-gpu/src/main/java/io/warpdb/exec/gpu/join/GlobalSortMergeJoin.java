@@ -1,0 +1,103 @@
+package io.warpdb.exec.gpu.join;
+
+import io.warpdb.core.plan.JoinNode;
+import io.warpdb.core.plan.SortKey;
+import io.warpdb.core.plan.SortNode;
+import io.warpdb.exec.gpu.expr.EntryEvaluator;
+import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.partition.OutOfCoreReport;
+import io.warpdb.exec.gpu.partition.OutOfCoreResult;
+import io.warpdb.exec.gpu.partition.PartitionPlan;
+import io.warpdb.exec.gpu.partition.StreamPipeline;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.sort.OutOfCoreSort;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * The global sort-merge join of seed 002 section 3.2, for joins whose condition bounds a left
+ * column by a right one ({@link RangeBounds}: {@code l.a BETWEEN r.lo AND r.hi}, {@code l.a < r.b}):
+ * both inputs are sorted on the first bound's columns out of core (sorted runs on the devices,
+ * merged: {@link OutOfCoreSort}), cut into blocks such that a pair of them fits a stream's share, and each
+ * left block is joined in core only with the right blocks whose value ranges can satisfy every
+ * bound (the seed partitions the sorted sides by merge path; here the blocks' ranges, found on
+ * the host, pick the pairs). The pairs are joined as the block nested-loop join joins its blocks,
+ * so every join kind holds; what the sort saves is the pairs that cannot match: a band or
+ * interval join meets a few right blocks per left block instead of all of them.
+ */
+final class GlobalSortMergeJoin {
+    private GlobalSortMergeJoin() {
+    }
+
+    /** Joins {@code left} with {@code right} (taken over and closed here) within {@code budget} bytes of each device. */
+    static OutOfCoreResult run(JoinNode node, RangeBounds bounds, HostTable left, HostTable right, long budget, EntryEvaluator entries,
+            List<CudaDevice> devices, BufferAllocator allocator) {
+        OutOfCoreResult sortedLeft;
+        try {
+            sortedLeft = OutOfCoreSort.run(sortOn(node, bounds.leftSortColumn(), true), left, budget, devices, allocator);
+        } catch (RuntimeException e) {
+            right.close();
+            throw e;
+        }
+        OutOfCoreResult sortedRight;
+        try {
+            sortedRight = OutOfCoreSort.run(sortOn(node, bounds.rightSortColumn(), false), right, budget, devices, allocator);
+        } catch (RuntimeException e) {
+            sortedLeft.rows().close();
+            throw e;
+        }
+        long streamBudget = budget / PartitionPlan.STREAMS;
+        BlockNestedLoopJoin blocks = new BlockNestedLoopJoin(node, entries, allocator, streamBudget);
+        StreamPipeline pipeline = new StreamPipeline(devices, streamBudget, PartitionPlan.STREAMS);
+        try (HostTable l = sortedLeft.rows(); HostTable r = sortedRight.rows()) {
+            PartitionPlan.Blocks size = blockRows(node, l.rows(), r.rows(), streamBudget);
+            List<HostTable> leftBlocks = blocks.blocks(l, size.leftRows());
+            List<HostTable> rightBlocks = blocks.blocks(r, size.rightRows());
+            try {
+                List<RangeBounds.BlockRanges> leftRanges = new ArrayList<>();
+                leftBlocks.forEach(b -> leftRanges.add(bounds.ranges(b, true)));
+                List<RangeBounds.BlockRanges> rightRanges = new ArrayList<>();
+                rightBlocks.forEach(b -> rightRanges.add(bounds.ranges(b, false)));
+                int pairs = 0;
+                for (RangeBounds.BlockRanges lr : leftRanges) {
+                    for (RangeBounds.BlockRanges rr : rightRanges) {
+                        pairs += bounds.mayMeet(lr, rr) ? 1 : 0;
+                    }
+                }
+                HostTable rows = blocks.join(leftBlocks, rightBlocks,
+                        (i, j) -> bounds.mayMeet(leftRanges.get(i), rightRanges.get(j)), pipeline);
+                String work = "both sides sorted on the devices, " + leftBlocks.size()
+                        + " x " + rightBlocks.size() + " blocks of up to " + size.leftRows() + " x " + size.rightRows() + " rows, "
+                        + pairs + " pairs of blocks whose ranges can match joined";
+                OutOfCoreReport joined = OutOfCoreReport.of("global sort-merge join", work, "blocks", pipeline.tally(), pipeline);
+                OutOfCoreReport leftSort = sortedLeft.report();
+                OutOfCoreReport rightSort = sortedRight.report();
+                return new OutOfCoreResult(rows, new OutOfCoreReport(joined.operator(), joined.work(), joined.dealt(),
+                        joined.perDevice(), streamBudget,
+                        joined.bytesToDevice() + leftSort.bytesToDevice() + rightSort.bytesToDevice(),
+                        joined.bytesToHost() + leftSort.bytesToHost() + rightSort.bytesToHost(),
+                        joined.kernelNanos() + leftSort.kernelNanos() + rightSort.kernelNanos()));
+            } finally {
+                leftBlocks.forEach(HostTable::close);
+                rightBlocks.forEach(HostTable::close);
+            }
+        }
+    }
+
+    /**
+     * Rows per block of each side: a pair of blocks takes a quarter of a stream's share, half each
+     * (the block nested-loop join's sizing assumes every pair of rows matches, which a range
+     * condition makes rare; a left block whose output does not fit is joined in halves).
+     */
+    static PartitionPlan.Blocks blockRows(JoinNode node, long leftRows, long rightRows, long streamBudget) {
+        long half = streamBudget / PartitionPlan.WORKING_FACTOR / 2;
+        return new PartitionPlan.Blocks(Math.max(1, Math.min(leftRows, half / HostTable.rowBytes(node.left().schema()))),
+                Math.max(1, Math.min(rightRows, half / HostTable.rowBytes(node.right().schema()))));
+    }
+
+    /** The sort of one input on {@code column}, ascending, NULLs last (they match nothing and end up in blocks of their own). */
+    private static SortNode sortOn(JoinNode node, int column, boolean left) {
+        return new SortNode(left ? node.left() : node.right(), List.of(new SortKey(column, false, false)), 0, -1);
+    }
+}
