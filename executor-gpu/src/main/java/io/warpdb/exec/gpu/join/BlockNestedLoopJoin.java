@@ -18,6 +18,7 @@ import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The block nested-loop join of seed 002 section 3.1, for rows that no hash can separate: a join
@@ -53,18 +54,16 @@ final class BlockNestedLoopJoin {
                 HostTable.rowBytes(node.right().schema()), HostTable.rowBytes(node.schema()), streamBudget);
     }
 
-    /** Which pairs of blocks (by index) can produce rows; the others are not joined. */
-    interface BlockPairs {
-        boolean mayMeet(int leftBlock, int rightBlock);
-    }
-
     /** The join of {@code left} with {@code right} (both stay owned by the caller), its blocks' tasks run by {@code runner}. */
     HostTable run(HostTable left, HostTable right, TaskRunner runner) {
         PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
         List<HostTable> leftBlocks = blocks(left, size.leftRows());
         List<HostTable> rightBlocks = blocks(right, size.rightRows());
         try {
-            return join(leftBlocks, rightBlocks, (l, r) -> true, runner);
+            int[] everyRightBlock = IntStream.range(0, rightBlocks.size()).toArray();
+            List<int[]> met = new ArrayList<>();
+            leftBlocks.forEach(l -> met.add(everyRightBlock));
+            return join(leftBlocks, rightBlocks, met, runner);
         } finally {
             leftBlocks.forEach(HostTable::close);
             rightBlocks.forEach(HostTable::close);
@@ -73,31 +72,28 @@ final class BlockNestedLoopJoin {
 
     /**
      * The join of the rows of {@code leftBlocks} with those of {@code rightBlocks} (all stay owned
-     * by the caller), where only the pairs of blocks that {@code pairs} admits can produce rows.
+     * by the caller), where left block i can only produce rows with the right blocks {@code met.get(i)}
+     * lists (ascending indexes); the other pairs are not joined.
      */
-    HostTable join(List<HostTable> leftBlocks, List<HostTable> rightBlocks, BlockPairs pairs, TaskRunner runner) {
+    HostTable join(List<HostTable> leftBlocks, List<HostTable> rightBlocks, List<int[]> met, TaskRunner runner) {
         List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+        List<List<HostTable>> leftBlocksMet = new ArrayList<>();
+        rightBlocks.forEach(r -> leftBlocksMet.add(new ArrayList<>()));
         for (int i = 0; i < leftBlocks.size(); i++) {
             HostTable l = leftBlocks.get(i);
-            List<HostTable> met = new ArrayList<>();
-            for (int j = 0; j < rightBlocks.size(); j++) {
-                if (pairs.mayMeet(i, j)) {
-                    met.add(rightBlocks.get(j));
-                }
+            List<HostTable> rights = new ArrayList<>();
+            for (int j : met.get(i)) {
+                rights.add(rightBlocks.get(j));
+                leftBlocksMet.get(j).add(l);
             }
-            tasks.add(work -> leftBlock(l, met, work));
+            tasks.add(work -> leftBlock(l, rights, work));
         }
         if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
             HostTable noLeftRows = new HostTable(node.left().schema(), List.of());
             for (int j = 0; j < rightBlocks.size(); j++) {
                 HostTable r = rightBlocks.get(j);
-                List<HostTable> met = new ArrayList<>();
-                for (int i = 0; i < leftBlocks.size(); i++) {
-                    if (pairs.mayMeet(i, j)) {
-                        met.add(leftBlocks.get(i));
-                    }
-                }
-                tasks.add(work -> unmatchedRight(r, met, noLeftRows, work));
+                List<HostTable> lefts = leftBlocksMet.get(j);
+                tasks.add(work -> unmatchedRight(r, lefts, noLeftRows, work));
             }
         }
         return HostTable.concat(node.schema(), runner.run(tasks));

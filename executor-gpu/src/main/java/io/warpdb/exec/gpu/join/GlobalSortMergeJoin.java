@@ -59,14 +59,9 @@ final class GlobalSortMergeJoin {
                 leftBlocks.forEach(b -> leftRanges.add(bounds.ranges(b, true)));
                 List<RangeBounds.BlockRanges> rightRanges = new ArrayList<>();
                 rightBlocks.forEach(b -> rightRanges.add(bounds.ranges(b, false)));
-                int pairs = 0;
-                for (RangeBounds.BlockRanges lr : leftRanges) {
-                    for (RangeBounds.BlockRanges rr : rightRanges) {
-                        pairs += bounds.mayMeet(lr, rr) ? 1 : 0;
-                    }
-                }
-                HostTable rows = blocks.join(leftBlocks, rightBlocks,
-                        (i, j) -> bounds.mayMeet(leftRanges.get(i), rightRanges.get(j)), pipeline);
+                List<int[]> meetings = bounds.meetings(leftRanges, rightRanges);
+                long pairs = meetings.stream().mapToLong(m -> m.length).sum();
+                HostTable rows = blocks.join(leftBlocks, rightBlocks, meetings, pipeline);
                 String work = "both sides sorted on the devices, " + leftBlocks.size()
                         + " x " + rightBlocks.size() + " blocks of up to " + size.leftRows() + " x " + size.rightRows() + " rows, "
                         + pairs + " pairs of blocks whose ranges can match joined";
@@ -86,14 +81,18 @@ final class GlobalSortMergeJoin {
     }
 
     /**
-     * Rows per block of each side: a pair of blocks takes a quarter of a stream's share, half each
-     * (the block nested-loop join's sizing assumes every pair of rows matches, which a range
-     * condition makes rare; a left block whose output does not fit is joined in halves).
+     * Rows per block of each side: the in-core join of a pair of blocks tests every pair of their
+     * rows (a nested loop), so a block pair's rows multiplied, at an output row's bytes each, fit a
+     * quarter of a stream's share, as do its inputs; the sides get the same rows, a square of
+     * pairs. (The block nested-loop join's sizing, one left row per block when all pairs may
+     * match, would make a task per row.) A left block whose output does not fit is joined in halves.
      */
     static PartitionPlan.Blocks blockRows(JoinNode node, long leftRows, long rightRows, long streamBudget) {
-        long half = streamBudget / PartitionPlan.WORKING_FACTOR / 2;
-        return new PartitionPlan.Blocks(Math.max(1, Math.min(leftRows, half / HostTable.rowBytes(node.left().schema()))),
-                Math.max(1, Math.min(rightRows, half / HostTable.rowBytes(node.right().schema()))));
+        long part = streamBudget / PartitionPlan.WORKING_FACTOR;
+        long side = (long) Math.sqrt((double) part / (HostTable.rowBytes(node.schema()) + 2L * Integer.BYTES));
+        long left = Math.min(side, part / 2 / HostTable.rowBytes(node.left().schema()));
+        long right = Math.min(side, part / 2 / HostTable.rowBytes(node.right().schema()));
+        return new PartitionPlan.Blocks(Math.max(1, Math.min(leftRows, left)), Math.max(1, Math.min(rightRows, right)));
     }
 
     /** The sort of one input on {@code column}, ascending, NULLs last (they match nothing and end up in blocks of their own). */

@@ -56,10 +56,14 @@ final class JoinResidual {
         fields.add(new Field("right_row", ROW_ID));
         DeviceTable input = new DeviceTable(new Schema(fields), candidates.count(), columns);
         Schema ids = Schema.of(new Field("left_row", ROW_ID), new Field("right_row", ROW_ID));
-        DeviceTable kept = FilterProject.run(input, condition, List.of(new ColumnRef(width, ROW_ID), new ColumnRef(width + 1, ROW_ID)),
-                ids, entries, work);
-        // Closing the input table would free the pairs' buffers: close only the gathered columns.
-        columns.subList(0, width).forEach(DeviceColumn::close);
+        DeviceTable kept;
+        try {
+            kept = FilterProject.run(input, condition, List.of(new ColumnRef(width, ROW_ID), new ColumnRef(width + 1, ROW_ID)),
+                    ids, entries, work);
+        } finally {
+            // Closing the input table would free the pairs' buffers: close only the gathered columns (also when the filter fails).
+            columns.subList(0, width).forEach(DeviceColumn::close);
+        }
         // The kept ids' buffers pass to the pairs, which free them.
         return new JoinPairs(kept.column(0).values(), kept.column(1).values(), kept.rows());
     }

@@ -110,6 +110,53 @@ record RangeBounds(List<Bound> bounds) {
         return v instanceof DateDayVector days ? days.get(row) : ((BaseIntVector) v).getValueAsLong(row);
     }
 
+    /**
+     * For each left block, the right blocks (ascending indexes) it may meet ({@link #mayMeet}).
+     * The right blocks are sorted on the first bound's column, so the blocks that bound admits
+     * are a run found by binary search (a suffix of the blocks with values for {@code l <= r}, a
+     * prefix for {@code l >= r}); only those are tested against the other bounds.
+     */
+    List<int[]> meetings(List<BlockRanges> left, List<BlockRanges> right) {
+        int withValues = 0;
+        while (withValues < right.size() && right.get(withValues).min()[0] <= right.get(withValues).max()[0]) {
+            withValues++;  // NULLs sort last: the blocks of NULLs alone end the list
+        }
+        boolean leftAtMost = bounds.get(0).leftAtMost();
+        List<int[]> meetings = new ArrayList<>();
+        for (BlockRanges l : left) {
+            int from = 0;
+            int to = withValues;
+            if (leftAtMost) {
+                from = firstBlock(right, withValues, j -> right.get(j).max()[0] >= l.min()[0]);
+            } else {
+                to = firstBlock(right, withValues, j -> right.get(j).min()[0] > l.max()[0]);
+            }
+            List<Integer> met = new ArrayList<>();
+            for (int j = from; j < to; j++) {
+                if (mayMeet(l, right.get(j))) {
+                    met.add(j);
+                }
+            }
+            meetings.add(met.stream().mapToInt(Integer::intValue).toArray());
+        }
+        return meetings;
+    }
+
+    /** The first block below {@code count} where {@code test}, false then true along the blocks, holds; {@code count} if none. */
+    private static int firstBlock(List<BlockRanges> blocks, int count, java.util.function.IntPredicate test) {
+        int lo = 0;
+        int hi = count;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (test.test(mid)) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo;
+    }
+
     /** Whether a row of a left block with ranges {@code l} may satisfy every bound with a row of a right block with ranges {@code r}. */
     boolean mayMeet(BlockRanges l, BlockRanges r) {
         for (int i = 0; i < bounds.size(); i++) {

@@ -1,5 +1,6 @@
 package io.warpdb.exec.gpu.join;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -41,6 +42,23 @@ class RangeBoundsTest {
     }
 
     @Test
+    void leftBlocksMeetTheRunOfSortedRightBlocksTheirBoundAdmits() {
+        // L.c1 < R.c0: a left block meets the right blocks holding a value above its smallest.
+        RangeBounds below = RangeBounds.of(join(compare(Op.LT, L_VALUE, R_LOW), List.of()));
+        List<RangeBounds.BlockRanges> right = List.of(block(0, 9), block(10, 19), block(20, 29), block(Long.MAX_VALUE, Long.MIN_VALUE));
+        List<int[]> met = below.meetings(List.of(block(15, 30), block(40, 50), block(Long.MAX_VALUE, Long.MIN_VALUE), block(-5, 0)), right);
+        assertArrayEquals(new int[] {1, 2}, met.get(0));
+        assertArrayEquals(new int[] {}, met.get(1));
+        assertArrayEquals(new int[] {}, met.get(2), "a left block of NULLs alone");
+        assertArrayEquals(new int[] {0, 1, 2}, met.get(3));
+        // R.c0 <= L.c1: the blocks holding a value below its largest.
+        RangeBounds above = RangeBounds.of(join(compare(Op.LE, R_LOW, L_VALUE), List.of()));
+        met = above.meetings(List.of(block(15, 30), block(-9, -1)), right);
+        assertArrayEquals(new int[] {0, 1, 2}, met.get(0));
+        assertArrayEquals(new int[] {}, met.get(1));
+    }
+
+    @Test
     void conditionsWithoutAnOrderedPairOfColumnsHaveNone() {
         assertNull(RangeBounds.of(join(compare(Op.LT, L_VALUE, R_LOW), List.of(1))), "equality keys: the hybrid join");
         assertNull(RangeBounds.of(join(compare(Op.NE, L_VALUE, R_LOW), List.of())));
@@ -64,6 +82,11 @@ class RangeBoundsTest {
 
     private static Expr and(Expr a, Expr b) {
         return Call.of(Op.AND, DataType.BOOLEAN, a, b);
+    }
+
+    /** The ranges of a block for one bound. */
+    private static RangeBounds.BlockRanges block(long min, long max) {
+        return new RangeBounds.BlockRanges(new long[] {min}, new long[] {max});
     }
 
     /** The ranges of a block for the two bounds above: (min, max) of the first bound's column, then of the second's. */
