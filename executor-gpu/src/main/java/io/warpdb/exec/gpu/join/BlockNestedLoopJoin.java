@@ -32,8 +32,7 @@ import java.util.stream.IntStream;
  * right block for its unmatched rows: a chain of ANTI joins of the right block over the left
  * blocks, the residual's columns turned around to match. The global sort-merge join reuses it over
  * sorted inputs, joining only the pairs of blocks whose value ranges can match. Every device reads
- * the right blocks from host memory; the seed's ring exchange of blocks between devices over
- * peer-to-peer copies is not done.
+ * the right blocks from host memory, unless several devices pass them round a ring ({@link BlockRing}).
  */
 final class BlockNestedLoopJoin {
     private final JoinNode node;
@@ -64,6 +63,35 @@ final class BlockNestedLoopJoin {
             List<int[]> met = new ArrayList<>();
             leftBlocks.forEach(l -> met.add(everyRightBlock));
             return join(leftBlocks, rightBlocks, met, runner);
+        } finally {
+            leftBlocks.forEach(HostTable::close);
+            rightBlocks.forEach(HostTable::close);
+        }
+    }
+
+    /**
+     * As {@link #run}, the left blocks' rows made by {@code ring} (the right blocks passed from
+     * device to device); the unmatched right rows of RIGHT and FULL joins by {@code runner}.
+     */
+    HostTable runInRing(HostTable left, HostTable right, BlockRing ring, TaskRunner runner) {
+        PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
+        List<HostTable> leftBlocks = blocks(left, size.leftRows());
+        List<HostTable> rightBlocks = blocks(right, size.rightRows());
+        List<HostTable> parts = new ArrayList<>();
+        try {
+            parts.addAll(ring.run(this, leftBlocks, rightBlocks));
+            if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
+                HostTable noLeftRows = new HostTable(node.left().schema(), List.of());
+                List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
+                for (HostTable r : rightBlocks) {
+                    tasks.add(work -> unmatchedRight(r, leftBlocks, noLeftRows, work));
+                }
+                parts.addAll(runner.run(tasks));
+            }
+            return HostTable.concat(node.schema(), parts);
+        } catch (RuntimeException e) {
+            parts.forEach(HostTable::close);
+            throw e;
         } finally {
             leftBlocks.forEach(HostTable::close);
             rightBlocks.forEach(HostTable::close);
@@ -138,40 +166,69 @@ final class BlockNestedLoopJoin {
 
     /** The join's rows that left block {@code l} makes with {@code rightBlocks} (inner pairs, and its outer, semi or anti rows). */
     private HostTable leftBlockInCore(HostTable l, List<HostTable> rightBlocks, DeviceWork work) {
-        JoinKind kind = node.kind();
-        List<HostTable> out = new ArrayList<>();
-        HostTable unmatched = l;
-        try {
-            JoinNode inner = variant(JoinKind.INNER, node.schema());
-            JoinNode anti = variant(JoinKind.ANTI, node.left().schema());
-            JoinNode semi = variant(JoinKind.SEMI, node.left().schema());
+        try (LeftBlockRows rows = new LeftBlockRows(l)) {
             for (HostTable r : rightBlocks) {
-                switch (kind) {
-                    case INNER, LEFT, RIGHT, FULL -> out.add(inCore(inner, l, r, work));
-                    case SEMI -> out.add(inCore(semi, unmatched, r, work));
-                    case ANTI -> { }
-                }
-                if (kind != JoinKind.INNER && kind != JoinKind.RIGHT) {
-                    HostTable next = inCore(anti, unmatched, r, work);
-                    if (unmatched != l) {
-                        unmatched.close();
-                    }
-                    unmatched = next;
+                try (DeviceTable onDevice = upload(r, work)) {
+                    rows.meet(onDevice, work);
                 }
             }
+            return rows.finish(work);
+        }
+    }
+
+    /**
+     * The rows one left block makes, built one right block at a time (in device memory, where the
+     * block loop or the ring of devices put it): inner pairs, the SEMI rows, and the left rows no
+     * block matched so far (a chain of ANTI joins), which become the outer or anti rows at the end.
+     */
+    final class LeftBlockRows implements AutoCloseable {
+        private final HostTable l;
+        private final List<HostTable> out = new ArrayList<>();
+        private HostTable unmatched;
+
+        LeftBlockRows(HostTable l) {
+            this.l = l;
+            this.unmatched = l;
+        }
+
+        /** Adds what the block makes with right block {@code r}, on the device of {@code work}. */
+        void meet(DeviceTable r, DeviceWork work) {
+            JoinKind kind = node.kind();
+            switch (kind) {
+                case INNER, LEFT, RIGHT, FULL -> out.add(inCore(variant(JoinKind.INNER, node.schema()), l, r, work));
+                case SEMI -> out.add(inCore(variant(JoinKind.SEMI, node.left().schema()), unmatched, r, work));
+                case ANTI -> { }
+            }
+            if (kind != JoinKind.INNER && kind != JoinKind.RIGHT) {
+                HostTable next = inCore(variant(JoinKind.ANTI, node.left().schema()), unmatched, r, work);
+                if (unmatched != l) {
+                    unmatched.close();
+                }
+                unmatched = next;
+            }
+        }
+
+        /** The block's rows once it met every right block (the caller owns them). */
+        HostTable finish(DeviceWork work) {
+            JoinKind kind = node.kind();
             if (kind == JoinKind.ANTI) {
                 out.add(unmatched == l ? copy(l) : unmatched);
                 unmatched = l;
             } else if (kind == JoinKind.LEFT || kind == JoinKind.FULL) {
                 out.add(inCore(node, unmatched, new HostTable(node.right().schema(), List.of()), work));
             }
-            return HostTable.concat(node.schema(), out);
-        } catch (RuntimeException e) {
+            HostTable rows = HostTable.concat(node.schema(), out);
+            out.clear();
+            return rows;
+        }
+
+        @Override
+        public void close() {
             out.forEach(HostTable::close);
-            throw e;
-        } finally {
+            out.clear();
             if (unmatched != l) {
                 unmatched.close();
+                unmatched = l;
             }
         }
     }
@@ -198,12 +255,23 @@ final class BlockNestedLoopJoin {
 
     /** {@code join} of two host tables on the device (inputs stay owned by the caller). */
     HostTable inCore(JoinNode join, HostTable left, HostTable right, DeviceWork work) {
-        try (HostTable leftRecoded = UsedDictionaryEntries.of(left, allocator);
-                HostTable rightRecoded = UsedDictionaryEntries.of(right, allocator);
-                DeviceTable l = HostToDevice.upload(left.schema(), leftRecoded.batches(), work);
-                DeviceTable r = HostToDevice.upload(right.schema(), rightRecoded.batches(), work);
-                DeviceTable out = GpuJoin.run(join, l, r, entries, work)) {
+        try (DeviceTable r = upload(right, work)) {
+            return inCore(join, left, r, work);
+        }
+    }
+
+    /** {@code join} of a host table with a table in device memory (inputs stay owned by the caller). */
+    private HostTable inCore(JoinNode join, HostTable left, DeviceTable right, DeviceWork work) {
+        try (DeviceTable l = upload(left, work);
+                DeviceTable out = GpuJoin.run(join, l, right, entries, work)) {
             return HostTable.download(out, allocator, work);
+        }
+    }
+
+    /** A block copied to the device of {@code work}, its wide string dictionaries cut to the entries it uses. */
+    DeviceTable upload(HostTable block, DeviceWork work) {
+        try (HostTable recoded = UsedDictionaryEntries.of(block, allocator)) {
+            return HostToDevice.upload(block.schema(), recoded.batches(), work);
         }
     }
 

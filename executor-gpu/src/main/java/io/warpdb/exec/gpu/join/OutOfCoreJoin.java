@@ -104,7 +104,11 @@ public final class OutOfCoreJoin {
         }
     }
 
-    /** A join without equality keys: both inputs cut into blocks, the left blocks dealt over the streams of every device. */
+    /**
+     * A join without equality keys: both inputs cut into blocks; on several devices the right
+     * blocks go round a ring of them ({@link BlockRing}), else the left blocks are dealt over the
+     * streams of the device.
+     */
     private static OutOfCoreResult inBlocks(JoinNode node, HostTable left, HostTable right, long streamBudget, EntryEvaluator entries,
             List<CudaDevice> devices, BufferAllocator allocator) {
         BlockNestedLoopJoin join = new BlockNestedLoopJoin(node, entries, allocator, streamBudget);
@@ -112,8 +116,21 @@ public final class OutOfCoreJoin {
         PartitionPlan.Blocks size = join.blockRows(left.rows(), right.rows());
         long leftBlocks = PartitionPlan.ceilDiv(left.rows(), size.leftRows());
         long rightBlocks = PartitionPlan.ceilDiv(right.rows(), size.rightRows());
-        HostTable rows = join.run(left, right, pipeline);
         String work = leftBlocks + " x " + rightBlocks + " blocks of up to " + size.leftRows() + " x " + size.rightRows() + " rows";
+        if (devices.size() > 1) {
+            BlockRing ring = new BlockRing(devices, streamBudget * PartitionPlan.STREAMS);
+            try {
+                HostTable rows = join.runInRing(left, right, ring, pipeline);
+                work += ", the right blocks passed round a ring of " + devices.size() + " devices ("
+                        + OutOfCoreReport.mib(ring.bytesBetweenDevices()) + " peer to peer)";
+                return new OutOfCoreResult(rows, new OutOfCoreReport("block nested-loop join", work, "blocks", ring.tally(), streamBudget,
+                        ring.bytesToDevice() + pipeline.bytesToDevice(), ring.bytesToHost() + pipeline.bytesToHost(),
+                        ring.kernelNanos() + pipeline.kernelNanos()));
+            } catch (GpuOutOfMemoryException e) {
+                work += ", the ring out of device memory (" + e.getMessage() + "), its blocks dealt over the streams instead";
+            }
+        }
+        HostTable rows = join.run(left, right, pipeline);
         return new OutOfCoreResult(rows, OutOfCoreReport.of("block nested-loop join", work, "blocks", pipeline.tally(), pipeline));
     }
 

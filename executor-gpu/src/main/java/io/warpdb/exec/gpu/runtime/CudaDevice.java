@@ -164,6 +164,11 @@ public final class CudaDevice {
         JCudaDriver.cuCtxSetCurrent(context);
     }
 
+    /** The device's primary context (peer copies name both ends' contexts). */
+    CUcontext context() {
+        return context;
+    }
+
     public String name() {
         return name;
     }

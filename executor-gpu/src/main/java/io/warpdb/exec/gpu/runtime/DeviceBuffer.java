@@ -67,6 +67,16 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies all of {@code source}, a buffer of {@code from}, into this buffer of {@code to}, on
+     * {@code stream} (of {@code to}): peer to peer where the devices allow it, else the driver stages it.
+     */
+    public void copyFromPeer(DeviceBuffer source, CudaDevice from, CudaDevice to, GpuStream stream) {
+        if (source.bytes > 0) {
+            JCudaDriver.cuMemcpyPeerAsync(pointer(), to.context(), source.pointer(), from.context(), source.bytes, stream.handle());
+        }
+    }
+
     /** Sets every byte of the first {@code length} bytes to {@code value}. */
     public void fill(byte value, long length, GpuStream stream) {
         if (length > 0) {

@@ -188,6 +188,10 @@ class OutOfCoreJoinTest extends GpuTestBase {
     private static void assertBlockNestedLoop(NodeStats stats, String context) {
         assertTrue(stats.notes().stream().anyMatch(n -> n.startsWith("out-of-core block nested-loop join: ")),
                 context + ": notes " + stats.notes());
+        if (io.warpdb.exec.gpu.runtime.CudaDevice.devices().size() > 1) {
+            // Several devices pass the right blocks round a ring, peer to peer.
+            assertTrue(stats.notes().stream().anyMatch(n -> n.contains("passed round a ring of ")), context + ": notes " + stats.notes());
+        }
         assertDealtOverEveryDevice(stats, "blocks", context);
     }
 
