@@ -8,6 +8,8 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Timestamps;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.ByteBuffer;
@@ -35,6 +37,7 @@ import org.apache.arrow.vector.FieldVector;
 final class ColumnParser {
     /** Values looked up before deciding whether a column's strings repeat enough to keep looking them up. */
     private static final int SAMPLE_VALUES = 1024;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final String name;
     private final DataType type;
@@ -293,11 +296,7 @@ final class ColumnParser {
 
     /** As {@link #setString} for the UTF-8 text {@code bytes[from..to)}, which is checked to be valid UTF-8. */
     private void setUtf8(byte[] bytes, int from, int to, int row) {
-        boolean ascii = true;
-        for (int i = from; i < to; i++) {
-            ascii &= bytes[i] >= 0;
-        }
-        if (!ascii) {
+        if (!isAscii(bytes, from, to)) {
             decodeUtf8(bytes, from, to); // only checks: the bytes are stored as they are
         }
         int end = to;
@@ -324,6 +323,19 @@ final class ColumnParser {
             return strings.append(bytes, from, to); // mostly distinct: stop looking up
         }
         return strings.add(bytes, from, to);
+    }
+
+    /** True when no byte has its high bit set; eight bytes at a time. */
+    private static boolean isAscii(byte[] bytes, int from, int to) {
+        long highBits = 0;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            highBits |= (long) LONGS.get(bytes, i);
+        }
+        for (; i < to; i++) {
+            highBits |= bytes[i];
+        }
+        return (highBits & 0x8080_8080_8080_8080L) == 0;
     }
 
     /** The ASCII characters {@link String#stripTrailing} strips. */

@@ -6,6 +6,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Cuts a CSV byte stream into chunks that end at record boundaries, so that chunks parse
@@ -32,6 +34,8 @@ final class CsvChunker {
     private final InputStream in;
     private final CsvDialect dialect;
     private final int chunkBytes;
+    /** Chunk buffers parsed and handed back; at most as many as chunks are in flight at a time. */
+    private final Queue<byte[]> free = new ConcurrentLinkedQueue<>();
     private byte[] buffer;
     private int length;
     private int scanned;
@@ -70,7 +74,7 @@ final class CsvChunker {
         int cut = end ? length : boundary;
         long lines = end ? linesScanned : linesToBoundary;
         Chunk chunk = new Chunk(nextIndex++, buffer, cut, nextLine, lines);
-        byte[] rest = new byte[Math.max(chunkBytes, length - cut)];
+        byte[] rest = length - cut <= chunkBytes ? emptyBuffer() : new byte[length - cut];
         System.arraycopy(buffer, cut, rest, 0, length - cut);
         buffer = rest;
         length -= cut;
@@ -80,6 +84,22 @@ final class CsvChunker {
         boundary = 0;
         linesToBoundary = 0;
         return chunk;
+    }
+
+    /**
+     * Hands back the bytes of a chunk that has been parsed, for a later chunk to reuse: a new
+     * chunk-sized array per chunk cost a large allocation, zeroed, and garbage collections.
+     * Called from any thread; the chunk must not be used afterwards.
+     */
+    void recycle(Chunk chunk) {
+        if (chunk.bytes().length == chunkBytes) {
+            free.add(chunk.bytes());
+        }
+    }
+
+    private byte[] emptyBuffer() {
+        byte[] reused = free.poll();
+        return reused != null ? reused : new byte[chunkBytes];
     }
 
     private void scan() {

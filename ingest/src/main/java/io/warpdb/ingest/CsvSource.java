@@ -46,7 +46,14 @@ final class CsvSource implements LoadSource {
         } catch (IOException e) {
             throw InputFiles.failure(file, e);
         }
-        return chunk == null ? null : () -> parser.parse(chunk, schema, header && chunk.index() == 0, reject, allocator);
+        if (chunk == null) {
+            return null;
+        }
+        return () -> {
+            LoadedPart part = parser.parse(chunk, schema, header && chunk.index() == 0, reject, allocator);
+            chunker.recycle(chunk);
+            return part;
+        };
     }
 
     @Override

@@ -234,32 +234,60 @@ final class SegmentBuilder implements AutoCloseable {
             return u.size() == 0 ? 0 : u.offset(u.size()) - u.offset(0);
         }).sum();
         Utf8Dictionary dict = new Utf8Dictionary(bound, (int) Math.min(bytes, Integer.MAX_VALUE - 8));
+        int[] from = new int[Utf8Dictionary.BLOCK];
+        int[] to = new int[Utf8Dictionary.BLOCK];
+        int[] sourceCodes = new int[Utf8Dictionary.BLOCK];
+        int[] codes = new int[Utf8Dictionary.BLOCK];
         int at = 0;
         for (Batch b : batches) {
-            IntVector codes = (IntVector) b.vector(column);
+            IntVector rowCodes = (IntVector) b.vector(column);
             StringDictionary source = b.dictionary(column);
             Utf8Strings entries = source.utf8();
             int[] remap = remap(source.size());
+            // First the entries the rows use, looked up a block at a time in the order first used; then the rows' codes.
+            int pending = 0;
+            for (int r = 0; r < b.rowCount(); r++) {
+                if (rowCodes.isNull(r)) {
+                    continue;
+                }
+                int code = rowCodes.get(r);
+                if (remap[code] != -1) {
+                    continue;
+                }
+                int start = entries.offset(code);
+                int end = start + entries.length(code);
+                if (isChar && end > start && entries.bytes()[end - 1] <= ' ') { // white space or non-ASCII
+                    byte[] stripped = source.get(code).stripTrailing().getBytes(StandardCharsets.UTF_8);
+                    remap[code] = dict.add(stripped, 0, stripped.length);
+                    continue;
+                }
+                remap[code] = -2; // looked up with its block
+                sourceCodes[pending] = code;
+                from[pending] = start;
+                to[pending] = end;
+                if (++pending == Utf8Dictionary.BLOCK) {
+                    addBlock(dict, entries, from, to, sourceCodes, pending, codes, remap);
+                    pending = 0;
+                }
+            }
+            addBlock(dict, entries, from, to, sourceCodes, pending, codes, remap);
             for (int r = 0; r < b.rowCount(); r++, at++) {
-                if (codes.isNull(r)) {
+                if (rowCodes.isNull(r)) {
                     out.setNull(at);
                 } else {
-                    int code = codes.get(r);
-                    if (remap[code] < 0) {
-                        int from = entries.offset(code);
-                        int to = from + entries.length(code);
-                        if (isChar && to > from && entries.bytes()[to - 1] <= ' ') { // white space or non-ASCII
-                            byte[] stripped = source.get(code).stripTrailing().getBytes(StandardCharsets.UTF_8);
-                            remap[code] = dict.add(stripped, 0, stripped.length);
-                        } else {
-                            remap[code] = dict.add(entries.bytes(), from, to);
-                        }
-                    }
-                    out.set(at, remap[code]);
+                    out.set(at, remap[rowCodes.get(r)]);
                 }
             }
         }
         return StringDictionary.ofUtf8(dict.build(), true);
+    }
+
+    private static void addBlock(Utf8Dictionary dict, Utf8Strings entries, int[] from, int[] to, int[] sourceCodes, int count,
+            int[] codes, int[] remap) {
+        dict.addBlock(entries.bytes(), from, to, count, codes);
+        for (int i = 0; i < count; i++) {
+            remap[sourceCodes[i]] = codes[i];
+        }
     }
 
     private static int[] remap(int size) {

@@ -20,7 +20,13 @@ public final class Utf8Dictionary {
     private static final long PRIME5 = 0x27D4EB2F165667C5L;
     private static final long CODES = 0xFFFF_FFFFL;
 
+    /** Values {@link #addBlock} looks up together: enough for the memory system to overlap their misses. */
+    public static final int BLOCK = 16;
+
     private final Utf8Strings.Builder entries;
+    private final int[] blockHashes = new int[BLOCK];
+    private final long[] blockSlots = new long[BLOCK];
+    private int blackhole;
     /** Per slot: the entry's hash in the high half, its code + 1 in the low half; 0 is empty. */
     private long[] slots;
     private boolean appended;
@@ -40,7 +46,43 @@ public final class Utf8Dictionary {
         if (appended) {
             throw new IllegalStateException("entries were appended without a lookup");
         }
-        int hash = hash(src, from, to);
+        return add(src, from, to, hash(src, from, to));
+    }
+
+    /**
+     * As {@link #add} for the {@code count} values {@code src[from[i]..to[i])}, their codes into
+     * {@code codes}. Once the table outgrows the cache every lookup waits for memory, twice for a
+     * repeat (its slot, then the entry's bytes); loading all the slots of a block first, then
+     * the entries they point at, lets those waits overlap instead of coming one after another.
+     * Blocks of {@link #BLOCK} values or fewer.
+     */
+    public void addBlock(byte[] src, int[] from, int[] to, int count, int[] codes) {
+        if (appended) {
+            throw new IllegalStateException("entries were appended without a lookup");
+        }
+        int mask = slots.length - 1;
+        long[] first = blockSlots;
+        for (int i = 0; i < count; i++) {
+            blockHashes[i] = hash(src, from[i], to[i]);
+        }
+        for (int i = 0; i < count; i++) {
+            first[i] = slots[blockHashes[i] & mask];
+        }
+        int touched = 0;
+        byte[] bytes = entries.bytes();
+        for (int i = 0; i < count; i++) {
+            if (first[i] != 0 && (int) (first[i] >>> 32) == blockHashes[i]) {
+                int at = entries.offset((int) (first[i] & CODES) - 1);
+                touched += at < bytes.length ? bytes[at] : 0; // an empty last entry may start at the end
+            }
+        }
+        blackhole = touched; // keeps the loads above, which only warm the cache
+        for (int i = 0; i < count; i++) {
+            codes[i] = add(src, from[i], to[i], blockHashes[i]);
+        }
+    }
+
+    private int add(byte[] src, int from, int to, int hash) {
         int mask = slots.length - 1;
         byte[] bytes = entries.bytes();
         for (int slot = hash & mask; ; slot = (slot + 1) & mask) {

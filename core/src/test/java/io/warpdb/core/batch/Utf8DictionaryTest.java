@@ -42,6 +42,42 @@ class Utf8DictionaryTest {
     }
 
     @Test
+    void blocksFindTheCodesThatOneByOneLookupsFind() {
+        // Repeats within a block and across blocks, empty strings (one last in the bytes), growth past the expected size.
+        Random random = new Random(11);
+        Utf8Dictionary one = new Utf8Dictionary(2, 4);
+        Utf8Dictionary blocks = new Utf8Dictionary(2, 4);
+        StringBuilder text = new StringBuilder();
+        List<int[]> slices = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            String v = random.nextInt(5) == 0 ? "" : "v" + random.nextInt(700) + (random.nextBoolean() ? " ü€" : "");
+            int start = text.toString().getBytes(StandardCharsets.UTF_8).length;
+            text.append(v).append('|');
+            slices.add(new int[] {start, start + v.getBytes(StandardCharsets.UTF_8).length});
+        }
+        byte[] src = text.toString().getBytes(StandardCharsets.UTF_8);
+        int[] from = new int[Utf8Dictionary.BLOCK];
+        int[] to = new int[Utf8Dictionary.BLOCK];
+        int[] codes = new int[Utf8Dictionary.BLOCK];
+        for (int at = 0, count; at < slices.size(); at += count) {
+            count = Math.min(Utf8Dictionary.BLOCK - at % 3, slices.size() - at); // partial blocks too
+            for (int i = 0; i < count; i++) {
+                from[i] = slices.get(at + i)[0];
+                to[i] = slices.get(at + i)[1];
+            }
+            blocks.addBlock(src, from, to, count, codes);
+            for (int i = 0; i < count; i++) {
+                assertEquals(one.add(src, from[i], to[i]), codes[i]);
+            }
+        }
+        assertEquals(one.size(), blocks.size());
+        assertThrows(IllegalStateException.class, () -> {
+            blocks.append(src, 0, 1);
+            blocks.addBlock(src, from, to, 1, codes);
+        });
+    }
+
+    @Test
     void appendingMakesEntriesRepeatAndRefusesLookups() {
         Utf8Dictionary d = new Utf8Dictionary(16, 16);
         assertEquals(0, add(d, "a"));
