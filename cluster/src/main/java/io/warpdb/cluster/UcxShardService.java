@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -82,8 +83,14 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
         }
     }
 
+    /** Stops the requests in flight (their channels have failed when the transport closed first) and waits for them a while. */
     @Override
     public void close() {
         requests.shutdownNow();
+        try {
+            requests.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
