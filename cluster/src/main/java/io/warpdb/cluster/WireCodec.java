@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.DecodedColumn;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -30,7 +32,10 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * schema (strings as UTF-8). Compressed (seed 000, section 4), each column is a storage chunk
  * ({@link ChunkCodec}: the encoding among plain, the RLE/Delta/frame-of-reference-bitpack
  * cascades and dictionaries that a sample of the column finds smallest; strings as a dictionary
- * of the entries the batch uses and their codes):
+ * of the entries the batch uses and their codes). As in the seed (section 6.4), the choice is a
+ * property of the column: a sender samples a column's first batch and encodes the next
+ * {@value #RESAMPLE_BATCHES} - 1 alike, then samples again, so that the selector's cost (tens of ms for
+ * 64K values, against well under one to encode) is paid once per run of batches:
  * <pre>
  * schema frame := u8 compressed (0|1) · the Arrow schema as an IPC message ({@link WireFormat#arrowSchema})
  * batch frame  := an Arrow IPC record batch message                     (uncompressed)
@@ -38,17 +43,24 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * </pre>
  */
 final class WireCodec implements AutoCloseable {
+    /** Batches of a stream encoded alike after each sampled one. */
+    static final int RESAMPLE_BATCHES = 16;
+
     private final Schema schema;
     private final boolean compressed;
     private final BufferAllocator allocator;
     /** Uncompressed only: the Arrow vectors a batch passes through. */
     private final VectorSchemaRoot root;
+    /** Compressed, sending: per column the encoding chosen on its last sampled batch (null: sample the next one). */
+    private final String[] chosen;
+    private int batchesSinceSample;
 
     private WireCodec(Schema schema, boolean compressed, BufferAllocator allocator) {
         this.schema = schema;
         this.compressed = compressed;
         this.allocator = allocator;
         this.root = compressed ? null : VectorSchemaRoot.create(WireFormat.arrowSchema(schema), allocator);
+        this.chosen = new String[schema.size()];
     }
 
     /** A codec for sending batches of {@code schema}; its scratch vectors come from {@code allocator}. */
@@ -80,8 +92,11 @@ final class WireCodec implements AutoCloseable {
             if (compressed) {
                 ByteBuffer count = ByteBuffer.allocate(Integer.BYTES).putInt(0, batch.rowCount());
                 bytes.write(count.array());
+                if (batchesSinceSample++ % RESAMPLE_BATCHES == 0) {
+                    Arrays.fill(chosen, null);
+                }
                 for (int c = 0; c < batch.columnCount(); c++) {
-                    byte[] chunk = ChunkCodec.encode(batch.vector(c), schema.type(c), batch.dictionary(c), batch.rowCount()).bytes();
+                    byte[] chunk = encodeColumn(batch, c);
                     bytes.write(count.putInt(0, chunk.length).array());
                     bytes.write(chunk);
                 }
@@ -95,6 +110,19 @@ final class WireCodec implements AutoCloseable {
             throw new IllegalStateException("writing to memory failed", e);
         }
         return ByteBuffer.wrap(bytes.toByteArray());
+    }
+
+    /** Column {@code c} of {@code batch} as a chunk, in the encoding chosen for the column (choosing it when due). */
+    private byte[] encodeColumn(Batch batch, int c) {
+        DataType type = schema.type(c);
+        int rows = batch.rowCount();
+        if (type.isWideDecimal() || rows == 0) {
+            return ChunkCodec.encode(batch.vector(c), type, batch.dictionary(c), rows).bytes();
+        }
+        if (chosen[c] == null) {
+            chosen[c] = ChunkCodec.chooseEncoding(batch.vector(c), type, batch.dictionary(c), rows);
+        }
+        return ChunkCodec.encodeAs(batch.vector(c), type, batch.dictionary(c), rows, chosen[c]).bytes();
     }
 
     /** The batch in {@code frame}; the caller owns it. */

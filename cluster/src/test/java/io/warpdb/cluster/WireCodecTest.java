@@ -46,6 +46,28 @@ class WireCodecTest {
     }
 
     @Test
+    void encodingsChosenOnOneBatchStayLosslessOnTheNextOnes() {
+        ByteBuffer schemaFrame;
+        List<ByteBuffer> frames = new ArrayList<>();
+        int[] sizes = {1, 3000, 0, 3000, 7};
+        try (WireCodec sender = WireCodec.forSending(SCHEMA, true, allocator)) {
+            schemaFrame = sender.schemaFrame();
+            for (int rows : sizes) {
+                try (Batch batch = batch(rows)) {
+                    frames.add(sender.encode(batch));
+                }
+            }
+        }
+        try (WireCodec receiver = WireCodec.forReceiving(schemaFrame, allocator)) {
+            for (int i = 0; i < sizes.length; i++) {
+                try (Batch expected = batch(sizes[i])) {
+                    assertSameRows(expected, receiver.decode(frames.get(i)), "batch " + i + " of the stream");
+                }
+            }
+        }
+    }
+
+    @Test
     void compressionMakesSortedKeysAndFewValuesAtLeastTwiceSmaller() {
         Schema schema = new Schema(List.of(new Field("key", DataType.BIGINT), new Field("priority", DataType.varchar(15))));
         int rows = 60_000;
