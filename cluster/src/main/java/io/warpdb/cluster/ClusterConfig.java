@@ -10,18 +10,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 
 /**
  * A node's configuration, from a {@code cluster.properties} file: {@code node.id}, {@code data.dir}
  * (the node's own directory: its Raft log and its shard database), {@code members} (every node,
  * comma-separated, see {@link Member}; the same list on every node, in the same order, which is
- * the order of the shards), {@code cluster.id} (names the Raft group; default {@code warpdb}) and
+ * the order of the shards), {@code cluster.id} (names the Raft group; default {@code warpdb}),
  * {@code node.timeout.seconds} (how long a query waits for another node's next rows before it fails
- * naming that node; default 60).
+ * naming that node; default 60), {@code transport} (how rows travel between nodes: {@code flight},
+ * the default, or {@code ucx}) and {@code wire.compression} ({@code auto}, the default: each column
+ * of a batch sent to another node in the storage encoding a sample of it finds smallest; {@code
+ * none}: plain Arrow; only the UCX transport compresses).
  */
-public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout) {
+public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
+        Transport transport, boolean wireCompression) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
+    private static final String TRANSPORT = "transport";
+    private static final String WIRE_COMPRESSION = "wire.compression";
+
+    /** How rows travel between nodes. */
+    public enum Transport {
+        FLIGHT, UCX
+    }
 
     public ClusterConfig {
         members = List.copyOf(members);
@@ -66,7 +78,17 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
                     NODE_TIMEOUT + " must be a positive number of seconds, not " + timeout);
         }
         return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim(),
-                Duration.ofSeconds(seconds));
+                Duration.ofSeconds(seconds), Transport.valueOf(choice(p, TRANSPORT, "flight", "ucx").toUpperCase(Locale.ROOT)),
+                choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"));
+    }
+
+    /** The value of {@code key}, one of {@code allowed} (the first is the default); SQLSTATE 22023 for another. */
+    private static String choice(Properties p, String key, String... allowed) {
+        String value = p.getProperty(key, allowed[0]).trim().toLowerCase(Locale.ROOT);
+        if (!List.of(allowed).contains(value)) {
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, key + " must be " + String.join(" or ", allowed) + ", not " + value);
+        }
+        return value;
     }
 
     private static String required(Properties p, String key) {

@@ -28,8 +28,12 @@ import org.apache.arrow.vector.FieldVector;
  * rows, bytes and time of each exchange for EXPLAIN ANALYZE.
  */
 final class DistributedQuery implements AutoCloseable {
-    /** What one fragment's exchange moved: rows and Arrow bytes received from all shards, and the time until the last arrived. */
-    record ExchangeStats(long rows, long bytes, long nanos) {
+    /**
+     * What one fragment's exchange moved: rows and Arrow bytes received from all shards, the bytes
+     * their frames took on the wire (after compression; -1 where the transport does not count
+     * them), and the time until the last arrived.
+     */
+    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos) {
     }
 
     private final ClusterConfig config;
@@ -101,7 +105,8 @@ final class DistributedQuery implements AutoCloseable {
                     + (f.partial() ? ", merged by group" : ", concatenated");
             if (analyzed) {
                 ExchangeStats s = stats.get(f.id());
-                exchanged += String.format(Locale.ROOT, " (rows=%d, bytes=%d, time=%.1f ms)", s.rows(), s.bytes(), s.nanos() / 1e6);
+                String wire = s.wireBytes() < 0 ? "" : ", wire bytes=" + s.wireBytes();
+                exchanged += String.format(Locale.ROOT, " (rows=%d, bytes=%d%s, time=%.1f ms)", s.rows(), s.bytes(), wire, s.nanos() / 1e6);
             }
             lines.add(exchanged);
         }
@@ -145,12 +150,16 @@ final class DistributedQuery implements AutoCloseable {
             }
             long rows = 0;
             long bytes = 0;
+            long wireBytes = -1;
             for (CountedRows s : streams) {
                 table.append(s);
                 rows += s.rows;
                 bytes += s.bytes;
+                if (s.source instanceof WireMeasured measured) {
+                    wireBytes = Math.max(wireBytes, 0) + measured.wireBytes();
+                }
             }
-            return new ExchangeStats(rows, bytes, System.nanoTime() - start);
+            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start);
         } finally {
             streams.forEach(BatchStream::close);
         }

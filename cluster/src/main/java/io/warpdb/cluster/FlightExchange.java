@@ -7,6 +7,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -17,11 +18,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.AsyncPutListener;
+import org.apache.arrow.flight.CallOptions;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -93,12 +97,40 @@ public final class FlightExchange implements Exchange {
             return call(node, body);
         } catch (WarpException e) {
             if (late.get()) {
-                throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + node.id() + " (" + node.host() + ":" + node.flightPort()
-                        + ") did not answer within " + timeout.toSeconds() + " s (node.timeout.seconds)", e);
+                throw new WarpException(SqlState.CONNECTION_FAILURE, notAnswering(node, timeout), e);
             }
             throw e;
         } finally {
             alarm.cancel(false);
+        }
+    }
+
+    /** The message of a wait for {@code node} that lasted longer than {@code timeout}. */
+    static String notAnswering(Member node, Duration timeout) {
+        return describe(node) + " did not answer within " + timeout.toSeconds() + " s (node.timeout.seconds)";
+    }
+
+    /** How errors name {@code node}: its id and data address. */
+    static String describe(Member node) {
+        return "node " + node.id() + " (" + node.host() + ":" + node.flightPort() + ")";
+    }
+
+    /**
+     * The address of {@code node}'s UCX worker, which its Flight service publishes: the control
+     * step of a UCX exchange. Past the node timeout it fails as a fetch does.
+     */
+    byte[] ucxAddress(Member node) {
+        try {
+            return call(node, () -> {
+                Iterator<Result> results = client(node).doAction(new Action(ShardService.UCX_ADDRESS),
+                        CallOptions.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                return results.next().getBody();
+            });
+        } catch (WarpException e) {
+            if (e.getCause() instanceof FlightRuntimeException f && f.status().code() == FlightStatusCode.TIMED_OUT) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, notAnswering(node, timeout), e);
+            }
+            throw e;
         }
     }
 
@@ -142,8 +174,7 @@ public final class FlightExchange implements Exchange {
                     }
                 }
             }
-            throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + node.id() + " (" + node.host() + ":" + node.flightPort()
-                    + ") failed: " + e.getMessage(), e);
+            throw new WarpException(SqlState.CONNECTION_FAILURE, describe(node) + " failed: " + e.getMessage(), e);
         }
     }
 

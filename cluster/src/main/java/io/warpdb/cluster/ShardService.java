@@ -29,22 +29,32 @@ import org.slf4j.LoggerFactory;
  */
 final class ShardService extends NoOpFlightProducer {
     static final String ABORT = "abort";
+    /** The action that answers this node's UCX worker address (transport = ucx). */
+    static final String UCX_ADDRESS = "ucx-address";
     private static final Logger LOG = LoggerFactory.getLogger(ShardService.class);
 
     private final ShardStore shard;
     private final BufferAllocator allocator;
 
-    ShardService(ShardStore shard, BufferAllocator allocator) {
+    private final byte[] ucxAddress;
+
+    /** {@code ucxAddressOrNull}: the node's UCX worker address, which {@link #UCX_ADDRESS} answers; null without UCX. */
+    ShardService(ShardStore shard, BufferAllocator allocator, byte[] ucxAddressOrNull) {
         this.shard = shard;
         this.allocator = allocator;
+        this.ucxAddress = ucxAddressOrNull;
+    }
+
+    /** Runs {@code ticket} (SQL text or a {@link FragmentTicket}) on {@code session}, which holds this shard alone. */
+    static StatementResult run(Session session, String ticket) {
+        return FragmentTicket.parse(ticket).map(fragment -> fragment.run(session)).orElseGet(() -> session.execute(ticket, List.of()));
     }
 
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
         String sql = new String(ticket.getBytes(), StandardCharsets.UTF_8);
         try (Session session = shard.database().newLocalSession();
-                StatementResult result = FragmentTicket.parse(sql).map(fragment -> fragment.run(session))
-                        .orElseGet(() -> session.execute(sql, List.of()));
+                StatementResult result = run(session, sql);
                 VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(result.schema()), allocator)) {
             listener.start(root);
             for (Batch next = result.batches().next(); next != null; next = result.batches().next()) {
@@ -74,6 +84,11 @@ final class ShardService extends NoOpFlightProducer {
 
     @Override
     public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
+        if (action.getType().equals(UCX_ADDRESS) && ucxAddress != null) {
+            listener.onNext(new Result(ucxAddress));
+            listener.onCompleted();
+            return;
+        }
         if (!action.getType().equals(ABORT)) {
             listener.onError(CallStatus.UNIMPLEMENTED.withDescription("no action " + action.getType()).toRuntimeException());
             return;
@@ -84,13 +99,17 @@ final class ShardService extends NoOpFlightProducer {
 
     /** A Flight error carrying the SQLSTATE of {@code e} (XX000 for a bug, which the log records). */
     private static RuntimeException error(RuntimeException e) {
-        SqlState state = SqlState.INTERNAL_ERROR;
-        if (e instanceof WarpException w) {
-            state = w.state();
-        } else {
-            LOG.error("shard request failed", e);
-        }
+        SqlState state = stateOf(e);
         return CallStatus.INTERNAL.withDescription(state.code() + " " + e.getMessage()).withCause(e).toRuntimeException();
+    }
+
+    /** The SQLSTATE a shard's request failed with: XX000 for a bug, which the log records. */
+    static SqlState stateOf(RuntimeException e) {
+        if (e instanceof WarpException w) {
+            return w.state();
+        }
+        LOG.error("shard request failed", e);
+        return SqlState.INTERNAL_ERROR;
     }
 
     /** The batches of a Flight stream as WarpDB batches. */

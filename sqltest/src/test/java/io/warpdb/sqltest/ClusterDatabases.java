@@ -10,42 +10,46 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@code cluster} target's databases: one 3-node {@link LoopbackCluster} for the whole test
- * run (started on first use, stopped when the JVM exits), whose one database every script gets
+ * The {@code cluster} and {@code cluster-ucx} targets' databases: per transport (Arrow Flight; UCX
+ * with the rows compressed) one 3-node {@link LoopbackCluster} for the whole test run (started on
+ * first use, stopped when the JVM exits), whose one database every script gets
  * emptied: before a script's first connection every table is dropped. Scripts take the nodes in
  * turn, so each node coordinates some of them.
  */
 final class ClusterDatabases {
     static final int NODES = 3;
 
-    private static LoopbackCluster cluster;
+    private static final Map<String, LoopbackCluster> CLUSTERS = new HashMap<>();
     private static final AtomicInteger SCRIPTS = new AtomicInteger();
 
     private ClusterDatabases() {
     }
 
-    private static synchronized LoopbackCluster cluster() {
+    private static synchronized LoopbackCluster cluster(String transport) {
+        LoopbackCluster cluster = CLUSTERS.get(transport);
         if (cluster == null) {
             try {
                 Path parent = Files.createDirectories(Path.of("target", "sqltest-cluster"));
-                Path dir = Files.createTempDirectory(parent, ProcessHandle.current().pid() + "-");
-                cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx768m"));
+                Path dir = Files.createTempDirectory(parent, ProcessHandle.current().pid() + "-" + transport + "-");
+                cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx768m"), "transport = " + transport + "\n");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create a folder for the cluster's nodes", e);
             }
-            LoopbackCluster started = cluster;
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "sqltest-cluster-stop"));
+            CLUSTERS.put(transport, cluster);
+            Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "sqltest-cluster-stop"));
         }
         return cluster;
     }
 
-    /** An emptied database on the next node in turn. */
-    static SltRunner.Database next() {
-        LoopbackCluster nodes = cluster();
+    /** An emptied database on the next node in turn of the cluster whose rows travel over {@code transport} (flight, ucx). */
+    static SltRunner.Database next(String transport) {
+        LoopbackCluster nodes = cluster(transport);
         String url = nodes.url(SCRIPTS.getAndIncrement() % nodes.size());
         boolean[] emptied = {false};
         return () -> {

@@ -15,14 +15,16 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A 3-node cluster of separate {@code warpdb node} processes on loopback: distributed and
  * replicated tables loaded by INSERT and COPY through different nodes, queries through every
  * node equal to one WarpDB's answers, a load that fails on an unreachable shard leaving nothing
- * visible, and a stopped node catching up from the log when it comes back.
+ * visible, and a stopped node catching up from the log when it comes back; over each transport
+ * (UCX with the rows compressed).
  */
 class ClusterLoopbackTest {
     private static final int NODES = 3;
@@ -43,9 +45,10 @@ class ClusterLoopbackTest {
             "SELECT o_day, COUNT(o_note), SUM(o_total), MIN(o_total), MAX(o_id) FROM orders GROUP BY o_day ORDER BY 1",
             "SELECT COUNT(*), SUM(o_total) FROM orders WHERE o_total > 1000");
 
-    @Test
-    void threeNodesAnswerAsOneAndANodeCatchesUp() throws Exception {
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx512m"));
+    @ParameterizedTest(name = "transport = {0}")
+    @ValueSource(strings = {"flight", "ucx"})
+    void threeNodesAnswerAsOneAndANodeCatchesUp(String transport) throws Exception {
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx512m"), "transport = " + transport + "\n");
                 Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
             Path csv = dir.resolve("orders.csv");
             StringBuilder rows = new StringBuilder();
@@ -72,7 +75,7 @@ class ClusterLoopbackTest {
             for (int n = 0; n < NODES; n++) {
                 assertSameAnswers(reference, cluster.url(n), queries);
             }
-            assertExplainShowsFragments(cluster.url(1));
+            assertExplainShowsFragments(cluster.url(1), transport);
 
             // n3 stops: the other two still commit DDL, but a load needs every shard and leaves nothing behind.
             cluster.stop(2);
@@ -101,14 +104,15 @@ class ClusterLoopbackTest {
     }
 
     /** EXPLAIN shows a partial aggregate on every node and its exchange; EXPLAIN ANALYZE what the exchange moved. */
-    private static void assertExplainShowsFragments(String url) throws SQLException {
+    private static void assertExplainShowsFragments(String url, String transport) throws SQLException {
         String query = "SELECT o_cust, SUM(o_total) FROM orders GROUP BY o_cust";
         try (Connection c = DriverManager.getConnection(url)) {
             String plan = String.join("\n", rows(c, "EXPLAIN " + query).stream().map(r -> (String) r.get(0)).toList());
             assertTrue(plan.contains("Fragment 1 (partial aggregate) on n1, n2, n3:") && plan.contains("Exchange 1: n1, n2, n3 to n2 over")
                     && plan.contains("Coordinator on n2:"), plan);
             String analyzed = String.join("\n", rows(c, "EXPLAIN ANALYZE " + query).stream().map(r -> (String) r.get(0)).toList());
-            assertTrue(analyzed.matches("(?s).*Exchange 1: .*\\(rows=\\d+, bytes=[1-9]\\d*, time=[0-9.]+ ms\\).*"), analyzed);
+            String wire = transport.equals("ucx") ? ", wire bytes=[1-9]\\d*" : "";
+            assertTrue(analyzed.matches("(?s).*Exchange 1: .*\\(rows=\\d+, bytes=[1-9]\\d*" + wire + ", time=[0-9.]+ ms\\).*"), analyzed);
         }
     }
 

@@ -18,18 +18,23 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The 22 TPC-H queries at SF 0.1 on a 3-node cluster of {@code warpdb node} processes on
  * loopback, loaded by COPY of the dbgen files through one node (the fact tables and their big
  * dimensions hashed on their keys, nation and region replicated), each answer equal to one
  * WarpDB's on the same files. SF 0.1, not 1, keeps the test command's time in bounds (the cluster
- * gathers the rows each query reads to the coordinating node).
+ * gathers the rows each query reads to the coordinating node); for the same reason it runs over one
+ * transport, UCX with the rows compressed (the sqltest corpus runs over both):
+ * {@code -Dcluster.tpch.transports=flight,ucx} runs it over each.
  */
 class ClusterTpchTest {
     private static final double SCALE_FACTOR = 0.1;
@@ -40,13 +45,19 @@ class ClusterTpchTest {
     @TempDir
     Path dir;
 
-    @Test
-    void allQueriesAnswerAsOneNode() throws Exception {
+    static Stream<String> transports() {
+        String property = System.getProperty("cluster.tpch.transports", "ucx");
+        return Arrays.stream(property.split(",")).map(String::strip).filter(t -> !t.isEmpty());
+    }
+
+    @ParameterizedTest(name = "transport = {0}")
+    @MethodSource("transports")
+    void allQueriesAnswerAsOneNode(String transport) throws Exception {
         int threads = Runtime.getRuntime().availableProcessors();
         Path tbl = dir.resolve("tbl");
         TblFiles.write(new TpchGenerator(SCALE_FACTOR), tbl, threads);
         List<SuiteRunner.Outcome> outcomes;
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx1g"));
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx1g"), "transport = " + transport + "\n");
                 Database single = Database.inMemory("tpch_single");
                 WarpDbTarget reference = new WarpDbTarget(single, "cpu");
                 Connection c = DriverManager.getConnection(cluster.url(1))) {
@@ -60,7 +71,8 @@ class ClusterTpchTest {
             outcomes = new SuiteRunner(new JdbcTarget(c), reference).runAll(TpchQueries.all(), System.out);
         }
         String failures = outcomes.stream().filter(o -> !o.ok()).map(SuiteRunner.Outcome::format).collect(Collectors.joining("\n"));
-        assertTrue(SuiteRunner.allOk(outcomes), "TPC-H SF " + SCALE_FACTOR + " on 3 nodes: queries failing:\n" + failures);
+        assertTrue(SuiteRunner.allOk(outcomes), "TPC-H SF " + SCALE_FACTOR + " on 3 nodes over " + transport + ": queries failing:\n"
+                + failures);
     }
 
     private static String createTable(TpchSchema.Table table) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The SQL corpus: one dynamic test per {@code .test} file per target. Switches (system
- * properties, also given to Maven as -D...): {@code sqltest.targets} (default {@code cpu,cpu-durable,gpu,gpu-durable,flight,cluster};
+ * properties, also given to Maven as -D...): {@code sqltest.targets} (default {@code cpu,cpu-durable,gpu,gpu-durable,flight,cluster,cluster-ucx};
  * {@code duckdb} cross-checks the expectations on DuckDB), {@code sqltest.filter} (comma-separated
  * substrings of file names), {@code sqltest.pending=true} (also run sql/pending/**),
  * {@code sqltest.timeout} (seconds per file, default 300).
@@ -30,7 +30,7 @@ class SqlLogicTest {
 
     @TestFactory
     Stream<DynamicNode> corpus() {
-        List<Target> targets = Arrays.stream(property("sqltest.targets", "cpu,cpu-durable,gpu,gpu-durable,flight,cluster").split(","))
+        List<Target> targets = Arrays.stream(property("sqltest.targets", "cpu,cpu-durable,gpu,gpu-durable,flight,cluster,cluster-ucx").split(","))
                 .map(String::strip).filter(s -> !s.isEmpty()).map(Target::new).toList();
         List<Corpus.TestFile> files = Corpus.files(property("sqltest.filter", ""));
         boolean runPending = Boolean.parseBoolean(property("sqltest.pending", "false"));

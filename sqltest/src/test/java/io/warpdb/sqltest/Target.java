@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * WarpDB server's Arrow Flight SQL endpoint, reached with the stock Arrow Flight SQL JDBC driver, a
  * server (with a fresh in-memory database) per script, stopped when the script's connection closes; or
  * {@code cluster}: a 3-node cluster of {@code warpdb node} processes on loopback ({@link ClusterDatabases}),
- * each script through one node on the cluster's database emptied of tables.
+ * each script through one node on the cluster's database emptied of tables; or {@code cluster-ucx}: the
+ * same with the rows between nodes over UCX, compressed (records' {@code skipif cluster} and
+ * {@code onlyif cluster} hold for it too).
  */
 public final class Target {
     /** SQLSTATE of "executor not available" / "unknown executor". */
@@ -32,6 +34,7 @@ public final class Target {
     private static final String DURABLE = "-durable";
     private static final String FLIGHT = "flight";
     private static final String CLUSTER = "cluster";
+    private static final String CLUSTER_UCX = "cluster-ucx";
 
     private final String name;
     private volatile String unavailableReason;
@@ -47,7 +50,7 @@ public final class Target {
 
     /** The executor this target runs on. */
     private String executor() {
-        if (name.equals(FLIGHT) || name.equals(CLUSTER)) {
+        if (name.equals(FLIGHT) || name.equals(CLUSTER) || name.equals(CLUSTER_UCX)) {
             return "cpu";
         }
         return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
@@ -58,7 +61,9 @@ public final class Target {
     }
 
     public SltRunner.Options options(int queryTimeoutSeconds) {
-        return new SltRunner.Options(name, !isOracle(), !isOracle(), queryTimeoutSeconds, name.endsWith(DURABLE));
+        // Records name the cluster, whichever transport carries its rows.
+        String recordsTarget = name.equals(CLUSTER_UCX) ? CLUSTER : name;
+        return new SltRunner.Options(recordsTarget, !isOracle(), !isOracle(), queryTimeoutSeconds, name.endsWith(DURABLE));
     }
 
     /**
@@ -92,7 +97,10 @@ public final class Target {
             return () -> FlightConnections.open(db);
         }
         if (name.equals(CLUSTER)) {
-            return ClusterDatabases.next();
+            return ClusterDatabases.next("flight");
+        }
+        if (name.equals(CLUSTER_UCX)) {
+            return ClusterDatabases.next("ucx");
         }
         Properties p = new Properties();
         p.setProperty("executor", executor());

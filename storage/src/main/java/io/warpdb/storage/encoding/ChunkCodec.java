@@ -43,6 +43,20 @@ public final class ChunkCodec {
         return CascadeSelector.candidates(type).stream().map(ValueEncoding::toString).toList();
     }
 
+    /**
+     * The value encoding, one of {@link #candidateEncodings}, that the selector chooses for rows
+     * [0, rowCount) of {@code vector} (a narrow column: a wide DECIMAL chooses per word stream):
+     * for a caller that encodes many chunks of one column alike and samples once, with
+     * {@link #encodeAs} for the rest, as seed 000 section 6.4 treats the choice as a property of the
+     * column (the cluster's wire compression).
+     */
+    public static String chooseEncoding(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount) {
+        if (type.isWideDecimal()) {
+            throw new IllegalArgumentException("a " + type + " chunk chooses an encoding per word stream");
+        }
+        return CascadeSelector.choose(ColumnValues.read(vector, type, dictionaryOrNull, rowCount)).toString();
+    }
+
     /** As {@link #encode(FieldVector, DataType, StringDictionary, int)}, storing the values in {@code encoding}, one of {@link #candidateEncodings}. */
     public static EncodedChunk encodeAs(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
             String encoding) {

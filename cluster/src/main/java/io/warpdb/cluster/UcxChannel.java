@@ -1,0 +1,290 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.Schema;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * One conversation between two nodes over a {@link UcxTransport}: frames both ways, in order. On
+ * it travels a stream of batches ({@link #sendBatches}, {@link #receiveBatches}): a schema frame,
+ * batch frames, then an end frame, or an error frame (SQLSTATE and message) at any point. The
+ * receiver grants the sender room for {@value #WINDOW} unread batches (a credit frame for each
+ * it takes), so a slow reader bounds the memory a fast sender fills; a receiver that stops early
+ * cancels, and the sender stops at its next batch. Every wait is bounded: a peer that sends
+ * nothing within the timeout fails the wait with SQLSTATE 08006 naming it, and so does one that
+ * UCX finds gone.
+ */
+final class UcxChannel implements AutoCloseable {
+    static final byte OPEN = 0;
+    static final byte SCHEMA = 1;
+    static final byte BATCH = 2;
+    static final byte END = 3;
+    static final byte ERROR = 4;
+    static final byte CANCEL = 5;
+    static final byte CREDIT = 6;
+    /** Batches a sender may have sent that the receiver has not taken yet. */
+    static final int WINDOW = 8;
+
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    /** A frame as received. */
+    record Frame(byte type, ByteBuffer payload) {
+    }
+
+    private final UcxTransport transport;
+    private final long id;
+    private final ByteBuffer peer;
+    private final String peerName;
+    private final BlockingQueue<Frame> inbox = new LinkedBlockingQueue<>();
+    private final Semaphore credits = new Semaphore(WINDOW);
+    /** Why the peer takes no more frames (it cancelled, or is gone); null while it does. */
+    private volatile WarpException stopped;
+    private boolean finished;
+
+    UcxChannel(UcxTransport transport, long id, ByteBuffer peer, String peerName) {
+        this.transport = transport;
+        this.id = id;
+        this.peer = peer;
+        this.peerName = peerName;
+    }
+
+    long id() {
+        return id;
+    }
+
+    ByteBuffer peer() {
+        return peer;
+    }
+
+    String peerName() {
+        return peerName;
+    }
+
+    /** From the transport's progress thread: a frame of this channel came. */
+    void received(byte type, ByteBuffer payload) {
+        if (type == CREDIT) {
+            credits.release();
+        } else if (type == CANCEL) {
+            stop(new WarpException(SqlState.QUERY_CANCELED, peerName + " cancelled the stream"));
+        } else {
+            inbox.add(new Frame(type, payload));
+        }
+    }
+
+    /** The peer is gone: waits for it end with SQLSTATE 08006. */
+    void lost(String reason) {
+        String message = peerName + " is unreachable: " + reason;
+        stop(new WarpException(SqlState.CONNECTION_FAILURE, message));
+        inbox.add(new Frame(ERROR, errorPayload(SqlState.CONNECTION_FAILURE, message)));
+    }
+
+    private void stop(WarpException reason) {
+        stopped = reason;
+        credits.release(WINDOW); // wakes a sender waiting for room, which then sees why
+    }
+
+    /** Sends a frame and waits (up to {@code patience}) until UCX is done with it. */
+    void send(byte type, ByteBuffer payload, Duration patience) {
+        WarpException reason = stopped;
+        if (reason != null) {
+            throw new WarpException(reason.state(), reason.getMessage(), reason);
+        }
+        await(transport.send(this, type, payload), patience);
+        finished |= type == END;
+    }
+
+    /** Sends an error frame, as far as the peer still listens. */
+    void sendError(SqlState state, String message) {
+        transport.send(this, ERROR, errorPayload(state, message));
+        finished = true;
+    }
+
+    /**
+     * Sends {@code rows} as a stream of batches (compressed or not), then the end frame. Waits at
+     * most {@code patience} for room for each batch; returns the bytes of the frames sent.
+     */
+    long sendBatches(BatchStream rows, boolean compressed, BufferAllocator scratch, Duration patience) {
+        try (WireCodec codec = WireCodec.forSending(rows.schema(), compressed, scratch)) {
+            ByteBuffer schema = codec.schemaFrame();
+            long bytes = schema.remaining();
+            send(SCHEMA, schema, patience);
+            for (Batch next = rows.next(); next != null; next = rows.next()) {
+                ByteBuffer frame;
+                try (Batch batch = next) {
+                    frame = codec.encode(batch);
+                }
+                awaitRoom(patience);
+                bytes += frame.remaining();
+                send(BATCH, frame, patience);
+            }
+            send(END, EMPTY, patience);
+            return bytes;
+        }
+    }
+
+    private void awaitRoom(Duration patience) {
+        try {
+            if (!credits.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, peerName + " took no rows for " + patience.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WarpException(SqlState.QUERY_CANCELED, "interrupted while sending to " + peerName);
+        }
+    }
+
+    /**
+     * The stream of batches that comes on this channel, decoded into {@code allocator}: the caller
+     * owns it and its batches; closing it before the end cancels the sender. A wait longer than
+     * {@code timeout} fails with SQLSTATE 08006 and {@code lateMessage}.
+     */
+    ReceivedBatches receiveBatches(BufferAllocator allocator, Duration timeout, String lateMessage) {
+        return new ReceivedBatches(allocator, timeout, lateMessage);
+    }
+
+    /** Waits for the peer's end frame (an acknowledgement); its error frame fails the wait with the peer's SQLSTATE. */
+    void awaitEnd(Duration timeout, String lateMessage) {
+        Frame frame = take(timeout, lateMessage);
+        if (frame.type() != END) {
+            throw unexpected(frame);
+        }
+        finished = true;
+    }
+
+    private Frame take(Duration timeout, String lateMessage) {
+        Frame frame;
+        try {
+            frame = inbox.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WarpException(SqlState.QUERY_CANCELED, "interrupted while waiting for " + peerName);
+        }
+        if (frame == null) {
+            throw new WarpException(SqlState.CONNECTION_FAILURE, lateMessage);
+        }
+        if (frame.type() == ERROR) {
+            finished = true;
+            throw error(frame.payload());
+        }
+        return frame;
+    }
+
+    private WarpException unexpected(Frame frame) {
+        return new WarpException(SqlState.CONNECTION_FAILURE, peerName + " sent frame type " + frame.type() + " out of order");
+    }
+
+    private static ByteBuffer errorPayload(SqlState state, String message) {
+        return ByteBuffer.wrap((state.code() + " " + message).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The error an error frame carries, with its SQLSTATE. */
+    private static WarpException error(ByteBuffer payload) {
+        String text = StandardCharsets.UTF_8.decode(payload.duplicate()).toString();
+        for (SqlState state : SqlState.values()) {
+            if (text.startsWith(state.code() + " ")) {
+                return new WarpException(state, text.substring(6));
+            }
+        }
+        return new WarpException(SqlState.INTERNAL_ERROR, text);
+    }
+
+    private static void await(CompletableFuture<Void> sent, Duration patience) {
+        try {
+            sent.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof WarpException w ? w : new WarpException(SqlState.CONNECTION_FAILURE, e.getCause().toString());
+        } catch (TimeoutException e) {
+            throw new WarpException(SqlState.CONNECTION_FAILURE, "UCX did not send within " + patience.toSeconds() + " s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WarpException(SqlState.QUERY_CANCELED, "interrupted while sending");
+        }
+    }
+
+    /** Ends the conversation; before the peer's end or error frame came, it cancels the peer's stream. */
+    @Override
+    public void close() {
+        if (!finished && stopped == null) {
+            transport.send(this, CANCEL, EMPTY);
+        }
+        finished = true;
+        transport.forget(this);
+    }
+
+    /** A stream of batches arriving on this channel; counts the bytes of their frames. */
+    final class ReceivedBatches implements BatchStream, WireMeasured {
+        private final BufferAllocator allocator;
+        private final Duration timeout;
+        private final String lateMessage;
+        private WireCodec codec;
+        private long wireBytes;
+
+        private ReceivedBatches(BufferAllocator allocator, Duration timeout, String lateMessage) {
+            this.allocator = allocator;
+            this.timeout = timeout;
+            this.lateMessage = lateMessage;
+        }
+
+        @Override
+        public Schema schema() {
+            if (codec == null) {
+                Frame frame = take(timeout, lateMessage);
+                if (frame.type() != SCHEMA) {
+                    throw unexpected(frame);
+                }
+                wireBytes += frame.payload().remaining();
+                codec = WireCodec.forReceiving(frame.payload(), allocator);
+            }
+            return codec.schema();
+        }
+
+        @Override
+        public Batch next() {
+            schema();
+            if (finished) {
+                return null;
+            }
+            Frame frame = take(timeout, lateMessage);
+            if (frame.type() == END) {
+                finished = true;
+                return null;
+            }
+            if (frame.type() != BATCH) {
+                throw unexpected(frame);
+            }
+            transport.send(UcxChannel.this, CREDIT, EMPTY);
+            wireBytes += frame.payload().remaining();
+            return codec.decode(frame.payload());
+        }
+
+        /** The bytes of the frames received so far. */
+        @Override
+        public long wireBytes() {
+            return wireBytes;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (codec != null) {
+                    codec.close();
+                }
+            } finally {
+                UcxChannel.this.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.sql.Session;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * A node's shard service over UCX, the counterpart of {@link ShardService}'s DoGet and DoPut: a
+ * channel opened with {@link #FETCH} runs its ticket on this shard and streams the rows back; one
+ * opened with {@link #STAGE} ({@code load/table}) receives rows and stages them, answering with
+ * an end frame once staged. Errors go back as error frames carrying the SQLSTATE. Each request
+ * runs on a thread of its own, off the transport's progress thread.
+ */
+final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
+    static final byte FETCH = 1;
+    static final byte STAGE = 2;
+    /**
+     * How many node timeouts a shard waits for room to send its next batch: the coordinator reads
+     * the shards' streams one after another, so a shard waits as long as the others take; a
+     * coordinator that is gone is noticed sooner, by UCX.
+     */
+    private static final int SEND_PATIENCE_TIMEOUTS = 10;
+
+    private final ShardStore shard;
+    private final BufferAllocator allocator;
+    private final Duration timeout;
+    private final boolean compressed;
+    private final ExecutorService requests = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ucx-shard-request");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** {@code compressed}: whether rows this node sends are compressed (wire.compression). */
+    UcxShardService(ShardStore shard, BufferAllocator allocator, Duration timeout, boolean compressed) {
+        this.shard = shard;
+        this.allocator = allocator;
+        this.timeout = timeout;
+        this.compressed = compressed;
+    }
+
+    /** A request: its kind, then its UTF-8 text. */
+    static ByteBuffer request(byte kind, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(1 + bytes.length).put(kind).put(bytes).flip();
+    }
+
+    @Override
+    public void accept(UcxChannel channel, ByteBuffer request) {
+        byte kind = request.get();
+        String text = StandardCharsets.UTF_8.decode(request).toString();
+        requests.execute(() -> serve(channel, kind, text));
+    }
+
+    private void serve(UcxChannel channel, byte kind, String text) {
+        try {
+            if (kind == FETCH) {
+                try (Session session = shard.database().newLocalSession();
+                        ResultStream rows = new ResultStream(ShardService.run(session, text), () -> { })) {
+                    channel.sendBatches(rows, compressed, allocator, timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS));
+                }
+            } else if (kind == STAGE) {
+                String[] target = text.split("/", 2);
+                try (UcxChannel.ReceivedBatches rows = channel.receiveBatches(allocator, timeout, channel.peerName()
+                        + " sent no rows within " + timeout.toSeconds() + " s")) {
+                    shard.stage(target[0], target[1], rows);
+                }
+                channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
+            } else {
+                throw new WarpException(SqlState.INTERNAL_ERROR, "unknown UCX request kind " + kind);
+            }
+        } catch (RuntimeException e) {
+            channel.sendError(ShardService.stateOf(e), e.getMessage());
+        } finally {
+            channel.close();
+        }
+    }
+
+    /** Stops the requests in flight (their channels have failed when the transport closed first) and waits for them a while. */
+    @Override
+    public void close() {
+        requests.shutdownNow();
+        try {
+            requests.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openucx.jucx.UcxCallback;
+import org.openucx.jucx.UcxException;
+import org.openucx.jucx.UcxUtils;
+import org.openucx.jucx.ucp.UcpAmData;
+import org.openucx.jucx.ucp.UcpConstants;
+import org.openucx.jucx.ucp.UcpContext;
+import org.openucx.jucx.ucp.UcpEndpoint;
+import org.openucx.jucx.ucp.UcpEndpointParams;
+import org.openucx.jucx.ucp.UcpParams;
+import org.openucx.jucx.ucp.UcpRequest;
+import org.openucx.jucx.ucp.UcpWorker;
+import org.openucx.jucx.ucp.UcpWorkerParams;
+import org.openucx.jucx.ucs.UcsConstants;
+
+/**
+ * A node's UCX endpoint (jucx over the system's UCX, host memory): one UCP worker driven by one
+ * progress thread, which alone calls into UCX; other threads hand it work and wake it. Peers are
+ * reached by their worker address (which a node publishes over its Flight service), so no port is
+ * needed. Everything travels as one kind of UCX active message, a frame of a {@link UcxChannel}:
+ * a 9-byte header (channel id, frame type) and a payload; large payloads go by UCX's rendezvous
+ * protocol. A peer that fails (UCX's peer error handling) fails every channel to it.
+ */
+final class UcxTransport implements AutoCloseable {
+    /** Takes a channel a peer opened, with the request it carries; runs on the progress thread, so it must not block. */
+    interface Acceptor {
+        void accept(UcxChannel channel, ByteBuffer request);
+    }
+
+    private static final int FRAME_MESSAGE = 1;
+    private static final int HEADER_BYTES = Long.BYTES + 1;
+
+    private final UcpContext context;
+    private final UcpWorker worker;
+    private final byte[] address;
+    private final Acceptor acceptor;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** Endpoints by the peer's worker address; the progress thread's alone. */
+    private final Map<ByteBuffer, UcpEndpoint> endpoints = new HashMap<>();
+    private final Map<Long, UcxChannel> channels = new ConcurrentHashMap<>();
+    /** Channel ids: random high bits, so that ids two nodes choose do not meet at a third. */
+    private final AtomicLong nextId = new AtomicLong(new SecureRandom().nextLong() & ~0xFFFF_FFFFL);
+    private final Thread progress;
+    private volatile boolean running = true;
+
+    private UcxTransport(String name, Acceptor acceptor) {
+        this.acceptor = acceptor;
+        this.context = new UcpContext(new UcpParams().requestAmFeature().requestWakeupFeature());
+        this.worker = context.newWorker(new UcpWorkerParams().requestWakeupRX().requestWakeupTX());
+        ByteBuffer workerAddress = worker.getAddress();
+        this.address = new byte[workerAddress.remaining()];
+        workerAddress.get(address);
+        worker.setAmRecvHandler(FRAME_MESSAGE, this::onMessage, UcpConstants.UCP_AM_FLAG_WHOLE_MSG);
+        this.progress = new Thread(this::progressLoop, "ucx-progress-" + name);
+        progress.setDaemon(true);
+        progress.start();
+    }
+
+    /**
+     * Starts the UCX transport of node {@code name}; fails with SQLSTATE 08001 and a clear message
+     * when the system's UCX libraries cannot be loaded.
+     */
+    static UcxTransport start(String name, Acceptor acceptor) {
+        try {
+            return new UcxTransport(name, acceptor);
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError | ExceptionInInitializerError | UcxException e) {
+            throw new WarpException(SqlState.UNABLE_TO_CONNECT, "transport = ucx, but UCX cannot be loaded (install the system's UCX"
+                    + " libraries, on Debian: apt-get install libucx0; or set transport = flight): " + e, e);
+        }
+    }
+
+    /** This worker's address, which a peer needs to reach it. */
+    byte[] address() {
+        return address.clone();
+    }
+
+    /** A new channel to the peer at {@code peer}, opened with {@code request} (which the peer's acceptor receives). */
+    UcxChannel open(byte[] peer, String peerName, ByteBuffer request) {
+        UcxChannel channel = new UcxChannel(this, nextId.incrementAndGet(), ByteBuffer.wrap(peer.clone()), peerName);
+        channels.put(channel.id(), channel);
+        ByteBuffer open = ByteBuffer.allocate(Integer.BYTES + address.length + request.remaining());
+        open.putInt(address.length).put(address).put(request.duplicate()).flip();
+        send(channel, UcxChannel.OPEN, open);
+        return channel;
+    }
+
+    /** Sends a frame; the future completes once UCX is done with the payload (the peer may not have it yet). */
+    CompletableFuture<Void> send(UcxChannel channel, byte type, ByteBuffer payload) {
+        CompletableFuture<Void> sent = new CompletableFuture<>();
+        ByteBuffer header = ByteBuffer.allocateDirect(HEADER_BYTES);
+        header.putLong(0, channel.id()).put(Long.BYTES, type);
+        ByteBuffer data = payload.isDirect() ? payload : ByteBuffer.allocateDirect(payload.remaining()).put(payload.duplicate()).flip();
+        submit(() -> {
+            try {
+                endpoint(channel.peer()).sendAmNonBlocking(FRAME_MESSAGE, UcxUtils.getAddress(header), HEADER_BYTES,
+                        UcxUtils.getAddress(data) + data.position(), data.remaining(), 0, new Sent(header, data, sent, channel.peerName()));
+            } catch (UcxException e) {
+                sent.completeExceptionally(new WarpException(SqlState.CONNECTION_FAILURE, "UCX send to " + channel.peerName()
+                        + " failed: " + e.getMessage(), e));
+            }
+        });
+        return sent;
+    }
+
+    /** Completes a send; holds its buffers, which must live until UCX is done with them. */
+    private static final class Sent extends UcxCallback {
+        private final ByteBuffer header;
+        private final ByteBuffer data;
+        private final CompletableFuture<Void> future;
+        private final String peerName;
+
+        Sent(ByteBuffer header, ByteBuffer data, CompletableFuture<Void> future, String peerName) {
+            this.header = header;
+            this.data = data;
+            this.future = future;
+            this.peerName = peerName;
+        }
+
+        @Override
+        public void onSuccess(UcpRequest request) {
+            future.complete(null);
+        }
+
+        @Override
+        public void onError(int status, String message) {
+            future.completeExceptionally(new WarpException(SqlState.CONNECTION_FAILURE, "UCX send to " + peerName + " failed: "
+                    + message + " (" + header.capacity() + "+" + data.capacity() + " bytes)"));
+        }
+    }
+
+    /** Forgets a closed channel: frames that still come for it are dropped. */
+    void forget(UcxChannel channel) {
+        channels.remove(channel.id());
+    }
+
+    private void submit(Runnable task) {
+        tasks.add(task);
+        worker.signal();
+    }
+
+    private UcpEndpoint endpoint(ByteBuffer peer) {
+        UcpEndpoint endpoint = endpoints.get(peer);
+        if (endpoint == null) {
+            ByteBuffer peerAddress = ByteBuffer.allocateDirect(peer.remaining()).put(peer.duplicate()).flip();
+            endpoint = worker.newEndpoint(new UcpEndpointParams().setUcpAddress(peerAddress).setPeerErrorHandlingMode()
+                    .setErrorHandler((failed, status, message) -> peerFailed(peer, failed, message)));
+            endpoints.put(peer, endpoint);
+        }
+        return endpoint;
+    }
+
+    /** On the progress thread: the peer is gone; its channels fail and its endpoint is dropped (a restarted peer has a new address). */
+    private void peerFailed(ByteBuffer peer, UcpEndpoint failed, String message) {
+        if (endpoints.get(peer) == failed) {
+            endpoints.remove(peer);
+        }
+        channels.values().stream().filter(c -> c.peer().equals(peer)).forEach(c -> c.lost("UCX: " + message));
+        tasks.add(failed::closeNonBlockingForce);
+    }
+
+    private int onMessage(long headerAddress, long headerSize, UcpAmData data, UcpEndpoint replyEndpoint) {
+        ByteBuffer header = UcxUtils.getByteBufferView(headerAddress, headerSize);
+        long id = header.getLong(0);
+        byte type = header.get(Long.BYTES);
+        int length = (int) data.getLength();
+        if (data.isDataValid()) {
+            ByteBuffer payload = ByteBuffer.allocate(length);
+            if (length > 0) {
+                payload.put(UcxUtils.getByteBufferView(data.getDataAddress(), length)).flip();
+            }
+            deliver(id, type, payload);
+        } else {
+            ByteBuffer payload = ByteBuffer.allocateDirect(length);
+            data.receive(UcxUtils.getAddress(payload), new UcxCallback() {
+                @Override
+                public void onSuccess(UcpRequest request) {
+                    deliver(id, type, payload);
+                }
+
+                @Override
+                public void onError(int status, String message) {
+                    UcxChannel channel = channels.get(id);
+                    if (channel != null) {
+                        channel.lost("UCX receive failed: " + message);
+                    }
+                }
+            });
+        }
+        return UcsConstants.STATUS.UCS_OK;
+    }
+
+    private void deliver(long id, byte type, ByteBuffer payload) {
+        if (type == UcxChannel.OPEN) {
+            byte[] peer = new byte[payload.getInt()];
+            payload.get(peer);
+            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), "peer " + Long.toHexString(id));
+            channels.put(id, channel);
+            acceptor.accept(channel, payload.slice());
+            return;
+        }
+        UcxChannel channel = channels.get(id);
+        if (channel != null) {
+            channel.received(type, payload);
+        }
+    }
+
+    private void progressLoop() {
+        try {
+            while (running) {
+                for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                    task.run();
+                }
+                if (worker.progress() == 0 && tasks.isEmpty() && running) {
+                    worker.waitForEvents();
+                }
+            }
+        } catch (Exception | Error e) {
+            channels.values().forEach(c -> c.lost("the UCX progress thread failed: " + e));
+            throw new IllegalStateException("UCX progress failed", e);
+        } finally {
+            endpoints.values().forEach(UcpEndpoint::closeNonBlockingForce);
+            endpoints.clear();
+            worker.close();
+            context.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        channels.values().forEach(c -> c.lost("the node is stopping"));
+        worker.signal();
+        try {
+            progress.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

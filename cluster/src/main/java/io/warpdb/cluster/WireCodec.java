@@ -1,0 +1,173 @@
+package io.warpdb.cluster;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Schema;
+import io.warpdb.storage.encoding.ChunkCodec;
+import io.warpdb.storage.encoding.DecodedColumn;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ReadChannel;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+
+/**
+ * Batches as the payloads of frames between nodes (the UCX transport's): a schema frame, then a
+ * frame per batch. Uncompressed, a batch is an Arrow IPC record batch of {@link WireFormat}'s
+ * schema (strings as UTF-8). Compressed (seed 000, section 4), each column is a storage chunk
+ * ({@link ChunkCodec}: the encoding among plain, the RLE/Delta/frame-of-reference-bitpack
+ * cascades and dictionaries that a sample of the column finds smallest; strings as a dictionary
+ * of the entries the batch uses and their codes). As in the seed (section 6.4), the choice is a
+ * property of the column: a sender samples a column's first batch and encodes the next
+ * {@value #RESAMPLE_BATCHES} - 1 alike, then samples again, so that the selector's cost (tens of ms for
+ * 64K values, against well under one to encode) is paid once per run of batches:
+ * <pre>
+ * schema frame := u8 compressed (0|1) · the Arrow schema as an IPC message ({@link WireFormat#arrowSchema})
+ * batch frame  := an Arrow IPC record batch message                     (uncompressed)
+ *               | i32 rowCount · per column: i32 n · n bytes of a chunk  (compressed)
+ * </pre>
+ */
+final class WireCodec implements AutoCloseable {
+    /** Batches of a stream encoded alike after each sampled one. */
+    static final int RESAMPLE_BATCHES = 16;
+
+    private final Schema schema;
+    private final boolean compressed;
+    private final BufferAllocator allocator;
+    /** Uncompressed only: the Arrow vectors a batch passes through. */
+    private final VectorSchemaRoot root;
+    /** Compressed, sending: per column the encoding chosen on its last sampled batch (null: sample the next one). */
+    private final String[] chosen;
+    private int batchesSinceSample;
+
+    private WireCodec(Schema schema, boolean compressed, BufferAllocator allocator) {
+        this.schema = schema;
+        this.compressed = compressed;
+        this.allocator = allocator;
+        this.root = compressed ? null : VectorSchemaRoot.create(WireFormat.arrowSchema(schema), allocator);
+        this.chosen = new String[schema.size()];
+    }
+
+    /** A codec for sending batches of {@code schema}; its scratch vectors come from {@code allocator}. */
+    static WireCodec forSending(Schema schema, boolean compressed, BufferAllocator allocator) {
+        return new WireCodec(schema, compressed, allocator);
+    }
+
+    /** A codec for the batches that follow {@code schemaFrame}; decoded batches are allocated to {@code allocator}. */
+    static WireCodec forReceiving(ByteBuffer schemaFrame, BufferAllocator allocator) {
+        ByteBuffer frame = schemaFrame.duplicate();
+        boolean compressed = frame.get() == 1;
+        return new WireCodec(WireFormat.schema(org.apache.arrow.vector.types.pojo.Schema.deserializeMessage(frame.slice())), compressed,
+                allocator);
+    }
+
+    Schema schema() {
+        return schema;
+    }
+
+    /** The frame that announces this codec's schema and form. */
+    ByteBuffer schemaFrame() {
+        byte[] arrow = WireFormat.arrowSchema(schema).serializeAsMessage();
+        return ByteBuffer.allocate(1 + arrow.length).put((byte) (compressed ? 1 : 0)).put(arrow).flip();
+    }
+
+    ByteBuffer encode(Batch batch) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            if (compressed) {
+                ByteBuffer count = ByteBuffer.allocate(Integer.BYTES).putInt(0, batch.rowCount());
+                bytes.write(count.array());
+                if (batchesSinceSample++ % RESAMPLE_BATCHES == 0) {
+                    Arrays.fill(chosen, null);
+                }
+                for (int c = 0; c < batch.columnCount(); c++) {
+                    byte[] chunk = encodeColumn(batch, c);
+                    bytes.write(count.putInt(0, chunk.length).array());
+                    bytes.write(chunk);
+                }
+            } else {
+                WireFormat.fill(root, batch);
+                try (ArrowRecordBatch message = new VectorUnloader(root).getRecordBatch()) {
+                    MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), message);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("writing to memory failed", e);
+        }
+        return ByteBuffer.wrap(bytes.toByteArray());
+    }
+
+    /** Column {@code c} of {@code batch} as a chunk, in the encoding chosen for the column (choosing it when due). */
+    private byte[] encodeColumn(Batch batch, int c) {
+        DataType type = schema.type(c);
+        int rows = batch.rowCount();
+        if (type.isWideDecimal() || rows == 0) {
+            return ChunkCodec.encode(batch.vector(c), type, batch.dictionary(c), rows).bytes();
+        }
+        if (chosen[c] == null) {
+            chosen[c] = ChunkCodec.chooseEncoding(batch.vector(c), type, batch.dictionary(c), rows);
+        }
+        return ChunkCodec.encodeAs(batch.vector(c), type, batch.dictionary(c), rows, chosen[c]).bytes();
+    }
+
+    /** The batch in {@code frame}; the caller owns it. */
+    Batch decode(ByteBuffer frame) {
+        try {
+            return compressed ? decodeChunks(frame.duplicate()) : decodeArrow(frame);
+        } catch (IOException | RuntimeException e) {
+            throw new WarpException(SqlState.CONNECTION_FAILURE, "a batch from another node is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private Batch decodeArrow(ByteBuffer frame) throws IOException {
+        byte[] bytes = new byte[frame.remaining()];
+        frame.duplicate().get(bytes);
+        try (ArrowRecordBatch message = MessageSerializer.deserializeRecordBatch(
+                new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes))), allocator)) {
+            new VectorLoader(root).load(message);
+        }
+        return WireFormat.batch(root, schema, allocator);
+    }
+
+    private Batch decodeChunks(ByteBuffer frame) {
+        int rows = frame.getInt();
+        List<FieldVector> vectors = new ArrayList<>(schema.size());
+        List<StringDictionary> dictionaries = new ArrayList<>(schema.size());
+        try {
+            for (int c = 0; c < schema.size(); c++) {
+                int length = frame.getInt();
+                DecodedColumn column = ChunkCodec.decode(frame.slice(frame.position(), length), schema.type(c), schema.field(c).name(),
+                        allocator);
+                frame.position(frame.position() + length);
+                vectors.add(column.vector());
+                dictionaries.add(column.dictionary());
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new Batch(schema, vectors, dictionaries, rows);
+    }
+
+    @Override
+    public void close() {
+        if (root != null) {
+            root.close();
+        }
+    }
+}

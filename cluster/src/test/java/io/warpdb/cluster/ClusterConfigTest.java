@@ -1,0 +1,49 @@
+package io.warpdb.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** The transport and wire compression settings of cluster.properties: defaults, choices, and a clear 22023 for anything else. */
+class ClusterConfigTest {
+    private static Properties node(String... settings) {
+        Properties p = new Properties();
+        p.setProperty("node.id", "n1");
+        p.setProperty("data.dir", "n1");
+        p.setProperty("members", "n1=127.0.0.1:1:2:3, n2=127.0.0.1:4:5:6");
+        for (int i = 0; i < settings.length; i += 2) {
+            p.setProperty(settings[i], settings[i + 1]);
+        }
+        return p;
+    }
+
+    @Test
+    void flightAndCompressionByDefault() {
+        ClusterConfig config = ClusterConfig.of(node(), Path.of("."));
+        assertEquals(ClusterConfig.Transport.FLIGHT, config.transport());
+        assertTrue(config.wireCompression());
+    }
+
+    @Test
+    void ucxWithoutCompression() {
+        ClusterConfig config = ClusterConfig.of(node("transport", " UCX ", "wire.compression", "none"), Path.of("."));
+        assertEquals(ClusterConfig.Transport.UCX, config.transport());
+        assertFalse(config.wireCompression());
+    }
+
+    @Test
+    void anotherValueIsRefused() {
+        WarpException e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("transport", "rdma"), Path.of(".")));
+        assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.state());
+        assertEquals("transport must be flight or ucx, not rdma", e.getMessage());
+        e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("wire.compression", "lz4"), Path.of(".")));
+        assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
+    }
+}
