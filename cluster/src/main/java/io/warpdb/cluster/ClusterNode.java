@@ -30,10 +30,11 @@ public final class ClusterNode implements AutoCloseable {
         this.catalog = new ClusterCatalog(config.members());
         this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
         Member self = config.self();
+        FlightExchange flightExchange = new FlightExchange(allocator, config.nodeTimeout(), self);
+        this.exchange = flightExchange;
         this.flight = FlightServer.builder(allocator, Location.forGrpcInsecure(self.host(), self.flightPort()),
-                new ShardService(shard, allocator)).build();
+                new ShardService(shard, allocator, flightExchange, config.members())).build();
         flight.start();
-        this.exchange = new FlightExchange(allocator, config.nodeTimeout());
         this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
         database.setInterceptor(new Coordinator(config, catalog, log, shard, exchange));
     }

@@ -2,6 +2,7 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.Field;
@@ -17,20 +18,36 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.FieldVector;
 
 /**
  * One query run as fragments on the shards and the rest on the coordinator ({@link FragmentPlanner}):
- * every shard runs each fragment over its rows and streams the result over the {@link Exchange}
- * (this node's own without the wire) into a table of a database of this query alone; the
- * coordinator's plan scans those tables, and this node's copies of replicated tables. Counts the
- * rows, bytes and time of each exchange for EXPLAIN ANALYZE.
+ * every shard runs each fragment over its rows. A fragment whose rows go to the shards (a side of
+ * a repartitioned or broadcast join) sends them to every node over the {@link Exchange} under an
+ * exchange id of this query, which the fragments reading it receive ({@link ShardFragment}); the
+ * coordinator starts all of those first, so that they run while the gathered fragments wait for
+ * their rows. A gathered fragment streams its rows to this node (its own without the wire) into a
+ * table of a database of this query alone; the coordinator's plan scans those tables, and this
+ * node's copies of replicated tables. Counts the rows, bytes and time of each exchange for
+ * EXPLAIN ANALYZE. A query that fails releases its exchange ids on every node.
  */
 final class DistributedQuery implements AutoCloseable {
-    /** What one fragment's exchange moved: rows and Arrow bytes received from all shards, and the time until the last arrived. */
+    /** What one fragment's exchange moved: rows and Arrow bytes sent over the wire by all shards, and the time until the last finished. */
     record ExchangeStats(long rows, long bytes, long nanos) {
     }
+
+    /** Runs the fragments that send rows between shards when this node runs one itself. */
+    private static final ExecutorService LOCAL_SENDERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "cluster-fragment");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final ClusterConfig config;
     private final Session session;
@@ -41,7 +58,8 @@ final class DistributedQuery implements AutoCloseable {
     private final Schema schema;
     private final List<FragmentPlanner.Fragment> fragments;
     private final Database gathered;
-    private final List<ExchangeStats> stats = new ArrayList<>();
+    private final String id = UUID.randomUUID().toString();
+    private final Map<Integer, ExchangeStats> stats = new HashMap<>();
     private CatalogSnapshot snapshot;
     private boolean closed;
 
@@ -55,7 +73,7 @@ final class DistributedQuery implements AutoCloseable {
         this.sql = sql;
         this.plan = planned.plan();
         this.schema = planned.schema();
-        this.fragments = FragmentPlanner.fragments(plan, catalog);
+        this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
         this.gathered = Database.inMemoryWithin(name, shard.database());
     }
 
@@ -76,9 +94,10 @@ final class DistributedQuery implements AutoCloseable {
     }
 
     /**
-     * EXPLAIN's lines: each fragment with the nodes that run it and the exchange that brings its
-     * rows here, then the coordinator's plan; {@code analyzed}: after the query ran to its end,
-     * with the rows, bytes and time of each exchange and the coordinator's time.
+     * EXPLAIN's lines: each fragment with the nodes that run it, the exchanges it reads and the
+     * exchange that takes its rows to this node or to the shards, then the coordinator's plan;
+     * {@code analyzed}: after the query ran to its end, with the rows, bytes and time of each
+     * exchange and the coordinator's time.
      */
     List<String> explain(boolean analyzed) {
         gather(analyzed);
@@ -95,10 +114,21 @@ final class DistributedQuery implements AutoCloseable {
         List<String> lines = new ArrayList<>();
         String shards = config.members().stream().map(Member::id).collect(Collectors.joining(", "));
         for (FragmentPlanner.Fragment f : fragments) {
-            lines.add("Fragment " + (f.id() + 1) + (f.partial() ? " (partial aggregate)" : "") + " on " + shards + ":");
-            QueryPlans.explain(session, f.plan()).forEach(line -> lines.add("  " + line));
-            String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + config.nodeId() + " over " + exchange.name()
-                    + (f.partial() ? ", merged by group" : ", concatenated");
+            String kind = switch (f.output()) {
+                case MERGE -> " (partial aggregate)";
+                case REPARTITION -> " (repartitioned)";
+                case BROADCAST -> " (broadcast)";
+                case GATHER -> "";
+            };
+            lines.add("Fragment " + (f.id() + 1) + kind + " on " + shards + ":");
+            QueryPlans.explain(session, fragmentPlan(f)).forEach(line -> lines.add("  " + line));
+            String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + (f.gathered() ? config.nodeId() : shards)
+                    + " over " + exchange.name() + switch (f.output()) {
+                        case MERGE -> ", merged by group";
+                        case GATHER -> ", concatenated";
+                        case REPARTITION -> ", by murmur3 of " + f.keys().stream().map(k -> f.plan().schema().field(k).name()).toList();
+                        case BROADCAST -> ", all rows to every node";
+                    };
             if (analyzed) {
                 ExchangeStats s = stats.get(f.id());
                 exchanged += String.format(Locale.ROOT, " (rows=%d, bytes=%d, time=%.1f ms)", s.rows(), s.bytes(), s.nanos() / 1e6);
@@ -118,30 +148,127 @@ final class DistributedQuery implements AutoCloseable {
         return FragmentPlanner.coordinatorPlan(plan, fragments, sources);
     }
 
-    /** Creates each fragment's table; with {@code rows}, fills it from every shard. */
+    /** A fragment's plan as EXPLAIN shows it: the subtrees whose rows come from exchanges as scans of tables named after them. */
+    private PlanNode fragmentPlan(FragmentPlanner.Fragment f) {
+        Map<List<Integer>, TableSource> sources = new HashMap<>();
+        for (FragmentPlanner.Input input : f.inputs()) {
+            sources.put(input.path(), snapshot.table(table(fragments.get(input.fragment()))).orElseThrow());
+        }
+        return FragmentPlanner.withInputs(f.plan(), sources);
+    }
+
+    /** Creates each fragment's table; with {@code rows}, runs the fragments and fills the gathered ones' tables from every shard. */
     private void gather(boolean rows) {
+        List<Table> tables = new ArrayList<>();
         for (FragmentPlanner.Fragment f : fragments) {
-            Schema columns = f.plan().schema();
-            List<Field> named = new ArrayList<>();
-            for (int c = 0; c < columns.size(); c++) {
-                named.add(new Field("c" + c, columns.type(c))); // a join's columns may share names
-            }
-            Table table = gathered.catalog().create(table(f), new Schema(named), false);
-            if (rows) {
-                stats.add(fill(table, f));
-            }
+            tables.add(gathered.catalog().create(table(f), ShardFragment.numbered(f.plan().schema()), false));
+        }
+        if (rows) {
+            execute(tables);
         }
         snapshot = gathered.catalog().snapshot();
     }
 
+    private void execute(List<Table> tables) {
+        List<Sender> senders = new ArrayList<>();
+        try {
+            for (FragmentPlanner.Fragment f : fragments) {
+                if (!f.gathered()) {
+                    for (Member node : config.members()) {
+                        senders.add(start(f, node));
+                    }
+                }
+            }
+            for (FragmentPlanner.Fragment f : fragments) {
+                if (f.gathered()) {
+                    stats.put(f.id(), fill(tables.get(f.id()), f));
+                }
+            }
+            for (Sender sender : senders) {
+                long[] sent = sender.sent();
+                stats.merge(sender.fragment(), new ExchangeStats(sent[0], sent[1], sent[2]),
+                        (a, b) -> new ExchangeStats(a.rows() + b.rows(), a.bytes() + b.bytes(), Math.max(a.nanos(), b.nanos())));
+            }
+        } catch (RuntimeException e) {
+            senders.forEach(Sender::cancel);
+            if (!senders.isEmpty()) {
+                for (Member node : config.members()) {
+                    try {
+                        exchange.release(node, id);
+                    } catch (RuntimeException suppressed) {
+                        e.addSuppressed(suppressed); // a node that is gone holds nothing of this query once it restarts
+                    }
+                }
+            }
+            throw e;
+        }
+    }
+
+    private FragmentTicket ticket(FragmentPlanner.Fragment f) {
+        List<FragmentTicket.Input> inputs = f.inputs().stream()
+                .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()))).toList();
+        FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys());
+        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output);
+    }
+
+    private String exchangeId(int fragment) {
+        return id + "/" + (fragment + 1);
+    }
+
+    /** Starts {@code f}, which sends its rows to the shards, on {@code node}: over the exchange, or on a thread of this node. */
+    private Sender start(FragmentPlanner.Fragment f, Member node) {
+        FragmentTicket ticket = ticket(f);
+        if (!node.id().equals(config.nodeId())) {
+            return new Sender(f.id(), exchange.fetch(node, ticket.text()), null);
+        }
+        return new Sender(f.id(), null, CompletableFuture.supplyAsync(() -> {
+            try (BatchStream sent = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator())) {
+                return sent(sent);
+            }
+        }, LOCAL_SENDERS));
+    }
+
+    /** The counts in a sending fragment's answer ({@link ShardFragment#SENT}). */
+    private static long[] sent(BatchStream answer) {
+        List<Object> row = Batches.drainRows(answer).get(0);
+        return new long[] {(Long) row.get(0), (Long) row.get(1), (Long) row.get(2)};
+    }
+
+    /** A fragment sending rows on one node: its answer streaming from another node, or its run here. */
+    private record Sender(int fragment, BatchStream remote, CompletableFuture<long[]> local) {
+        long[] sent() {
+            if (remote != null) {
+                try (remote) {
+                    return DistributedQuery.sent(remote);
+                }
+            }
+            try {
+                return local.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
+
+        void cancel() {
+            if (remote != null) {
+                try {
+                    remote.close();
+                } catch (RuntimeException ignored) {
+                    // the query already failed; its own error is the one to report
+                }
+            }
+        }
+    }
+
     private ExchangeStats fill(Table table, FragmentPlanner.Fragment f) {
         long start = System.nanoTime();
-        String ticket = new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql).text();
+        FragmentTicket ticket = ticket(f);
+        String text = ticket.text();
         List<CountedRows> streams = new ArrayList<>();
         try {
             for (Member node : config.members()) {
                 boolean self = node.id().equals(config.nodeId());
-                streams.add(new CountedRows(self ? localRows(f.plan()) : exchange.fetch(node, ticket), table.schema(), !self));
+                streams.add(new CountedRows(self ? localRows(ticket) : exchange.fetch(node, text), table.schema(), !self));
             }
             long rows = 0;
             long bytes = 0;
@@ -156,13 +283,42 @@ final class DistributedQuery implements AutoCloseable {
         }
     }
 
-    private BatchStream localRows(PlanNode fragment) {
-        Session local = shard.database().newLocalSession();
-        return new ResultStream(QueryPlans.run(local, fragment, fragment.schema()), local);
+    /** This node's run of a gathered fragment: at once when it reads no exchange, else once the first rows are asked for (they wait for the senders). */
+    private BatchStream localRows(FragmentTicket ticket) {
+        if (ticket.inputs().isEmpty()) {
+            return ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator());
+        }
+        return new BatchStream() {
+            private BatchStream rows;
+
+            private BatchStream rows() {
+                if (rows == null) {
+                    rows = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator());
+                }
+                return rows;
+            }
+
+            @Override
+            public Schema schema() {
+                return rows().schema();
+            }
+
+            @Override
+            public Batch next() {
+                return rows().next();
+            }
+
+            @Override
+            public void close() {
+                if (rows != null) {
+                    rows.close();
+                }
+            }
+        };
     }
 
     private static String table(FragmentPlanner.Fragment f) {
-        return "fragment_" + (f.id() + 1);
+        return (f.gathered() ? "fragment_" : "exchange_") + (f.id() + 1);
     }
 
     @Override

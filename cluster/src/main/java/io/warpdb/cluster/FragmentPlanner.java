@@ -30,19 +30,51 @@ import java.util.stream.IntStream;
  * projections of shard-local input, joins of a shard-local side with a replicated one (the kinds
  * that keep the distributed side's rows apart), joins of two shard-local sides on their
  * distribution columns (co-located: equal values hash to one shard), and aggregates grouping by
- * the distribution column. The largest shard-local subtrees become fragments whose results the
- * coordinator concatenates; an aggregate over a shard-local input that is not itself shard-local
- * becomes a partial aggregate on the shards, which the coordinator merges (SUM of sums and of
- * counts, MIN of minima, MAX of maxima). The rest, and subtrees over replicated tables alone,
- * run on the coordinator.
+ * the distribution column. Two shard-local sides that are not co-located are made so by moving
+ * rows between the shards: the smaller side broadcast to every shard when its rows times the
+ * other shards are fewer than the larger side's (and the join kind keeps the larger side's rows
+ * apart), else both sides repartitioned by the murmur3 hash of their equality keys; each moved
+ * side is a fragment of its own whose rows the join's fragment reads from the exchange. The
+ * largest shard-local subtrees become fragments whose results the coordinator concatenates; an
+ * aggregate over a shard-local input that is not itself shard-local becomes a partial aggregate
+ * on the shards, which the coordinator merges (SUM of sums and of counts, MIN of minima, MAX of
+ * maxima). The rest, and subtrees over replicated tables alone, run on the coordinator.
  */
 final class FragmentPlanner {
     private static final Set<AggFunction> MERGEABLE = EnumSet.of(AggFunction.COUNT_STAR, AggFunction.COUNT, AggFunction.SUM,
             AggFunction.MIN, AggFunction.MAX);
     private static final Set<JoinKind> KEEPS_LEFT_APART = EnumSet.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI);
+    private static final Set<JoinKind> KEEPS_RIGHT_APART = EnumSet.of(JoinKind.INNER, JoinKind.RIGHT);
 
-    /** A subtree every shard runs; {@code partial}: an aggregate the coordinator merges, else rows it concatenates. */
-    record Fragment(int id, PlanNode plan, boolean partial) {
+    /** Where a fragment's rows go: to the coordinator (concatenated, or merged by group), or to every shard (by hash, or all). */
+    enum Output { GATHER, MERGE, REPARTITION, BROADCAST }
+
+    /**
+     * A subtree every shard runs. {@code keys}: for REPARTITION, the output columns whose hash
+     * picks each row's shard. {@code inputs}: the fragments whose exchanged rows replace subtrees
+     * of {@code plan}.
+     */
+    record Fragment(int id, PlanNode plan, Output output, List<Integer> keys, List<Input> inputs) {
+        Fragment {
+            keys = List.copyOf(keys);
+            inputs = List.copyOf(inputs);
+        }
+
+        boolean partial() {
+            return output == Output.MERGE;
+        }
+
+        /** Whether its rows go to the coordinator, not to the shards. */
+        boolean gathered() {
+            return output == Output.GATHER || output == Output.MERGE;
+        }
+    }
+
+    /** Fragment {@code fragment}'s rows replace the subtree of a fragment's plan at {@code path} (input positions from its root). */
+    record Input(int fragment, List<Integer> path) {
+        Input {
+            path = List.copyOf(path);
+        }
     }
 
     /** How a subtree's rows lie: on the shards by hash, on every node, or only here. */
@@ -54,42 +86,83 @@ final class FragmentPlanner {
         static final Layout LOCAL = new Layout(Spread.LOCAL, -1);
     }
 
+    /** How a join of two shard-local sides brings matching rows together. */
+    private enum Move { REPARTITION, BROADCAST_LEFT, BROADCAST_RIGHT }
+
     private final ClusterCatalog catalog;
+    private final int nodes;
     private final Map<PlanNode, Layout> layouts = new IdentityHashMap<>();
+    private final Map<PlanNode, Move> moves = new IdentityHashMap<>();
     private final List<Fragment> fragments = new ArrayList<>();
 
-    private FragmentPlanner(ClusterCatalog catalog) {
+    private FragmentPlanner(ClusterCatalog catalog, int nodes) {
         this.catalog = catalog;
+        this.nodes = nodes;
     }
 
-    /** The fragments of {@code plan}, in the order the coordinator's plan reads them. */
-    static List<Fragment> fragments(PlanNode plan, ClusterCatalog catalog) {
-        FragmentPlanner planner = new FragmentPlanner(catalog);
+    /** The fragments of {@code plan} on {@code nodes} shards, each after the fragments it reads. */
+    static List<Fragment> fragments(PlanNode plan, ClusterCatalog catalog, int nodes) {
+        FragmentPlanner planner = new FragmentPlanner(catalog, nodes);
         planner.collect(plan);
         return planner.fragments;
     }
 
     /**
-     * {@code plan} with each fragment replaced by a scan of its gathered results in {@code sources}
-     * (by fragment id), under a merging aggregate for a partial one.
+     * {@code plan} with each gathered fragment replaced by a scan of its gathered results in
+     * {@code sources} (by fragment id), under a merging aggregate for a partial one.
      */
     static PlanNode coordinatorPlan(PlanNode plan, List<Fragment> fragments, Map<Integer, TableSource> sources) {
         Map<PlanNode, Fragment> byRoot = new IdentityHashMap<>();
-        fragments.forEach(f -> byRoot.put(f.plan(), f));
+        fragments.stream().filter(Fragment::gathered).forEach(f -> byRoot.put(f.plan(), f));
         return replace(plan, byRoot, sources);
     }
 
     private static PlanNode replace(PlanNode node, Map<PlanNode, Fragment> byRoot, Map<Integer, TableSource> sources) {
         Fragment fragment = byRoot.get(node);
         if (fragment != null) {
-            TableSource source = sources.get(fragment.id());
-            ScanNode gathered = new ScanNode(source, IntStream.range(0, node.schema().size()).boxed().toList(), node.schema());
+            ScanNode gathered = scanOf(sources.get(fragment.id()), node);
             return fragment.partial() ? merge((AggregateNode) node, gathered) : gathered;
         }
         if (node.inputs().isEmpty()) {
             return node;
         }
         return node.withInputs(node.inputs().stream().map(input -> replace(input, byRoot, sources)).toList());
+    }
+
+    /** A scan of {@code source}, which holds the rows of {@code node}, in its place. */
+    private static ScanNode scanOf(TableSource source, PlanNode node) {
+        return new ScanNode(source, IntStream.range(0, node.schema().size()).boxed().toList(), node.schema());
+    }
+
+    /** {@code root} with the subtree at each path of {@code sources} replaced by a scan of that source, which holds its rows. */
+    static PlanNode withInputs(PlanNode root, Map<List<Integer>, TableSource> sources) {
+        return withInputs(root, new ArrayList<>(), sources);
+    }
+
+    private static PlanNode withInputs(PlanNode node, List<Integer> path, Map<List<Integer>, TableSource> sources) {
+        TableSource source = sources.get(path);
+        if (source != null) {
+            return scanOf(source, node);
+        }
+        if (node.inputs().isEmpty() || sources.keySet().stream().noneMatch(p -> p.size() > path.size() && p.subList(0, path.size()).equals(path))) {
+            return node;
+        }
+        List<PlanNode> inputs = new ArrayList<>();
+        for (int i = 0; i < node.inputs().size(); i++) {
+            path.add(i);
+            inputs.add(withInputs(node.inputs().get(i), path, sources));
+            path.remove(path.size() - 1);
+        }
+        return node.withInputs(inputs);
+    }
+
+    /** The subtree of {@code root} at {@code path}. */
+    static PlanNode at(PlanNode root, List<Integer> path) {
+        PlanNode node = root;
+        for (int i : path) {
+            node = node.inputs().get(i);
+        }
+        return node;
     }
 
     /** The coordinator's half of a partial aggregate: the shards' groups merged by their keys. */
@@ -125,15 +198,41 @@ final class FragmentPlanner {
 
     private void collect(PlanNode node) {
         if (layout(node).spread() == Spread.HASHED) {
-            fragments.add(new Fragment(fragments.size(), node, false));
+            cut(node, Output.GATHER, List.of());
             return;
         }
         if (node instanceof AggregateNode aggregate && layout(aggregate.input()).spread() == Spread.HASHED
                 && aggregate.aggregates().stream().allMatch(c -> !c.distinct() && MERGEABLE.contains(c.function()))) {
-            fragments.add(new Fragment(fragments.size(), node, true));
+            cut(node, Output.MERGE, List.of());
             return;
         }
         node.inputs().forEach(this::collect);
+    }
+
+    /** Makes {@code root} a fragment, after the fragments of the sides its joins move; returns its id. */
+    private int cut(PlanNode root, Output output, List<Integer> keys) {
+        List<Input> inputs = new ArrayList<>();
+        findMoves(root, new ArrayList<>(), inputs);
+        int id = fragments.size();
+        fragments.add(new Fragment(id, root, output, keys, inputs));
+        return id;
+    }
+
+    private void findMoves(PlanNode node, List<Integer> path, List<Input> inputs) {
+        Move move = moves.get(node);
+        for (int i = 0; i < node.inputs().size(); i++) {
+            PlanNode input = node.inputs().get(i);
+            List<Integer> at = new ArrayList<>(path);
+            at.add(i);
+            JoinNode join = move == null ? null : (JoinNode) node;
+            if (move == Move.REPARTITION) {
+                inputs.add(new Input(cut(input, Output.REPARTITION, i == 0 ? join.leftKeys() : join.rightKeys()), at));
+            } else if ((move == Move.BROADCAST_LEFT && i == 0) || (move == Move.BROADCAST_RIGHT && i == 1)) {
+                inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at));
+            } else {
+                findMoves(input, at, inputs);
+            }
+        }
     }
 
     private Layout layout(PlanNode node) {
@@ -202,10 +301,49 @@ final class FragmentPlanner {
                 && (join.kind() == JoinKind.INNER || join.kind() == JoinKind.RIGHT)) {
             return new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
         }
-        if (left.spread() == Spread.HASHED && right.spread() == Spread.HASHED && coLocated(join, left.key(), right.key())) {
+        if (left.spread() != Spread.HASHED || right.spread() != Spread.HASHED) {
+            return Layout.LOCAL;
+        }
+        if (coLocated(join, left.key(), right.key())) {
             return new Layout(Spread.HASHED, KEEPS_LEFT_APART.contains(join.kind()) ? left.key() : -1);
         }
-        return Layout.LOCAL;
+        double leftRows = RowEstimate.of(join.left(), this::shardLocal, nodes);
+        double rightRows = RowEstimate.of(join.right(), this::shardLocal, nodes);
+        if (KEEPS_LEFT_APART.contains(join.kind()) && rightRows * (nodes - 1) < leftRows) {
+            moves.put(join, Move.BROADCAST_RIGHT);
+            return left;
+        }
+        if (KEEPS_RIGHT_APART.contains(join.kind()) && leftRows * (nodes - 1) < rightRows) {
+            moves.put(join, Move.BROADCAST_LEFT);
+            return new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
+        }
+        if (!repartitionable(join)) {
+            return Layout.LOCAL;
+        }
+        moves.put(join, Move.REPARTITION);
+        if (join.leftKeys().size() != 1) {
+            return new Layout(Spread.HASHED, -1); // the combined hash of several keys names no one column's shard
+        }
+        return switch (join.kind()) {
+            case INNER, LEFT, SEMI, ANTI -> new Layout(Spread.HASHED, join.leftKeys().get(0));
+            case RIGHT -> new Layout(Spread.HASHED, leftWidth + join.rightKeys().get(0));
+            case FULL -> new Layout(Spread.HASHED, -1); // unmatched rows of either side carry NULL in the other's key
+        };
+    }
+
+    private boolean shardLocal(PlanNode node) {
+        return layout(node).spread() == Spread.HASHED;
+    }
+
+    /** Whether the join has equality keys whose equal values hash alike on both sides, so that repartitioning brings them together. */
+    private static boolean repartitionable(JoinNode join) {
+        for (int i = 0; i < join.leftKeys().size(); i++) {
+            if (!ShardPartitioner.hashesAlike(join.left().schema().type(join.leftKeys().get(i)),
+                    join.right().schema().type(join.rightKeys().get(i)))) {
+                return false;
+            }
+        }
+        return !join.leftKeys().isEmpty();
     }
 
     /** Whether the join matches rows on both sides' distribution columns, of one type (so that equal values hashed alike). */

@@ -6,7 +6,6 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.arrow.flight.Action;
@@ -16,6 +15,7 @@ import org.apache.arrow.flight.NoOpFlightProducer;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.slf4j.Logger;
@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's Arrow Flight service for the other nodes: DoGet runs the ticket on this shard (SQL
- * text, or a {@link FragmentTicket}) and streams the rows; DoPut stages a load's rows (the descriptor's command is
- * {@code load/table}); the action {@code abort} drops a load's staged rows. Errors travel as
- * Flight errors whose description starts with the SQLSTATE.
+ * text, or a {@link FragmentTicket}) and streams the rows; DoPut stages a load's rows (the
+ * descriptor's command is {@code load/table}) or, when the descriptor is the path {@code
+ * exchange, <exchange id>, <sender>}, puts exchange rows into the {@link FlightExchange}'s inbox;
+ * the action {@code abort} drops a load's staged rows, {@code release} a query's exchange rows.
+ * Errors travel as Flight errors whose description starts with the SQLSTATE.
  */
 final class ShardService extends NoOpFlightProducer {
     static final String ABORT = "abort";
@@ -33,21 +35,24 @@ final class ShardService extends NoOpFlightProducer {
 
     private final ShardStore shard;
     private final BufferAllocator allocator;
+    private final FlightExchange exchange;
+    private final List<Member> members;
 
-    ShardService(ShardStore shard, BufferAllocator allocator) {
+    ShardService(ShardStore shard, BufferAllocator allocator, FlightExchange exchange, List<Member> members) {
         this.shard = shard;
         this.allocator = allocator;
+        this.exchange = exchange;
+        this.members = members;
     }
 
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
         String sql = new String(ticket.getBytes(), StandardCharsets.UTF_8);
-        try (Session session = shard.database().newLocalSession();
-                StatementResult result = FragmentTicket.parse(sql).map(fragment -> fragment.run(session))
-                        .orElseGet(() -> session.execute(sql, List.of()));
+        try (BatchStream result = FragmentTicket.parse(sql).map(f -> ShardFragment.run(f, shard, exchange, members, allocator))
+                        .orElseGet(() -> statement(sql));
                 VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(result.schema()), allocator)) {
             listener.start(root);
-            for (Batch next = result.batches().next(); next != null; next = result.batches().next()) {
+            for (Batch next = result.next(); next != null; next = result.next()) {
                 try (Batch batch = next) {
                     WireFormat.fill(root, batch);
                 }
@@ -59,8 +64,21 @@ final class ShardService extends NoOpFlightProducer {
         }
     }
 
+    private BatchStream statement(String sql) {
+        Session session = shard.database().newLocalSession();
+        try {
+            return new ResultStream(session.execute(sql, List.of()), session);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
     @Override
     public Runnable acceptPut(CallContext context, FlightStream stream, StreamListener<PutResult> ack) {
+        if (!stream.getDescriptor().isCommand()) {
+            return () -> receive(stream, ack);
+        }
         return () -> {
             String[] target = new String(stream.getDescriptor().getCommand(), StandardCharsets.UTF_8).split("/", 2);
             try (BatchStream rows = new FlightBatches(stream, allocator)) {
@@ -72,13 +90,52 @@ final class ShardService extends NoOpFlightProducer {
         };
     }
 
+    /** Puts a sender's exchange rows into the inbox: its batches, then its end or its failure. */
+    private void receive(FlightStream stream, StreamListener<PutResult> ack) {
+        List<String> path = stream.getDescriptor().getPath();
+        String id = path.get(1);
+        String sender = path.get(2);
+        try (BatchStream rows = new FlightBatches(stream, allocator)) {
+            WarpException failure = null;
+            for (Batch batch = rows.next(); batch != null && failure == null; batch = rows.next()) {
+                ArrowBuf metadata = stream.getLatestMetadata();
+                if (metadata != null) {
+                    batch.close();
+                    byte[] text = new byte[(int) metadata.readableBytes()];
+                    metadata.getBytes(0, text);
+                    String description = new String(text, StandardCharsets.UTF_8);
+                    failure = FlightExchange.error(description, null);
+                    if (failure == null) {
+                        failure = new WarpException(SqlState.INTERNAL_ERROR, description);
+                    }
+                } else {
+                    exchange.inbox().deliver(id, sender, batch);
+                }
+            }
+            if (failure != null) {
+                exchange.inbox().fail(id, sender, failure);
+            } else {
+                exchange.inbox().finish(id, sender);
+            }
+            ack.onCompleted();
+        } catch (RuntimeException e) {
+            exchange.inbox().fail(id, sender, new WarpException(SqlState.CONNECTION_FAILURE, "node " + sender
+                    + " stopped sending rows of exchange " + id + ": " + e.getMessage(), e));
+            ack.onError(error(e));
+        }
+    }
+
     @Override
     public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
-        if (!action.getType().equals(ABORT)) {
-            listener.onError(CallStatus.UNIMPLEMENTED.withDescription("no action " + action.getType()).toRuntimeException());
-            return;
+        String body = new String(action.getBody(), StandardCharsets.UTF_8);
+        switch (action.getType()) {
+            case ABORT -> shard.abort(body);
+            case FlightExchange.RELEASE -> exchange.inbox().release(body);
+            default -> {
+                listener.onError(CallStatus.UNIMPLEMENTED.withDescription("no action " + action.getType()).toRuntimeException());
+                return;
+            }
         }
-        shard.abort(new String(action.getBody(), StandardCharsets.UTF_8));
         listener.onCompleted();
     }
 
