@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
+import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
@@ -121,7 +122,8 @@ final class DistributedQuery implements AutoCloseable {
                 case GATHER -> "";
             };
             lines.add("Fragment " + (f.id() + 1) + kind + " on " + shards + ":");
-            QueryPlans.explain(session, fragmentPlan(f)).forEach(line -> lines.add("  " + line));
+            PlanNode shown = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) fragmentPlan(f)) : fragmentPlan(f);
+            QueryPlans.explain(session, shown).forEach(line -> lines.add("  " + line));
             String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + (f.gathered() ? config.nodeId() : shards)
                     + " over " + exchange.name() + switch (f.output()) {
                         case MERGE -> ", merged by group";
@@ -161,7 +163,8 @@ final class DistributedQuery implements AutoCloseable {
     private void gather(boolean rows) {
         List<Table> tables = new ArrayList<>();
         for (FragmentPlanner.Fragment f : fragments) {
-            tables.add(gathered.catalog().create(table(f), ShardFragment.numbered(f.plan().schema()), false));
+            PlanNode sent = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) f.plan()) : f.plan();
+            tables.add(gathered.catalog().create(table(f), ShardFragment.numbered(sent.schema()), false));
         }
         if (rows) {
             execute(tables);
@@ -208,7 +211,7 @@ final class DistributedQuery implements AutoCloseable {
         List<FragmentTicket.Input> inputs = f.inputs().stream()
                 .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()))).toList();
         FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys());
-        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output);
+        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial());
     }
 
     private String exchangeId(int fragment) {

@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.plan.AggregateNode;
@@ -14,6 +15,9 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
@@ -30,7 +34,8 @@ import java.util.stream.IntStream;
  * projections of shard-local input, joins of a shard-local side with a replicated one (the kinds
  * that keep the distributed side's rows apart), joins of two shard-local sides on their
  * distribution columns (co-located: equal values hash to one shard), and aggregates grouping by
- * the distribution column. Two shard-local sides that are not co-located are made so by moving
+ * the distribution column (on a cluster of one node: all of them). Two shard-local sides that are
+ * not co-located are made so by moving
  * rows between the shards: the smaller side broadcast to every shard when its rows times the
  * other shards are fewer than the larger side's (and the join kind keeps the larger side's rows
  * apart), else both sides repartitioned by the murmur3 hash of their equality keys; each moved
@@ -38,7 +43,9 @@ import java.util.stream.IntStream;
  * largest shard-local subtrees become fragments whose results the coordinator concatenates; an
  * aggregate over a shard-local input that is not itself shard-local becomes a partial aggregate
  * on the shards, which the coordinator merges (SUM of sums and of counts, MIN of minima, MAX of
- * maxima). The rest, and subtrees over replicated tables alone, run on the coordinator.
+ * maxima, AVG as a sum of sums divided by a sum of counts); a grouped aggregate that does not
+ * merge so (DISTINCT, variances) repartitions its input by the hash of its group keys and runs
+ * whole on the shards. The rest, and subtrees over replicated tables alone, run on the coordinator.
  */
 final class FragmentPlanner {
     private static final Set<AggFunction> MERGEABLE = EnumSet.of(AggFunction.COUNT_STAR, AggFunction.COUNT, AggFunction.SUM,
@@ -86,7 +93,7 @@ final class FragmentPlanner {
         static final Layout LOCAL = new Layout(Spread.LOCAL, -1);
     }
 
-    /** How a join of two shard-local sides brings matching rows together. */
+    /** How a join of two shard-local sides brings matching rows together (and an aggregate its groups: REPARTITION). */
     private enum Move { REPARTITION, BROADCAST_LEFT, BROADCAST_RIGHT }
 
     private final ClusterCatalog catalog;
@@ -120,8 +127,10 @@ final class FragmentPlanner {
     private static PlanNode replace(PlanNode node, Map<PlanNode, Fragment> byRoot, Map<Integer, TableSource> sources) {
         Fragment fragment = byRoot.get(node);
         if (fragment != null) {
-            ScanNode gathered = scanOf(sources.get(fragment.id()), node);
-            return fragment.partial() ? merge((AggregateNode) node, gathered) : gathered;
+            if (fragment.partial()) {
+                return merge((AggregateNode) node, scanOf(sources.get(fragment.id()), shardHalf((AggregateNode) node)));
+            }
+            return scanOf(sources.get(fragment.id()), node);
         }
         if (node.inputs().isEmpty()) {
             return node;
@@ -165,19 +174,98 @@ final class FragmentPlanner {
         return node;
     }
 
-    /** The coordinator's half of a partial aggregate: the shards' groups merged by their keys. */
-    private static AggregateNode merge(AggregateNode partial, ScanNode partials) {
+    /**
+     * The shards' half of a partial aggregate: each AVG as the SUM of its argument in its place
+     * and the COUNT of it after all the calls, which the coordinator divides ({@link #merge}).
+     */
+    static AggregateNode shardHalf(AggregateNode aggregate) {
+        List<AggCall> calls = new ArrayList<>();
+        List<AggCall> counts = new ArrayList<>();
+        for (AggCall call : aggregate.aggregates()) {
+            if (call.function() != AggFunction.AVG) {
+                calls.add(call);
+                continue;
+            }
+            DataType argument = aggregate.input().schema().type(call.args().get(0));
+            calls.add(new AggCall(AggFunction.SUM, call.args(), false, partialSumType(argument), call.name() + "_sum"));
+            counts.add(new AggCall(AggFunction.COUNT, call.args(), false, DataType.BIGINT, call.name() + "_count"));
+        }
+        if (counts.isEmpty()) {
+            return aggregate;
+        }
+        calls.addAll(counts);
+        List<Field> fields = new ArrayList<>(aggregate.schema().fields().subList(0, aggregate.groupKeys().size()));
+        calls.forEach(c -> fields.add(new Field(c.name(), c.type())));
+        return new AggregateNode(aggregate.input(), aggregate.groupKeys(), calls, new Schema(fields));
+    }
+
+    /** A shard's SUM behind an AVG: DECIMAL(18, s) of DECIMAL(p, s), BIGINT of integers, DOUBLE of DOUBLE. */
+    private static DataType partialSumType(DataType argument) {
+        return switch (argument.kind()) {
+            case DECIMAL -> DataType.decimal(DataType.MAX_DECIMAL_PRECISION, argument.scale());
+            case DOUBLE -> DataType.DOUBLE;
+            default -> DataType.BIGINT;
+        };
+    }
+
+    /**
+     * Whether an aggregate merges from the shards' partial results: no DISTINCT; COUNT, SUM, MIN,
+     * MAX; AVG of an integer, a DECIMAL of up to 18 digits or a DOUBLE (the coordinator divides the
+     * merged sum by the merged count as a rolled-up AVG does, {@link Exprs#average}).
+     */
+    private static boolean mergeable(AggregateNode aggregate) {
+        for (AggCall c : aggregate.aggregates()) {
+            boolean merges = MERGEABLE.contains(c.function()) || c.function() == AggFunction.AVG
+                    && splitsAverage(aggregate.input().schema().type(c.args().get(0)));
+            if (c.distinct() || !merges) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean splitsAverage(DataType argument) {
+        TypeKind kind = argument.kind();
+        return kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.DOUBLE
+                || kind == TypeKind.DECIMAL && !argument.isWideDecimal();
+    }
+
+    /**
+     * The coordinator's half of a partial aggregate: the shards' groups ({@link #shardHalf}'s
+     * columns) merged by their keys, each AVG the merged sum divided by the merged count.
+     */
+    private static PlanNode merge(AggregateNode partial, ScanNode partials) {
         int keys = partial.groupKeys().size();
+        AggregateNode half = shardHalf(partial);
         List<AggCall> merged = new ArrayList<>();
-        for (int i = 0; i < partial.aggregates().size(); i++) {
-            AggCall call = partial.aggregates().get(i);
+        for (int i = 0; i < half.aggregates().size(); i++) {
+            AggCall call = half.aggregates().get(i);
             AggFunction function = switch (call.function()) {
                 case COUNT_STAR, COUNT, SUM -> AggFunction.SUM;
                 default -> call.function();
             };
             merged.add(new AggCall(function, List.of(keys + i), false, call.type(), call.name()));
         }
-        return new AggregateNode(partials, IntStream.range(0, keys).boxed().toList(), merged, partial.schema());
+        AggregateNode merging = new AggregateNode(partials, IntStream.range(0, keys).boxed().toList(), merged, half.schema());
+        if (half == partial) {
+            return merging;
+        }
+        List<Expr> finished = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            finished.add(new ColumnRef(k, half.schema().type(k)));
+        }
+        int count = keys + partial.aggregates().size();
+        for (int i = 0; i < partial.aggregates().size(); i++) {
+            AggCall call = partial.aggregates().get(i);
+            ColumnRef value = new ColumnRef(keys + i, half.schema().type(keys + i));
+            if (call.function() == AggFunction.AVG) {
+                finished.add(Exprs.average(value, new ColumnRef(count, DataType.BIGINT), call.type()));
+                count++;
+            } else {
+                finished.add(value);
+            }
+        }
+        return new ProjectNode(merging, finished, partial.schema());
     }
 
     /**
@@ -201,8 +289,7 @@ final class FragmentPlanner {
             cut(node, Output.GATHER, List.of());
             return;
         }
-        if (node instanceof AggregateNode aggregate && layout(aggregate.input()).spread() == Spread.HASHED
-                && aggregate.aggregates().stream().allMatch(c -> !c.distinct() && MERGEABLE.contains(c.function()))) {
+        if (node instanceof AggregateNode aggregate && layout(aggregate.input()).spread() == Spread.HASHED && mergeable(aggregate)) {
             cut(node, Output.MERGE, List.of());
             return;
         }
@@ -224,9 +311,10 @@ final class FragmentPlanner {
             PlanNode input = node.inputs().get(i);
             List<Integer> at = new ArrayList<>(path);
             at.add(i);
-            JoinNode join = move == null ? null : (JoinNode) node;
             if (move == Move.REPARTITION) {
-                inputs.add(new Input(cut(input, Output.REPARTITION, i == 0 ? join.leftKeys() : join.rightKeys()), at));
+                List<Integer> keys = node instanceof JoinNode join ? (i == 0 ? join.leftKeys() : join.rightKeys())
+                        : ((AggregateNode) node).groupKeys();
+                inputs.add(new Input(cut(input, Output.REPARTITION, keys), at));
             } else if ((move == Move.BROADCAST_LEFT && i == 0) || (move == Move.BROADCAST_RIGHT && i == 1)) {
                 inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at));
             } else {
@@ -270,7 +358,15 @@ final class FragmentPlanner {
                 return input;
             }
             int key = input.spread() == Spread.HASHED ? aggregate.groupKeys().indexOf(input.key()) : -1;
-            return key >= 0 && input.key() >= 0 ? new Layout(Spread.HASHED, key) : Layout.LOCAL;
+            if (key >= 0 && input.key() >= 0) {
+                return new Layout(Spread.HASHED, key);
+            }
+            if (input.spread() != Spread.HASHED || mergeable(aggregate) || aggregate.groupKeys().isEmpty() || nodes == 1) {
+                return Layout.LOCAL;
+            }
+            // DISTINCT, variances, ...: whole groups brought together by the hash of their keys
+            moves.put(aggregate, Move.REPARTITION);
+            return new Layout(Spread.HASHED, aggregate.groupKeys().size() == 1 ? 0 : -1);
         }
         return Layout.LOCAL;
     }
@@ -304,7 +400,7 @@ final class FragmentPlanner {
         if (left.spread() != Spread.HASHED || right.spread() != Spread.HASHED) {
             return Layout.LOCAL;
         }
-        if (coLocated(join, left.key(), right.key())) {
+        if (nodes == 1 || coLocated(join, left.key(), right.key())) {
             return new Layout(Spread.HASHED, KEEPS_LEFT_APART.contains(join.kind()) ? left.key() : -1);
         }
         double leftRows = RowEstimate.of(join.left(), this::shardLocal, nodes);

@@ -7,6 +7,7 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -91,6 +92,9 @@ final class ShardFragment {
             PlanNode fragment = ticket.find(plan);
             if (!ticket.inputs().isEmpty()) {
                 fragment = withReceivedInputs(ticket, fragment, shard, exchange, members, owned);
+            }
+            if (ticket.partial()) {
+                fragment = FragmentPlanner.shardHalf((AggregateNode) fragment);
             }
             return new ResultStream(QueryPlans.run(session, fragment, fragment.schema()), () -> closeAll(owned));
         } catch (RuntimeException e) {

@@ -73,10 +73,21 @@ class FragmentPlannerTest {
     }
 
     @Test
-    void anAverageOverAllRowsGathersTheRows() {
-        List<FragmentPlanner.Fragment> fragments = fragments("SELECT AVG(o_total) FROM orders");
-        assertEquals(1, fragments.size());
-        assertTrue(!fragments.get(0).partial() && !contains(fragments.get(0).plan(), AggregateNode.class));
+    void anAverageSplitsIntoASumAndACountOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT AVG(o_total), COUNT(*), AVG(o_cust) FROM orders");
+        assertEquals(List.of(Output.MERGE), outputs(fragments));
+        AggregateNode half = FragmentPlanner.shardHalf((AggregateNode) fragments.get(0).plan());
+        assertEquals("[SUM([$1]), COUNT_STAR([]), SUM([$0]), COUNT([$1]), COUNT([$0])]", half.aggregates().toString());
+        assertEquals("DECIMAL(18,2)", half.schema().type(0).sqlName());
+    }
+
+    @Test
+    void aDistinctCountGroupedByAnotherColumnRepartitionsByTheGroupKeys() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT o_cust, COUNT(DISTINCT o_total) FROM orders GROUP BY o_cust");
+        assertEquals(List.of(Output.REPARTITION, Output.GATHER), outputs(fragments));
+        assertTrue(fragments.get(1).plan() instanceof AggregateNode);
+        // without groups: the rows go to the coordinator
+        assertEquals(List.of(Output.GATHER), outputs(fragments("SELECT COUNT(DISTINCT o_cust) FROM orders")));
     }
 
     @Test
