@@ -43,7 +43,7 @@ final class DistributedQuery implements AutoCloseable {
     record ExchangeStats(long rows, long bytes, long nanos) {
     }
 
-    /** Runs the fragments that send rows between shards when this node runs one itself. */
+    /** Runs the fragments that send rows between shards when this node runs one itself, and reads the others' answers. */
     private static final ExecutorService LOCAL_SENDERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "cluster-fragment");
         t.setDaemon(true);
@@ -172,13 +172,27 @@ final class DistributedQuery implements AutoCloseable {
         snapshot = gathered.catalog().snapshot();
     }
 
+    /**
+     * Starts every sending fragment on every node, then fills the gathered fragments' tables. A
+     * sending fragment that fails (its node died, hangs or raised an error) releases the query's
+     * exchanges on every node at once, so that no reader waits for it, and its error is the query's.
+     */
     private void execute(List<Table> tables) {
-        List<Sender> senders = new ArrayList<>();
+        List<CompletableFuture<long[]>> senders = new ArrayList<>();
+        List<Integer> sent = new ArrayList<>();
+        CompletableFuture<Void> failed = new CompletableFuture<>();
         try {
             for (FragmentPlanner.Fragment f : fragments) {
                 if (!f.gathered()) {
                     for (Member node : config.members()) {
-                        senders.add(start(f, node));
+                        CompletableFuture<long[]> sender = start(f, node);
+                        sender.whenComplete((counts, error) -> {
+                            if (error != null && failed.completeExceptionally(error)) {
+                                releaseEverywhere(null);
+                            }
+                        });
+                        senders.add(sender);
+                        sent.add(f.id());
                     }
                 }
             }
@@ -187,23 +201,52 @@ final class DistributedQuery implements AutoCloseable {
                     stats.put(f.id(), fill(tables.get(f.id()), f));
                 }
             }
-            for (Sender sender : senders) {
-                long[] sent = sender.sent();
-                stats.merge(sender.fragment(), new ExchangeStats(sent[0], sent[1], sent[2]),
+            for (int i = 0; i < senders.size(); i++) {
+                long[] counts = join(senders.get(i));
+                stats.merge(sent.get(i), new ExchangeStats(counts[0], counts[1], counts[2]),
                         (a, b) -> new ExchangeStats(a.rows() + b.rows(), a.bytes() + b.bytes(), Math.max(a.nanos(), b.nanos())));
             }
         } catch (RuntimeException e) {
-            senders.forEach(Sender::cancel);
-            if (!senders.isEmpty()) {
-                for (Member node : config.members()) {
-                    try {
-                        exchange.release(node, id);
-                    } catch (RuntimeException suppressed) {
-                        e.addSuppressed(suppressed); // a node that is gone holds nothing of this query once it restarts
-                    }
+            RuntimeException error = e;
+            if (failed.isCompletedExceptionally()) {
+                error = cause(failed);
+                if (error != e) {
+                    error.addSuppressed(e);
+                }
+            } else if (!senders.isEmpty()) {
+                releaseEverywhere(e);
+            }
+            throw error;
+        }
+    }
+
+    /** Drops this query's exchange rows on every node (those that cannot be reached hold none once they restart). */
+    private void releaseEverywhere(RuntimeException failure) {
+        for (Member node : config.members()) {
+            try {
+                exchange.release(node, id);
+            } catch (RuntimeException suppressed) {
+                if (failure != null) {
+                    failure.addSuppressed(suppressed);
                 }
             }
-            throw e;
+        }
+    }
+
+    private static long[] join(CompletableFuture<long[]> sender) {
+        try {
+            return sender.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private static RuntimeException cause(CompletableFuture<?> failed) {
+        try {
+            failed.join();
+            throw new IllegalStateException("not failed");
+        } catch (CompletionException e) {
+            return e.getCause() instanceof RuntimeException r ? r : e;
         }
     }
 
@@ -219,48 +262,27 @@ final class DistributedQuery implements AutoCloseable {
     }
 
     /** Starts {@code f}, which sends its rows to the shards, on {@code node}: over the exchange, or on a thread of this node. */
-    private Sender start(FragmentPlanner.Fragment f, Member node) {
+    private CompletableFuture<long[]> start(FragmentPlanner.Fragment f, Member node) {
         FragmentTicket ticket = ticket(f);
         if (!node.id().equals(config.nodeId())) {
-            return new Sender(f.id(), exchange.fetch(node, ticket.text()), null);
+            BatchStream answer = exchange.fetch(node, ticket.text());
+            return CompletableFuture.supplyAsync(() -> {
+                try (answer) {
+                    return sent(answer);
+                }
+            }, LOCAL_SENDERS);
         }
-        return new Sender(f.id(), null, CompletableFuture.supplyAsync(() -> {
-            try (BatchStream sent = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator())) {
-                return sent(sent);
+        return CompletableFuture.supplyAsync(() -> {
+            try (BatchStream answer = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator())) {
+                return sent(answer);
             }
-        }, LOCAL_SENDERS));
+        }, LOCAL_SENDERS);
     }
 
-    /** The counts in a sending fragment's answer ({@link ShardFragment#SENT}). */
+    /** The counts in a sending fragment's answer ({@link ShardFragment#SENT}; batches without rows are its node's heartbeats). */
     private static long[] sent(BatchStream answer) {
         List<Object> row = Batches.drainRows(answer).get(0);
         return new long[] {(Long) row.get(0), (Long) row.get(1), (Long) row.get(2)};
-    }
-
-    /** A fragment sending rows on one node: its answer streaming from another node, or its run here. */
-    private record Sender(int fragment, BatchStream remote, CompletableFuture<long[]> local) {
-        long[] sent() {
-            if (remote != null) {
-                try (remote) {
-                    return DistributedQuery.sent(remote);
-                }
-            }
-            try {
-                return local.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : e;
-            }
-        }
-
-        void cancel() {
-            if (remote != null) {
-                try {
-                    remote.close();
-                } catch (RuntimeException ignored) {
-                    // the query already failed; its own error is the one to report
-                }
-            }
-        }
     }
 
     private ExchangeStats fill(Table table, FragmentPlanner.Fragment f) {

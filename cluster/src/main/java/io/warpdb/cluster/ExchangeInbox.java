@@ -102,8 +102,12 @@ final class ExchangeInbox implements AutoCloseable {
                         if (batch != null) {
                             return new Batch(schema, batch.vectors(), batch.dictionaries(), batch.rowCount());
                         }
+                        if (box.closed) {
+                            throw new WarpException(SqlState.QUERY_CANCELED, "the rows of exchange " + exchange
+                                    + " were released: its query failed or was cancelled");
+                        }
                         List<Member> waiting = senders.stream().filter(m -> !box.finished.contains(m.id())).toList();
-                        if (waiting.isEmpty() || box.closed) {
+                        if (waiting.isEmpty()) {
                             return null;
                         }
                         long left = deadline - System.nanoTime();

@@ -70,6 +70,11 @@ public final class FlightExchange implements Exchange {
         this.inbox = new ExchangeInbox(timeout);
     }
 
+    /** How long a wait for another node lasts at most. */
+    Duration timeout() {
+        return timeout;
+    }
+
     /** Where this node's {@link ShardService} puts the exchange rows other nodes send it. */
     ExchangeInbox inbox() {
         return inbox;

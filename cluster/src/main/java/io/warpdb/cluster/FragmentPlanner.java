@@ -35,10 +35,9 @@ import java.util.stream.IntStream;
  * that keep the distributed side's rows apart), joins of two shard-local sides on their
  * distribution columns (co-located: equal values hash to one shard), and aggregates grouping by
  * the distribution column (on a cluster of one node: all of them). Two shard-local sides that are
- * not co-located are made so by moving
- * rows between the shards: the smaller side broadcast to every shard when its rows times the
- * other shards are fewer than the larger side's (and the join kind keeps the larger side's rows
- * apart), else both sides repartitioned by the murmur3 hash of their equality keys; each moved
+ * not co-located are made so by moving rows between the shards: the smaller side broadcast to
+ * every shard when its rows times the other shards are fewer than the larger side's (and the join
+ * kind keeps the larger side's rows apart), else both sides repartitioned by the murmur3 hash of their equality keys; each moved
  * side is a fragment of its own whose rows the join's fragment reads from the exchange. The
  * largest shard-local subtrees become fragments whose results the coordinator concatenates; an
  * aggregate over a shard-local input that is not itself shard-local becomes a partial aggregate
