@@ -128,11 +128,15 @@ final class ShardFragment {
         return FragmentPlanner.withInputs(fragment, sources);
     }
 
-    /** {@code schema} with its columns named c0, c1, ...: a join's columns may share names, a table's may not. */
+    /**
+     * {@code schema} as a table of moved rows: its columns named c0, c1, ... (a join's columns may
+     * share names, a table's may not) and nullable (the table carries rows, it checks no constraint:
+     * an outer join's side may be typed NOT NULL where its rows hold NULL).
+     */
     static Schema numbered(Schema schema) {
         List<Field> fields = new ArrayList<>();
         for (int c = 0; c < schema.size(); c++) {
-            fields.add(new Field("c" + c, schema.type(c)));
+            fields.add(new Field("c" + c, schema.type(c).withNullable(true)));
         }
         return new Schema(fields);
     }
