@@ -6,7 +6,6 @@ import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
-import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
@@ -22,6 +21,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
@@ -208,6 +210,7 @@ final class DistributedQuery implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             RuntimeException error = e;
+            settle(senders);
             if (failed.isCompletedExceptionally()) {
                 error = cause(failed);
                 if (error != e) {
@@ -217,6 +220,20 @@ final class DistributedQuery implements AutoCloseable {
                 releaseEverywhere(e);
             }
             throw error;
+        }
+    }
+
+    /**
+     * Waits, at most the node timeout, for the sending fragments to end: a reader's failure is
+     * often a sender's, whose own error (its SQLSTATE) is the one to report.
+     */
+    private void settle(List<CompletableFuture<long[]>> senders) {
+        try {
+            CompletableFuture.allOf(senders.toArray(CompletableFuture[]::new)).get(config.nodeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // a sender failed (reported by the caller) or hangs (the reader's error stands)
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

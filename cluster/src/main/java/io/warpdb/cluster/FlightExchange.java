@@ -253,6 +253,12 @@ public final class FlightExchange implements Exchange {
                     public void onCompleted() {
                         acknowledged.complete(null);
                     }
+
+                    /** Once the call ended (the receiver answered or failed), Flight stops waiting for it to take more. */
+                    @Override
+                    public boolean isCancelled() {
+                        return acknowledged.isDone();
+                    }
                 });
             } catch (RuntimeException e) {
                 root.close();

@@ -30,11 +30,6 @@ record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output
     record Output(String exchange, List<Integer> keys) {
     }
 
-    /** A ticket of a fragment whose rows go back to the caller and that reads no exchange. */
-    FragmentTicket(String fingerprint, String sql) {
-        this(fingerprint, sql, List.of(), null, false);
-    }
-
     String text() {
         try {
             return PREFIX + JSON.writeValueAsString(this);
