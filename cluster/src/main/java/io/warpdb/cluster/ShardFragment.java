@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -153,8 +154,11 @@ final class ShardFragment {
                 if (partitioner != null) {
                     parts.addAll(partitioner.split(batch, allocator));
                 } else {
+                    // copies, not slices: what the outboxes and this node's inbox keep must not share buffers of the
+                    // fragment's own allocator, which closes with it
+                    List<Integer> all = IntStream.range(0, batch.rowCount()).boxed().toList();
                     for (int s = 0; s < outboxes.size(); s++) {
-                        parts.add(Batches.slice(batch, 0, batch.rowCount(), allocator));
+                        parts.add(ShardPartitioner.select(batch, all, allocator));
                     }
                 }
             }
