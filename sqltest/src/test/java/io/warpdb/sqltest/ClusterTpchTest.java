@@ -1,5 +1,6 @@
 package io.warpdb.sqltest;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.sql.Database;
@@ -61,20 +62,29 @@ class ClusterTpchTest {
             // joins off the distribution keys (customer-orders, part-lineitem, supplier-nation-...) move rows between the
             // shards, repartitioned or broadcast, instead of gathering both sides here
             for (int q : List.of(3, 5, 9, 10, 18)) {
-                String plan;
-                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN ANALYZE " + TpchQueries.get(q).sql())) {
-                    StringBuilder lines = new StringBuilder();
-                    while (rs.next()) {
-                        lines.append(rs.getString(1)).append('\n');
-                    }
-                    plan = lines.toString();
-                }
+                String plan = explainAnalyze(c, TpchQueries.get(q).sql());
                 System.out.println("Q" + q + " on 3 nodes:\n" + plan);
                 assertTrue(plan.contains("(repartitioned)") || plan.contains("(broadcast)"), "Q" + q + " moves no rows between shards:\n" + plan);
             }
+            // two large sides, neither on its distribution key: both repartitioned, the answer one node's
+            String large = "SELECT COUNT(*), SUM(b.o_totalprice) FROM orders a JOIN orders b ON a.o_custkey = b.o_custkey"
+                    + " AND a.o_orderdate = b.o_orderdate";
+            String plan = explainAnalyze(c, large);
+            assertTrue(plan.contains("(repartitioned)"), plan);
+            assertEquals(reference.query(large).rows(), new JdbcTarget(c).query(large).rows(), large);
         }
         String failures = outcomes.stream().filter(o -> !o.ok()).map(SuiteRunner.Outcome::format).collect(Collectors.joining("\n"));
         assertTrue(SuiteRunner.allOk(outcomes), "TPC-H SF " + SCALE_FACTOR + " on 3 nodes: queries failing:\n" + failures);
+    }
+
+    private static String explainAnalyze(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN ANALYZE " + sql)) {
+            StringBuilder lines = new StringBuilder();
+            while (rs.next()) {
+                lines.append(rs.getString(1)).append('\n');
+            }
+            return lines.toString();
+        }
     }
 
     private static String createTable(TpchSchema.Table table) {
