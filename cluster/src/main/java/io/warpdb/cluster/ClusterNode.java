@@ -33,9 +33,10 @@ public final class ClusterNode implements AutoCloseable {
         this.catalog = new ClusterCatalog(config.members());
         this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
         Member self = config.self();
-        FlightExchange flightExchange = new FlightExchange(allocator, config.nodeTimeout());
+        FlightExchange flightExchange = new FlightExchange(allocator, config.nodeTimeout(), self);
         if (config.transport() == ClusterConfig.Transport.UCX) {
-            this.ucxService = new UcxShardService(shard, allocator, config.nodeTimeout(), config.wireCompression());
+            this.ucxService = new UcxShardService(shard, allocator, flightExchange, config.members(), config.nodeTimeout(),
+                    config.wireCompression());
             try {
                 this.ucx = UcxTransport.start(config.nodeId(), ucxService);
             } catch (RuntimeException e) {
@@ -51,7 +52,7 @@ public final class ClusterNode implements AutoCloseable {
             this.exchange = flightExchange;
         }
         this.flight = FlightServer.builder(allocator, Location.forGrpcInsecure(self.host(), self.flightPort()),
-                new ShardService(shard, allocator, ucx == null ? null : ucx.address())).build();
+                new ShardService(shard, allocator, flightExchange, config.members(), ucx == null ? null : ucx.address())).build();
         flight.start();
         this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
         database.setInterceptor(new Coordinator(config, catalog, log, shard, exchange));

@@ -2,9 +2,10 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
+import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
-import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
@@ -17,15 +18,27 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.FieldVector;
 
 /**
  * One query run as fragments on the shards and the rest on the coordinator ({@link FragmentPlanner}):
- * every shard runs each fragment over its rows and streams the result over the {@link Exchange}
- * (this node's own without the wire) into a table of a database of this query alone; the
- * coordinator's plan scans those tables, and this node's copies of replicated tables. Counts the
- * rows, bytes and time of each exchange for EXPLAIN ANALYZE.
+ * every shard runs each fragment over its rows. A fragment whose rows go to the shards (a side of
+ * a repartitioned or broadcast join) sends them to every node over the {@link Exchange} under an
+ * exchange id of this query, which the fragments reading it receive ({@link ShardFragment}); the
+ * coordinator starts all of those first, so that they run while the gathered fragments wait for
+ * their rows. A gathered fragment streams its rows to this node (its own without the wire) into a
+ * table of a database of this query alone; the coordinator's plan scans those tables, and this
+ * node's copies of replicated tables. Counts the rows, bytes and time of each exchange for
+ * EXPLAIN ANALYZE. A query that fails releases its exchange ids on every node.
  */
 final class DistributedQuery implements AutoCloseable {
     /**
@@ -36,6 +49,13 @@ final class DistributedQuery implements AutoCloseable {
     record ExchangeStats(long rows, long bytes, long wireBytes, long nanos) {
     }
 
+    /** Runs the fragments that send rows between shards when this node runs one itself, and reads the others' answers. */
+    private static final ExecutorService LOCAL_SENDERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "cluster-fragment");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final ClusterConfig config;
     private final Session session;
     private final ShardStore shard;
@@ -45,7 +65,8 @@ final class DistributedQuery implements AutoCloseable {
     private final Schema schema;
     private final List<FragmentPlanner.Fragment> fragments;
     private final Database gathered;
-    private final List<ExchangeStats> stats = new ArrayList<>();
+    private final String id = UUID.randomUUID().toString();
+    private final Map<Integer, ExchangeStats> stats = new HashMap<>();
     private CatalogSnapshot snapshot;
     private boolean closed;
 
@@ -59,7 +80,7 @@ final class DistributedQuery implements AutoCloseable {
         this.sql = sql;
         this.plan = planned.plan();
         this.schema = planned.schema();
-        this.fragments = FragmentPlanner.fragments(plan, catalog);
+        this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
         this.gathered = Database.inMemoryWithin(name, shard.database());
     }
 
@@ -80,9 +101,10 @@ final class DistributedQuery implements AutoCloseable {
     }
 
     /**
-     * EXPLAIN's lines: each fragment with the nodes that run it and the exchange that brings its
-     * rows here, then the coordinator's plan; {@code analyzed}: after the query ran to its end,
-     * with the rows, bytes and time of each exchange and the coordinator's time.
+     * EXPLAIN's lines: each fragment with the nodes that run it, the exchanges it reads and the
+     * exchange that takes its rows to this node or to the shards, then the coordinator's plan;
+     * {@code analyzed}: after the query ran to its end, with the rows, bytes and time of each
+     * exchange and the coordinator's time.
      */
     List<String> explain(boolean analyzed) {
         gather(analyzed);
@@ -99,10 +121,22 @@ final class DistributedQuery implements AutoCloseable {
         List<String> lines = new ArrayList<>();
         String shards = config.members().stream().map(Member::id).collect(Collectors.joining(", "));
         for (FragmentPlanner.Fragment f : fragments) {
-            lines.add("Fragment " + (f.id() + 1) + (f.partial() ? " (partial aggregate)" : "") + " on " + shards + ":");
-            QueryPlans.explain(session, f.plan()).forEach(line -> lines.add("  " + line));
-            String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + config.nodeId() + " over " + exchange.name()
-                    + (f.partial() ? ", merged by group" : ", concatenated");
+            String kind = switch (f.output()) {
+                case MERGE -> " (partial aggregate)";
+                case REPARTITION -> " (repartitioned)";
+                case BROADCAST -> " (broadcast)";
+                case GATHER -> "";
+            };
+            lines.add("Fragment " + (f.id() + 1) + kind + " on " + shards + ":");
+            PlanNode shown = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) fragmentPlan(f)) : fragmentPlan(f);
+            QueryPlans.explain(session, shown).forEach(line -> lines.add("  " + line));
+            String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + (f.gathered() ? config.nodeId() : shards)
+                    + " over " + exchange.name() + switch (f.output()) {
+                        case MERGE -> ", merged by group";
+                        case GATHER -> ", concatenated";
+                        case REPARTITION -> ", by murmur3 of " + f.keys().stream().map(k -> f.plan().schema().field(k).name()).toList();
+                        case BROADCAST -> ", all rows to every node";
+                    };
             if (analyzed) {
                 ExchangeStats s = stats.get(f.id());
                 String wire = s.wireBytes() < 0 ? "" : ", wire bytes=" + s.wireBytes();
@@ -123,30 +157,166 @@ final class DistributedQuery implements AutoCloseable {
         return FragmentPlanner.coordinatorPlan(plan, fragments, sources);
     }
 
-    /** Creates each fragment's table; with {@code rows}, fills it from every shard. */
+    /** A fragment's plan as EXPLAIN shows it: the subtrees whose rows come from exchanges as scans of tables named after them. */
+    private PlanNode fragmentPlan(FragmentPlanner.Fragment f) {
+        Map<List<Integer>, TableSource> sources = new HashMap<>();
+        for (FragmentPlanner.Input input : f.inputs()) {
+            sources.put(input.path(), snapshot.table(table(fragments.get(input.fragment()))).orElseThrow());
+        }
+        return FragmentPlanner.withInputs(f.plan(), sources);
+    }
+
+    /** Creates each fragment's table; with {@code rows}, runs the fragments and fills the gathered ones' tables from every shard. */
     private void gather(boolean rows) {
+        List<Table> tables = new ArrayList<>();
         for (FragmentPlanner.Fragment f : fragments) {
-            Schema columns = f.plan().schema();
-            List<Field> named = new ArrayList<>();
-            for (int c = 0; c < columns.size(); c++) {
-                named.add(new Field("c" + c, columns.type(c))); // a join's columns may share names
-            }
-            Table table = gathered.catalog().create(table(f), new Schema(named), false);
-            if (rows) {
-                stats.add(fill(table, f));
-            }
+            PlanNode sent = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) f.plan()) : f.plan();
+            tables.add(gathered.catalog().create(table(f), ShardFragment.numbered(sent.schema()), false));
+        }
+        if (rows) {
+            execute(tables);
         }
         snapshot = gathered.catalog().snapshot();
     }
 
+    /**
+     * Starts every sending fragment on every node, then fills the gathered fragments' tables. A
+     * sending fragment that fails (its node died, hangs or raised an error) releases the query's
+     * exchanges on every node at once, so that no reader waits for it, and its error is the query's.
+     */
+    private void execute(List<Table> tables) {
+        List<CompletableFuture<long[]>> senders = new ArrayList<>();
+        List<Integer> sent = new ArrayList<>();
+        CompletableFuture<Void> failed = new CompletableFuture<>();
+        try {
+            for (FragmentPlanner.Fragment f : fragments) {
+                if (!f.gathered()) {
+                    for (Member node : config.members()) {
+                        CompletableFuture<long[]> sender = start(f, node);
+                        sender.whenComplete((counts, error) -> {
+                            if (error != null && failed.completeExceptionally(error)) {
+                                releaseEverywhere(null);
+                            }
+                        });
+                        senders.add(sender);
+                        sent.add(f.id());
+                    }
+                }
+            }
+            for (FragmentPlanner.Fragment f : fragments) {
+                if (f.gathered()) {
+                    stats.put(f.id(), fill(tables.get(f.id()), f));
+                }
+            }
+            for (int i = 0; i < senders.size(); i++) {
+                long[] counts = join(senders.get(i));
+                // Rows between shards travel over Flight, which does not count its frames' bytes apart (-1).
+                stats.merge(sent.get(i), new ExchangeStats(counts[0], counts[1], -1, counts[2]),
+                        (a, b) -> new ExchangeStats(a.rows() + b.rows(), a.bytes() + b.bytes(), -1, Math.max(a.nanos(), b.nanos())));
+            }
+        } catch (RuntimeException e) {
+            RuntimeException error = e;
+            settle(senders);
+            if (failed.isCompletedExceptionally()) {
+                error = cause(failed);
+                if (error != e) {
+                    error.addSuppressed(e);
+                }
+            } else if (!senders.isEmpty()) {
+                releaseEverywhere(e);
+            }
+            throw error;
+        }
+    }
+
+    /**
+     * Waits, at most the node timeout, for the sending fragments to end: a reader's failure is
+     * often a sender's, whose own error (its SQLSTATE) is the one to report.
+     */
+    private void settle(List<CompletableFuture<long[]>> senders) {
+        try {
+            CompletableFuture.allOf(senders.toArray(CompletableFuture[]::new)).get(config.nodeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // a sender failed (reported by the caller) or hangs (the reader's error stands)
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Drops this query's exchange rows on every node (those that cannot be reached hold none once they restart). */
+    private void releaseEverywhere(RuntimeException failure) {
+        for (Member node : config.members()) {
+            try {
+                exchange.release(node, id);
+            } catch (RuntimeException suppressed) {
+                if (failure != null) {
+                    failure.addSuppressed(suppressed);
+                }
+            }
+        }
+    }
+
+    private static long[] join(CompletableFuture<long[]> sender) {
+        try {
+            return sender.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private static RuntimeException cause(CompletableFuture<?> failed) {
+        try {
+            failed.join();
+            throw new IllegalStateException("not failed");
+        } catch (CompletionException e) {
+            return e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private FragmentTicket ticket(FragmentPlanner.Fragment f) {
+        List<FragmentTicket.Input> inputs = f.inputs().stream()
+                .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()))).toList();
+        FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys());
+        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial());
+    }
+
+    private String exchangeId(int fragment) {
+        return id + "/" + (fragment + 1);
+    }
+
+    /** Starts {@code f}, which sends its rows to the shards, on {@code node}: over the exchange, or on a thread of this node. */
+    private CompletableFuture<long[]> start(FragmentPlanner.Fragment f, Member node) {
+        FragmentTicket ticket = ticket(f);
+        if (!node.id().equals(config.nodeId())) {
+            BatchStream answer = exchange.fetch(node, ticket.text());
+            return CompletableFuture.supplyAsync(() -> {
+                try (answer) {
+                    return sent(answer);
+                }
+            }, LOCAL_SENDERS);
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try (BatchStream answer = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator())) {
+                return sent(answer);
+            }
+        }, LOCAL_SENDERS);
+    }
+
+    /** The counts in a sending fragment's answer ({@link ShardFragment#SENT}; batches without rows are its node's heartbeats). */
+    private static long[] sent(BatchStream answer) {
+        List<Object> row = Batches.drainRows(answer).get(0);
+        return new long[] {(Long) row.get(0), (Long) row.get(1), (Long) row.get(2)};
+    }
+
     private ExchangeStats fill(Table table, FragmentPlanner.Fragment f) {
         long start = System.nanoTime();
-        String ticket = new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql).text();
+        FragmentTicket ticket = ticket(f);
+        String text = ticket.text();
         List<CountedRows> streams = new ArrayList<>();
         try {
             for (Member node : config.members()) {
                 boolean self = node.id().equals(config.nodeId());
-                streams.add(new CountedRows(self ? localRows(f.plan()) : exchange.fetch(node, ticket), table.schema(), !self));
+                streams.add(new CountedRows(self ? localRows(ticket) : exchange.fetch(node, text), table.schema(), !self));
             }
             long rows = 0;
             long bytes = 0;
@@ -165,13 +335,42 @@ final class DistributedQuery implements AutoCloseable {
         }
     }
 
-    private BatchStream localRows(PlanNode fragment) {
-        Session local = shard.database().newLocalSession();
-        return new ResultStream(QueryPlans.run(local, fragment, fragment.schema()), local);
+    /** This node's run of a gathered fragment: at once when it reads no exchange, else once the first rows are asked for (they wait for the senders). */
+    private BatchStream localRows(FragmentTicket ticket) {
+        if (ticket.inputs().isEmpty()) {
+            return ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator());
+        }
+        return new BatchStream() {
+            private BatchStream rows;
+
+            private BatchStream rows() {
+                if (rows == null) {
+                    rows = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator());
+                }
+                return rows;
+            }
+
+            @Override
+            public Schema schema() {
+                return rows().schema();
+            }
+
+            @Override
+            public Batch next() {
+                return rows().next();
+            }
+
+            @Override
+            public void close() {
+                if (rows != null) {
+                    rows.close();
+                }
+            }
+        };
     }
 
     private static String table(FragmentPlanner.Fragment f) {
-        return "fragment_" + (f.id() + 1);
+        return (f.gathered() ? "fragment_" : "exchange_") + (f.id() + 1);
     }
 
     @Override

@@ -1,11 +1,24 @@
 package io.warpdb.cluster;
 
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.types.Schema;
+import java.util.List;
 
 /**
  * The data plane between nodes: what a coordinator asks of a shard and how rows travel. Arrow
  * Flight ({@link FlightExchange}) is the portable transport; a UCX one (seed 000's, through
- * jucx) is to implement the same calls, so the coordinator never names a transport.
+ * jucx) is to implement the same calls, so the coordinator and the shards never name a transport.
+ *
+ * <p>Rows move between shards (a repartitioned or broadcast join) under an <em>exchange id</em>,
+ * {@code <query>/<number>}: every sending node opens one {@link Outbox} per receiving node with
+ * {@link #send}, and every receiving node reads what all senders sent it with {@link #receive}.
+ * A sender's stream ends with {@link Outbox#finish}, or with {@link Outbox#fail}, whose error the
+ * receiver's read then throws; closing an outbox without either ends the stream as failed, and
+ * the receiver's read fails naming that sender. Rows may arrive before the
+ * receiver asks for them: a node keeps what arrives for an id until {@link #receive}'s stream is
+ * closed or {@link #release} drops the query, and drops what arrives for an id after that.
  */
 public interface Exchange extends AutoCloseable {
     /** The transport's name, as a node reports it at start. */
@@ -25,6 +38,46 @@ public interface Exchange extends AutoCloseable {
     /** Drops what {@code node} staged under {@code load}; nothing when it staged nothing. */
     void abort(Member node, String load);
 
+    /**
+     * Opens this node's stream of rows of {@code schema} to {@code peer} (this node included,
+     * without the wire) under {@code exchange}. Fails with SQLSTATE 08006 naming the peer when it
+     * cannot be reached, at once or at a later call.
+     */
+    Outbox send(Member peer, String exchange, Schema schema);
+
+    /**
+     * What every node of {@code senders} sends this node under {@code exchange}, as batches of
+     * {@code schema} in arrival order (senders interleaved); it ends when every sender has
+     * finished its stream. It fails with SQLSTATE 08006 naming the sender when one failed (its
+     * outbox closed unfinished, its node gone) or when no sender sent anything within the node
+     * timeout. Closing the stream drops what it did not read. The caller owns the stream and its
+     * batches.
+     */
+    BatchStream receive(String exchange, List<Member> senders, Schema schema);
+
+    /**
+     * Drops on {@code node} (this one included) what it received and will receive under every
+     * exchange id of {@code query}: a failed or cancelled query's cleanup, which readers that
+     * never started would otherwise leave behind. A reader waiting there fails with SQLSTATE 57014.
+     */
+    void release(Member node, String query);
+
     @Override
     void close();
+
+    /** One sender's stream of rows to one receiver under one exchange id. */
+    interface Outbox extends AutoCloseable {
+        /** Sends {@code batch}'s rows and closes it; returns the bytes that went over the wire (0 to this node). */
+        long put(Batch batch);
+
+        /** Ends the stream; returns once the receiver has all its rows (at most the node timeout). */
+        void finish();
+
+        /** Ends the stream as failed: the receiver's read throws {@code error}'s SQLSTATE and message. */
+        void fail(WarpException error);
+
+        /** Frees the stream; one neither finished nor failed ends as failed for the receiver. */
+        @Override
+        void close();
+    }
 }

@@ -8,7 +8,11 @@ import io.warpdb.core.types.Schema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.apache.arrow.flight.Action;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.AsyncPutListener;
 import org.apache.arrow.flight.CallOptions;
 import org.apache.arrow.flight.FlightClient;
@@ -27,17 +33,29 @@ import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * {@link Exchange} over Arrow Flight (gRPC), one client per node, kept open. A node that sends
  * no rows for the node timeout (it died, hangs or is cut off) fails the fetch with SQLSTATE 08006
- * naming it: the stream is cancelled, so no query waits on it longer.
+ * naming it: the stream is cancelled, so no query waits on it longer. Rows between shards travel
+ * as a DoPut to the receiver whose descriptor is the path {@code exchange, <exchange id>, <sender
+ * id>}; the receiver's {@link ShardService} puts them into its {@link #inbox()}. A failed sender's
+ * last message carries no rows and, as its application metadata, {@code <SQLSTATE> <message>}.
  */
 public final class FlightExchange implements Exchange {
+    /** The first element of the descriptor path of a DoPut of exchange rows. */
+    static final String EXCHANGE = "exchange";
+    /** The action that releases a query's exchange ids; its body is the query. */
+    static final String RELEASE = "release";
+
     private final BufferAllocator allocator;
     private final Duration timeout;
+    private final Member self;
+    private final ExchangeInbox inbox;
     private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
     private final ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "flight-exchange-timeouts");
@@ -45,10 +63,25 @@ public final class FlightExchange implements Exchange {
         return t;
     });
 
-    /** Batches it receives are allocated to {@code allocator}, which it does not close; {@code timeout} bounds each wait for a node. */
-    public FlightExchange(BufferAllocator allocator, Duration timeout) {
+    /**
+     * Batches it receives are allocated to {@code allocator}, which it does not close; {@code
+     * timeout} bounds each wait for a node; {@code self}: this node, to which rows go without the wire.
+     */
+    public FlightExchange(BufferAllocator allocator, Duration timeout, Member self) {
         this.allocator = allocator;
         this.timeout = timeout;
+        this.self = self;
+        this.inbox = new ExchangeInbox(timeout);
+    }
+
+    /** How long a wait for another node lasts at most. */
+    Duration timeout() {
+        return timeout;
+    }
+
+    /** Where this node's {@link ShardService} puts the exchange rows other nodes send it. */
+    ExchangeInbox inbox() {
+        return inbox;
     }
 
     @Override
@@ -161,25 +194,204 @@ public final class FlightExchange implements Exchange {
         });
     }
 
+    @Override
+    public Outbox send(Member peer, String exchange, Schema schema) {
+        if (peer.id().equals(self.id())) {
+            return new LocalOutbox(exchange);
+        }
+        return call(peer, () -> new FlightOutbox(peer, exchange, schema));
+    }
+
+    @Override
+    public BatchStream receive(String exchange, List<Member> senders, Schema schema) {
+        return inbox.receive(exchange, senders, schema);
+    }
+
+    @Override
+    public void release(Member node, String query) {
+        if (node.id().equals(self.id())) {
+            inbox.release(query);
+            return;
+        }
+        call(node, () -> {
+            client(node).doAction(new Action(RELEASE, query.getBytes(StandardCharsets.UTF_8))).forEachRemaining(r -> { });
+            return null;
+        });
+    }
+
+    /** Rows to this node's own inbox: the batches themselves, no copy. */
+    private final class LocalOutbox implements Outbox {
+        private final String exchange;
+        private boolean ended;
+
+        LocalOutbox(String exchange) {
+            this.exchange = exchange;
+        }
+
+        @Override
+        public long put(Batch batch) {
+            inbox.deliver(exchange, self.id(), batch);
+            return 0;
+        }
+
+        @Override
+        public void finish() {
+            ended = true;
+            inbox.finish(exchange, self.id());
+        }
+
+        @Override
+        public void fail(WarpException error) {
+            ended = true;
+            inbox.fail(exchange, self.id(), error);
+        }
+
+        @Override
+        public void close() {
+            if (!ended) {
+                fail(new WarpException(SqlState.CONNECTION_FAILURE, "node " + self.id() + " stopped sending rows of exchange " + exchange));
+            }
+        }
+    }
+
+    /** Rows to another node: one DoPut, each batch one Arrow record batch. */
+    private final class FlightOutbox implements Outbox {
+        private final Member peer;
+        private final VectorSchemaRoot root;
+        private final FlightClient.ClientStreamListener put;
+        private final CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        private boolean ended;
+
+        FlightOutbox(Member peer, String exchange, Schema schema) {
+            this.peer = peer;
+            this.root = VectorSchemaRoot.create(WireFormat.arrowSchema(schema), allocator);
+            try {
+                this.put = client(peer).startPut(FlightDescriptor.path(EXCHANGE, exchange, self.id()), root, new FlightClient.PutListener() {
+                    @Override
+                    public void getResult() {
+                        acknowledged.join();
+                    }
+
+                    @Override
+                    public void onNext(PutResult result) {
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        acknowledged.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        acknowledged.complete(null);
+                    }
+
+                    /** Once the call ended (the receiver answered or failed), Flight stops waiting for it to take more. */
+                    @Override
+                    public boolean isCancelled() {
+                        return acknowledged.isDone();
+                    }
+                });
+            } catch (RuntimeException e) {
+                root.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public long put(Batch batch) {
+            try (batch) {
+                return call(peer, () -> {
+                    WireFormat.fill(root, batch);
+                    long bytes = 0;
+                    for (FieldVector v : root.getFieldVectors()) {
+                        bytes += v.getBufferSize();
+                    }
+                    put.putNext();
+                    return bytes;
+                });
+            }
+        }
+
+        @Override
+        public void finish() {
+            ended = true;
+            put.completed();
+            await();
+        }
+
+        @Override
+        public void fail(WarpException error) {
+            ended = true;
+            root.setRowCount(0);
+            byte[] text = (error.state().code() + " " + error.getMessage()).getBytes(StandardCharsets.UTF_8);
+            ArrowBuf metadata = allocator.buffer(text.length);
+            metadata.writeBytes(text);
+            put.putNext(metadata);
+            put.completed();
+            await();
+        }
+
+        /** Waits for the receiver's acknowledgement, at most the node timeout. */
+        private void await() {
+            try {
+                acknowledged.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + peer.id() + " (" + peer.host() + ":" + peer.flightPort()
+                        + ") did not take its rows within " + timeout.toSeconds() + " s (node.timeout.seconds)", e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof FlightRuntimeException flight) {
+                    call(peer, () -> {
+                        throw flight;
+                    });
+                }
+                throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + peer.id() + " failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new WarpException(SqlState.QUERY_CANCELED, "interrupted while sending rows to node " + peer.id(), e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (!ended) {
+                    put.error(CallStatus.CANCELLED.withDescription("the sender stopped").toRuntimeException());
+                }
+            } finally {
+                root.close();
+            }
+        }
+    }
+
     /** Runs a call to {@code node}, turning Flight's errors into SQLExceptions' states: the shard's own, or 08006 naming the node. */
     private static <T> T call(Member node, Supplier<T> body) {
         try {
             return body.get();
         } catch (FlightRuntimeException e) {
-            String description = e.status().description();
-            if (description != null && description.length() > 6 && description.charAt(5) == ' ') {
-                for (SqlState state : SqlState.values()) {
-                    if (state.code().equals(description.substring(0, 5))) {
-                        throw new WarpException(state, description.substring(6), e);
-                    }
-                }
+            WarpException error = error(e.status().description(), e);
+            if (error != null) {
+                throw error;
             }
             throw new WarpException(SqlState.CONNECTION_FAILURE, describe(node) + " failed: " + e.getMessage(), e);
         }
     }
 
+    /** The error {@code description} ({@code <SQLSTATE> <message>}) names, or null when it names none. */
+    static WarpException error(String description, Throwable cause) {
+        if (description != null && description.length() > 6 && description.charAt(5) == ' ') {
+            for (SqlState state : SqlState.values()) {
+                if (state.code().equals(description.substring(0, 5))) {
+                    return new WarpException(state, description.substring(6), cause);
+                }
+            }
+        }
+        return null;
+    }
+
     @Override
     public void close() {
+        inbox.close();
         alarms.shutdownNow();
         for (FlightClient client : clients.values()) {
             try {

@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.plan.AggregateNode;
@@ -14,6 +15,9 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
@@ -30,19 +34,53 @@ import java.util.stream.IntStream;
  * projections of shard-local input, joins of a shard-local side with a replicated one (the kinds
  * that keep the distributed side's rows apart), joins of two shard-local sides on their
  * distribution columns (co-located: equal values hash to one shard), and aggregates grouping by
- * the distribution column. The largest shard-local subtrees become fragments whose results the
- * coordinator concatenates; an aggregate over a shard-local input that is not itself shard-local
- * becomes a partial aggregate on the shards, which the coordinator merges (SUM of sums and of
- * counts, MIN of minima, MAX of maxima). The rest, and subtrees over replicated tables alone,
- * run on the coordinator.
+ * the distribution column (on a cluster of one node: all of them). Two shard-local sides that are
+ * not co-located are made so by moving rows between the shards: the smaller side broadcast to
+ * every shard when its rows times the other shards are fewer than the larger side's (and the join
+ * kind keeps the larger side's rows apart), else both sides repartitioned by the murmur3 hash of their equality keys; each moved
+ * side is a fragment of its own whose rows the join's fragment reads from the exchange. The
+ * largest shard-local subtrees become fragments whose results the coordinator concatenates; an
+ * aggregate over a shard-local input that is not itself shard-local becomes a partial aggregate
+ * on the shards, which the coordinator merges (SUM of sums and of counts, MIN of minima, MAX of
+ * maxima, AVG as a sum of sums divided by a sum of counts); a grouped aggregate that does not
+ * merge so (DISTINCT, variances) repartitions its input by the hash of its group keys and runs
+ * whole on the shards. The rest, and subtrees over replicated tables alone, run on the coordinator.
  */
 final class FragmentPlanner {
     private static final Set<AggFunction> MERGEABLE = EnumSet.of(AggFunction.COUNT_STAR, AggFunction.COUNT, AggFunction.SUM,
             AggFunction.MIN, AggFunction.MAX);
     private static final Set<JoinKind> KEEPS_LEFT_APART = EnumSet.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI);
+    private static final Set<JoinKind> KEEPS_RIGHT_APART = EnumSet.of(JoinKind.INNER, JoinKind.RIGHT);
 
-    /** A subtree every shard runs; {@code partial}: an aggregate the coordinator merges, else rows it concatenates. */
-    record Fragment(int id, PlanNode plan, boolean partial) {
+    /** Where a fragment's rows go: to the coordinator (concatenated, or merged by group), or to every shard (by hash, or all). */
+    enum Output { GATHER, MERGE, REPARTITION, BROADCAST }
+
+    /**
+     * A subtree every shard runs. {@code keys}: for REPARTITION, the output columns whose hash
+     * picks each row's shard. {@code inputs}: the fragments whose exchanged rows replace subtrees
+     * of {@code plan}.
+     */
+    record Fragment(int id, PlanNode plan, Output output, List<Integer> keys, List<Input> inputs) {
+        Fragment {
+            keys = List.copyOf(keys);
+            inputs = List.copyOf(inputs);
+        }
+
+        boolean partial() {
+            return output == Output.MERGE;
+        }
+
+        /** Whether its rows go to the coordinator, not to the shards. */
+        boolean gathered() {
+            return output == Output.GATHER || output == Output.MERGE;
+        }
+    }
+
+    /** Fragment {@code fragment}'s rows replace the subtree of a fragment's plan at {@code path} (input positions from its root). */
+    record Input(int fragment, List<Integer> path) {
+        Input {
+            path = List.copyOf(path);
+        }
     }
 
     /** How a subtree's rows lie: on the shards by hash, on every node, or only here. */
@@ -54,37 +92,44 @@ final class FragmentPlanner {
         static final Layout LOCAL = new Layout(Spread.LOCAL, -1);
     }
 
+    /** How a join of two shard-local sides brings matching rows together (and an aggregate its groups: REPARTITION). */
+    private enum Move { REPARTITION, BROADCAST_LEFT, BROADCAST_RIGHT }
+
     private final ClusterCatalog catalog;
+    private final int nodes;
     private final Map<PlanNode, Layout> layouts = new IdentityHashMap<>();
+    private final Map<PlanNode, Move> moves = new IdentityHashMap<>();
     private final List<Fragment> fragments = new ArrayList<>();
 
-    private FragmentPlanner(ClusterCatalog catalog) {
+    private FragmentPlanner(ClusterCatalog catalog, int nodes) {
         this.catalog = catalog;
+        this.nodes = nodes;
     }
 
-    /** The fragments of {@code plan}, in the order the coordinator's plan reads them. */
-    static List<Fragment> fragments(PlanNode plan, ClusterCatalog catalog) {
-        FragmentPlanner planner = new FragmentPlanner(catalog);
+    /** The fragments of {@code plan} on {@code nodes} shards, each after the fragments it reads. */
+    static List<Fragment> fragments(PlanNode plan, ClusterCatalog catalog, int nodes) {
+        FragmentPlanner planner = new FragmentPlanner(catalog, nodes);
         planner.collect(plan);
         return planner.fragments;
     }
 
     /**
-     * {@code plan} with each fragment replaced by a scan of its gathered results in {@code sources}
-     * (by fragment id), under a merging aggregate for a partial one.
+     * {@code plan} with each gathered fragment replaced by a scan of its gathered results in
+     * {@code sources} (by fragment id), under a merging aggregate for a partial one.
      */
     static PlanNode coordinatorPlan(PlanNode plan, List<Fragment> fragments, Map<Integer, TableSource> sources) {
         Map<PlanNode, Fragment> byRoot = new IdentityHashMap<>();
-        fragments.forEach(f -> byRoot.put(f.plan(), f));
+        fragments.stream().filter(Fragment::gathered).forEach(f -> byRoot.put(f.plan(), f));
         return replace(plan, byRoot, sources);
     }
 
     private static PlanNode replace(PlanNode node, Map<PlanNode, Fragment> byRoot, Map<Integer, TableSource> sources) {
         Fragment fragment = byRoot.get(node);
         if (fragment != null) {
-            TableSource source = sources.get(fragment.id());
-            ScanNode gathered = new ScanNode(source, IntStream.range(0, node.schema().size()).boxed().toList(), node.schema());
-            return fragment.partial() ? merge((AggregateNode) node, gathered) : gathered;
+            if (fragment.partial()) {
+                return merge((AggregateNode) node, scanOf(sources.get(fragment.id()), shardHalf((AggregateNode) node)));
+            }
+            return scanOf(sources.get(fragment.id()), node);
         }
         if (node.inputs().isEmpty()) {
             return node;
@@ -92,19 +137,134 @@ final class FragmentPlanner {
         return node.withInputs(node.inputs().stream().map(input -> replace(input, byRoot, sources)).toList());
     }
 
-    /** The coordinator's half of a partial aggregate: the shards' groups merged by their keys. */
-    private static AggregateNode merge(AggregateNode partial, ScanNode partials) {
+    /** A scan of {@code source}, which holds the rows of {@code node}, in its place. */
+    private static ScanNode scanOf(TableSource source, PlanNode node) {
+        return new ScanNode(source, IntStream.range(0, node.schema().size()).boxed().toList(), node.schema());
+    }
+
+    /** {@code root} with the subtree at each path of {@code sources} replaced by a scan of that source, which holds its rows. */
+    static PlanNode withInputs(PlanNode root, Map<List<Integer>, TableSource> sources) {
+        return withInputs(root, new ArrayList<>(), sources);
+    }
+
+    private static PlanNode withInputs(PlanNode node, List<Integer> path, Map<List<Integer>, TableSource> sources) {
+        TableSource source = sources.get(path);
+        if (source != null) {
+            return scanOf(source, node);
+        }
+        if (node.inputs().isEmpty() || sources.keySet().stream().noneMatch(p -> p.size() > path.size() && p.subList(0, path.size()).equals(path))) {
+            return node;
+        }
+        List<PlanNode> inputs = new ArrayList<>();
+        for (int i = 0; i < node.inputs().size(); i++) {
+            path.add(i);
+            inputs.add(withInputs(node.inputs().get(i), path, sources));
+            path.remove(path.size() - 1);
+        }
+        return node.withInputs(inputs);
+    }
+
+    /** The subtree of {@code root} at {@code path}. */
+    static PlanNode at(PlanNode root, List<Integer> path) {
+        PlanNode node = root;
+        for (int i : path) {
+            node = node.inputs().get(i);
+        }
+        return node;
+    }
+
+    /**
+     * The shards' half of a partial aggregate: each AVG as the SUM of its argument in its place
+     * and the COUNT of it after all the calls, which the coordinator divides ({@link #merge}).
+     */
+    static AggregateNode shardHalf(AggregateNode aggregate) {
+        List<AggCall> calls = new ArrayList<>();
+        List<AggCall> counts = new ArrayList<>();
+        for (AggCall call : aggregate.aggregates()) {
+            if (call.function() != AggFunction.AVG) {
+                calls.add(call);
+                continue;
+            }
+            DataType argument = aggregate.input().schema().type(call.args().get(0));
+            calls.add(new AggCall(AggFunction.SUM, call.args(), false, partialSumType(argument), call.name() + "_sum"));
+            counts.add(new AggCall(AggFunction.COUNT, call.args(), false, DataType.BIGINT, call.name() + "_count"));
+        }
+        if (counts.isEmpty()) {
+            return aggregate;
+        }
+        calls.addAll(counts);
+        List<Field> fields = new ArrayList<>(aggregate.schema().fields().subList(0, aggregate.groupKeys().size()));
+        calls.forEach(c -> fields.add(new Field(c.name(), c.type())));
+        return new AggregateNode(aggregate.input(), aggregate.groupKeys(), calls, new Schema(fields));
+    }
+
+    /** A shard's SUM behind an AVG: DECIMAL(18, s) of DECIMAL(p, s), BIGINT of integers, DOUBLE of DOUBLE. */
+    private static DataType partialSumType(DataType argument) {
+        return switch (argument.kind()) {
+            case DECIMAL -> DataType.decimal(DataType.MAX_DECIMAL_PRECISION, argument.scale());
+            case DOUBLE -> DataType.DOUBLE;
+            default -> DataType.BIGINT;
+        };
+    }
+
+    /**
+     * Whether an aggregate merges from the shards' partial results: no DISTINCT; COUNT, SUM, MIN,
+     * MAX; AVG of an integer, a DECIMAL of up to 18 digits or a DOUBLE (the coordinator divides the
+     * merged sum by the merged count as a rolled-up AVG does, {@link Exprs#average}).
+     */
+    private static boolean mergeable(AggregateNode aggregate) {
+        for (AggCall c : aggregate.aggregates()) {
+            boolean merges = MERGEABLE.contains(c.function()) || c.function() == AggFunction.AVG
+                    && splitsAverage(aggregate.input().schema().type(c.args().get(0)));
+            if (c.distinct() || !merges) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean splitsAverage(DataType argument) {
+        TypeKind kind = argument.kind();
+        return kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.DOUBLE
+                || kind == TypeKind.DECIMAL && !argument.isWideDecimal();
+    }
+
+    /**
+     * The coordinator's half of a partial aggregate: the shards' groups ({@link #shardHalf}'s
+     * columns) merged by their keys, each AVG the merged sum divided by the merged count.
+     */
+    private static PlanNode merge(AggregateNode partial, ScanNode partials) {
         int keys = partial.groupKeys().size();
+        AggregateNode half = shardHalf(partial);
         List<AggCall> merged = new ArrayList<>();
-        for (int i = 0; i < partial.aggregates().size(); i++) {
-            AggCall call = partial.aggregates().get(i);
+        for (int i = 0; i < half.aggregates().size(); i++) {
+            AggCall call = half.aggregates().get(i);
             AggFunction function = switch (call.function()) {
                 case COUNT_STAR, COUNT, SUM -> AggFunction.SUM;
                 default -> call.function();
             };
             merged.add(new AggCall(function, List.of(keys + i), false, call.type(), call.name()));
         }
-        return new AggregateNode(partials, IntStream.range(0, keys).boxed().toList(), merged, partial.schema());
+        AggregateNode merging = new AggregateNode(partials, IntStream.range(0, keys).boxed().toList(), merged, half.schema());
+        if (half == partial) {
+            return merging;
+        }
+        List<Expr> finished = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            finished.add(new ColumnRef(k, half.schema().type(k)));
+        }
+        int count = keys + partial.aggregates().size();
+        for (int i = 0; i < partial.aggregates().size(); i++) {
+            AggCall call = partial.aggregates().get(i);
+            ColumnRef value = new ColumnRef(keys + i, half.schema().type(keys + i));
+            if (call.function() == AggFunction.AVG) {
+                finished.add(Exprs.average(value, new ColumnRef(count, DataType.BIGINT), call.type()));
+                count++;
+            } else {
+                finished.add(value);
+            }
+        }
+        return new ProjectNode(merging, finished, partial.schema());
     }
 
     /**
@@ -125,15 +285,41 @@ final class FragmentPlanner {
 
     private void collect(PlanNode node) {
         if (layout(node).spread() == Spread.HASHED) {
-            fragments.add(new Fragment(fragments.size(), node, false));
+            cut(node, Output.GATHER, List.of());
             return;
         }
-        if (node instanceof AggregateNode aggregate && layout(aggregate.input()).spread() == Spread.HASHED
-                && aggregate.aggregates().stream().allMatch(c -> !c.distinct() && MERGEABLE.contains(c.function()))) {
-            fragments.add(new Fragment(fragments.size(), node, true));
+        if (node instanceof AggregateNode aggregate && layout(aggregate.input()).spread() == Spread.HASHED && mergeable(aggregate)) {
+            cut(node, Output.MERGE, List.of());
             return;
         }
         node.inputs().forEach(this::collect);
+    }
+
+    /** Makes {@code root} a fragment, after the fragments of the sides its joins move; returns its id. */
+    private int cut(PlanNode root, Output output, List<Integer> keys) {
+        List<Input> inputs = new ArrayList<>();
+        findMoves(root, new ArrayList<>(), inputs);
+        int id = fragments.size();
+        fragments.add(new Fragment(id, root, output, keys, inputs));
+        return id;
+    }
+
+    private void findMoves(PlanNode node, List<Integer> path, List<Input> inputs) {
+        Move move = moves.get(node);
+        for (int i = 0; i < node.inputs().size(); i++) {
+            PlanNode input = node.inputs().get(i);
+            List<Integer> at = new ArrayList<>(path);
+            at.add(i);
+            if (move == Move.REPARTITION) {
+                List<Integer> keys = node instanceof JoinNode join ? (i == 0 ? join.leftKeys() : join.rightKeys())
+                        : ((AggregateNode) node).groupKeys();
+                inputs.add(new Input(cut(input, Output.REPARTITION, keys), at));
+            } else if ((move == Move.BROADCAST_LEFT && i == 0) || (move == Move.BROADCAST_RIGHT && i == 1)) {
+                inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at));
+            } else {
+                findMoves(input, at, inputs);
+            }
+        }
     }
 
     private Layout layout(PlanNode node) {
@@ -171,7 +357,15 @@ final class FragmentPlanner {
                 return input;
             }
             int key = input.spread() == Spread.HASHED ? aggregate.groupKeys().indexOf(input.key()) : -1;
-            return key >= 0 && input.key() >= 0 ? new Layout(Spread.HASHED, key) : Layout.LOCAL;
+            if (key >= 0 && input.key() >= 0) {
+                return new Layout(Spread.HASHED, key);
+            }
+            if (input.spread() != Spread.HASHED || mergeable(aggregate) || aggregate.groupKeys().isEmpty() || nodes == 1) {
+                return Layout.LOCAL;
+            }
+            // DISTINCT, variances, ...: whole groups brought together by the hash of their keys
+            moves.put(aggregate, Move.REPARTITION);
+            return new Layout(Spread.HASHED, aggregate.groupKeys().size() == 1 ? 0 : -1);
         }
         return Layout.LOCAL;
     }
@@ -202,10 +396,49 @@ final class FragmentPlanner {
                 && (join.kind() == JoinKind.INNER || join.kind() == JoinKind.RIGHT)) {
             return new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
         }
-        if (left.spread() == Spread.HASHED && right.spread() == Spread.HASHED && coLocated(join, left.key(), right.key())) {
+        if (left.spread() != Spread.HASHED || right.spread() != Spread.HASHED) {
+            return Layout.LOCAL;
+        }
+        if (nodes == 1 || coLocated(join, left.key(), right.key())) {
             return new Layout(Spread.HASHED, KEEPS_LEFT_APART.contains(join.kind()) ? left.key() : -1);
         }
-        return Layout.LOCAL;
+        double leftRows = RowEstimate.of(join.left(), this::shardLocal, nodes);
+        double rightRows = RowEstimate.of(join.right(), this::shardLocal, nodes);
+        if (KEEPS_LEFT_APART.contains(join.kind()) && rightRows * (nodes - 1) < leftRows) {
+            moves.put(join, Move.BROADCAST_RIGHT);
+            return left;
+        }
+        if (KEEPS_RIGHT_APART.contains(join.kind()) && leftRows * (nodes - 1) < rightRows) {
+            moves.put(join, Move.BROADCAST_LEFT);
+            return new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
+        }
+        if (!repartitionable(join)) {
+            return Layout.LOCAL;
+        }
+        moves.put(join, Move.REPARTITION);
+        if (join.leftKeys().size() != 1) {
+            return new Layout(Spread.HASHED, -1); // the combined hash of several keys names no one column's shard
+        }
+        return switch (join.kind()) {
+            case INNER, LEFT, SEMI, ANTI -> new Layout(Spread.HASHED, join.leftKeys().get(0));
+            case RIGHT -> new Layout(Spread.HASHED, leftWidth + join.rightKeys().get(0));
+            case FULL -> new Layout(Spread.HASHED, -1); // unmatched rows of either side carry NULL in the other's key
+        };
+    }
+
+    private boolean shardLocal(PlanNode node) {
+        return layout(node).spread() == Spread.HASHED;
+    }
+
+    /** Whether the join has equality keys whose equal values hash alike on both sides, so that repartitioning brings them together. */
+    private static boolean repartitionable(JoinNode join) {
+        for (int i = 0; i < join.leftKeys().size(); i++) {
+            if (!ShardPartitioner.hashesAlike(join.left().schema().type(join.leftKeys().get(i)),
+                    join.right().schema().type(join.rightKeys().get(i)))) {
+                return false;
+            }
+        }
+        return !join.leftKeys().isEmpty();
     }
 
     /** Whether the join matches rows on both sides' distribution columns, of one type (so that equal values hashed alike). */

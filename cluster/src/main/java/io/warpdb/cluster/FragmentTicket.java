@@ -1,57 +1,75 @@
 package io.warpdb.cluster;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.plan.PlanNode;
-import io.warpdb.sql.QueryPlans;
-import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * What a coordinator asks a shard to run of a query: the query's text and the fingerprint of one
- * subtree of its plan ({@link FragmentPlanner#fingerprint}). The shard plans the same text over
- * its own tables (the catalog is the same on every node) and runs its copy of that subtree over
- * its rows. As text: {@code fragment <length of the fingerprint>}, a newline, the fingerprint,
- * the query.
+ * What a coordinator asks a shard to run of a query: the query's text, the fingerprint of one
+ * subtree of its plan ({@link FragmentPlanner#fingerprint}), the subtrees of it whose rows come
+ * from exchanges ({@code inputs}), where its rows go ({@code output}: null for back to the
+ * caller) and whether it is a partial aggregate (the shard runs {@link FragmentPlanner#shardHalf}). The shard plans the same text over its own tables (the catalog is the same on every
+ * node) and runs its copy of that subtree over its rows ({@link ShardFragment}). As text: {@code
+ * fragment } and the ticket as JSON.
  */
-record FragmentTicket(String fingerprint, String sql) {
+record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output output, boolean partial) {
     private static final String PREFIX = "fragment ";
+    private static final ObjectMapper JSON = new ObjectMapper();
     /** The message of the error a shard answers when its plan has no such subtree. */
     static final String MISSING = "the shard planned the query without the fragment";
 
+    /** The rows of exchange {@code exchange} replace the subtree at {@code path} (input positions from the fragment's root). */
+    record Input(List<Integer> path, String exchange) {
+    }
+
+    /** The fragment's rows go to every shard under {@code exchange}: by the hash of the {@code keys} columns, or all of them when there are none. */
+    record Output(String exchange, List<Integer> keys) {
+    }
+
     String text() {
-        return PREFIX + fingerprint.length() + "\n" + fingerprint + sql;
+        try {
+            return PREFIX + JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "a fragment ticket could not be written: " + e.getMessage(), e);
+        }
     }
 
     /** The ticket {@code text} holds, or empty when it is plain SQL. */
+    /** Whether {@code text} is a fragment that reads rows other shards send it, or sends its rows to the shards. */
+    static boolean movesRows(String text) {
+        return parse(text).map(f -> f.output() != null || !f.inputs().isEmpty()).orElse(false);
+    }
+
     static Optional<FragmentTicket> parse(String text) {
         if (!text.startsWith(PREFIX)) {
             return Optional.empty();
         }
-        int newline = text.indexOf('\n');
-        int length = Integer.parseInt(text.substring(PREFIX.length(), newline));
-        return Optional.of(new FragmentTicket(text.substring(newline + 1, newline + 1 + length), text.substring(newline + 1 + length)));
+        try {
+            return Optional.of(JSON.readValue(text.substring(PREFIX.length()), FragmentTicket.class));
+        } catch (JsonProcessingException e) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "not a fragment ticket: " + e.getMessage(), e);
+        }
     }
 
-    /** Runs this shard's copy of the fragment in {@code session}; fails with {@link #MISSING} when its plan has none. */
-    StatementResult run(Session session) {
-        PlanNode plan = QueryPlans.of(session, sql, List.of())
-                .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + sql)).plan();
-        PlanNode fragment = find(plan);
-        if (fragment == null) {
+    /** This ticket's subtree of {@code plan}, the shard's plan of the query; fails with {@link #MISSING} when it has none. */
+    PlanNode find(PlanNode plan) {
+        PlanNode found = find(plan, fingerprint);
+        if (found == null) {
             throw new WarpException(SqlState.INTERNAL_ERROR, MISSING);
         }
-        return QueryPlans.run(session, fragment, fragment.schema());
+        return found;
     }
 
-    private PlanNode find(PlanNode node) {
+    private static PlanNode find(PlanNode node, String fingerprint) {
         if (FragmentPlanner.fingerprint(node).equals(fingerprint)) {
             return node;
         }
         for (PlanNode input : node.inputs()) {
-            PlanNode found = find(input);
+            PlanNode found = find(input, fingerprint);
             if (found != null) {
                 return found;
             }

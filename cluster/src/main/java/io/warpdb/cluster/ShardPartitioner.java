@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,35 +17,68 @@ import org.apache.arrow.vector.IntVector;
 
 /**
  * Hash partitioning on the CPU: splits a batch into one batch per shard by the murmur3 hash of
- * one column (NULL goes to shard 0), keeping the rows' order within each shard. The GPU's
- * shared-memory scatter (seed 000 section 3.1) is to take this class's place for device batches.
+ * one or more key columns (a row with a NULL key goes to shard 0), keeping the rows' order within
+ * each shard. One key column hashes as a table's distribution column does, so that a
+ * repartitioned join's result lies as a table hashed on its key would. The GPU's shared-memory
+ * scatter (seed 000 section 3.1) is to take this class's place for device batches.
  */
 public final class ShardPartitioner {
     /** The seed of the hash that places rows on shards; another level (seed 000 section 5) must use another. */
     public static final int SHARD_SEED = 0;
 
-    private final int column;
+    private final List<Integer> keys;
     private final int shards;
 
     public ShardPartitioner(int column, int shards) {
-        this.column = column;
+        this(List.of(column), shards);
+    }
+
+    /** Partitions by the combined hash of the {@code keys} columns. */
+    public ShardPartitioner(List<Integer> keys, int shards) {
+        this.keys = List.copyOf(keys);
         this.shards = shards;
     }
 
     /** The shard of a row of {@code batch}. */
     public int shardOf(Batch batch, int row) {
-        FieldVector v = batch.vector(column);
-        if (v.isNull(row)) {
-            return 0;
+        int hash = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            int column = keys.get(i);
+            if (batch.vector(column).isNull(row)) {
+                return 0;
+            }
+            int h = hash(batch, column, row);
+            hash = i == 0 ? h : Murmur3.hashLong(((long) hash << 32) | (h & 0xffffffffL), SHARD_SEED);
         }
+        return Math.floorMod(hash, shards);
+    }
+
+    /**
+     * Whether values of {@code a} and {@code b} that compare equal hash alike here: the same
+     * kind, any integer widths, strings of any length, decimals of one scale and width.
+     */
+    public static boolean hashesAlike(DataType a, DataType b) {
+        if (a.kind() != b.kind()) {
+            return (a.kind() == TypeKind.INTEGER || a.kind() == TypeKind.BIGINT) && (b.kind() == TypeKind.INTEGER || b.kind() == TypeKind.BIGINT);
+        }
+        return switch (a.kind()) {
+            case DECIMAL -> a.scale() == b.scale() && a.isWideDecimal() == b.isWideDecimal();
+            case CHAR -> a.precision() == b.precision();
+            default -> true;
+        };
+    }
+
+    /** The murmur3 hash of a non-NULL value. */
+    private static int hash(Batch batch, int column, int row) {
+        FieldVector v = batch.vector(column);
         DataType type = batch.schema().type(column);
         if (type.isWideDecimal()) {
             // decimal128: the low word, then the high word
             long low = v.getDataBuffer().getLong((long) row * 16);
             long high = v.getDataBuffer().getLong((long) row * 16 + 8);
-            return Math.floorMod(Murmur3.hashLong(low ^ Murmur3.hashLong(high, SHARD_SEED), SHARD_SEED), shards);
+            return Murmur3.hashLong(low ^ Murmur3.hashLong(high, SHARD_SEED), SHARD_SEED);
         }
-        int hash = switch (type.kind()) {
+        return switch (type.kind()) {
             case BOOLEAN -> Murmur3.hashLong(((BitVector) v).get(row), SHARD_SEED);
             case INTEGER -> Murmur3.hashLong(((IntVector) v).get(row), SHARD_SEED);
             case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> Murmur3.hashLong(((BigIntVector) v).get(row), SHARD_SEED);
@@ -52,7 +86,6 @@ public final class ShardPartitioner {
             case DOUBLE -> Murmur3.hashLong(Double.doubleToLongBits(((Float8Vector) v).get(row) + 0.0), SHARD_SEED);
             case VARCHAR, CHAR -> Murmur3.hashString(batch.dictionary(column).get(((IntVector) v).get(row)), SHARD_SEED);
         };
-        return Math.floorMod(hash, shards);
     }
 
     /** One batch per shard (empty ones included), allocated to {@code allocator}; the caller owns them. */

@@ -6,9 +6,14 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightStream;
@@ -16,6 +21,7 @@ import org.apache.arrow.flight.NoOpFlightProducer;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.slf4j.Logger;
@@ -23,41 +29,58 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's Arrow Flight service for the other nodes: DoGet runs the ticket on this shard (SQL
- * text, or a {@link FragmentTicket}) and streams the rows; DoPut stages a load's rows (the descriptor's command is
- * {@code load/table}); the action {@code abort} drops a load's staged rows. Errors travel as
- * Flight errors whose description starts with the SQLSTATE.
+ * text, or a {@link FragmentTicket}) and streams the rows; DoPut stages a load's rows (the
+ * descriptor's command is {@code load/table}) or, when the descriptor is the path {@code
+ * exchange, <exchange id>, <sender>}, puts exchange rows into the {@link FlightExchange}'s inbox;
+ * the action {@code abort} drops a load's staged rows, {@code release} a query's exchange rows.
+ * Errors travel as Flight errors whose description starts with the SQLSTATE.
  */
 final class ShardService extends NoOpFlightProducer {
     static final String ABORT = "abort";
     /** The action that answers this node's UCX worker address (transport = ucx). */
     static final String UCX_ADDRESS = "ucx-address";
     private static final Logger LOG = LoggerFactory.getLogger(ShardService.class);
+    /** Runs the fragments that send rows to the shards, while the Flight thread answers heartbeats. */
+    private static final ExecutorService SENDERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "shard-fragment-sender");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final ShardStore shard;
     private final BufferAllocator allocator;
+    private final FlightExchange exchange;
+    private final List<Member> members;
 
     private final byte[] ucxAddress;
 
     /** {@code ucxAddressOrNull}: the node's UCX worker address, which {@link #UCX_ADDRESS} answers; null without UCX. */
-    ShardService(ShardStore shard, BufferAllocator allocator, byte[] ucxAddressOrNull) {
+    ShardService(ShardStore shard, BufferAllocator allocator, FlightExchange exchange, List<Member> members, byte[] ucxAddressOrNull) {
         this.shard = shard;
         this.allocator = allocator;
+        this.exchange = exchange;
+        this.members = members;
         this.ucxAddress = ucxAddressOrNull;
-    }
-
-    /** Runs {@code ticket} (SQL text or a {@link FragmentTicket}) on {@code session}, which holds this shard alone. */
-    static StatementResult run(Session session, String ticket) {
-        return FragmentTicket.parse(ticket).map(fragment -> fragment.run(session)).orElseGet(() -> session.execute(ticket, List.of()));
     }
 
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
         String sql = new String(ticket.getBytes(), StandardCharsets.UTF_8);
-        try (Session session = shard.database().newLocalSession();
-                StatementResult result = run(session, sql);
+        FragmentTicket sending;
+        try {
+            sending = FragmentTicket.parse(sql).filter(f -> f.output() != null).orElse(null);
+        } catch (RuntimeException e) {
+            listener.error(error(e));
+            return;
+        }
+        if (sending != null) {
+            send(sending, listener);
+            return;
+        }
+        try (BatchStream result = open(sql, shard, exchange, members, allocator);
                 VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(result.schema()), allocator)) {
             listener.start(root);
-            for (Batch next = result.batches().next(); next != null; next = result.batches().next()) {
+            for (Batch next = result.next(); next != null; next = result.next()) {
                 try (Batch batch = next) {
                     WireFormat.fill(root, batch);
                 }
@@ -69,8 +92,67 @@ final class ShardService extends NoOpFlightProducer {
         }
     }
 
+    /**
+     * Runs a fragment that sends its rows to the shards and answers its one row of counts; while
+     * it runs, an empty batch every third of the node timeout tells the coordinator this node lives.
+     */
+    private void send(FragmentTicket ticket, ServerStreamListener listener) {
+        Future<BatchStream> running = SENDERS.submit(() -> ShardFragment.run(ticket, shard, exchange, members, allocator));
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(ShardFragment.SENT), allocator)) {
+            listener.start(root);
+            BatchStream done = null;
+            while (done == null) {
+                try {
+                    done = running.get(exchange.timeout().toMillis() / 3, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException stillRunning) {
+                    root.setRowCount(0);
+                    listener.putNext();
+                }
+            }
+            try (BatchStream answer = done) {
+                for (Batch next = answer.next(); next != null; next = answer.next()) {
+                    try (Batch batch = next) {
+                        WireFormat.fill(root, batch);
+                    }
+                    listener.putNext();
+                }
+            }
+            listener.completed();
+        } catch (ExecutionException e) {
+            listener.error(error(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            listener.error(error(new WarpException(SqlState.QUERY_CANCELED, "interrupted")));
+        } catch (RuntimeException e) {
+            listener.error(error(e));
+        }
+    }
+
+    /**
+     * The rows of {@code ticket} on this shard, SQL text or a {@link FragmentTicket} whose rows come
+     * back to the caller (a fragment that sends them to the shards is run by {@link #send}); the
+     * caller owns the stream. The shard services of every transport run their tickets here.
+     */
+    static BatchStream open(String ticket, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator) {
+        return FragmentTicket.parse(ticket).map(f -> ShardFragment.run(f, shard, exchange, members, allocator))
+                .orElseGet(() -> statement(shard, ticket));
+    }
+
+    private static BatchStream statement(ShardStore shard, String sql) {
+        Session session = shard.database().newLocalSession();
+        try {
+            return new ResultStream(session.execute(sql, List.of()), session);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
     @Override
     public Runnable acceptPut(CallContext context, FlightStream stream, StreamListener<PutResult> ack) {
+        if (!stream.getDescriptor().isCommand()) {
+            return () -> receive(stream, ack);
+        }
         return () -> {
             String[] target = new String(stream.getDescriptor().getCommand(), StandardCharsets.UTF_8).split("/", 2);
             try (BatchStream rows = new FlightBatches(stream, allocator)) {
@@ -82,6 +164,41 @@ final class ShardService extends NoOpFlightProducer {
         };
     }
 
+    /** Puts a sender's exchange rows into the inbox: its batches, then its end or its failure. */
+    private void receive(FlightStream stream, StreamListener<PutResult> ack) {
+        List<String> path = stream.getDescriptor().getPath();
+        String id = path.get(1);
+        String sender = path.get(2);
+        try (BatchStream rows = new FlightBatches(stream, allocator)) {
+            WarpException failure = null;
+            for (Batch batch = rows.next(); batch != null && failure == null; batch = rows.next()) {
+                ArrowBuf metadata = stream.getLatestMetadata();
+                if (metadata != null) {
+                    batch.close();
+                    byte[] text = new byte[(int) metadata.readableBytes()];
+                    metadata.getBytes(0, text);
+                    String description = new String(text, StandardCharsets.UTF_8);
+                    failure = FlightExchange.error(description, null);
+                    if (failure == null) {
+                        failure = new WarpException(SqlState.INTERNAL_ERROR, description);
+                    }
+                } else {
+                    exchange.inbox().deliver(id, sender, batch);
+                }
+            }
+            if (failure != null) {
+                exchange.inbox().fail(id, sender, failure);
+            } else {
+                exchange.inbox().finish(id, sender);
+            }
+            ack.onCompleted();
+        } catch (RuntimeException e) {
+            exchange.inbox().fail(id, sender, new WarpException(SqlState.CONNECTION_FAILURE, "node " + sender
+                    + " stopped sending rows of exchange " + id + ": " + e.getMessage(), e));
+            ack.onError(error(e));
+        }
+    }
+
     @Override
     public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
         if (action.getType().equals(UCX_ADDRESS) && ucxAddress != null) {
@@ -89,11 +206,15 @@ final class ShardService extends NoOpFlightProducer {
             listener.onCompleted();
             return;
         }
-        if (!action.getType().equals(ABORT)) {
-            listener.onError(CallStatus.UNIMPLEMENTED.withDescription("no action " + action.getType()).toRuntimeException());
-            return;
+        String body = new String(action.getBody(), StandardCharsets.UTF_8);
+        switch (action.getType()) {
+            case ABORT -> shard.abort(body);
+            case FlightExchange.RELEASE -> exchange.inbox().release(body);
+            default -> {
+                listener.onError(CallStatus.UNIMPLEMENTED.withDescription("no action " + action.getType()).toRuntimeException());
+                return;
+            }
         }
-        shard.abort(new String(action.getBody(), StandardCharsets.UTF_8));
         listener.onCompleted();
     }
 

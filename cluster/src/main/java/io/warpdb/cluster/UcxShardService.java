@@ -2,10 +2,11 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.sql.Session;
+import io.warpdb.core.batch.BatchStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,9 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
 
     private final ShardStore shard;
     private final BufferAllocator allocator;
+    /** Where fragments that read rows other shards sent find them (the Flight exchange's inbox). */
+    private final Exchange exchange;
+    private final List<Member> members;
     private final Duration timeout;
     private final boolean compressed;
     private final ExecutorService requests = Executors.newCachedThreadPool(r -> {
@@ -39,9 +43,12 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     });
 
     /** {@code compressed}: whether rows this node sends are compressed (wire.compression). */
-    UcxShardService(ShardStore shard, BufferAllocator allocator, Duration timeout, boolean compressed) {
+    UcxShardService(ShardStore shard, BufferAllocator allocator, Exchange exchange, List<Member> members, Duration timeout,
+            boolean compressed) {
         this.shard = shard;
         this.allocator = allocator;
+        this.exchange = exchange;
+        this.members = members;
         this.timeout = timeout;
         this.compressed = compressed;
     }
@@ -62,8 +69,7 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     private void serve(UcxChannel channel, byte kind, String text) {
         try {
             if (kind == FETCH) {
-                try (Session session = shard.database().newLocalSession();
-                        ResultStream rows = new ResultStream(ShardService.run(session, text), () -> { })) {
+                try (BatchStream rows = ShardService.open(text, shard, exchange, members, allocator)) {
                     channel.sendBatches(rows, compressed, allocator, timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS));
                 }
             } else if (kind == STAGE) {

@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.warpdb.cluster.FragmentPlanner.Output;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
@@ -28,6 +29,7 @@ class FragmentPlannerTest {
         create("lines", "l_order BIGINT, l_qty INT, l_cust INT", "hash(l_order)");
         create("narrow", "n_order INT, n_v INT", "hash(n_order)");
         create("cust", "c_id INT, c_name VARCHAR(10)", "replicated");
+        create("events", "e_id BIGINT, e_cust INT", "hash(e_id)");
     }
 
     private static void create(String table, String columns, String distribution) {
@@ -36,6 +38,8 @@ class FragmentPlannerTest {
             case "cust" -> "(1, 'a'), (2, 'b')";
             case "orders" -> "(CAST(1 AS BIGINT), 1, 2.50), (CAST(2 AS BIGINT), 2, 3.50)";
             case "lines" -> "(CAST(1 AS BIGINT), 5, 1), (CAST(2 AS BIGINT), 7, 2)";
+            case "events" -> java.util.stream.IntStream.range(0, 60).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i % 7 + ")")
+                    .collect(java.util.stream.Collectors.joining(", "));
             default -> "(1, 1), (2, 2)";
         } + ")", List.of()).close();
         CATALOG.apply(ClusterCommand.create(table, "", distribution));
@@ -49,7 +53,7 @@ class FragmentPlannerTest {
 
     private static List<FragmentPlanner.Fragment> fragments(String sql) {
         PlanNode plan = QueryPlans.of(session, sql, List.of()).orElseThrow().plan();
-        return FragmentPlanner.fragments(plan, CATALOG);
+        return FragmentPlanner.fragments(plan, CATALOG, 3);
     }
 
     @Test
@@ -69,10 +73,21 @@ class FragmentPlannerTest {
     }
 
     @Test
-    void anAverageOverAllRowsGathersTheRows() {
-        List<FragmentPlanner.Fragment> fragments = fragments("SELECT AVG(o_total) FROM orders");
-        assertEquals(1, fragments.size());
-        assertTrue(!fragments.get(0).partial() && !contains(fragments.get(0).plan(), AggregateNode.class));
+    void anAverageSplitsIntoASumAndACountOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT AVG(o_total), COUNT(*), AVG(o_cust) FROM orders");
+        assertEquals(List.of(Output.MERGE), outputs(fragments));
+        AggregateNode half = FragmentPlanner.shardHalf((AggregateNode) fragments.get(0).plan());
+        assertEquals("[SUM([$1]), COUNT_STAR([]), SUM([$0]), COUNT([$1]), COUNT([$0])]", half.aggregates().toString());
+        assertEquals("DECIMAL(18,2)", half.schema().type(0).sqlName());
+    }
+
+    @Test
+    void aDistinctCountGroupedByAnotherColumnRepartitionsByTheGroupKeys() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT o_cust, COUNT(DISTINCT o_total) FROM orders GROUP BY o_cust");
+        assertEquals(List.of(Output.REPARTITION, Output.GATHER), outputs(fragments));
+        assertTrue(fragments.get(1).plan() instanceof AggregateNode);
+        // without groups: the rows go to the coordinator
+        assertEquals(List.of(Output.GATHER), outputs(fragments("SELECT COUNT(DISTINCT o_cust) FROM orders")));
     }
 
     @Test
@@ -84,9 +99,54 @@ class FragmentPlannerTest {
     }
 
     @Test
-    void joinsOnOtherColumnsOrOfOtherTypesJoinOnTheCoordinator() {
-        assertEquals(2, fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust = l_cust").size());
-        assertEquals(2, fragments("SELECT COUNT(*) FROM narrow JOIN lines ON n_order = l_order").size());
+    void joinsOnOtherColumnsRepartitionBothSidesAndStayOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust = l_cust");
+        assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.MERGE), outputs(fragments));
+        FragmentPlanner.Fragment join = fragments.get(2);
+        assertEquals(2, join.inputs().size());
+        for (FragmentPlanner.Input input : join.inputs()) {
+            PlanNode side = FragmentPlanner.at(join.plan(), input.path());
+            assertTrue(side == fragments.get(input.fragment()).plan(), side.describe());
+            assertTrue(FragmentPlanner.at(join.plan(), input.path().subList(0, input.path().size() - 1)) instanceof JoinNode);
+        }
+        // INT against BIGINT hashes alike, so they repartition although they are not co-located
+        assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.MERGE),
+                outputs(fragments("SELECT COUNT(*) FROM narrow JOIN lines ON n_order = l_order")));
+    }
+
+    @Test
+    void everyEqualityJoinKindRepartitionsAndAnAggregateAboveStaysOnTheShards() {
+        for (String kind : List.of("JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN")) {
+            assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.GATHER),
+                    outputs(fragments("SELECT o_cust, l_qty FROM orders " + kind + " lines ON o_cust = l_cust")), kind);
+        }
+        for (String kind : List.of("EXISTS", "NOT EXISTS")) {
+            assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.GATHER),
+                    outputs(fragments("SELECT o_id FROM orders WHERE " + kind + " (SELECT 1 FROM lines WHERE l_cust = o_cust)")), kind);
+        }
+        // grouped by the repartitioned key: the whole aggregate runs on the shards
+        List<FragmentPlanner.Fragment> grouped = fragments("SELECT o_cust, SUM(l_qty) FROM orders JOIN lines ON o_cust = l_cust GROUP BY o_cust");
+        assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.GATHER), outputs(grouped));
+        assertTrue(contains(grouped.get(2).plan(), AggregateNode.class));
+    }
+
+    @Test
+    void aSmallSideIsBroadcastWhereTheLargeSideLies() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT COUNT(*) FROM events JOIN orders ON e_cust = o_cust");
+        assertEquals(List.of(Output.BROADCAST, Output.MERGE), outputs(fragments));
+        assertTrue(fragments.get(0).plan().describe().contains("orders"), fragments.get(0).plan().describe());
+        // a FULL join keeps neither side's rows apart: both repartition
+        assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.MERGE),
+                outputs(fragments("SELECT COUNT(*) FROM events FULL JOIN orders ON e_cust = o_cust")));
+    }
+
+    @Test
+    void joinsWithoutEqualityKeysOfComparableSidesJoinOnTheCoordinator() {
+        assertEquals(List.of(Output.GATHER, Output.GATHER), outputs(fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust < l_cust")));
+    }
+
+    private static List<Output> outputs(List<FragmentPlanner.Fragment> fragments) {
+        return fragments.stream().map(FragmentPlanner.Fragment::output).toList();
     }
 
     @Test

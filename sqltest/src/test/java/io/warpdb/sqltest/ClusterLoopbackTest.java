@@ -43,7 +43,23 @@ class ClusterLoopbackTest {
                     + " WHERE a.o_cust <= 20 ORDER BY 1",
             "SELECT o_id, COUNT(*), AVG(o_total), MAX(o_note) FROM orders GROUP BY o_id ORDER BY o_id LIMIT 7",
             "SELECT o_day, COUNT(o_note), SUM(o_total), MIN(o_total), MAX(o_id) FROM orders GROUP BY o_day ORDER BY 1",
-            "SELECT COUNT(*), SUM(o_total) FROM orders WHERE o_total > 1000");
+            "SELECT COUNT(*), SUM(o_total) FROM orders WHERE o_total > 1000",
+            // joins off the distribution column: both sides repartitioned on the key, NULL keys included
+            "SELECT a.o_id, b.o_id FROM orders a LEFT JOIN orders b ON a.o_note = b.o_note AND b.o_id < 5 WHERE a.o_id < 8 ORDER BY 1, 2",
+            "SELECT a.o_id, b.o_id FROM (SELECT * FROM orders WHERE o_id < 6) a RIGHT JOIN orders b ON a.o_note = b.o_note"
+                    + " WHERE b.o_id < 8 OR b.o_id > 1000 ORDER BY 2, 1",
+            "SELECT a.o_id, b.o_id FROM (SELECT * FROM orders WHERE o_id < 6) a FULL JOIN (SELECT * FROM orders WHERE o_id > 1000 OR o_id = 2) b"
+                    + " ON a.o_day = b.o_day ORDER BY 1, 2",
+            "SELECT o_id FROM orders a WHERE NOT EXISTS (SELECT 1 FROM orders b WHERE b.o_day = a.o_day AND b.o_id > 150) ORDER BY 1",
+            "SELECT o_id FROM orders a WHERE EXISTS (SELECT 1 FROM orders b WHERE b.o_note = a.o_note AND b.o_id <> a.o_id) ORDER BY 1",
+            "SELECT a.o_note, COUNT(*), SUM(b.o_total) FROM orders a JOIN orders b ON a.o_note = b.o_note GROUP BY a.o_note ORDER BY 1",
+            "SELECT a.o_id, b.o_id FROM orders a JOIN orders b ON a.o_cust + 100 = b.o_id ORDER BY 1, 2",
+            // AVG split into SUM and COUNT on the shards; DISTINCT grouped by another column repartitioned by the group key
+            "SELECT AVG(o_total), AVG(o_cust), AVG(o_id), COUNT(o_day) FROM orders",
+            "SELECT o_day, AVG(o_total), COUNT(DISTINCT o_cust), MAX(o_note) FROM orders GROUP BY o_day ORDER BY 1",
+            // a small side (groups of the distribution column) broadcast to the large one
+            "SELECT a.o_id, g.n FROM orders a JOIN (SELECT o_id AS k, COUNT(*) AS n FROM orders GROUP BY o_id) g ON g.n + 9 = a.o_cust"
+                    + " ORDER BY 1, 2 LIMIT 5");
 
     @ParameterizedTest(name = "transport = {0}")
     @ValueSource(strings = {"flight", "ucx"})
@@ -113,6 +129,12 @@ class ClusterLoopbackTest {
             String analyzed = String.join("\n", rows(c, "EXPLAIN ANALYZE " + query).stream().map(r -> (String) r.get(0)).toList());
             String wire = transport.equals("ucx") ? ", wire bytes=[1-9]\\d*" : "";
             assertTrue(analyzed.matches("(?s).*Exchange 1: .*\\(rows=\\d+, bytes=[1-9]\\d*" + wire + ", time=[0-9.]+ ms\\).*"), analyzed);
+            String join = "SELECT a.o_note, COUNT(*) FROM orders a JOIN orders b ON a.o_note = b.o_note GROUP BY a.o_note";
+            String repartitioned = String.join("\n", rows(c, "EXPLAIN ANALYZE " + join).stream().map(r -> (String) r.get(0)).toList());
+            assertTrue(repartitioned.contains("Fragment 1 (repartitioned) on n1, n2, n3:") && repartitioned.contains("Fragment 2 (repartitioned)")
+                    && repartitioned.matches("(?s).*Exchange 1: n1, n2, n3 to n1, n2, n3 over .*, by murmur3 of \\[o_note\\]"
+                            + " \\(rows=68, bytes=[1-9]\\d*, time=[0-9.]+ ms\\).*")
+                    && repartitioned.contains("Scan(table=exchange_1"), repartitioned);
         }
     }
 

@@ -1,5 +1,9 @@
 package io.warpdb.core.expr;
 
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.ExactQuotients;
+import io.warpdb.core.value.Pow10;
 import java.util.function.IntConsumer;
 import java.util.function.IntUnaryOperator;
 
@@ -76,5 +80,27 @@ public final class Exprs {
             return new Call(call.op(), call.args().stream().map(a -> remap(a, mapping)).toList(), call.type());
         }
         return e;
+    }
+
+    /**
+     * AVG of {@code type} from a SUM and a COUNT of its argument (rolled up from finer groups,
+     * merged from a cluster's shards). For exact sums the unscaled sum and count * 10^scale are
+     * divided as doubles, the one rounding of {@link ExactQuotients}'s common case; dividing the
+     * DECIMAL as a double would round twice.
+     */
+    public static Expr average(Expr sum, Expr count, DataType type) {
+        DataType number = DataType.BIGINT;
+        Expr numerator = sum;
+        Expr denominator = count;
+        int scale = sum.type().kind() == TypeKind.DECIMAL ? sum.type().scale() : 0;
+        if (scale > 0) {
+            Literal power = Literal.ofLong(Pow10.of(scale), DataType.BIGINT);
+            numerator = Call.of(Op.MULTIPLY, number, sum, power);
+            denominator = Call.of(Op.MULTIPLY, number, count, power);
+        }
+        if (sum.type().kind() != TypeKind.DOUBLE) {
+            numerator = Call.of(Op.CAST, DataType.DOUBLE, numerator);
+        }
+        return Call.of(Op.DIVIDE, type, numerator, Call.of(Op.CAST, DataType.DOUBLE, denominator));
     }
 }

@@ -3,6 +3,7 @@ package io.warpdb.sql.translate;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
+import io.warpdb.core.expr.Exprs;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.AggFunction;
@@ -17,7 +18,6 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
-import io.warpdb.core.value.Pow10;
 import io.warpdb.sql.calcite.TypeMapping;
 import io.warpdb.sql.translate.AggregateTranslator.Spec;
 import java.util.ArrayList;
@@ -135,7 +135,7 @@ final class GroupingSetsPlan {
                             new Field("$sum" + j, sumType)), sumType);
                     Expr count = rollUp(partials, rollups, new Spec(AggFunction.COUNT, spec.args(), false, spec.filterArg(),
                             new Field("$count" + j, COUNT)), COUNT.withNullable(true));
-                    outputs.add(average(sum, count, field.type()));
+                    outputs.add(Exprs.average(sum, count, field.type()));
                 }
                 case COUNT -> {
                     // The SUM of counts is NULL only for the grand total of an empty input, whose COUNT is 0.
@@ -193,27 +193,6 @@ final class GroupingSetsPlan {
             }
         }
         return -1;
-    }
-
-    /**
-     * AVG from its rolled-up SUM and COUNT. For exact sums the unscaled sum and count * 10^scale
-     * are divided as doubles, the one rounding of {@link io.warpdb.core.value.ExactQuotients}'s
-     * common case; dividing the DECIMAL as a double would round twice.
-     */
-    private static Expr average(Expr sum, Expr count, DataType type) {
-        DataType number = DataType.BIGINT;
-        Expr numerator = sum;
-        Expr denominator = count;
-        int scale = sum.type().kind() == TypeKind.DECIMAL ? sum.type().scale() : 0;
-        if (scale > 0) {
-            Literal power = Literal.ofLong(Pow10.of(scale), DataType.BIGINT);
-            numerator = Call.of(Op.MULTIPLY, number, sum, power);
-            denominator = Call.of(Op.MULTIPLY, number, count, power);
-        }
-        if (sum.type().kind() != TypeKind.DOUBLE) {
-            numerator = Call.of(Op.CAST, DataType.DOUBLE, numerator);
-        }
-        return Call.of(Op.DIVIDE, type, numerator, Call.of(Op.CAST, DataType.DOUBLE, denominator));
     }
 
     /** The type of SUM over input column {@code arg}, as the type system gives it. */
