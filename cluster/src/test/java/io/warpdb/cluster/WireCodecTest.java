@@ -88,6 +88,23 @@ class WireCodecTest {
         }
     }
 
+    @Test
+    void aStringColumnOfNullsAloneWithAnEmptyDictionaryRoundTrips() {
+        // The padded side of an outer join that matched nothing: every row NULL, no string in its dictionary.
+        Schema schema = new Schema(List.of(new Field("w", DataType.varchar(10))));
+        int rows = 100;
+        FieldVector codes = Vectors.allocate("w", DataType.varchar(10), rows, allocator);
+        for (int r = 0; r < rows; r++) {
+            Vectors.setNormalized(codes, DataType.varchar(10), r, null);
+        }
+        codes.setValueCount(rows);
+        try (Batch batch = new Batch(schema, List.of(codes), List.of(StringDictionary.EMPTY), rows)) {
+            for (boolean compressed : new boolean[] {true, false}) {
+                assertSameRows(batch, roundTrip(batch, compressed), "compressed " + compressed);
+            }
+        }
+    }
+
     private long frameBytes(Batch batch, boolean compressed) {
         try (WireCodec codec = WireCodec.forSending(batch.schema(), compressed, allocator)) {
             return codec.encode(batch).remaining();

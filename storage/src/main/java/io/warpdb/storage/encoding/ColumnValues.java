@@ -26,6 +26,11 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
         if (!type.kind().isString()) {
             return new ColumnValues(layout, values, null);
         }
+        if (rowCount > 0 && vector.getNullCount() == rowCount) {
+            // No row holds a string (e.g. the padded side of an outer join, whose dictionary is empty): the codes mean nothing.
+            java.util.Arrays.fill(values, 0);
+            return new ColumnValues(layout, values, StringDictionary.EMPTY);
+        }
         if (dictionary == null) {
             if (rowCount > 0) {
                 throw new IllegalArgumentException("a " + type + " column needs its string dictionary");
