@@ -365,10 +365,23 @@ public final class FlightExchange implements Exchange {
     }
 
     /** Runs a call to {@code node}, turning Flight's errors into SQLExceptions' states: the shard's own, or 08006 naming the node. */
-    private static <T> T call(Member node, Supplier<T> body) {
+    /**
+     * Runs {@code body}, a call to {@code node}; a Flight error becomes its SQLSTATE, or 08006
+     * naming the node. A node found unavailable loses its cached client: gRPC would wait out its
+     * reconnect backoff on that channel, and fail the first queries after the node restarts.
+     */
+    private <T> T call(Member node, Supplier<T> body) {
+        FlightClient used = client(node);
         try {
             return body.get();
         } catch (FlightRuntimeException e) {
+            if (e.status().code() == FlightStatusCode.UNAVAILABLE && clients.remove(node.id(), used)) {
+                try {
+                    alarms.execute(() -> closeQuietly(used));  // not on the caller's thread: closing waits for the channel
+                } catch (java.util.concurrent.RejectedExecutionException closed) {
+                    closeQuietly(used);
+                }
+            }
             WarpException error = error(e.status().description(), e);
             if (error != null) {
                 throw error;
@@ -387,6 +400,14 @@ public final class FlightExchange implements Exchange {
             }
         }
         return null;
+    }
+
+    private static void closeQuietly(FlightClient client) {
+        try {
+            client.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
