@@ -18,6 +18,8 @@ import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
 /**
@@ -39,12 +41,19 @@ final class BlockNestedLoopJoin {
     private final EntryEvaluator entries;
     private final org.apache.arrow.memory.BufferAllocator allocator;
     private final long streamBudget;
+    /** The node's join as INNER, SEMI and ANTI joins, which a left block's rows are made of. */
+    private final JoinNode inner;
+    private final JoinNode semi;
+    private final JoinNode anti;
 
     BlockNestedLoopJoin(JoinNode node, EntryEvaluator entries, org.apache.arrow.memory.BufferAllocator allocator, long streamBudget) {
         this.node = node;
         this.entries = entries;
         this.allocator = allocator;
         this.streamBudget = streamBudget;
+        this.inner = variant(JoinKind.INNER, node.schema());
+        this.semi = variant(JoinKind.SEMI, node.left().schema());
+        this.anti = variant(JoinKind.ANTI, node.left().schema());
     }
 
     /** Rows per block of each side, for inputs of these rows. */
@@ -55,18 +64,10 @@ final class BlockNestedLoopJoin {
 
     /** The join of {@code left} with {@code right} (both stay owned by the caller), its blocks' tasks run by {@code runner}. */
     HostTable run(HostTable left, HostTable right, TaskRunner runner) {
-        PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
-        List<HostTable> leftBlocks = blocks(left, size.leftRows());
-        List<HostTable> rightBlocks = blocks(right, size.rightRows());
-        try {
+        return inBlocks(left, right, (leftBlocks, rightBlocks) -> {
             int[] everyRightBlock = IntStream.range(0, rightBlocks.size()).toArray();
-            List<int[]> met = new ArrayList<>();
-            leftBlocks.forEach(l -> met.add(everyRightBlock));
-            return join(leftBlocks, rightBlocks, met, runner);
-        } finally {
-            leftBlocks.forEach(HostTable::close);
-            rightBlocks.forEach(HostTable::close);
-        }
+            return join(leftBlocks, rightBlocks, leftBlocks.stream().map(l -> everyRightBlock).toList(), runner);
+        });
     }
 
     /**
@@ -74,24 +75,26 @@ final class BlockNestedLoopJoin {
      * device to device); the unmatched right rows of RIGHT and FULL joins by {@code runner}.
      */
     HostTable runInRing(HostTable left, HostTable right, BlockRing ring, TaskRunner runner) {
+        return inBlocks(left, right, (leftBlocks, rightBlocks) -> {
+            List<HostTable> parts = new ArrayList<>();
+            try {
+                parts.addAll(ring.run(this, leftBlocks, rightBlocks));
+                parts.addAll(runner.run(unmatchedRightTasks(rightBlocks, j -> leftBlocks)));
+                return HostTable.concat(node.schema(), parts);
+            } catch (RuntimeException e) {
+                parts.forEach(HostTable::close);
+                throw e;
+            }
+        });
+    }
+
+    /** {@code join} of both inputs cut into blocks of {@link #blockRows} (the blocks are closed after it). */
+    private HostTable inBlocks(HostTable left, HostTable right, BiFunction<List<HostTable>, List<HostTable>, HostTable> join) {
         PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
         List<HostTable> leftBlocks = blocks(left, size.leftRows());
         List<HostTable> rightBlocks = blocks(right, size.rightRows());
-        List<HostTable> parts = new ArrayList<>();
         try {
-            parts.addAll(ring.run(this, leftBlocks, rightBlocks));
-            if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
-                HostTable noLeftRows = new HostTable(node.left().schema(), List.of());
-                List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
-                for (HostTable r : rightBlocks) {
-                    tasks.add(work -> unmatchedRight(r, leftBlocks, noLeftRows, work));
-                }
-                parts.addAll(runner.run(tasks));
-            }
-            return HostTable.concat(node.schema(), parts);
-        } catch (RuntimeException e) {
-            parts.forEach(HostTable::close);
-            throw e;
+            return join.apply(leftBlocks, rightBlocks);
         } finally {
             leftBlocks.forEach(HostTable::close);
             rightBlocks.forEach(HostTable::close);
@@ -116,15 +119,25 @@ final class BlockNestedLoopJoin {
             }
             tasks.add(work -> leftBlock(l, rights, work));
         }
+        tasks.addAll(unmatchedRightTasks(rightBlocks, leftBlocksMet::get));
+        return HostTable.concat(node.schema(), runner.run(tasks));
+    }
+
+    /**
+     * For RIGHT and FULL joins, a task per right block for its rows that none of the left blocks
+     * {@code leftBlocksMet} gives for it matched; no task for other kinds.
+     */
+    private List<TaskRunner.Task<HostTable>> unmatchedRightTasks(List<HostTable> rightBlocks, IntFunction<List<HostTable>> leftBlocksMet) {
+        List<TaskRunner.Task<HostTable>> tasks = new ArrayList<>();
         if (node.kind() == JoinKind.RIGHT || node.kind() == JoinKind.FULL) {
             HostTable noLeftRows = new HostTable(node.left().schema(), List.of());
             for (int j = 0; j < rightBlocks.size(); j++) {
                 HostTable r = rightBlocks.get(j);
-                List<HostTable> lefts = leftBlocksMet.get(j);
+                List<HostTable> lefts = leftBlocksMet.apply(j);
                 tasks.add(work -> unmatchedRight(r, lefts, noLeftRows, work));
             }
         }
-        return HostTable.concat(node.schema(), runner.run(tasks));
+        return tasks;
     }
 
     /** The rows of {@code table} cut into blocks of at most {@code rows} rows, sharing its buffers; the caller closes them. */
@@ -195,12 +208,12 @@ final class BlockNestedLoopJoin {
         void meet(DeviceTable r, DeviceWork work) {
             JoinKind kind = node.kind();
             switch (kind) {
-                case INNER, LEFT, RIGHT, FULL -> out.add(inCore(variant(JoinKind.INNER, node.schema()), l, r, work));
-                case SEMI -> out.add(inCore(variant(JoinKind.SEMI, node.left().schema()), unmatched, r, work));
+                case INNER, LEFT, RIGHT, FULL -> out.add(inCore(inner, l, r, work));
+                case SEMI -> out.add(inCore(semi, unmatched, r, work));
                 case ANTI -> { }
             }
             if (kind != JoinKind.INNER && kind != JoinKind.RIGHT) {
-                HostTable next = inCore(variant(JoinKind.ANTI, node.left().schema()), unmatched, r, work);
+                HostTable next = inCore(anti, unmatched, r, work);
                 if (unmatched != l) {
                     unmatched.close();
                 }

@@ -11,7 +11,6 @@ import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.partition.StreamPipeline;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.sort.OutOfCoreSort;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -55,10 +54,8 @@ final class GlobalSortMergeJoin {
             List<HostTable> leftBlocks = blocks.blocks(l, size.leftRows());
             List<HostTable> rightBlocks = blocks.blocks(r, size.rightRows());
             try {
-                List<RangeBounds.BlockRanges> leftRanges = new ArrayList<>();
-                leftBlocks.forEach(b -> leftRanges.add(bounds.ranges(b, true)));
-                List<RangeBounds.BlockRanges> rightRanges = new ArrayList<>();
-                rightBlocks.forEach(b -> rightRanges.add(bounds.ranges(b, false)));
+                List<RangeBounds.BlockRanges> leftRanges = leftBlocks.stream().map(b -> bounds.ranges(b, true)).toList();
+                List<RangeBounds.BlockRanges> rightRanges = rightBlocks.stream().map(b -> bounds.ranges(b, false)).toList();
                 List<int[]> meetings = bounds.meetings(leftRanges, rightRanges);
                 long pairs = meetings.stream().mapToLong(m -> m.length).sum();
                 HostTable rows = blocks.join(leftBlocks, rightBlocks, meetings, pipeline);
@@ -66,13 +63,7 @@ final class GlobalSortMergeJoin {
                         + " x " + rightBlocks.size() + " blocks of up to " + size.leftRows() + " x " + size.rightRows() + " rows, "
                         + pairs + " pairs of blocks whose ranges can match joined";
                 OutOfCoreReport joined = OutOfCoreReport.of("global sort-merge join", work, "blocks", pipeline.tally(), pipeline);
-                OutOfCoreReport leftSort = sortedLeft.report();
-                OutOfCoreReport rightSort = sortedRight.report();
-                return new OutOfCoreResult(rows, new OutOfCoreReport(joined.operator(), joined.work(), joined.dealt(),
-                        joined.perDevice(), streamBudget,
-                        joined.bytesToDevice() + leftSort.bytesToDevice() + rightSort.bytesToDevice(),
-                        joined.bytesToHost() + leftSort.bytesToHost() + rightSort.bytesToHost(),
-                        joined.kernelNanos() + leftSort.kernelNanos() + rightSort.kernelNanos()));
+                return new OutOfCoreResult(rows, joined.adding(sortedLeft.report()).adding(sortedRight.report()));
             } finally {
                 leftBlocks.forEach(HostTable::close);
                 rightBlocks.forEach(HostTable::close);

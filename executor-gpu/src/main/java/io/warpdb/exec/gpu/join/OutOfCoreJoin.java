@@ -123,9 +123,8 @@ public final class OutOfCoreJoin {
                 HostTable rows = join.runInRing(left, right, ring, pipeline);
                 work += ", the right blocks passed round a ring of " + devices.size() + " devices ("
                         + OutOfCoreReport.mib(ring.bytesBetweenDevices()) + " peer to peer)";
-                return new OutOfCoreResult(rows, new OutOfCoreReport("block nested-loop join", work, "blocks", ring.tally(), streamBudget,
-                        ring.bytesToDevice() + pipeline.bytesToDevice(), ring.bytesToHost() + pipeline.bytesToHost(),
-                        ring.kernelNanos() + pipeline.kernelNanos()));
+                return new OutOfCoreResult(rows, OutOfCoreReport.of("block nested-loop join", work, "blocks", ring.tally(), pipeline)
+                        .adding(ring.bytesToDevice(), ring.bytesToHost(), ring.kernelNanos()));
             } catch (GpuOutOfMemoryException e) {
                 work += ", the ring out of device memory (" + e.getMessage() + "), its blocks dealt over the streams instead";
             }

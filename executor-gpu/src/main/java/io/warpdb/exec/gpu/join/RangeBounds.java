@@ -10,10 +10,9 @@ import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.partition.HostTable;
+import io.warpdb.exec.gpu.sort.SortedRunMerge;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -88,13 +87,14 @@ record RangeBounds(List<Bound> bounds) {
         long[] max = new long[bounds.size()];
         for (int i = 0; i < bounds.size(); i++) {
             int column = left ? bounds.get(i).leftColumn() : bounds.get(i).rightColumn();
+            DataType type = block.schema().type(column);
             long lo = Long.MAX_VALUE;
             long hi = Long.MIN_VALUE;
             for (Batch batch : block.batches()) {
                 FieldVector v = batch.vector(column);
                 for (int row = 0; row < batch.rowCount(); row++) {
                     if (!v.isNull(row)) {
-                        long value = value(v, row);
+                        long value = SortedRunMerge.orderedValue(v, type, row);
                         lo = Math.min(lo, value);
                         hi = Math.max(hi, value);
                     }
@@ -104,10 +104,6 @@ record RangeBounds(List<Bound> bounds) {
             max[i] = hi;
         }
         return new BlockRanges(min, max);
-    }
-
-    private static long value(FieldVector v, int row) {
-        return v instanceof DateDayVector days ? days.get(row) : ((BaseIntVector) v).getValueAsLong(row);
     }
 
     /**

@@ -31,6 +31,17 @@ public record OutOfCoreReport(String operator, String work, String dealt, Device
                 pipeline.bytesToHost(), pipeline.kernelNanos());
     }
 
+    /** This report with the bytes and kernel time of {@code other}, work the operator ran through another (its sorts). */
+    public OutOfCoreReport adding(OutOfCoreReport other) {
+        return adding(other.bytesToDevice, other.bytesToHost, other.kernelNanos);
+    }
+
+    /** This report with more bytes moved and kernel time, of work that ran outside its pipeline (a ring of devices). */
+    public OutOfCoreReport adding(long moreToDevice, long moreToHost, long moreKernelNanos) {
+        return new OutOfCoreReport(operator, work, dealt, perDevice, streamBudget, bytesToDevice + moreToDevice,
+                bytesToHost + moreToHost, kernelNanos + moreKernelNanos);
+    }
+
     public String note() {
         return "out-of-core " + operator + ": " + work + "; " + PartitionPlan.STREAMS + " streams of " + mib(streamBudget)
                 + " each per device; " + dealt + " per device: " + perDevice.describe() + "; " + mib(bytesToDevice)

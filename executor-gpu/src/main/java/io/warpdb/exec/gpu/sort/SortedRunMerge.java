@@ -153,7 +153,7 @@ public final class SortedRunMerge {
     }
 
     /** A non-NULL value of a non-string column as a long whose order is the SQL order. */
-    private static long orderedValue(FieldVector v, DataType type, int row) {
+    public static long orderedValue(FieldVector v, DataType type, int row) {
         return switch (type.kind()) {
             case BOOLEAN -> ((BitVector) v).get(row);
             case INTEGER -> ((IntVector) v).get(row);
