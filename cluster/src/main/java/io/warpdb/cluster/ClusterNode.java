@@ -30,6 +30,7 @@ public final class ClusterNode implements AutoCloseable {
         this.config = config;
         this.database = database;
         this.shard = new ShardStore(database);
+        LoadScratch.clear(config.dataDir());
         this.catalog = new ClusterCatalog(config.members());
         this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
         Member self = config.self();

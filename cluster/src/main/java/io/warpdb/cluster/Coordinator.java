@@ -1,11 +1,8 @@
 package io.warpdb.cluster;
 
-import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
-import io.warpdb.core.batch.Batches;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
@@ -22,6 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -185,46 +184,51 @@ final class Coordinator implements StatementInterceptor {
      * gathered from the shards; with {@code target} (INSERT, COPY) also an empty copy of that table.
      */
     private Database gather(Session session, String sql, List<Object> parameters, String target) {
-        Map<String, TableReads.Read> reads = TableReads.of(session, sql, parameters);
         Database gathered = Database.inMemoryWithin("cluster-" + queries.incrementAndGet(), shard.database());
         try {
-            if (target != null) {
-                if (reads.keySet().stream().anyMatch(t -> t.equalsIgnoreCase(target))) {
-                    throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "an INSERT that reads its own target is not supported"
-                            + " in cluster mode yet");
-                }
-                Table table = localTable(target);
-                gathered.catalog().create(table.name(), table.schema(), false);
-                String defaults = "default." + table.name().toUpperCase(Locale.ROOT);
-                String value = shard.database().catalog().properties().get(defaults);
-                if (value != null) {
-                    gathered.catalog().setProperty(defaults, value);
-                }
-            }
-            for (TableReads.Read read : reads.values()) {
-                Table table = gathered.catalog().create(read.table(), localTable(read.table()).schema(), false);
-                boolean replicated = catalog.table(read.table()).map(t -> t.distribution().replicated()).orElse(true);
-                List<Member> sources = replicated ? List.of(config.self()) : config.members();
-                List<BatchStream> streams = new ArrayList<>();
-                try {
-                    for (Member source : sources) {
-                        streams.add(new WidenedRows(rowsOf(source, read.query()), table.schema(), gathered.allocator()));
-                    }
-                    for (BatchStream rows : streams) {
-                        table.append(rows);
-                    }
-                } finally {
-                    streams.forEach(BatchStream::close);
-                }
-            }
-            // A statement whose plan reads nothing of a table it names (WHERE 1 = 0) still validates against it.
-            for (Table local : shard.database().catalog().tables()) {
-                gathered.catalog().create(local.name(), local.schema(), true);
-            }
+            gatherInto(gathered, session, sql, parameters, target);
             return gathered;
         } catch (RuntimeException e) {
             gathered.close();
             throw e;
+        }
+    }
+
+    /** Creates in {@code gathered} the tables {@link #gather(Session, String, List, String)} describes. */
+    private void gatherInto(Database gathered, Session session, String sql, List<Object> parameters, String target) {
+        Map<String, TableReads.Read> reads = TableReads.of(session, sql, parameters);
+        if (target != null) {
+            if (reads.keySet().stream().anyMatch(t -> t.equalsIgnoreCase(target))) {
+                throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, "an INSERT that reads its own target is not supported"
+                        + " in cluster mode yet");
+            }
+            Table table = localTable(target);
+            gathered.catalog().create(table.name(), table.schema(), false);
+            String defaults = "default." + table.name().toUpperCase(Locale.ROOT);
+            String value = shard.database().catalog().properties().get(defaults);
+            if (value != null) {
+                gathered.catalog().setProperty(defaults, value);
+            }
+        }
+        for (TableReads.Read read : reads.values()) {
+            Table table = gathered.catalog().create(read.table(), localTable(read.table()).schema(), false);
+            boolean replicated = catalog.table(read.table()).map(t -> t.distribution().replicated()).orElse(true);
+            List<Member> sources = replicated ? List.of(config.self()) : config.members();
+            List<BatchStream> streams = new ArrayList<>();
+            try {
+                for (Member source : sources) {
+                    streams.add(new WidenedRows(rowsOf(source, read.query()), table.schema(), gathered.allocator()));
+                }
+                for (BatchStream rows : streams) {
+                    table.append(rows);
+                }
+            } finally {
+                streams.forEach(BatchStream::close);
+            }
+        }
+        // A statement whose plan reads nothing of a table it names (WHERE 1 = 0) still validates against it.
+        for (Table local : shard.database().catalog().tables()) {
+            gathered.catalog().create(local.name(), local.schema(), true);
         }
     }
 
@@ -254,25 +258,19 @@ final class Coordinator implements StatementInterceptor {
     private StatementResult write(Session session, String target, String sql, List<Object> parameters) {
         ClusterCatalog.TableEntry entry = catalog.table(target)
                 .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + target + " does not exist"));
-        try (Database gathered = gather(session, sql, parameters, entry.name())) {
+        String load = UUID.randomUUID().toString();
+        try (LoadScratch scratch = LoadScratch.create(config.dataDir(), load)) {
+            Database gathered = scratch.database();
+            gatherInto(gathered, session, sql, parameters, entry.name());
             long rows;
             try (StatementResult result = localSession(session, gathered).execute(sql, parameters)) {
                 rows = result.updateCount();
             }
-            String load = UUID.randomUUID().toString();
             List<Member> members = config.members();
-            List<List<Batch>> parts = split(gathered, entry, members.size());
             try {
-                Schema schema = gathered.catalog().table(entry.name()).orElseThrow().schema();
-                for (int s = 0; s < members.size(); s++) {
-                    try (BatchStream shardRows = Batches.of(schema, parts.get(s))) {
-                        parts.set(s, List.of());
-                        stage(members.get(s), load, entry.name(), shardRows);
-                    }
-                }
+                stageAll(gathered, entry, load, members);
                 log.append(ClusterCommand.commit(entry.name(), load));
             } catch (RuntimeException e) {
-                parts.forEach(p -> p.forEach(Batch::close));
                 for (Member m : members) {
                     try {
                         abort(m, load);
@@ -286,38 +284,43 @@ final class Coordinator implements StatementInterceptor {
         }
     }
 
-    /** The gathered target's rows as batches per shard: by hash, or all of them to every shard. */
-    private static List<List<Batch>> split(Database gathered, ClusterCatalog.TableEntry entry, int shards) {
-        List<List<Batch>> parts = new ArrayList<>();
-        for (int s = 0; s < shards; s++) {
-            parts.add(new ArrayList<>());
-        }
+    /**
+     * Stages the gathered target's rows on every shard at once, each shard's by hash (or all of them
+     * for a replicated table) from a scan of its own; fails with the first shard's error once every
+     * shard is done.
+     */
+    private void stageAll(Database gathered, ClusterCatalog.TableEntry entry, String load, List<Member> members) {
         Table table = gathered.catalog().table(entry.name()).orElseThrow();
-        BufferAllocator allocator = gathered.allocator();
-        try (Session session = gathered.newLocalSession();
-                StatementResult all = session.execute("SELECT * FROM " + TableReads.identifier(table.name()), List.of())) {
-            ShardPartitioner partitioner = entry.distribution().replicated() ? null
-                    : new ShardPartitioner(entry.distribution().columnIn(table.schema()), shards);
-            for (Batch next = all.batches().next(); next != null; next = all.batches().next()) {
-                try (Batch batch = next) {
-                    if (partitioner == null) {
-                        List<Integer> rows = java.util.stream.IntStream.range(0, batch.rowCount()).boxed().toList();
-                        for (List<Batch> part : parts) {
-                            part.add(ShardPartitioner.select(batch, rows, allocator));
-                        }
-                    } else {
-                        List<Batch> split = partitioner.split(batch, allocator);
-                        for (int s = 0; s < shards; s++) {
-                            parts.get(s).add(split.get(s));
-                        }
-                    }
+        ShardPartitioner partitioner = entry.distribution().replicated() ? null
+                : new ShardPartitioner(entry.distribution().columnIn(table.schema()), members.size());
+        String scan = "SELECT * FROM " + TableReads.identifier(table.name());
+        List<CompletableFuture<Void>> staged = new ArrayList<>();
+        for (int s = 0; s < members.size(); s++) {
+            int shardIndex = s;
+            staged.add(CompletableFuture.runAsync(() -> {
+                try (Session session = gathered.newLocalSession();
+                        BatchStream rows = new ShardRows(new ResultStream(session.execute(scan, List.of()), () -> { }), partitioner,
+                                shardIndex, gathered.allocator())) {
+                    stage(members.get(shardIndex), load, entry.name(), rows);
+                }
+            }, runnable -> new Thread(runnable, "cluster-stage-" + members.get(shardIndex).id()).start()));
+        }
+        RuntimeException failure = null;
+        for (CompletableFuture<Void> shardStaged : staged) {
+            try {
+                shardStaged.join();
+            } catch (CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
                 }
             }
-        } catch (RuntimeException e) {
-            parts.forEach(p -> p.forEach(Batch::close));
-            throw e;
         }
-        return parts;
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private void stage(Member node, String load, String table, BatchStream rows) {

@@ -277,7 +277,7 @@ final class DistributedQuery implements AutoCloseable {
         List<FragmentTicket.Input> inputs = f.inputs().stream()
                 .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()))).toList();
         FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys());
-        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial());
+        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), session.executor());
     }
 
     private String exchangeId(int fragment) {

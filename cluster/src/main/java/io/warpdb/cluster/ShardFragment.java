@@ -86,6 +86,7 @@ final class ShardFragment {
     /** The fragment's rows on this shard. */
     private static BatchStream rows(FragmentTicket ticket, ShardStore shard, Exchange exchange, List<Member> members) {
         Session session = shard.database().newLocalSession();
+        session.setExecutor(ticket.executor());
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
             PlanNode plan = QueryPlans.of(session, ticket.sql(), List.of())

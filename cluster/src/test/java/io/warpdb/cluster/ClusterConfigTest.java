@@ -46,4 +46,18 @@ class ClusterConfigTest {
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("wire.compression", "lz4"), Path.of(".")));
         assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
     }
+
+    /** The README's example clusters (on one machine, on three) are configurations a node accepts as written. */
+    @Test
+    void theExampleConfigurationsLoad() {
+        for (String example : new String[] {"loopback", "three-hosts"}) {
+            for (int n = 1; n <= 3; n++) {
+                ClusterConfig config = ClusterConfig.load(Path.of("examples", example, "n" + n + ".properties"));
+                assertEquals("n" + n, config.nodeId());
+                assertEquals(3, config.members().size());
+                assertEquals("n" + n, config.dataDir().getFileName().toString());
+            }
+        }
+        assertEquals(ClusterConfig.Transport.UCX, ClusterConfig.load(Path.of("examples", "three-hosts", "n1.properties")).transport());
+    }
 }

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.sql.Database;
-import io.warpdb.tpch.ResultTable;
+import io.warpdb.tpch.ClusterLoader;
+import io.warpdb.tpch.JdbcTarget;
 import io.warpdb.tpch.QueryTarget;
 import io.warpdb.tpch.SuiteRunner;
 import io.warpdb.tpch.TblFiles;
@@ -21,7 +22,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,9 +40,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ClusterTpchTest {
     /** 0.1 in the test command; {@code -Dcluster.tpch.sf=1} for a longer run. */
     private static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("cluster.tpch.sf", "0.1"));
-    private static final Map<String, String> DISTRIBUTION = Map.of("lineitem", "hash(l_orderkey)", "orders", "hash(o_orderkey)",
-            "partsupp", "hash(ps_partkey)", "part", "hash(p_partkey)", "customer", "hash(c_custkey)", "supplier", "hash(s_suppkey)",
-            "nation", "replicated", "region", "replicated");
 
     @TempDir
     Path dir;
@@ -64,13 +61,9 @@ class ClusterTpchTest {
                 WarpDbTarget reference = new WarpDbTarget(single, "cpu");
                 Connection c = DriverManager.getConnection(cluster.url(1))) {
             TpchLoader.load(single, new TblFiles(tbl), threads);
-            try (Statement s = c.createStatement()) {
-                for (TpchSchema.Table table : TpchSchema.tables()) {
-                    s.executeUpdate(createTable(table));
-                    s.executeUpdate("COPY " + table.name() + " FROM '" + TblFiles.file(tbl, table).toAbsolutePath() + "'");
-                }
-            }
-            outcomes = new SuiteRunner(new JdbcTarget(c), reference).runAll(TpchQueries.all(), System.out);
+            ClusterLoader.loadMissing(c, tbl, TpchSchema.tables());
+            QueryTarget clustered = new JdbcTarget("WarpDB cluster of 3", c);
+            outcomes = new SuiteRunner(clustered, reference).runAll(TpchQueries.all(), System.out);
             // joins off the distribution keys (customer-orders, part-lineitem, supplier-nation-...) move rows between the
             // shards, repartitioned or broadcast, instead of gathering both sides here
             for (int q : List.of(3, 5, 9, 10, 18)) {
@@ -83,7 +76,7 @@ class ClusterTpchTest {
                     + " AND a.o_orderdate = b.o_orderdate";
             String plan = explainAnalyze(c, large);
             assertTrue(plan.contains("(repartitioned)"), plan);
-            assertEquals(reference.query(large).rows(), new JdbcTarget(c).query(large).rows(), large);
+            assertEquals(reference.query(large).rows(), clustered.query(large).rows(), large);
         }
         String failures = outcomes.stream().filter(o -> !o.ok()).map(SuiteRunner.Outcome::format).collect(Collectors.joining("\n"));
         assertTrue(SuiteRunner.allOk(outcomes), "TPC-H SF " + SCALE_FACTOR + " on 3 nodes over " + transport + ": queries failing:\n"
@@ -97,29 +90,6 @@ class ClusterTpchTest {
                 lines.append(rs.getString(1)).append('\n');
             }
             return lines.toString();
-        }
-    }
-
-    private static String createTable(TpchSchema.Table table) {
-        return table.schema().fields().stream().map(f -> f.name() + " " + f.type().sqlName() + (f.type().nullable() ? "" : " NOT NULL"))
-                .collect(Collectors.joining(", ", "CREATE TABLE " + table.name() + " (",
-                        ") WITH (distribution = '" + DISTRIBUTION.get(table.name()) + "')"));
-    }
-
-    /** Queries through a JDBC connection. */
-    private record JdbcTarget(Connection connection) implements QueryTarget {
-        @Override
-        public String name() {
-            return "WarpDB cluster of 3";
-        }
-
-        @Override
-        public ResultTable query(String sql) {
-            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                return ResultTable.of(rs);
-            } catch (SQLException e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
         }
     }
 }

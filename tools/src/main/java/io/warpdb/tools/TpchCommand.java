@@ -5,8 +5,10 @@ import io.warpdb.jdbc.Databases;
 import io.warpdb.jdbc.ServerConfig;
 import io.warpdb.jdbc.WarpServer;
 import io.warpdb.tpch.BenchChart;
+import io.warpdb.tpch.ClusterLoader;
 import io.warpdb.tpch.ConcurrentClients;
 import io.warpdb.tpch.DuckDbReference;
+import io.warpdb.tpch.JdbcTarget;
 import io.warpdb.tpch.LoadReport;
 import io.warpdb.tpch.MemoryReport;
 import io.warpdb.tpch.ProcessMemory;
@@ -28,11 +30,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -198,6 +204,13 @@ public final class TpchCommand implements Runnable {
                         + " to FILE.")
         Path explainAnalyze;
 
+        @Option(names = "--cluster", paramLabel = "URL",
+                description = "Also time the queries on a running WarpDB cluster through its coordinator's JDBC URL (e.g."
+                        + " jdbc:warpdb:remote:http://127.0.0.1:8765), with the first executor; the tables it lacks are created"
+                        + " hashed on their keys and loaded by COPY of .tbl files (--tbl, else generated into"
+                        + " data/tpch-sf<SF>-tbl), read by the coordinator from this machine's disk.")
+        String cluster;
+
         @Override
         public Integer call() throws IOException {
             List<TpchQuery> queries = selection.queries();
@@ -217,6 +230,11 @@ public final class TpchCommand implements Runnable {
                     }
                     opened.add((AutoCloseable) timed);
                     targets.put(e, timed);
+                }
+                if (cluster != null) {
+                    Connection connection = clusterConnection(queries);
+                    opened.add(connection);
+                    targets.put("cluster", new JdbcTarget("WarpDB cluster (" + executorOf(executors.get(0)) + ")", connection));
                 }
                 String title = "TPC-H SF " + SuiteOptions.format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors) + ") vs DuckDB";
                 SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
@@ -240,6 +258,32 @@ public final class TpchCommand implements Runnable {
                         throw new IllegalStateException(e);
                     }
                 }
+            }
+        }
+
+        /** A connection to the cluster on the first executor, with the tables {@code queries} read loaded. */
+        private Connection clusterConnection(List<TpchQuery> queries) {
+            Path tblDir = common.tbl != null ? common.tbl : Path.of("data", "tpch-sf" + SuiteOptions.format(common.scaleFactor) + "-tbl");
+            if (!TblFiles.present(tblDir)) {
+                System.out.print(TblFiles.write(new TpchGenerator(common.scaleFactor), tblDir, common.threads).format());
+            }
+            try {
+                Connection connection = DriverManager.getConnection(cluster);
+                try (Statement s = connection.createStatement()) {
+                    s.execute("SET executor = '" + executorOf(executors.get(0)) + "'");
+                    long start = System.nanoTime();
+                    List<String> loaded = ClusterLoader.loadMissing(connection, tblDir, TpchQueries.tablesRead(queries));
+                    if (!loaded.isEmpty()) {
+                        System.out.printf(Locale.ROOT, "cluster: loaded %s from %s in %.1f s%n", loaded, tblDir,
+                                (System.nanoTime() - start) / 1e9);
+                    }
+                    return connection;
+                } catch (SQLException | RuntimeException e) {
+                    connection.close();
+                    throw e;
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cluster " + cluster + ": " + e.getMessage(), e);
             }
         }
 
