@@ -5,6 +5,7 @@ import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.Batches;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
@@ -303,7 +304,7 @@ final class Coordinator implements StatementInterceptor {
                     if (partitioner == null) {
                         List<Integer> rows = java.util.stream.IntStream.range(0, batch.rowCount()).boxed().toList();
                         for (List<Batch> part : parts) {
-                            part.add(ShardPartitioner.select(batch, rows, allocator));
+                            part.add(CpuHashPartitioner.select(batch, rows, allocator));
                         }
                     } else {
                         List<Batch> split = partitioner.split(batch, allocator);

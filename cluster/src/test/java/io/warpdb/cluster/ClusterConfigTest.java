@@ -29,6 +29,12 @@ class ClusterConfigTest {
         ClusterConfig config = ClusterConfig.of(node(), Path.of("."));
         assertEquals(ClusterConfig.Transport.FLIGHT, config.transport());
         assertTrue(config.wireCompression());
+        assertTrue(config.gpuPartitioning());
+    }
+
+    @Test
+    void gpuPartitioningOff() {
+        assertFalse(ClusterConfig.of(node("gpu.partitioning", "OFF"), Path.of(".")).gpuPartitioning());
     }
 
     @Test
@@ -45,5 +51,7 @@ class ClusterConfigTest {
         assertEquals("transport must be flight or ucx, not rdma", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("wire.compression", "lz4"), Path.of(".")));
         assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
+        e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("gpu.partitioning", "yes"), Path.of(".")));
+        assertEquals("gpu.partitioning must be auto or off, not yes", e.getMessage());
     }
 }
