@@ -10,7 +10,7 @@
 //     row order, scatters the tile into shared memory grouped by part, then copies each part's
 //     run to its place in the output: consecutive threads write consecutive rows of one part, so
 //     the writes coalesce (the shared-memory scatter of section 3.1). Every column (keys and
-//     payloads, 1/2/4/8/16-byte values, validity bytes) moves this way.
+//     payloads, 1/4/8/16-byte values, validity bytes) moves this way.
 // The result is stable: the rows of a part keep their input order, as the CPU's partitioner keeps them.
 #include "block.cuh"
 
@@ -47,7 +47,7 @@ struct KeyColumn {
 };
 
 struct ScatterColumn {
-    long long width;  // 1, 2, 4, 8 or 16
+    long long width;  // 1, 4, 8 or 16
     const void* in;
     void* out;
 };
@@ -286,10 +286,6 @@ part_scatter(int mode, const void* keys, const unsigned char* valid, int rows, i
                 case 1:
                     moveColumn((const unsigned char*)column.in, (unsigned char*)column.out, tile, tileRows, slot,
                                (unsigned char*)stage, slotPart, tileStart, cursor);
-                    break;
-                case 2:
-                    moveColumn((const unsigned short*)column.in, (unsigned short*)column.out, tile, tileRows, slot,
-                               (unsigned short*)stage, slotPart, tileStart, cursor);
                     break;
                 case 4:
                     moveColumn((const unsigned*)column.in, (unsigned*)column.out, tile, tileRows, slot, (unsigned*)stage,
