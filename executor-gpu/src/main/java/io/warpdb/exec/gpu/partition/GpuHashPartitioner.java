@@ -8,6 +8,7 @@ import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.Kernel;
 import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.PrefixSum;
 import java.util.ArrayList;
@@ -31,9 +32,6 @@ public final class GpuHashPartitioner {
     /** Rows per tile of part_scatter (the kernel's SCATTER_TILE). */
     static final int TILE = GridSize.BLOCK * 8;
     private static final int WARPS = GridSize.BLOCK / 32;
-    /** Shared memory of an SM of sm_90 (228 KiB), of which each resident block also costs 1 KiB. */
-    private static final int SM_SHARED_BYTES = 228 * 1024;
-    private static final int MAX_BLOCKS_PER_SM = 8;
 
     /** How the kernels find a row's part: the values match hash_partition.cu's KeyMode. */
     private enum KeyMode {
@@ -104,10 +102,10 @@ public final class GpuHashPartitioner {
                 }
             }
             int sharedBytes = scatterSharedBytes(parts, maxWidth);
-            // As many blocks as stay resident together, each a contiguous range of whole tiles.
+            Kernel scatterKernel = work.kernel(MODULE, "part_scatter");
+            // As many blocks as the device holds at once (one wave), each a contiguous range of whole tiles.
             long tiles = ((long) rows + TILE - 1) / TILE;
-            long resident = Math.min(maxBlocks,
-                    (long) work.device().smCount() * Math.max(1, Math.min(MAX_BLOCKS_PER_SM, SM_SHARED_BYTES / (sharedBytes + 1024))));
+            long resident = Math.min(maxBlocks, (long) work.device().smCount() * scatterKernel.residentBlocksPerSm(GridSize.BLOCK, sharedBytes));
             long tilesPerBlock = (tiles + resident - 1) / resident;
             int blocks = (int) ((tiles + tilesPerBlock - 1) / tilesPerBlock);
             long rowsPerBlock = tilesPerBlock * TILE;
@@ -124,7 +122,7 @@ public final class GpuHashPartitioner {
                 PrefixSum.exclusive(counts, offsets, counters, work);
                 work.kernel(MODULE, "part_starts").launch(work.stream(), GridSize.strided(parts + 1L, work), GridSize.BLOCK, 0,
                         offsets, parts, blocks, startsOnDevice);
-                work.kernel(MODULE, "part_scatter").launch(work.stream(), blocks, GridSize.BLOCK, sharedBytes,
+                scatterKernel.launch(work.stream(), blocks, GridSize.BLOCK, sharedBytes,
                         mode.ordinal(), keyValues, keyValidity, rows, parts, rowsPerBlock, offsets, columns, scatterColumns, maxWidth);
                 starts = work.downloadInts(startsOnDevice, parts + 1);
             }

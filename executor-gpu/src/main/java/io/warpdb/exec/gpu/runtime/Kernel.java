@@ -35,6 +35,29 @@ public final class Kernel {
         if (grid <= 0) {
             return;
         }
+        allowDynamicShared(sharedBytes);
+        Pointer[] params = new Pointer[args.length];
+        for (int i = 0; i < args.length; i++) {
+            params[i] = parameter(args[i]);
+        }
+        stream.beginKernel();
+        JCudaDriver.cuLaunchKernel(function, grid, 1, 1, block, 1, 1, sharedBytes, stream.handle(), Pointer.to(params), null);
+        stream.endKernel();
+    }
+
+    /**
+     * How many blocks of {@code block} threads, each with {@code sharedBytes} of dynamic shared
+     * memory, one SM holds at once (registers, shared memory and threads considered); at least 1.
+     */
+    public int residentBlocksPerSm(int block, int sharedBytes) {
+        allowDynamicShared(sharedBytes);
+        int[] blocks = new int[1];
+        JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, function, block, sharedBytes);
+        return Math.max(1, blocks[0]);
+    }
+
+    /** Asks the driver to let this kernel take {@code sharedBytes} of dynamic shared memory where that is over the default. */
+    private void allowDynamicShared(int sharedBytes) {
         if (sharedBytes > dynamicSharedLimit) {
             synchronized (this) {
                 if (sharedBytes > dynamicSharedLimit) {
@@ -44,13 +67,6 @@ public final class Kernel {
                 }
             }
         }
-        Pointer[] params = new Pointer[args.length];
-        for (int i = 0; i < args.length; i++) {
-            params[i] = parameter(args[i]);
-        }
-        stream.beginKernel();
-        JCudaDriver.cuLaunchKernel(function, grid, 1, 1, block, 1, 1, sharedBytes, stream.handle(), Pointer.to(params), null);
-        stream.endKernel();
     }
 
     private Pointer parameter(Object arg) {
