@@ -22,13 +22,16 @@ import java.util.Properties;
  * naming that node; default 60), {@code transport} (how rows travel between nodes: {@code flight},
  * the default, or {@code ucx}) and {@code wire.compression} ({@code auto}, the default: each column
  * of a batch sent to another node in the storage encoding a sample of it finds smallest; {@code
- * none}: plain Arrow; only the UCX transport compresses).
+ * none}: plain Arrow; only the UCX transport compresses) and {@code gpu.partitioning} ({@code auto},
+ * the default: a repartition hashes the rows a node sends on its GPU where one is present; {@code
+ * off}: on the CPU).
  */
 public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
-        Transport transport, boolean wireCompression) {
+        Transport transport, boolean wireCompression, boolean gpuPartitioning) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
     private static final String TRANSPORT = "transport";
     private static final String WIRE_COMPRESSION = "wire.compression";
+    private static final String GPU_PARTITIONING = "gpu.partitioning";
 
     /** How rows travel between nodes. */
     public enum Transport {
@@ -79,7 +82,7 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
         }
         return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim(),
                 Duration.ofSeconds(seconds), Transport.valueOf(choice(p, TRANSPORT, "flight", "ucx").toUpperCase(Locale.ROOT)),
-                choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"));
+                choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"));
     }
 
     /** The value of {@code key}, one of {@code allowed} (the first is the default); SQLSTATE 22023 for another. */

@@ -2,6 +2,7 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.sql.Database;
 import java.io.IOException;
 import org.apache.arrow.flight.FlightServer;
@@ -29,7 +30,7 @@ public final class ClusterNode implements AutoCloseable {
     private ClusterNode(ClusterConfig config, Database database) throws IOException {
         this.config = config;
         this.database = database;
-        this.shard = new ShardStore(database);
+        this.shard = new ShardStore(database, HashPartitioner.choose(config.gpuPartitioning()));
         LoadScratch.clear(config.dataDir());
         this.catalog = new ClusterCatalog(config.members());
         this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
@@ -84,6 +85,11 @@ public final class ClusterNode implements AutoCloseable {
     /** The data transport's name. */
     public String transport() {
         return exchange.name();
+    }
+
+    /** Where this node hashes the rows of a repartition: {@code cpu}, {@code gpu0}, ... */
+    public String partitioning() {
+        return shard.partitioner().name();
     }
 
     @Override

@@ -259,7 +259,7 @@ final class Coordinator implements StatementInterceptor {
         ClusterCatalog.TableEntry entry = catalog.table(target)
                 .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + target + " does not exist"));
         String load = UUID.randomUUID().toString();
-        try (LoadScratch scratch = LoadScratch.create(config.dataDir(), load)) {
+        try (LoadScratch scratch = LoadScratch.create(config.dataDir(), load, shard.database())) {
             Database gathered = scratch.database();
             gatherInto(gathered, session, sql, parameters, entry.name());
             long rows;
@@ -291,16 +291,15 @@ final class Coordinator implements StatementInterceptor {
      */
     private void stageAll(Database gathered, ClusterCatalog.TableEntry entry, String load, List<Member> members) {
         Table table = gathered.catalog().table(entry.name()).orElseThrow();
-        ShardPartitioner partitioner = entry.distribution().replicated() ? null
-                : new ShardPartitioner(entry.distribution().columnIn(table.schema()), members.size());
+        List<Integer> keys = entry.distribution().replicated() ? List.of() : List.of(entry.distribution().columnIn(table.schema()));
         String scan = "SELECT * FROM " + TableReads.identifier(table.name());
         List<CompletableFuture<Void>> staged = new ArrayList<>();
         for (int s = 0; s < members.size(); s++) {
             int shardIndex = s;
             staged.add(CompletableFuture.runAsync(() -> {
                 try (Session session = gathered.newLocalSession();
-                        BatchStream rows = new ShardRows(new ResultStream(session.execute(scan, List.of()), () -> { }), partitioner,
-                                shardIndex, gathered.allocator())) {
+                        BatchStream rows = new ShardRows(new ResultStream(session.execute(scan, List.of()), () -> { }), keys,
+                                shardIndex, members.size(), gathered.allocator())) {
                     stage(members.get(shardIndex), load, entry.name(), rows);
                 }
             }, runnable -> new Thread(runnable, "cluster-stage-" + members.get(shardIndex).id()).start()));

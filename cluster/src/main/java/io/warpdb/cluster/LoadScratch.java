@@ -26,9 +26,10 @@ final class LoadScratch implements AutoCloseable {
         this.database = database;
     }
 
-    static LoadScratch create(Path dataDir, String load) {
+    /** The scratch database of {@code load}, allocating from {@code node}'s memory (the shard database's), to which its rows move. */
+    static LoadScratch create(Path dataDir, String load, Database node) {
         Path directory = root(dataDir).resolve(load);
-        return new LoadScratch(directory, Database.open(directory, StorageOptions.defaults()));
+        return new LoadScratch(directory, Database.openWithin(directory, StorageOptions.defaults(), node));
     }
 
     Database database() {

@@ -7,6 +7,8 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.partition.CpuHashPartitioner;
+import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.DataType;
@@ -34,8 +36,8 @@ import org.apache.arrow.vector.FieldVector;
  * copy of the fragment's subtree, replaces the subtrees whose rows come from exchanges by scans
  * of what every node sent it there (read whole, into a database of this run alone), and runs the
  * result over its shard. The rows go back to the caller, or to every node under the ticket's
- * exchange: hashed on its keys (CPU murmur3, {@link ShardPartitioner}) or all to all; then the
- * caller gets one row of {@link #SENT}.
+ * exchange: hashed on its keys (murmur3, {@link ShardPartitioner}, on the GPU or the CPU as the
+ * shard's partitioner is) or all to all; then the caller gets one row of {@link #SENT}.
  */
 final class ShardFragment {
     /** What a sending fragment answers: the rows it sent, the bytes of them that went over the wire and its time. */
@@ -61,7 +63,7 @@ final class ShardFragment {
                 for (Member m : members) {
                     outboxes.add(exchange.send(m, ticket.output().exchange(), rows.schema()));
                 }
-                long[] counts = send(rows, ticket.output(), outboxes, allocator);
+                long[] counts = send(rows, ticket.output(), outboxes, shard.partitioner(), allocator);
                 return Batches.of(SENT, List.of(sent(new long[] {counts[0], counts[1], System.nanoTime() - start}, allocator)));
             }
         } catch (RuntimeException e) {
@@ -143,11 +145,15 @@ final class ShardFragment {
         return new Schema(fields);
     }
 
-    /** Sends {@code rows} to every node as {@code output} says, one outbox each; returns the rows sent and the bytes on the wire. */
-    private static long[] send(BatchStream rows, FragmentTicket.Output output, List<Exchange.Outbox> outboxes, BufferAllocator allocator) {
+    /**
+     * Sends {@code rows} to every node as {@code output} says, one outbox each, hashed by {@code partitioning};
+     * returns the rows sent and the bytes on the wire.
+     */
+    private static long[] send(BatchStream rows, FragmentTicket.Output output, List<Exchange.Outbox> outboxes,
+            HashPartitioner partitioning, BufferAllocator allocator) {
         long sentRows = 0;
         long bytes = 0;
-        ShardPartitioner partitioner = output.keys().isEmpty() ? null : new ShardPartitioner(output.keys(), outboxes.size());
+        ShardPartitioner partitioner = output.keys().isEmpty() ? null : new ShardPartitioner(output.keys(), outboxes.size(), partitioning);
         for (Batch next = rows.next(); next != null; next = rows.next()) {
             List<Batch> parts = new ArrayList<>();
             try (Batch batch = next) {
@@ -159,7 +165,7 @@ final class ShardFragment {
                     // fragment's own allocator, which closes with it
                     List<Integer> all = IntStream.range(0, batch.rowCount()).boxed().toList();
                     for (int s = 0; s < outboxes.size(); s++) {
-                        parts.add(ShardPartitioner.select(batch, all, allocator));
+                        parts.add(CpuHashPartitioner.select(batch, all, allocator));
                     }
                 }
             }

@@ -2,6 +2,7 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +15,17 @@ import org.apache.arrow.memory.BufferAllocator;
  */
 final class ShardRows implements BatchStream {
     private final BatchStream all;
-    private final ShardPartitioner partitioner;
+    private final List<Integer> keys;
     private final int shard;
+    private final int shards;
     private final BufferAllocator allocator;
 
-    /** {@code partitioner}: null for a replicated table, whose every row goes to every shard. */
-    ShardRows(BatchStream all, ShardPartitioner partitioner, int shard, BufferAllocator allocator) {
+    /** The rows of {@code all} whose {@code keys} hash to {@code shard} of {@code shards}; no keys: every row (a replicated table). */
+    ShardRows(BatchStream all, List<Integer> keys, int shard, int shards, BufferAllocator allocator) {
         this.all = all;
-        this.partitioner = partitioner;
+        this.keys = List.copyOf(keys);
         this.shard = shard;
+        this.shards = shards;
         this.allocator = allocator;
     }
 
@@ -34,18 +37,18 @@ final class ShardRows implements BatchStream {
     @Override
     public Batch next() {
         for (Batch next = all.next(); next != null; next = all.next()) {
-            if (partitioner == null) {
+            if (keys.isEmpty()) {
                 return next;
             }
             try (Batch batch = next) {
                 List<Integer> rows = new ArrayList<>();
                 for (int r = 0; r < batch.rowCount(); r++) {
-                    if (partitioner.shardOf(batch, r) == shard) {
+                    if (CpuHashPartitioner.partOf(batch, keys, r, shards) == shard) {
                         rows.add(r);
                     }
                 }
                 if (!rows.isEmpty()) {
-                    return ShardPartitioner.select(batch, rows, allocator);
+                    return CpuHashPartitioner.select(batch, rows, allocator);
                 }
             }
         }

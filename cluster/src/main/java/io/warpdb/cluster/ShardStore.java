@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementResult;
@@ -23,14 +24,21 @@ final class ShardStore {
     private static final String APPLIED = "cluster.applied";
 
     private final Database database;
+    /** Hashes the rows this shard sends to the others in a repartition. */
+    private final HashPartitioner partitioner;
     private final Map<String, List<StagedAppend>> staged = new ConcurrentHashMap<>();
 
-    ShardStore(Database database) {
+    ShardStore(Database database, HashPartitioner partitioner) {
         this.database = database;
+        this.partitioner = partitioner;
     }
 
     Database database() {
         return database;
+    }
+
+    HashPartitioner partitioner() {
+        return partitioner;
     }
 
     /** The last log index applied to this shard; 0 for a new one. */

@@ -29,6 +29,12 @@ class ClusterConfigTest {
         ClusterConfig config = ClusterConfig.of(node(), Path.of("."));
         assertEquals(ClusterConfig.Transport.FLIGHT, config.transport());
         assertTrue(config.wireCompression());
+        assertTrue(config.gpuPartitioning());
+    }
+
+    @Test
+    void gpuPartitioningOff() {
+        assertFalse(ClusterConfig.of(node("gpu.partitioning", "OFF"), Path.of(".")).gpuPartitioning());
     }
 
     @Test
@@ -45,6 +51,8 @@ class ClusterConfigTest {
         assertEquals("transport must be flight or ucx, not rdma", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("wire.compression", "lz4"), Path.of(".")));
         assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
+        e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("gpu.partitioning", "yes"), Path.of(".")));
+        assertEquals("gpu.partitioning must be auto or off, not yes", e.getMessage());
     }
 
     /** The README's example clusters (on one machine, on three) are configurations a node accepts as written. */

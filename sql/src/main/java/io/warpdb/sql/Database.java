@@ -65,6 +65,16 @@ public final class Database implements AutoCloseable {
         return new Database(directory.toString(), a -> Catalog.open(directory, a, options), ExecutorRegistry.load());
     }
 
+    /**
+     * The durable database in {@code directory} (created when missing) whose memory comes from
+     * {@code parent}'s, with its executors: for a statement's intermediate tables too large to hold
+     * in memory (Arrow moves buffers only between allocators of one root).
+     */
+    public static Database openWithin(Path directory, StorageOptions options, Database parent) {
+        return new Database(directory.toString(), parent.allocator().newChildAllocator(directory.toString(), 0, Long.MAX_VALUE),
+                a -> Catalog.open(directory, a, options), parent.executors());
+    }
+
     public String name() {
         return name;
     }

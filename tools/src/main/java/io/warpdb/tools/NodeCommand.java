@@ -70,6 +70,7 @@ final class NodeCommand implements Callable<Integer> {
         }, "warpdb-node-stop"));
         out.println("WarpDB node " + self.id() + " of " + cluster.members().size() + ": SQL at " + server.warpdbUrl() + ", Raft at "
                 + self.raftAddress() + ", data over " + node.transport() + " at " + self.host() + ":" + self.flightPort()
+                + ", partitioning on " + node.partitioning()
                 + ", shard in " + location);
         out.flush();
         server.join();

@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One column in device memory: {@code rows} values of the type's device width (BOOLEAN one byte,
- * INTEGER/DATE/string codes four, BIGINT/DECIMAL/DOUBLE eight) and, when the column has NULLs,
+ * INTEGER/DATE/string codes four, BIGINT/DECIMAL/DOUBLE eight, a DECIMAL of more than 18 digits
+ * sixteen: only the hash partitioner moves those) and, when the column has NULLs,
  * one validity byte per row (1 = valid). Several tables may share a column (a projection that
  * passes it through, the column cache); it is reference counted and freed by the last close.
  */
@@ -35,7 +36,8 @@ public final class DeviceColumn implements AutoCloseable {
         return switch (type.kind()) {
             case BOOLEAN -> 1;
             case INTEGER, DATE, VARCHAR, CHAR -> 4;
-            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL, DOUBLE -> 8;
+            case DECIMAL -> type.isWideDecimal() ? 16 : 8;
+            case BIGINT, TIMESTAMP, INTERVAL, DOUBLE -> 8;
         };
     }
 

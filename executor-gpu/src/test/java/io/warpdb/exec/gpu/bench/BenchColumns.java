@@ -10,12 +10,12 @@ import java.nio.ByteOrder;
 import java.util.function.LongUnaryOperator;
 
 /** Generated benchmark columns, written straight into device memory through the pinned staging buffers. */
-final class BenchColumns {
+public final class BenchColumns {
     private BenchColumns() {
     }
 
     /** {@code rows} values of a 4- or 8-byte {@code type}, row i holding {@code valueOfRow(i)} (called in row order). */
-    static DeviceColumn generate(DataType type, int rows, LongUnaryOperator valueOfRow, DeviceWork work) {
+    public static DeviceColumn generate(DataType type, int rows, LongUnaryOperator valueOfRow, DeviceWork work) {
         int width = DeviceColumn.width(type);
         DeviceBuffer values = work.allocate((long) rows * width, "benchmark column");
         ByteBuffer chunk = ByteBuffer.allocate(8 << 20).order(ByteOrder.LITTLE_ENDIAN);

@@ -1,11 +1,12 @@
-package io.warpdb.cluster;
+package io.warpdb.core.partition;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * MurmurHash3 (x86, 32-bit), the hash that places rows on shards (seed 000 section 3): the same
  * value gives the same shard on every node, whatever its integer type, so tables hashed on keys
- * of INTEGER and BIGINT columns are co-located.
+ * of INTEGER and BIGINT columns are co-located. The GPU partitioner's kernel
+ * (executor-gpu, cuda/partition/hash_partition.cu) computes the same function.
  */
 public final class Murmur3 {
     private static final int C1 = 0xcc9e2d51;

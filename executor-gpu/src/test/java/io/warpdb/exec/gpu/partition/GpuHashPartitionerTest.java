@@ -1,0 +1,260 @@
+package io.warpdb.exec.gpu.partition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Vectors;
+import io.warpdb.core.partition.CpuHashPartitioner;
+import io.warpdb.core.partition.HashPartitioner;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.testing.GpuTestBase;
+import io.warpdb.exec.gpu.testing.GpuTests;
+import io.warpdb.exec.gpu.testing.RandomBatches;
+import io.warpdb.exec.gpu.testing.RandomBatches.Options;
+import io.warpdb.exec.gpu.testing.ResultAssert;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The GPU hash partitioner (partition/hash_partition.cu) against its CPU twin, core's
+ * {@link CpuHashPartitioner}: every row in the same part, the rows of each part in input order,
+ * for every key type, several keys, NULL keys, duplicates and skew, at the warp, tile and block
+ * edges and over many blocks, into 1 to 1024 parts (1024 parts of a 16-byte column take more than
+ * 48 KiB of shared memory).
+ */
+class GpuHashPartitionerTest extends GpuTestBase {
+    private static final List<Integer> PARTS = List.of(1, 2, 3, 64, 1024);
+    private static final int MANY_BLOCKS = 300_007;
+    /** A grid of few blocks, each of many tiles (a partial one last). */
+    private static final long FEW_BLOCKS = 3;
+
+    @Test
+    void everyKeyTypePartitionsAsOnTheCpu() {
+        GpuTests.assumeGpu();
+        List<DataType> keyTypes = new ArrayList<>(RandomBatches.allTypes());
+        keyTypes.add(DataType.TIMESTAMP);
+        Options options = Options.plain().withNulls(0.1).withExtremes().withVaryingDictionaries();
+        for (DataType keyType : keyTypes) {
+            Schema schema = Schema.of(new Field("k", keyType), new Field("b", DataType.BIGINT), new Field("s", DataType.VARCHAR),
+                    new Field("i", DataType.INTEGER), new Field("t", DataType.BOOLEAN), new Field("d", DataType.DOUBLE));
+            for (int rows : RandomBatches.SIZES) {
+                RandomBatches random = new RandomBatches(rows * 31L + keyType.kind().ordinal());
+                List<Batch> batches = random.generate(schema, rows, options, allocator);
+                try {
+                    for (int parts : PARTS) {
+                        check(schema, batches, List.of(0), parts, keyType + ", " + rows + " rows, seed " + random.seed());
+                    }
+                } finally {
+                    batches.forEach(Batch::close);
+                }
+            }
+        }
+    }
+
+    @Test
+    void severalKeysCombineAsOnTheCpu() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("a", DataType.BIGINT), new Field("s", DataType.VARCHAR), new Field("i", DataType.INTEGER),
+                new Field("x", DataType.DOUBLE), new Field("d", DataType.DATE), new Field("m", DataType.decimal(18, 4)),
+                new Field("t", DataType.BOOLEAN));
+        List<List<Integer>> keySets = List.of(List.of(0, 1), List.of(2, 3, 4), List.of(5, 6), List.of(1, 0, 2, 3, 4, 5, 6));
+        for (int rows : List.of(1, 33, 2049, 100_003)) {
+            RandomBatches random = new RandomBatches(rows);
+            List<Batch> batches = random.generate(schema, rows, Options.plain().withDistinct(40).withNulls(0.05).withVaryingDictionaries(),
+                    allocator);
+            try {
+                for (List<Integer> keys : keySets) {
+                    for (int parts : PARTS) {
+                        check(schema, batches, keys, parts, "keys " + keys + ", " + rows + " rows, seed " + random.seed());
+                    }
+                }
+            } finally {
+                batches.forEach(Batch::close);
+            }
+        }
+    }
+
+    @Test
+    void duplicatesAndSkewOverManyBlocks() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("k", DataType.BIGINT), new Field("v", DataType.BIGINT));
+        Random random = new Random(7);
+        long[][] keyings = new long[3][MANY_BLOCKS];
+        for (int r = 0; r < MANY_BLOCKS; r++) {
+            keyings[0][r] = random.nextInt(10) < 9 ? 42 : random.nextLong(); // one hot key
+            keyings[1][r] = 7; // one key
+            keyings[2][r] = random.nextInt(100); // few keys, many duplicates
+        }
+        for (long[] keys : keyings) {
+            try (Batch batch = longs(schema, keys)) {
+                for (int parts : List.of(2, 3, 1024)) {
+                    check(schema, List.of(batch), List.of(0), parts, "skewed keys, " + parts + " parts");
+                }
+            }
+        }
+    }
+
+    @Test
+    void manyBlocksOfIntegerKeysWithNulls() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("k", DataType.INTEGER), new Field("v", DataType.VARCHAR), new Field("w", DataType.BIGINT));
+        RandomBatches random = new RandomBatches(5);
+        List<Batch> batches = random.generate(schema, MANY_BLOCKS, Options.plain().withNulls(0.2), allocator);
+        try {
+            for (int parts : List.of(3, 1024)) {
+                check(schema, batches, List.of(0), parts, "integer keys, " + parts + " parts");
+            }
+        } finally {
+            batches.forEach(Batch::close);
+        }
+    }
+
+    @Test
+    void wideDecimalKeysAndPayloads() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("w", DataType.decimal(38, 2)), new Field("v", DataType.decimal(30, 0)),
+                new Field("b", DataType.BIGINT));
+        for (int rows : List.of(1, 31, 32, 33, 2049, 100_003)) {
+            try (Batch batch = wideDecimals(schema, rows, new Random(rows))) {
+                for (int parts : PARTS) {
+                    check(schema, List.of(batch), List.of(0), parts, "wide decimal keys, " + rows + " rows");
+                    check(schema, List.of(batch), List.of(2, 0), parts, "bigint and wide decimal keys, " + rows + " rows");
+                }
+            }
+        }
+    }
+
+    /** The service the cluster uses: batches split as the CPU splits them, into parts of their own, sharing the input's dictionaries. */
+    @Test
+    void batchSplitsAreTheCpusSplits() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("k", DataType.BIGINT), new Field("s", DataType.VARCHAR), new Field("x", DataType.DOUBLE));
+        HashPartitioner gpu = new GpuBatchPartitioner();
+        RandomBatches random = new RandomBatches(3);
+        List<Batch> batches = random.generate(schema, 50_000, Options.plain().withNulls(0.1).withExtremes(), allocator);
+        try {
+            for (Batch batch : batches) {
+                for (int parts : List.of(1, 2, 3, 64, 1024, GpuHashPartitioner.MAX_PARTS + 1)) {
+                    List<Batch> expected = HashPartitioner.cpu().split(batch, List.of(0, 1), parts, allocator);
+                    List<Batch> actual = gpu.split(batch, List.of(0, 1), parts, allocator);
+                    try {
+                        assertEquals(parts, actual.size());
+                        for (int p = 0; p < parts; p++) {
+                            ResultAssert.assertSameOrderedRows(ResultAssert.rows(List.of(expected.get(p))),
+                                    ResultAssert.rows(List.of(actual.get(p))), parts + " parts, part " + p);
+                            assertSame(batch.dictionary(1), actual.get(p).dictionary(1));
+                        }
+                    } finally {
+                        expected.forEach(Batch::close);
+                        actual.forEach(Batch::close);
+                    }
+                }
+            }
+        } finally {
+            batches.forEach(Batch::close);
+        }
+    }
+
+    /** Runs without a device too: the service file names a class that loads, and is chosen only where a device is. */
+    @Test
+    void theClusterFindsThePartitionerWhereADeviceIs() {
+        HashPartitioner chosen = HashPartitioner.choose(true);
+        if (GpuTests.gpuAvailable()) {
+            assertInstanceOf(GpuBatchPartitioner.class, chosen);
+            assertEquals(CudaDevice.get().label(), chosen.name());
+        } else {
+            System.out.println("GPU partitioner not chosen: " + CudaDevice.availability().reason());
+            assertSame(HashPartitioner.cpu(), chosen);
+        }
+        assertSame(HashPartitioner.cpu(), HashPartitioner.choose(false));
+    }
+
+    /**
+     * Partitions the rows of {@code batches} on the GPU, on a grid as large as the device holds and
+     * on one of {@link #FEW_BLOCKS}, and checks each part's rows, in order, against the CPU's parts.
+     */
+    private void check(Schema schema, List<Batch> batches, List<Integer> keys, int parts, String context) {
+        List<List<List<Object>>> expected = new ArrayList<>();
+        for (int p = 0; p < parts; p++) {
+            expected.add(new ArrayList<>());
+        }
+        int rows = 0;
+        for (Batch batch : batches) {
+            List<List<Object>> values = ResultAssert.rows(List.of(batch));
+            for (int r = 0; r < batch.rowCount(); r++) {
+                expected.get(CpuHashPartitioner.partOf(batch, keys, r, parts)).add(values.get(r));
+            }
+            rows += batch.rowCount();
+        }
+        try (DeviceWork work = new DeviceWork(CudaDevice.get());
+                DeviceTable input = HostToDevice.upload(schema, batches, work)) {
+            for (long maxBlocks : new long[] {Long.MAX_VALUE, FEW_BLOCKS}) {
+                String where = context + ", " + parts + " parts, at most " + maxBlocks + " blocks";
+                try (GpuHashPartitioner.Parts grouped = GpuHashPartitioner.partition(input, keys, parts, maxBlocks, work);
+                        Batch all = DeviceToHost.download(grouped.rows(), 0, rows, allocator, work)) {
+                    List<List<Object>> actual = ResultAssert.rows(List.of(all));
+                    int[] starts = grouped.starts();
+                    assertEquals(parts + 1, starts.length, where);
+                    assertEquals(0, starts[0], where);
+                    assertEquals(rows, starts[parts], where + ": rows in all parts");
+                    for (int p = 0; p < parts; p++) {
+                        ResultAssert.assertSameOrderedRows(expected.get(p), actual.subList(starts[p], starts[p + 1]), where + ", part " + p);
+                    }
+                }
+            }
+        }
+    }
+
+    private Batch longs(Schema schema, long[] keys) {
+        List<Object[]> rows = new ArrayList<>(keys.length);
+        for (int r = 0; r < keys.length; r++) {
+            rows.add(new Object[] {keys[r], (long) r});
+        }
+        return batch(schema, rows);
+    }
+
+    /** Random 128-bit unscaled values of either sign (some NULL, some repeated) and a row number. */
+    private Batch wideDecimals(Schema schema, int rows, Random random) {
+        List<Object[]> values = new ArrayList<>(rows);
+        for (int r = 0; r < rows; r++) {
+            BigInteger w = random.nextInt(10) == 0 ? null : random.nextInt(4) == 0 ? BigInteger.valueOf(random.nextInt(5))
+                    : new BigInteger(120, random).subtract(BigInteger.ONE.shiftLeft(119));
+            BigInteger v = new BigInteger(96, random).negate();
+            values.add(new Object[] {w, v, (long) r});
+        }
+        return batch(schema, values);
+    }
+
+    private Batch batch(Schema schema, List<Object[]> rows) {
+        List<FieldVector> vectors = new ArrayList<>();
+        try {
+            for (int c = 0; c < schema.size(); c++) {
+                FieldVector v = Vectors.allocate(schema.field(c).name(), schema.type(c), rows.size(), allocator);
+                vectors.add(v);
+                for (int r = 0; r < rows.size(); r++) {
+                    Vectors.setNormalized(v, schema.type(c), r, rows.get(r)[c]);
+                }
+                v.setValueCount(rows.size());
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new Batch(schema, vectors, Arrays.asList(new StringDictionary[schema.size()]), rows.size());
+    }
+}
