@@ -164,7 +164,7 @@ public final class TpchCommand implements Runnable {
             try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
                 List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out);
                 if (explainAnalyze != null) {
-                    writePlans(warpdb, queries, explainAnalyze);
+                    writePlans(List.of(warpdb), queries, explainAnalyze);
                 }
                 return SuiteRunner.allOk(outcomes) ? 0 : 1;
             }
@@ -200,8 +200,8 @@ public final class TpchCommand implements Runnable {
         boolean noPlanCache;
 
         @Option(names = "--explain-analyze", paramLabel = "FILE",
-                description = "After timing, run each query once more under EXPLAIN ANALYZE on the first executor and write its plan"
-                        + " to FILE.")
+                description = "After timing, run each query once more under EXPLAIN ANALYZE on the first executor (and on the"
+                        + " cluster, with --cluster) and write the plans to FILE.")
         Path explainAnalyze;
 
         @Option(names = "--cluster", paramLabel = "URL",
@@ -247,7 +247,11 @@ public final class TpchCommand implements Runnable {
                     System.err.println("chart written to " + chart);
                 }
                 if (explainAnalyze != null) {
-                    writePlans(targets.get(executors.get(0)), queries, explainAnalyze);
+                    List<QueryTarget> explained = new ArrayList<>(List.of(targets.get(executors.get(0))));
+                    if (cluster != null) {
+                        explained.add(targets.get("cluster"));
+                    }
+                    writePlans(explained, queries, explainAnalyze);
                 }
                 return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
             } finally {
@@ -391,12 +395,14 @@ public final class TpchCommand implements Runnable {
         return setup;
     }
 
-    /** Each query's EXPLAIN ANALYZE on {@code target}, query after query, into {@code file}. */
-    private static void writePlans(QueryTarget target, List<TpchQuery> queries, Path file) {
+    /** Each query's EXPLAIN ANALYZE on each of {@code targets}, query after query, into {@code file}. */
+    private static void writePlans(List<QueryTarget> targets, List<TpchQuery> queries, Path file) {
         List<String> lines = new ArrayList<>();
-        for (TpchQuery q : queries) {
-            lines.add("EXPLAIN ANALYZE " + q.name());
-            target.query("explain analyze " + q.sql()).rows().forEach(row -> lines.add(String.valueOf(row.get(0))));
+        for (QueryTarget target : targets) {
+            for (TpchQuery q : queries) {
+                lines.add("EXPLAIN ANALYZE " + q.name() + (targets.size() > 1 ? " on " + target.name() : ""));
+                target.query("explain analyze " + q.sql()).rows().forEach(row -> lines.add(String.valueOf(row.get(0))));
+            }
         }
         try {
             Files.write(file, lines);
