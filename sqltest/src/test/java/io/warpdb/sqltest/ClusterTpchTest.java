@@ -56,7 +56,7 @@ class ClusterTpchTest {
         Path tbl = dir.resolve("tbl");
         TblFiles.write(new TpchGenerator(SCALE_FACTOR), tbl, threads);
         List<SuiteRunner.Outcome> outcomes;
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx1g"), "transport = " + transport + "\n");
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of(SCALE_FACTOR < 1 ? "-Xmx1g" : "-Xmx2g"), "transport = " + transport + "\n");
                 Database single = Database.inMemory("tpch_single");
                 WarpDbTarget reference = new WarpDbTarget(single, "cpu");
                 Connection c = DriverManager.getConnection(cluster.url(1))) {
