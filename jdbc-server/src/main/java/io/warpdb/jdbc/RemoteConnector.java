@@ -19,11 +19,17 @@ import org.apache.calcite.avatica.AvaticaConnection;
  * {@value ServerConfig#ROLE} role, 08006 for a TLS handshake that failed (usually a certificate
  * the client does not trust), 08001 for a server that cannot be reached. Options are Avatica's
  * ({@code authentication}, {@code avatica_user}, {@code avatica_password}, {@code truststore},
- * {@code truststore_password}, ...). {@code Statement.cancel()} and query timeouts reach the server
+ * {@code truststore_password}, {@code http_response_timeout} in ms, ...). {@code Statement.cancel()} and query timeouts reach the server
  * through {@link CancellableStatements}.
  */
 final class RemoteConnector {
     static final String PREFIX = "remote:";
+    /**
+     * How long the client waits for a statement's answer unless the URL says otherwise (Avatica's
+     * {@code http_response_timeout}): an hour, not Avatica's three minutes, which a large COPY or
+     * INSERT exceeds; the server's own query timeouts and cancellation bound the rest.
+     */
+    static final long RESPONSE_TIMEOUT_MILLIS = 3_600_000;
 
     private RemoteConnector() {
     }
@@ -38,6 +44,8 @@ final class RemoteConnector {
                     SqlState.UNABLE_TO_CONNECT.code());
         }
         String avatica = "jdbc:avatica:remote:url=" + address + (rest.contains("serialization=") ? "" : ";serialization=protobuf")
+                + (rest.contains("http_response_timeout=") || info.containsKey("http_response_timeout") ? ""
+                        : ";http_response_timeout=" + RESPONSE_TIMEOUT_MILLIS)
                 + rest;
         try {
             AvaticaConnection connection = (AvaticaConnection) DriverManager.getConnection(avatica, info);
