@@ -301,9 +301,8 @@ final class Coordinator implements StatementInterceptor {
             for (Batch next = all.batches().next(); next != null; next = all.batches().next()) {
                 try (Batch batch = next) {
                     if (partitioner == null) {
-                        List<Integer> rows = java.util.stream.IntStream.range(0, batch.rowCount()).boxed().toList();
                         for (List<Batch> part : parts) {
-                            part.add(ShardPartitioner.select(batch, rows, allocator));
+                            part.add(ShardPartitioner.copy(batch, allocator));
                         }
                     } else {
                         List<Batch> split = partitioner.split(batch, allocator);

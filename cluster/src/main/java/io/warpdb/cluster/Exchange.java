@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The data plane between nodes: what a coordinator asks of a shard and how rows travel. Arrow
- * Flight ({@link FlightExchange}) is the portable transport; a UCX one (seed 000's, through
- * jucx) is to implement the same calls, so the coordinator and the shards never name a transport.
+ * Flight ({@link FlightExchange}) is the portable transport, UCX ({@link UcxExchange}, seed 000's,
+ * through jucx) the fast one; the coordinator and the shards never name a transport.
  *
  * <p>Rows move between shards (a repartitioned or broadcast join) under an <em>exchange id</em>,
  * {@code <query>/<number>}: every sending node opens one {@link Outbox} per receiving node with
@@ -23,6 +23,9 @@ import java.util.List;
 public interface Exchange extends AutoCloseable {
     /** The transport's name, as a node reports it at start. */
     String name();
+
+    /** The node this exchange serves, to which rows go without the wire. */
+    Member self();
 
     /**
      * Runs {@code sql}, a statement over the node's shard alone, on {@code node} and streams its
@@ -67,7 +70,10 @@ public interface Exchange extends AutoCloseable {
 
     /** One sender's stream of rows to one receiver under one exchange id. */
     interface Outbox extends AutoCloseable {
-        /** Sends {@code batch}'s rows and closes it; returns the bytes that went over the wire (0 to this node). */
+        /**
+         * Sends {@code batch}'s rows and closes it; returns the bytes its frames took on the wire,
+         * after compression (0 to this node; -1 where the transport does not count them).
+         */
         long put(Batch batch);
 
         /** Ends the stream; returns once the receiver has all its rows (at most the node timeout). */

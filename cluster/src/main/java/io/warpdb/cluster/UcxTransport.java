@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +32,8 @@ import org.openucx.jucx.ucs.UcsConstants;
  * reached by their worker address (which a node publishes over its Flight service), so no port is
  * needed. Everything travels as one kind of UCX active message, a frame of a {@link UcxChannel}:
  * a 9-byte header (channel id, frame type) and a payload; large payloads go by UCX's rendezvous
- * protocol. A peer that fails (UCX's peer error handling) fails every channel to it.
+ * protocol. A channel's first frame carries the opener's worker address and name ({@code node <id>}).
+ * A peer that fails (UCX's peer error handling) fails every channel to it.
  */
 final class UcxTransport implements AutoCloseable {
     /** Takes a channel a peer opened, with the request it carries; runs on the progress thread, so it must not block. */
@@ -45,6 +47,8 @@ final class UcxTransport implements AutoCloseable {
     private final UcpContext context;
     private final UcpWorker worker;
     private final byte[] address;
+    /** This node's name as the peers' channels name it ({@code node <id>}), in UTF-8. */
+    private final byte[] name;
     private final Acceptor acceptor;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** Endpoints by the peer's worker address; the progress thread's alone. */
@@ -57,6 +61,7 @@ final class UcxTransport implements AutoCloseable {
 
     private UcxTransport(String name, Acceptor acceptor) {
         this.acceptor = acceptor;
+        this.name = ("node " + name).getBytes(StandardCharsets.UTF_8);
         this.context = new UcpContext(new UcpParams().requestAmFeature().requestWakeupFeature());
         this.worker = context.newWorker(new UcpWorkerParams().requestWakeupRX().requestWakeupTX());
         ByteBuffer workerAddress = worker.getAddress();
@@ -90,8 +95,8 @@ final class UcxTransport implements AutoCloseable {
     UcxChannel open(byte[] peer, String peerName, ByteBuffer request) {
         UcxChannel channel = new UcxChannel(this, nextId.incrementAndGet(), ByteBuffer.wrap(peer.clone()), peerName);
         channels.put(channel.id(), channel);
-        ByteBuffer open = ByteBuffer.allocate(Integer.BYTES + address.length + request.remaining());
-        open.putInt(address.length).put(address).put(request.duplicate()).flip();
+        ByteBuffer open = ByteBuffer.allocate(2 * Integer.BYTES + address.length + name.length + request.remaining());
+        open.putInt(address.length).put(address).putInt(name.length).put(name).put(request.duplicate()).flip();
         send(channel, UcxChannel.OPEN, open);
         return channel;
     }
@@ -205,7 +210,9 @@ final class UcxTransport implements AutoCloseable {
         if (type == UcxChannel.OPEN) {
             byte[] peer = new byte[payload.getInt()];
             payload.get(peer);
-            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), "peer " + Long.toHexString(id));
+            byte[] peerName = new byte[payload.getInt()];
+            payload.get(peerName);
+            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), new String(peerName, StandardCharsets.UTF_8));
             channels.put(id, channel);
             acceptor.accept(channel, payload.slice());
             return;
