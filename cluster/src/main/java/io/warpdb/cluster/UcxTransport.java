@@ -244,8 +244,12 @@ final class UcxTransport implements AutoCloseable {
         }
     }
 
+    /** Stops the transport; once is enough, a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (!running) {
+            return;
+        }
         running = false;
         channels.values().forEach(c -> c.lost("the node is stopping"));
         worker.signal();
