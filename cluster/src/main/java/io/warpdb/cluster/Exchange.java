@@ -49,6 +49,25 @@ public interface Exchange extends AutoCloseable {
     Outbox send(Member peer, String exchange, Schema schema);
 
     /**
+     * This node's streams of rows of {@code schema} to each of {@code peers} under {@code exchange},
+     * in their order, as {@link #send} opens them; one thread uses them all, and a transport may
+     * share work between them (UCX: one choice of encodings per column for all of them). Fails as
+     * {@link #send} does, having closed those it opened.
+     */
+    default List<Outbox> send(List<Member> peers, String exchange, Schema schema) {
+        List<Outbox> opened = new java.util.ArrayList<>();
+        try {
+            for (Member peer : peers) {
+                opened.add(send(peer, exchange, schema));
+            }
+        } catch (RuntimeException e) {
+            opened.forEach(Outbox::close);
+            throw e;
+        }
+        return opened;
+    }
+
+    /**
      * What every node of {@code senders} sends this node under {@code exchange}, as batches of
      * {@code schema} in arrival order (senders interleaved); it ends when every sender has
      * finished its stream. It fails with SQLSTATE 08006 naming the sender when one failed (its

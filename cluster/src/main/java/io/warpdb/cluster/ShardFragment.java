@@ -12,18 +12,13 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
-import io.warpdb.storage.CatalogSnapshot;
-import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -32,7 +27,7 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * A shard's run of one fragment ({@link FragmentTicket}): it plans the query's text, takes its
  * copy of the fragment's subtree, replaces the subtrees whose rows come from exchanges by scans
- * of what every node sent it there (read whole, into a database of this run alone), and runs the
+ * of what every node sent it there (read whole: {@link ReceivedRows}), and runs the
  * result over its shard. The rows go back to the caller, or to every node under the ticket's
  * exchange: hashed on its keys (CPU murmur3, {@link ShardPartitioner}) or all to all; then the
  * caller gets one row of {@link #SENT}.
@@ -171,7 +166,7 @@ final class ShardFragment {
                     .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan();
             PlanNode fragment = ticket.find(plan);
             if (!ticket.inputs().isEmpty()) {
-                fragment = withReceivedInputs(ticket, fragment, shard, exchange, members, owned);
+                fragment = withReceivedInputs(ticket, fragment, exchange, members, owned);
             }
             if (ticket.partial()) {
                 fragment = FragmentPlanner.shardHalf((AggregateNode) fragment);
@@ -188,22 +183,17 @@ final class ShardFragment {
     }
 
     /** {@code fragment} with each input subtree replaced by a scan of the rows every node sent this one under its exchange. */
-    private static PlanNode withReceivedInputs(FragmentTicket ticket, PlanNode fragment, ShardStore shard, Exchange exchange,
-            List<Member> members, List<AutoCloseable> owned) {
-        Database received = Database.inMemoryWithin("exchange-" + UUID.randomUUID(), shard.database());
-        owned.add(0, received);
-        for (int i = 0; i < ticket.inputs().size(); i++) {
-            FragmentTicket.Input input = ticket.inputs().get(i);
-            Table table = received.catalog().create("input_" + i, numbered(FragmentPlanner.at(fragment, input.path()).schema()), false);
-            try (BatchStream rows = exchange.receive(input.exchange(), senders(input, exchange.self(), members), table.schema())) {
-                table.append(rows);
-            }
-        }
-        CatalogSnapshot snapshot = received.catalog().snapshot();
-        owned.add(0, snapshot);
+    private static PlanNode withReceivedInputs(FragmentTicket ticket, PlanNode fragment, Exchange exchange, List<Member> members,
+            List<AutoCloseable> owned) {
         Map<List<Integer>, TableSource> sources = new HashMap<>();
         for (int i = 0; i < ticket.inputs().size(); i++) {
-            sources.put(ticket.inputs().get(i).path(), snapshot.table("input_" + i).orElseThrow());
+            FragmentTicket.Input input = ticket.inputs().get(i);
+            Schema schema = numbered(FragmentPlanner.at(fragment, input.path()).schema());
+            try (BatchStream rows = exchange.receive(input.exchange(), senders(input, exchange.self(), members), schema)) {
+                ReceivedRows received = ReceivedRows.read("input_" + i, schema, rows);
+                owned.add(0, received);
+                sources.put(input.path(), received);
+            }
         }
         return FragmentPlanner.withInputs(fragment, sources);
     }
@@ -231,9 +221,7 @@ final class ShardFragment {
         outboxes.add(open);
         Schema schema = rows.schema();
         List<Member> targets = hop.targets().stream().map(members::get).toList();
-        for (Member target : targets) {
-            open.add(exchange.send(target, hop.exchange(), schema));
-        }
+        open.addAll(exchange.send(targets, hop.exchange(), schema));
         boolean[] remote = new boolean[targets.size()];
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());

@@ -105,7 +105,7 @@ public final class ShardPartitioner {
         switch (type.kind()) {
             case BOOLEAN -> {
                 for (int r = 0; r < rows; r++) {
-                    into[r] = Murmur3.hashLong(((BitVector) v).get(r), SHARD_SEED);
+                    into[r] = Murmur3.hashLong(BitVectorHelper.get(data, r), SHARD_SEED); // the bit, NULL or not
                 }
             }
             case INTEGER, DATE -> {

@@ -8,6 +8,7 @@ import io.warpdb.core.types.Schema;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -100,12 +101,16 @@ final class UcxChannel implements AutoCloseable {
 
     /** Sends a frame and waits (up to {@code patience}) until UCX is done with it. */
     void send(byte type, ByteBuffer payload, Duration patience) {
+        throwIfStopped();
+        await(transport.send(this, type, payload), patience);
+        finished |= type == END;
+    }
+
+    private void throwIfStopped() {
         WarpException reason = stopped;
         if (reason != null) {
             throw new WarpException(reason.state(), reason.getMessage(), reason);
         }
-        await(transport.send(this, type, payload), patience);
-        finished |= type == END;
     }
 
     /** Sends an error frame, as far as the peer still listens. */
@@ -119,7 +124,7 @@ final class UcxChannel implements AutoCloseable {
      * most {@code patience} for room for each batch; returns the bytes of the frames sent.
      */
     long sendBatches(BatchStream rows, boolean compressed, BufferAllocator scratch, Duration patience) {
-        try (BatchSender sender = sendingBatches(rows.schema(), compressed, scratch, patience)) {
+        try (BatchSender sender = sendingBatches(rows.schema(), compressed, new WireCodec.Choices(rows.schema()), scratch, patience)) {
             for (Batch next = rows.next(); next != null; next = rows.next()) {
                 try (Batch batch = next) {
                     sender.put(batch);
@@ -131,21 +136,27 @@ final class UcxChannel implements AutoCloseable {
     }
 
     /**
-     * Starts a stream of batches of {@code schema} (compressed or not) that the caller sends one at
-     * a time: the schema frame goes now. Each wait for room or for UCX is at most {@code patience}.
+     * Starts a stream of batches of {@code schema} (compressed or not, in the encodings of {@code
+     * choices}) that the caller sends one at a time: the schema frame goes now. Each wait for room
+     * or for UCX is at most {@code patience}.
      */
-    BatchSender sendingBatches(Schema schema, boolean compressed, BufferAllocator scratch, Duration patience) {
-        return new BatchSender(schema, compressed, scratch, patience);
+    BatchSender sendingBatches(Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch, Duration patience) {
+        return new BatchSender(schema, compressed, choices, scratch, patience);
     }
 
-    /** A stream of batches this side sends, one at a time; counts the bytes of its frames. */
+    /**
+     * A stream of batches this side sends, one at a time; counts the bytes of its frames. It does
+     * not wait for UCX to be done with a batch before it encodes the next (the credits bound how
+     * many are in flight); a failed send fails a later call.
+     */
     final class BatchSender implements AutoCloseable {
         private final WireCodec codec;
         private final Duration patience;
+        private final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
         private long bytes;
 
-        private BatchSender(Schema schema, boolean compressed, BufferAllocator scratch, Duration patience) {
-            this.codec = WireCodec.forSending(schema, compressed, scratch);
+        private BatchSender(Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch, Duration patience) {
+            this.codec = WireCodec.forSending(schema, compressed, scratch, choices);
             this.patience = patience;
             try {
                 ByteBuffer frame = codec.schemaFrame();
@@ -161,14 +172,21 @@ final class UcxChannel implements AutoCloseable {
         long put(Batch batch) {
             ByteBuffer frame = codec.encode(batch);
             awaitRoom(patience);
+            throwIfStopped();
             long size = frame.remaining();
-            send(BATCH, frame, patience);
+            inFlight.add(transport.send(UcxChannel.this, BATCH, frame));
+            while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
+                await(inFlight.poll(), patience);
+            }
             bytes += size;
             return size;
         }
 
-        /** Ends the stream. */
+        /** Ends the stream once UCX is done with its batches. */
         void end() {
+            while (!inFlight.isEmpty()) {
+                await(inFlight.poll(), patience);
+            }
             send(END, EMPTY, patience);
         }
 

@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -87,13 +88,32 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public Outbox send(Member peer, String exchange, Schema schema) {
+        return send(peer, exchange, schema, new WireCodec.Choices(schema));
+    }
+
+    /** The streams to {@code peers} share one choice of encodings per column: the sender samples its rows once for all of them. */
+    @Override
+    public List<Outbox> send(List<Member> peers, String exchange, Schema schema) {
+        WireCodec.Choices choices = new WireCodec.Choices(schema);
+        List<Outbox> opened = new ArrayList<>();
+        try {
+            for (Member peer : peers) {
+                opened.add(send(peer, exchange, schema, choices));
+            }
+        } catch (RuntimeException e) {
+            opened.forEach(Outbox::close);
+            throw e;
+        }
+        return opened;
+    }
+
+    private Outbox send(Member peer, String exchange, Schema schema, WireCodec.Choices choices) {
         if (peer.id().equals(self.id())) {
             return new LocalOutbox(control.inbox(), exchange, self.id());
         }
         UcxChannel channel = transport.open(control.ucxAddress(peer), FlightExchange.describe(peer),
                 UcxShardService.exchangeRequest(exchange, self.id()));
-        return new UcxOutbox(channel,
-                FlightExchange.describe(peer), schema, compressed, allocator, timeout);
+        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compressed, choices, allocator, timeout);
     }
 
     @Override

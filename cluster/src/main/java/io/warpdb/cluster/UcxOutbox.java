@@ -22,13 +22,17 @@ final class UcxOutbox implements Exchange.Outbox {
     private final UcxChannel.BatchSender sender;
     private boolean ended;
 
-    /** Takes over {@code channel}; {@code peer}: how errors name the receiver; {@code timeout}: each wait for it. */
-    UcxOutbox(UcxChannel channel, String peer, Schema schema, boolean compressed, BufferAllocator scratch, Duration timeout) {
+    /**
+     * Takes over {@code channel}; {@code peer}: how errors name the receiver; {@code choices}: the
+     * encodings it shares with the sender's other streams; {@code timeout}: each wait for the receiver.
+     */
+    UcxOutbox(UcxChannel channel, String peer, Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch,
+            Duration timeout) {
         this.channel = channel;
         this.peer = peer;
         this.timeout = timeout;
         try {
-            this.sender = channel.sendingBatches(schema, compressed, scratch, timeout);
+            this.sender = channel.sendingBatches(schema, compressed, choices, scratch, timeout);
         } catch (RuntimeException e) {
             channel.close();
             throw e;

@@ -58,6 +58,9 @@ final class UcxTransport implements AutoCloseable {
     private final AtomicLong nextId = new AtomicLong(new SecureRandom().nextLong() & ~0xFFFF_FFFFL);
     private final Thread progress;
     private volatile boolean running = true;
+    /** Guards the worker's end: once the progress thread closed it, nobody signals it. */
+    private final Object lifecycle = new Object();
+    private boolean workerClosed;
 
     private UcxTransport(String name, Acceptor acceptor) {
         this.acceptor = acceptor;
@@ -152,7 +155,16 @@ final class UcxTransport implements AutoCloseable {
 
     private void submit(Runnable task) {
         tasks.add(task);
-        worker.signal();
+        wake();
+    }
+
+    /** Wakes the progress thread, unless it has ended (its worker is closed: a signal then would touch freed memory). */
+    private void wake() {
+        synchronized (lifecycle) {
+            if (!workerClosed) {
+                worker.signal();
+            }
+        }
     }
 
     private UcpEndpoint endpoint(ByteBuffer peer) {
@@ -237,10 +249,13 @@ final class UcxTransport implements AutoCloseable {
             channels.values().forEach(c -> c.lost("the UCX progress thread failed: " + e));
             throw new IllegalStateException("UCX progress failed", e);
         } finally {
-            endpoints.values().forEach(UcpEndpoint::closeNonBlockingForce);
-            endpoints.clear();
-            worker.close();
-            context.close();
+            synchronized (lifecycle) {
+                endpoints.values().forEach(UcpEndpoint::closeNonBlockingForce);
+                endpoints.clear();
+                worker.close();
+                context.close();
+                workerClosed = true;
+            }
         }
     }
 
@@ -252,7 +267,7 @@ final class UcxTransport implements AutoCloseable {
         }
         running = false;
         channels.values().forEach(c -> c.lost("the node is stopping"));
-        worker.signal();
+        wake();
         try {
             progress.join(10_000);
         } catch (InterruptedException e) {

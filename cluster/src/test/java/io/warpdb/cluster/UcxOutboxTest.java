@@ -41,7 +41,8 @@ class UcxOutboxTest {
     private static final String EXCHANGE = "q1/1";
 
     private final BufferAllocator allocator = new RootAllocator();
-    private final ExchangeInbox inbox = new ExchangeInbox(PATIENCE);
+    /** The node timeout of the reader's waits: a gone sender fails it at once when UCX notices, at the latest after this. */
+    private final ExchangeInbox inbox = new ExchangeInbox(Duration.ofSeconds(5));
     private final UcxShardService service = new UcxShardService(null, allocator, null, inbox, List.of(), PATIENCE, true);
     private final UcxTransport receiver = UcxTransport.start("n2", service);
     private final UcxTransport sender = UcxTransport.start("n1", (channel, request) -> {
@@ -59,7 +60,7 @@ class UcxOutboxTest {
 
     private UcxOutbox outbox() {
         UcxChannel channel = sender.open(receiver.address(), "node n2", UcxShardService.exchangeRequest(EXCHANGE, SENDER.id()));
-        return new UcxOutbox(channel, "node n2", SCHEMA, true, allocator, PATIENCE);
+        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE);
     }
 
     @Test
@@ -160,7 +161,7 @@ class UcxOutboxTest {
         CompletableFuture<UcxChannel> accepted = new CompletableFuture<>();
         try (UcxTransport idle = UcxTransport.start("idle", (channel, request) -> accepted.complete(channel));
                 UcxChannel channel = sender.open(idle.address(), "node idle", ByteBuffer.allocate(0));
-                UcxChannel.BatchSender out = channel.sendingBatches(SCHEMA, false, allocator, Duration.ofMillis(300))) {
+                UcxChannel.BatchSender out = channel.sendingBatches(SCHEMA, false, new WireCodec.Choices(SCHEMA), allocator, Duration.ofMillis(300))) {
             for (int b = 0; b < UcxChannel.WINDOW; b++) {
                 try (Batch batch = batch(b)) {
                     out.put(batch);
