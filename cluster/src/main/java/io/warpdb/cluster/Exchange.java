@@ -4,7 +4,9 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The data plane between nodes: what a coordinator asks of a shard and how rows travel. Arrow
@@ -51,14 +53,21 @@ public interface Exchange extends AutoCloseable {
     /**
      * This node's streams of rows of {@code schema} to each of {@code peers} under {@code exchange},
      * in their order, as {@link #send} opens them; one thread uses them all, and a transport may
-     * share work between them (UCX: one choice of encodings per column for all of them). Fails as
-     * {@link #send} does, having closed those it opened.
+     * share work between them (UCX: one choice of encodings per column for all of them). {@code
+     * compress}: whether the rows are worth compressing where the transport compresses (not within a
+     * host in a two-level shuffle, seed 000 section 5). Fails as {@link #send} does, having closed
+     * those it opened.
      */
-    default List<Outbox> send(List<Member> peers, String exchange, Schema schema) {
-        List<Outbox> opened = new java.util.ArrayList<>();
+    default List<Outbox> send(List<Member> peers, String exchange, Schema schema, boolean compress) {
+        return openAll(peers, peer -> send(peer, exchange, schema));
+    }
+
+    /** The outboxes {@code open} opens to each of {@code peers}, in order; when one fails, those opened are closed. */
+    static List<Outbox> openAll(List<Member> peers, Function<Member, Outbox> open) {
+        List<Outbox> opened = new ArrayList<>();
         try {
             for (Member peer : peers) {
-                opened.add(send(peer, exchange, schema));
+                opened.add(open.apply(peer));
             }
         } catch (RuntimeException e) {
             opened.forEach(Outbox::close);

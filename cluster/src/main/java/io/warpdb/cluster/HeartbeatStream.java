@@ -2,10 +2,10 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
 import java.util.ArrayList;

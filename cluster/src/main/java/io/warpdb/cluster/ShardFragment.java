@@ -48,8 +48,12 @@ final class ShardFragment {
     private ShardFragment() {
     }
 
-    /** One hop of rows: under {@code exchange} to the {@code targets} (shard numbers); a row bound for shard t goes to {@code targets[position[t]]}. */
-    private record Hop(String exchange, List<Integer> targets, int[] position) {
+    /**
+     * One hop of rows: under {@code exchange} to the {@code targets} (shard numbers); a row bound
+     * for shard t goes to {@code targets[position[t]]}; {@code acrossGroups}: false for the first
+     * hop of a two-level shuffle, which stays within a host and is not worth compressing.
+     */
+    private record Hop(String exchange, List<Integer> targets, int[] position, boolean acrossGroups) {
     }
 
     /** What one hop moved: rows, Arrow bytes to other nodes, wire bytes (-1: not counted). */
@@ -91,7 +95,6 @@ final class ShardFragment {
             outboxes.forEach(hop -> hop.stream().filter(o -> o != null).forEach(Exchange.Outbox::close));
         }
         Moved first = moved.get(0);
-        Moved last = moved.get(moved.size() - 1);
         long bytes = moved.stream().mapToLong(Moved::bytes).sum();
         long wire = moved.stream().anyMatch(m -> m.wireBytes() < 0) ? -1 : moved.stream().mapToLong(Moved::wireBytes).sum();
         long[] counts = {first.rows(), bytes, wire, System.nanoTime() - start, moved.size() == 2 ? first.bytes() : 0,
@@ -103,14 +106,14 @@ final class ShardFragment {
     private static List<Hop> hops(FragmentTicket.Output output, int self, int shards) {
         if (output.groups() == null) {
             List<Integer> all = IntStream.range(0, shards).boxed().toList();
-            return List.of(new Hop(output.exchange(), all, ShuffleRoute.positions(all, shards, t -> t)));
+            return List.of(new Hop(output.exchange(), all, ShuffleRoute.positions(all, shards, t -> t), true));
         }
         ShuffleRoute route = new ShuffleRoute(output.groups());
         int group = output.groups().get(self);
         List<Integer> withinGroup = route.groupOf(self);
         List<Integer> forwarded = route.targets(self);
-        return List.of(new Hop(output.exchange() + HOP1, withinGroup, ShuffleRoute.positions(withinGroup, shards, t -> route.forwarder(group, t))),
-                new Hop(output.exchange(), forwarded, ShuffleRoute.positions(forwarded, shards, t -> t)));
+        return List.of(new Hop(output.exchange() + HOP1, withinGroup, ShuffleRoute.positions(withinGroup, shards, t -> route.forwarder(group, t)),
+                false), new Hop(output.exchange(), forwarded, ShuffleRoute.positions(forwarded, shards, t -> t), true));
     }
 
     /** The senders of exchange rows of {@code input} to shard {@code self}: every shard, or its forwarders in a two-level shuffle. */
@@ -221,7 +224,7 @@ final class ShardFragment {
         outboxes.add(open);
         Schema schema = rows.schema();
         List<Member> targets = hop.targets().stream().map(members::get).toList();
-        open.addAll(exchange.send(targets, hop.exchange(), schema));
+        open.addAll(exchange.send(targets, hop.exchange(), schema, hop.acrossGroups()));
         boolean[] remote = new boolean[targets.size()];
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());

@@ -3,7 +3,6 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -88,32 +87,26 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public Outbox send(Member peer, String exchange, Schema schema) {
-        return send(peer, exchange, schema, new WireCodec.Choices(schema));
+        return send(peer, exchange, schema, compressed, new WireCodec.Choices(schema));
     }
 
-    /** The streams to {@code peers} share one choice of encodings per column: the sender samples its rows once for all of them. */
+    /**
+     * The streams to {@code peers} share one choice of encodings per column: the sender samples its
+     * rows once for all of them; compressed per wire.compression and {@code compress}.
+     */
     @Override
-    public List<Outbox> send(List<Member> peers, String exchange, Schema schema) {
+    public List<Outbox> send(List<Member> peers, String exchange, Schema schema, boolean compress) {
         WireCodec.Choices choices = new WireCodec.Choices(schema);
-        List<Outbox> opened = new ArrayList<>();
-        try {
-            for (Member peer : peers) {
-                opened.add(send(peer, exchange, schema, choices));
-            }
-        } catch (RuntimeException e) {
-            opened.forEach(Outbox::close);
-            throw e;
-        }
-        return opened;
+        return Exchange.openAll(peers, peer -> send(peer, exchange, schema, compressed && compress, choices));
     }
 
-    private Outbox send(Member peer, String exchange, Schema schema, WireCodec.Choices choices) {
+    private Outbox send(Member peer, String exchange, Schema schema, boolean compress, WireCodec.Choices choices) {
         if (peer.id().equals(self.id())) {
             return new LocalOutbox(control.inbox(), exchange, self.id());
         }
         UcxChannel channel = transport.open(control.ucxAddress(peer), FlightExchange.describe(peer),
                 UcxShardService.exchangeRequest(exchange, self.id()));
-        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compressed, choices, allocator, timeout);
+        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout);
     }
 
     @Override

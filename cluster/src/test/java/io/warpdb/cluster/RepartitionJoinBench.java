@@ -32,13 +32,17 @@ import org.apache.arrow.vector.FieldVector;
  * from EXPLAIN ANALYZE).
  *
  * <p>{@code java -cp ... io.warpdb.cluster.RepartitionJoinBench <rows per side, e.g. 2^22> [node counts, default 1 2 3]
- * [--transport flight|ucx] [--compression auto|none] [--shuffle one-level|two-level]} (defaults: flight, auto, one-level;
- * two-level puts the nodes in groups of two, n1 and n2, n3 and n4, ..., as if each pair were a host).
+ * [--transport flight|ucx] [--compression auto|none] [--shuffle one-level|two-level] [--explain]} (defaults: flight, auto,
+ * one-level; two-level puts the nodes in groups of two, n1 and n2, n3 and n4, ..., as if each pair were a host; --explain
+ * prints the exchanges' lines of EXPLAIN ANALYZE under each row).
  */
 public final class RepartitionJoinBench {
     private static final int BATCH_ROWS = 1 << 16;
     private static final String QUERY = "SELECT COUNT(*), SUM(b.p - a.p) FROM a JOIN b ON a.k = b.k";
     private static final Pattern BYTES = Pattern.compile("by murmur3 of .*\\(rows=\\d+, bytes=(\\d+)(?:, wire bytes=(\\d+))?");
+
+    /** Whether to print the exchanges' lines of EXPLAIN ANALYZE. */
+    private static boolean explain;
 
     private RepartitionJoinBench() {
     }
@@ -52,6 +56,7 @@ public final class RepartitionJoinBench {
                 case "--transport" -> settings.setProperty("transport", args[++i]);
                 case "--compression" -> settings.setProperty("wire.compression", args[++i]);
                 case "--shuffle" -> settings.setProperty("exchange.shuffle", args[++i]);
+                case "--explain" -> explain = true;
                 default -> nodeCounts.add(Integer.parseInt(args[i]));
             }
         }
@@ -116,7 +121,11 @@ public final class RepartitionJoinBench {
                 }
                 long bytes = 0;
                 long wire = 0;
+                List<String> exchanges = new ArrayList<>();
                 for (List<Object> line : rows(session, "EXPLAIN ANALYZE " + QUERY)) {
+                    if (((String) line.get(0)).contains("-> Exchange")) {
+                        exchanges.add(((String) line.get(0)).strip());
+                    }
                     Matcher m = BYTES.matcher((String) line.get(0));
                     if (m.find()) {
                         bytes += Long.parseLong(m.group(1));
@@ -127,6 +136,9 @@ public final class RepartitionJoinBench {
                 System.out.printf(Locale.ROOT, "| %d | %d | %.3f | %.3g | %.3g | %d | %s | %s |%n", nodes, rows, seconds, 2 * rows / seconds,
                         2 * rows / seconds / nodes, bytes, wire == 0 && bytes > 0 ? "-" : Long.toString(wire),
                         wire == 0 && bytes > 0 ? "-" : String.format(Locale.ROOT, "%.2f", wire / (2.0 * rows)));
+                if (explain) {
+                    exchanges.forEach(line -> System.out.println("    " + line));
+                }
             }
         } finally {
             started.forEach(ClusterNode::close);
