@@ -120,8 +120,9 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
                     return; // released: closing the stream cancels the sender
                 }
             }
-        } catch (WarpException e) {
-            inbox.fail(exchange, sender, e);
+        } catch (RuntimeException e) {
+            WarpException failure = e instanceof WarpException w ? w : new WarpException(ShardService.stateOf(e), String.valueOf(e.getMessage()), e);
+            inbox.fail(exchange, sender, failure);
             return;
         }
         inbox.finish(exchange, sender);
