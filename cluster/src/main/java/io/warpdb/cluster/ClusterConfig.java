@@ -20,18 +20,24 @@ import java.util.Properties;
  * the order of the shards), {@code cluster.id} (names the Raft group; default {@code warpdb}),
  * {@code node.timeout.seconds} (how long a query waits for another node's next rows before it fails
  * naming that node; default 60), {@code transport} (how rows travel between nodes: {@code flight},
- * the default, or {@code ucx}) and {@code wire.compression} ({@code auto}, the default: each column
+ * the default, or {@code ucx}), {@code wire.compression} ({@code auto}, the default: each column
  * of a batch sent to another node in the storage encoding a sample of it finds smallest; {@code
- * none}: plain Arrow; only the UCX transport compresses) and {@code gpu.partitioning} ({@code auto},
+ * none}: plain Arrow; only the UCX transport compresses), {@code gpu.partitioning} ({@code auto},
  * the default: a repartition hashes the rows a node sends on its GPU where one is present; {@code
- * off}: on the CPU).
+ * off}: on the CPU), {@code exchange.shuffle} ({@code one-level}, the default: a shard sends each
+ * other shard its rows; {@code two-level}: through one shard of its group, seed 000 section 5,
+ * {@link ShuffleRoute}) and {@code group.<node id>} (the node's group for the two-level shuffle;
+ * default the host of its address). The settings that shape queries (shuffle and groups) are the
+ * coordinating node's: set them alike on every node.
  */
 public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
-        Transport transport, boolean wireCompression, boolean gpuPartitioning) {
+        Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean twoLevelShuffle, List<String> groups) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
     private static final String TRANSPORT = "transport";
     private static final String WIRE_COMPRESSION = "wire.compression";
     private static final String GPU_PARTITIONING = "gpu.partitioning";
+    private static final String SHUFFLE = "exchange.shuffle";
+    private static final String GROUP = "group.";
 
     /** How rows travel between nodes. */
     public enum Transport {
@@ -40,6 +46,7 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
 
     public ClusterConfig {
         members = List.copyOf(members);
+        groups = List.copyOf(groups);
         if (members.stream().map(Member::id).distinct().count() != members.size()) {
             throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "members name a node twice: " + members);
         }
@@ -82,7 +89,9 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
         }
         return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim(),
                 Duration.ofSeconds(seconds), Transport.valueOf(choice(p, TRANSPORT, "flight", "ucx").toUpperCase(Locale.ROOT)),
-                choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"));
+                choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"),
+                choice(p, SHUFFLE, "one-level", "two-level").equals("two-level"),
+                members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList());
     }
 
     /** The value of {@code key}, one of {@code allowed} (the first is the default); SQLSTATE 22023 for another. */
@@ -114,6 +123,12 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
             }
         }
         throw new IllegalArgumentException("no member " + memberId);
+    }
+
+    /** Each shard's group number (groups numbered in order of their first shard), in shard order. */
+    public List<Integer> groupNumbers() {
+        List<String> names = groups.stream().distinct().toList();
+        return groups.stream().map(names::indexOf).toList();
     }
 
     /** Checks that no two members share an address and port. */

@@ -11,7 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * One running node of a cluster: its Raft server and log client, its Arrow Flight service for
- * the other nodes (and with {@code transport = ucx} its UCX endpoint, which carries the rows), and the coordinator that takes over the client sessions of its shard
+ * the other nodes (and with {@code transport = ucx} its UCX exchange, which carries the rows), and the coordinator that takes over the client sessions of its shard
  * database (which a JDBC server serves on the member's SQL port; the caller starts that).
  */
 public final class ClusterNode implements AutoCloseable {
@@ -22,9 +22,6 @@ public final class ClusterNode implements AutoCloseable {
     private final BufferAllocator allocator;
     private final FlightServer flight;
     private final Exchange exchange;
-    /** With transport = ucx: the node's UCX endpoint and the shard service on it; else null. */
-    private final UcxTransport ucx;
-    private final UcxShardService ucxService;
     private final RaftLog log;
 
     private ClusterNode(ClusterConfig config, Database database) throws IOException {
@@ -36,25 +33,20 @@ public final class ClusterNode implements AutoCloseable {
         this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
         Member self = config.self();
         FlightExchange flightExchange = new FlightExchange(allocator, config.nodeTimeout(), self);
+        UcxExchange ucx = null;
         if (config.transport() == ClusterConfig.Transport.UCX) {
-            this.ucxService = new UcxShardService(shard, allocator, flightExchange, config.members(), config.nodeTimeout(),
-                    config.wireCompression());
             try {
-                this.ucx = UcxTransport.start(config.nodeId(), ucxService);
+                ucx = UcxExchange.start(flightExchange, self, shard, config.members(), allocator, config.nodeTimeout(),
+                        config.wireCompression());
             } catch (RuntimeException e) {
-                ucxService.close();
                 flightExchange.close();
                 allocator.close();
                 throw e;
             }
-            this.exchange = new UcxExchange(ucx, flightExchange, allocator, config.nodeTimeout(), config.wireCompression());
-        } else {
-            this.ucxService = null;
-            this.ucx = null;
-            this.exchange = flightExchange;
         }
+        this.exchange = ucx == null ? flightExchange : ucx;
         this.flight = FlightServer.builder(allocator, Location.forGrpcInsecure(self.host(), self.flightPort()),
-                new ShardService(shard, allocator, flightExchange, config.members(), ucx == null ? null : ucx.address())).build();
+                new ShardService(shard, allocator, flightExchange, exchange, config.members(), ucx == null ? null : ucx.address())).build();
         flight.start();
         this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
         database.setInterceptor(new Coordinator(config, catalog, log, shard, exchange));
@@ -104,10 +96,6 @@ public final class ClusterNode implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             exchange.close();
-            if (ucx != null) {
-                ucx.close();
-                ucxService.close();
-            }
             shard.abortAll();
             allocator.close();
         }

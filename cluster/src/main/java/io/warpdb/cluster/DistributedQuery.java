@@ -46,7 +46,12 @@ final class DistributedQuery implements AutoCloseable {
      * their frames took on the wire (after compression; -1 where the transport does not count
      * them), and the time until the last arrived.
      */
-    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos) {
+    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos, long hop1Bytes, long hop1WireBytes) {
+        /** Both senders' counts: sums, the slower time, -1 wire bytes where either did not count them. */
+        ExchangeStats plus(ExchangeStats o) {
+            return new ExchangeStats(rows + o.rows, bytes + o.bytes, wireBytes < 0 || o.wireBytes < 0 ? -1 : wireBytes + o.wireBytes,
+                    Math.max(nanos, o.nanos), hop1Bytes + o.hop1Bytes, hop1WireBytes < 0 || o.hop1WireBytes < 0 ? -1 : hop1WireBytes + o.hop1WireBytes);
+        }
     }
 
     /** Runs the fragments that send rows between shards when this node runs one itself, and reads the others' answers. */
@@ -137,16 +142,31 @@ final class DistributedQuery implements AutoCloseable {
                         case REPARTITION -> ", by murmur3 of " + f.keys().stream().map(k -> f.plan().schema().field(k).name()).toList();
                         case BROADCAST -> ", all rows to every node";
                     };
+            if (!f.gathered() && shuffleGroups() != null) {
+                exchanged += ", two-level over groups " + shuffleGroups();
+            }
             if (analyzed) {
-                ExchangeStats s = stats.get(f.id());
-                String wire = s.wireBytes() < 0 ? "" : ", wire bytes=" + s.wireBytes();
-                exchanged += String.format(Locale.ROOT, " (rows=%d, bytes=%d%s, time=%.1f ms)", s.rows(), s.bytes(), wire, s.nanos() / 1e6);
+                exchanged += " " + analyzed(stats.get(f.id()), !f.gathered() && shuffleGroups() != null);
             }
             lines.add(exchanged);
         }
         lines.add("Coordinator on " + config.nodeId() + (fragments.isEmpty() ? ", replicated tables only" : "") + coordinatorTime + ":");
         QueryPlans.explain(session, coordinatorPlan()).forEach(line -> lines.add("  " + line));
         return lines;
+    }
+
+    /** What an exchange moved, as EXPLAIN ANALYZE shows it: with {@code hops}, the bytes of each hop of the two-level shuffle too. */
+    private static String analyzed(ExchangeStats s, boolean hops) {
+        String text = String.format(Locale.ROOT, "(rows=%d, bytes=%d%s, time=%.1f ms", s.rows(), s.bytes(), wire(s.wireBytes()), s.nanos() / 1e6);
+        if (hops) {
+            text += String.format(Locale.ROOT, "; hop 1 within groups: bytes=%d%s; hop 2 across groups: bytes=%d%s", s.hop1Bytes(),
+                    wire(s.hop1WireBytes()), s.bytes() - s.hop1Bytes(), wire(s.wireBytes() < 0 ? -1 : s.wireBytes() - s.hop1WireBytes()));
+        }
+        return text + ")";
+    }
+
+    private static String wire(long wireBytes) {
+        return wireBytes < 0 ? "" : ", wire bytes=" + wireBytes;
     }
 
     private PlanNode coordinatorPlan() {
@@ -209,10 +229,8 @@ final class DistributedQuery implements AutoCloseable {
                 }
             }
             for (int i = 0; i < senders.size(); i++) {
-                long[] counts = join(senders.get(i));
-                // Rows between shards travel over Flight, which does not count its frames' bytes apart (-1).
-                stats.merge(sent.get(i), new ExchangeStats(counts[0], counts[1], -1, counts[2]),
-                        (a, b) -> new ExchangeStats(a.rows() + b.rows(), a.bytes() + b.bytes(), -1, Math.max(a.nanos(), b.nanos())));
+                long[] c = join(senders.get(i));
+                stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5]), ExchangeStats::plus);
             }
         } catch (RuntimeException e) {
             RuntimeException error = e;
@@ -275,9 +293,15 @@ final class DistributedQuery implements AutoCloseable {
 
     private FragmentTicket ticket(FragmentPlanner.Fragment f) {
         List<FragmentTicket.Input> inputs = f.inputs().stream()
-                .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()))).toList();
-        FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys());
+                .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()), shuffleGroups())).toList();
+        FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys(), shuffleGroups());
         return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), session.executor());
+    }
+
+    /** The shards' groups when rows move by the two-level shuffle (configured, over more than one group); null for one level. */
+    private List<Integer> shuffleGroups() {
+        List<Integer> groups = config.groupNumbers();
+        return config.twoLevelShuffle() && groups.stream().distinct().count() > 1 ? groups : null;
     }
 
     private String exchangeId(int fragment) {
@@ -304,8 +328,7 @@ final class DistributedQuery implements AutoCloseable {
 
     /** The counts in a sending fragment's answer ({@link ShardFragment#SENT}; batches without rows are its node's heartbeats). */
     private static long[] sent(BatchStream answer) {
-        List<Object> row = Batches.drainRows(answer).get(0);
-        return new long[] {(Long) row.get(0), (Long) row.get(1), (Long) row.get(2)};
+        return Batches.drainRows(answer).get(0).stream().mapToLong(v -> (Long) v).toArray();
     }
 
     private ExchangeStats fill(Table table, FragmentPlanner.Fragment f) {
@@ -329,7 +352,7 @@ final class DistributedQuery implements AutoCloseable {
                     wireBytes = Math.max(wireBytes, 0) + measured.wireBytes();
                 }
             }
-            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start);
+            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0);
         } finally {
             streams.forEach(BatchStream::close);
         }

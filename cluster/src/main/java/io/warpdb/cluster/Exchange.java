@@ -4,12 +4,14 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The data plane between nodes: what a coordinator asks of a shard and how rows travel. Arrow
- * Flight ({@link FlightExchange}) is the portable transport; a UCX one (seed 000's, through
- * jucx) is to implement the same calls, so the coordinator and the shards never name a transport.
+ * Flight ({@link FlightExchange}) is the portable transport, UCX ({@link UcxExchange}, seed 000's,
+ * through jucx) the fast one; the coordinator and the shards never name a transport.
  *
  * <p>Rows move between shards (a repartitioned or broadcast join) under an <em>exchange id</em>,
  * {@code <query>/<number>}: every sending node opens one {@link Outbox} per receiving node with
@@ -23,6 +25,9 @@ import java.util.List;
 public interface Exchange extends AutoCloseable {
     /** The transport's name, as a node reports it at start. */
     String name();
+
+    /** The node this exchange serves, to which rows go without the wire. */
+    Member self();
 
     /**
      * Runs {@code sql}, a statement over the node's shard alone, on {@code node} and streams its
@@ -46,6 +51,32 @@ public interface Exchange extends AutoCloseable {
     Outbox send(Member peer, String exchange, Schema schema);
 
     /**
+     * This node's streams of rows of {@code schema} to each of {@code peers} under {@code exchange},
+     * in their order, as {@link #send} opens them; one thread uses them all, and a transport may
+     * share work between them (UCX: one choice of encodings per column for all of them). {@code
+     * compress}: whether the rows are worth compressing where the transport compresses (not within a
+     * host in a two-level shuffle, seed 000 section 5). Fails as {@link #send} does, having closed
+     * those it opened.
+     */
+    default List<Outbox> send(List<Member> peers, String exchange, Schema schema, boolean compress) {
+        return openAll(peers, peer -> send(peer, exchange, schema));
+    }
+
+    /** The outboxes {@code open} opens to each of {@code peers}, in order; when one fails, those opened are closed. */
+    static List<Outbox> openAll(List<Member> peers, Function<Member, Outbox> open) {
+        List<Outbox> opened = new ArrayList<>();
+        try {
+            for (Member peer : peers) {
+                opened.add(open.apply(peer));
+            }
+        } catch (RuntimeException e) {
+            opened.forEach(Outbox::close);
+            throw e;
+        }
+        return opened;
+    }
+
+    /**
      * What every node of {@code senders} sends this node under {@code exchange}, as batches of
      * {@code schema} in arrival order (senders interleaved); it ends when every sender has
      * finished its stream. It fails with SQLSTATE 08006 naming the sender when one failed (its
@@ -67,7 +98,10 @@ public interface Exchange extends AutoCloseable {
 
     /** One sender's stream of rows to one receiver under one exchange id. */
     interface Outbox extends AutoCloseable {
-        /** Sends {@code batch}'s rows and closes it; returns the bytes that went over the wire (0 to this node). */
+        /**
+         * Sends {@code batch}'s rows and closes it; returns the bytes its frames took on the wire,
+         * after compression (0 to this node; -1 where the transport does not count them).
+         */
         long put(Batch batch);
 
         /** Ends the stream; returns once the receiver has all its rows (at most the node timeout). */

@@ -45,17 +45,21 @@ final class ExchangeInbox implements AutoCloseable {
         boolean closed;
     }
 
-    /** Takes {@code batch}, which {@code sender} sent under {@code exchange}; closes it when the id was dropped. */
-    void deliver(String exchange, String sender, Batch batch) {
+    /**
+     * Takes {@code batch}, which {@code sender} sent under {@code exchange}; closes it when the id
+     * was dropped, and answers false then: the sender may stop.
+     */
+    boolean deliver(String exchange, String sender, Batch batch) {
         Box box = box(exchange);
         synchronized (box) {
             if (!box.closed) {
                 box.batches.add(batch);
                 box.notifyAll();
-                return;
+                return true;
             }
         }
         batch.close();
+        return false;
     }
 
     /** {@code sender} has sent all its rows under {@code exchange}. */

@@ -24,12 +24,19 @@ record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output
     /** The message of the error a shard answers when its plan has no such subtree. */
     static final String MISSING = "the shard planned the query without the fragment";
 
-    /** The rows of exchange {@code exchange} replace the subtree at {@code path} (input positions from the fragment's root). */
-    record Input(List<Integer> path, String exchange) {
+    /**
+     * The rows of exchange {@code exchange} replace the subtree at {@code path} (input positions from
+     * the fragment's root); {@code groups}: as its sender's {@link Output} says.
+     */
+    record Input(List<Integer> path, String exchange, List<Integer> groups) {
     }
 
-    /** The fragment's rows go to every shard under {@code exchange}: by the hash of the {@code keys} columns, or all of them when there are none. */
-    record Output(String exchange, List<Integer> keys) {
+    /**
+     * The fragment's rows go to every shard under {@code exchange}: by the hash of the {@code keys}
+     * columns, or all of them when there are none; straight to each shard when {@code groups} is
+     * null, else by the two-level shuffle over those groups (each shard's, in shard order: {@link ShuffleRoute}).
+     */
+    record Output(String exchange, List<Integer> keys, List<Integer> groups) {
     }
 
     String text() {
@@ -41,11 +48,6 @@ record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output
     }
 
     /** The ticket {@code text} holds, or empty when it is plain SQL. */
-    /** Whether {@code text} is a fragment that reads rows other shards send it, or sends its rows to the shards. */
-    static boolean movesRows(String text) {
-        return parse(text).map(f -> f.output() != null || !f.inputs().isEmpty()).orElse(false);
-    }
-
     static Optional<FragmentTicket> parse(String text) {
         if (!text.startsWith(PREFIX)) {
             return Optional.empty();

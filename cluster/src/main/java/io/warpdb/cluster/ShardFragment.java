@@ -14,18 +14,13 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
-import io.warpdb.sql.StatementResult;
-import io.warpdb.storage.CatalogSnapshot;
-import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -34,68 +29,149 @@ import org.apache.arrow.vector.FieldVector;
 /**
  * A shard's run of one fragment ({@link FragmentTicket}): it plans the query's text, takes its
  * copy of the fragment's subtree, replaces the subtrees whose rows come from exchanges by scans
- * of what every node sent it there (read whole, into a database of this run alone), and runs the
+ * of what every node sent it there (read whole: {@link ReceivedRows}), and runs the
  * result over its shard. The rows go back to the caller, or to every node under the ticket's
- * exchange: hashed on its keys (murmur3, {@link ShardPartitioner}, on the GPU or the CPU as the
- * shard's partitioner is) or all to all; then the caller gets one row of {@link #SENT}.
+ * exchange: hashed on its keys (CPU murmur3, {@link ShardPartitioner}) or all to all; then the
+ * caller gets one row of {@link #SENT}.
  */
 final class ShardFragment {
-    /** What a sending fragment answers: the rows it sent, the bytes of them that went over the wire and its time. */
+    /**
+     * What a sending fragment answers: the rows it sent, the Arrow bytes of the batches it sent to
+     * other nodes and the bytes of their frames on the wire (after compression; -1 where the
+     * transport does not count them), its time, and of those bytes the ones of the first hop of a
+     * two-level shuffle (0 for one level).
+     */
     static final Schema SENT = new Schema(List.of(new Field("rows", DataType.BIGINT), new Field("bytes", DataType.BIGINT),
-            new Field("nanos", DataType.BIGINT)));
+            new Field("wire_bytes", DataType.BIGINT), new Field("nanos", DataType.BIGINT), new Field("hop1_bytes", DataType.BIGINT),
+            new Field("hop1_wire_bytes", DataType.BIGINT)));
+    /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
+    static final String HOP1 = ".hop1";
 
     private ShardFragment() {
     }
 
     /**
+     * One hop of rows: under {@code exchange} to the {@code targets} (shard numbers); a row bound
+     * for shard t goes to {@code targets[position[t]]}; {@code acrossGroups}: false for the first
+     * hop of a two-level shuffle, which stays within a host and is not worth compressing.
+     */
+    private record Hop(String exchange, List<Integer> targets, int[] position, boolean acrossGroups) {
+    }
+
+    /** What one hop moved: rows, Arrow bytes to other nodes, wire bytes (-1: not counted). */
+    private record Moved(long rows, long bytes, long wireBytes) {
+    }
+
+    /**
      * Runs {@code ticket} on {@code shard}; {@code members}: every node, in shard order. The caller
-     * owns the stream. A sending fragment that fails ends its stream to every node as failed with
-     * its error, so that no reader waits for it.
+     * owns the stream. A sending fragment that fails ends its streams to every node it was to send
+     * to as failed with its error, so that no reader waits for it.
      */
     static BatchStream run(FragmentTicket ticket, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator) {
         if (ticket.output() == null) {
             return rows(ticket, shard, exchange, members);
         }
         long start = System.nanoTime();
-        List<Exchange.Outbox> outboxes = new ArrayList<>();
+        List<Hop> hops = hops(ticket.output(), shardOf(exchange.self(), members), members.size());
+        List<List<Exchange.Outbox>> outboxes = new ArrayList<>();
+        List<Moved> moved = new ArrayList<>();
         try {
+            Schema schema;
             try (BatchStream rows = rows(ticket, shard, exchange, members)) {
-                for (Member m : members) {
-                    outboxes.add(exchange.send(m, ticket.output().exchange(), rows.schema()));
+                schema = rows.schema();
+                moved.add(send(rows, ticket.output().keys(), hops.get(0), members, exchange, outboxes, shard.partitioner(), allocator));
+            }
+            if (hops.size() == 2) {
+                List<Member> senders = hops.get(0).targets().stream().map(members::get).toList();
+                try (BatchStream received = exchange.receive(hops.get(0).exchange(), senders, schema)) {
+                    moved.add(send(received, ticket.output().keys(), hops.get(1), members, exchange, outboxes, shard.partitioner(), allocator));
                 }
-                long[] counts = send(rows, ticket.output(), outboxes, shard.partitioner(), allocator);
-                return Batches.of(SENT, List.of(sent(new long[] {counts[0], counts[1], System.nanoTime() - start}, allocator)));
             }
         } catch (RuntimeException e) {
             WarpException error = e instanceof WarpException w ? w : new WarpException(SqlState.INTERNAL_ERROR, String.valueOf(e.getMessage()), e);
-            for (int s = 0; s < members.size(); s++) {
-                try {
-                    if (s >= outboxes.size()) {
-                        outboxes.add(null);
-                        outboxes.set(s, exchange.send(members.get(s), ticket.output().exchange(), new Schema(List.of())));
-                    }
-                    outboxes.get(s).fail(error);
-                } catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
+            for (int h = moved.size(); h < hops.size(); h++) {
+                fail(hops.get(h), h < outboxes.size() ? outboxes.get(h) : new ArrayList<>(), members, exchange, error, e);
             }
             throw e;
         } finally {
-            outboxes.stream().filter(o -> o != null).forEach(Exchange.Outbox::close);
+            outboxes.forEach(hop -> hop.stream().filter(o -> o != null).forEach(Exchange.Outbox::close));
         }
+        Moved first = moved.get(0);
+        long bytes = moved.stream().mapToLong(Moved::bytes).sum();
+        long wire = moved.stream().anyMatch(m -> m.wireBytes() < 0) ? -1 : moved.stream().mapToLong(Moved::wireBytes).sum();
+        long[] counts = {first.rows(), bytes, wire, System.nanoTime() - start, moved.size() == 2 ? first.bytes() : 0,
+            moved.size() == 2 ? first.wireBytes() : 0};
+        return Batches.of(SENT, List.of(sent(counts, allocator)));
+    }
+
+    /** Shard {@code self}'s hops of rows as {@code output} says: one, to every shard; or the two of a two-level shuffle. */
+    private static List<Hop> hops(FragmentTicket.Output output, int self, int shards) {
+        if (output.groups() == null) {
+            List<Integer> all = IntStream.range(0, shards).boxed().toList();
+            return List.of(new Hop(output.exchange(), all, ShuffleRoute.positions(all, shards, t -> t), true));
+        }
+        ShuffleRoute route = new ShuffleRoute(output.groups());
+        int group = output.groups().get(self);
+        List<Integer> withinGroup = route.groupOf(self);
+        List<Integer> forwarded = route.targets(self);
+        return List.of(new Hop(output.exchange() + HOP1, withinGroup, ShuffleRoute.positions(withinGroup, shards, t -> route.forwarder(group, t)),
+                false), new Hop(output.exchange(), forwarded, ShuffleRoute.positions(forwarded, shards, t -> t), true));
+    }
+
+    /** The senders of exchange rows of {@code input} to shard {@code self}: every shard, or its forwarders in a two-level shuffle. */
+    static List<Member> senders(FragmentTicket.Input input, Member self, List<Member> members) {
+        if (input.groups() == null) {
+            return members;
+        }
+        return new ShuffleRoute(input.groups()).senders(shardOf(self, members)).stream().map(members::get).toList();
+    }
+
+    private static int shardOf(Member node, List<Member> members) {
+        for (int s = 0; s < members.size(); s++) {
+            if (members.get(s).id().equals(node.id())) {
+                return s;
+            }
+        }
+        throw new WarpException(SqlState.INTERNAL_ERROR, "node " + node.id() + " is not a member");
+    }
+
+    /** Ends {@code hop}'s stream to every target as failed with {@code error}, opening those not open yet. */
+    private static void fail(Hop hop, List<Exchange.Outbox> open, List<Member> members, Exchange exchange, WarpException error,
+            RuntimeException failure) {
+        for (int t = 0; t < hop.targets().size(); t++) {
+            try {
+                Exchange.Outbox outbox = t < open.size() ? open.get(t) : null;
+                if (outbox == null) {
+                    outbox = exchange.send(members.get(hop.targets().get(t)), hop.exchange(), new Schema(List.of()));
+                    if (t < open.size()) {
+                        open.set(t, outbox);
+                    } else {
+                        open.add(outbox);
+                    }
+                }
+                outbox.fail(error);
+            } catch (RuntimeException suppressed) {
+                failure.addSuppressed(suppressed);
+            }
+        }
+        for (Exchange.Outbox outbox : open) {
+            if (outbox != null) {
+                outbox.close();
+            }
+        }
+        open.clear();
     }
 
     /** The fragment's rows on this shard. */
     private static BatchStream rows(FragmentTicket ticket, ShardStore shard, Exchange exchange, List<Member> members) {
         Session session = shard.database().newLocalSession();
-        session.setExecutor(ticket.executor());
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
             PlanNode plan = QueryPlans.of(session, ticket.sql(), List.of())
                     .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan();
             PlanNode fragment = ticket.find(plan);
             if (!ticket.inputs().isEmpty()) {
-                fragment = withReceivedInputs(ticket, fragment, shard, exchange, members, owned);
+                fragment = withReceivedInputs(ticket, fragment, exchange, members, owned);
             }
             if (ticket.partial()) {
                 fragment = FragmentPlanner.shardHalf((AggregateNode) fragment);
@@ -112,22 +188,17 @@ final class ShardFragment {
     }
 
     /** {@code fragment} with each input subtree replaced by a scan of the rows every node sent this one under its exchange. */
-    private static PlanNode withReceivedInputs(FragmentTicket ticket, PlanNode fragment, ShardStore shard, Exchange exchange,
-            List<Member> members, List<AutoCloseable> owned) {
-        Database received = Database.inMemoryWithin("exchange-" + UUID.randomUUID(), shard.database());
-        owned.add(0, received);
-        for (int i = 0; i < ticket.inputs().size(); i++) {
-            FragmentTicket.Input input = ticket.inputs().get(i);
-            Table table = received.catalog().create("input_" + i, numbered(FragmentPlanner.at(fragment, input.path()).schema()), false);
-            try (BatchStream rows = exchange.receive(input.exchange(), members, table.schema())) {
-                table.append(rows);
-            }
-        }
-        CatalogSnapshot snapshot = received.catalog().snapshot();
-        owned.add(0, snapshot);
+    private static PlanNode withReceivedInputs(FragmentTicket ticket, PlanNode fragment, Exchange exchange, List<Member> members,
+            List<AutoCloseable> owned) {
         Map<List<Integer>, TableSource> sources = new HashMap<>();
         for (int i = 0; i < ticket.inputs().size(); i++) {
-            sources.put(ticket.inputs().get(i).path(), snapshot.table("input_" + i).orElseThrow());
+            FragmentTicket.Input input = ticket.inputs().get(i);
+            Schema schema = numbered(FragmentPlanner.at(fragment, input.path()).schema());
+            try (BatchStream rows = exchange.receive(input.exchange(), senders(input, exchange.self(), members), schema)) {
+                ReceivedRows received = ReceivedRows.read("input_" + i, schema, rows);
+                owned.add(0, received);
+                sources.put(input.path(), received);
+            }
         }
         return FragmentPlanner.withInputs(fragment, sources);
     }
@@ -146,48 +217,75 @@ final class ShardFragment {
     }
 
     /**
-     * Sends {@code rows} to every node as {@code output} says, one outbox each, hashed by {@code partitioning};
-     * returns the rows sent and the bytes on the wire.
+     * Sends {@code rows} over {@code hop}: hashed on {@code keys} by {@code partitioning} (on the GPU
+     * or the CPU, as the shard's partitioner is) into one part per node, each part to the target the
+     * hop routes that node's rows through (or every row to every target when there are no keys), one
+     * outbox per target, which it opens into a new element of {@code outboxes}.
      */
-    private static long[] send(BatchStream rows, FragmentTicket.Output output, List<Exchange.Outbox> outboxes,
-            HashPartitioner partitioning, BufferAllocator allocator) {
+    private static Moved send(BatchStream rows, List<Integer> keys, Hop hop, List<Member> members, Exchange exchange,
+            List<List<Exchange.Outbox>> outboxes, HashPartitioner partitioning, BufferAllocator allocator) {
+        List<Exchange.Outbox> open = new ArrayList<>();
+        outboxes.add(open);
+        Schema schema = rows.schema();
+        List<Member> targets = hop.targets().stream().map(members::get).toList();
+        open.addAll(exchange.send(targets, hop.exchange(), schema, hop.acrossGroups()));
+        boolean[] remote = new boolean[targets.size()];
+        for (int t = 0; t < remote.length; t++) {
+            remote[t] = !targets.get(t).id().equals(exchange.self().id());
+        }
         long sentRows = 0;
         long bytes = 0;
-        ShardPartitioner partitioner = output.keys().isEmpty() ? null : new ShardPartitioner(output.keys(), outboxes.size(), partitioning);
+        long wire = 0;
+        ShardPartitioner partitioner = keys.isEmpty() ? null : new ShardPartitioner(keys, members.size(), partitioning);
         for (Batch next = rows.next(); next != null; next = rows.next()) {
             List<Batch> parts = new ArrayList<>();
+            int[] targetOf;
             try (Batch batch = next) {
                 sentRows += batch.rowCount();
                 if (partitioner != null) {
                     parts.addAll(partitioner.split(batch, allocator));
+                    targetOf = hop.position();
                 } else {
                     // copies, not slices: what the outboxes and this node's inbox keep must not share buffers of the
                     // fragment's own allocator, which closes with it
-                    List<Integer> all = IntStream.range(0, batch.rowCount()).boxed().toList();
-                    for (int s = 0; s < outboxes.size(); s++) {
-                        parts.add(CpuHashPartitioner.select(batch, all, allocator));
+                    targetOf = new int[targets.size()];
+                    for (int t = 0; t < targets.size(); t++) {
+                        parts.add(CpuHashPartitioner.copy(batch, allocator));
+                        targetOf[t] = t;
                     }
                 }
             }
-            for (int s = 0; s < parts.size(); s++) {
-                Batch part = parts.set(s, null);
+            for (int p = 0; p < parts.size(); p++) {
+                Batch part = parts.set(p, null);
                 try {
-                    bytes += part.rowCount() == 0 ? closed(part) : outboxes.get(s).put(part);
+                    if (part.rowCount() == 0) {
+                        part.close();
+                        continue;
+                    }
+                    int t = targetOf[p];
+                    if (remote[t]) {
+                        bytes += arrowBytes(part);
+                    }
+                    long frames = open.get(t).put(part);
+                    wire = wire < 0 || frames < 0 ? -1 : wire + frames;
                 } catch (RuntimeException e) {
-                    parts.stream().filter(p -> p != null).forEach(Batch::close);
+                    parts.stream().filter(b -> b != null).forEach(Batch::close);
                     throw e;
                 }
             }
         }
-        for (Exchange.Outbox outbox : outboxes) {
+        for (Exchange.Outbox outbox : open) {
             outbox.finish();
         }
-        return new long[] {sentRows, bytes};
+        return new Moved(sentRows, bytes, wire);
     }
 
-    private static long closed(Batch batch) {
-        batch.close();
-        return 0;
+    private static long arrowBytes(Batch batch) {
+        long bytes = 0;
+        for (FieldVector v : batch.vectors()) {
+            bytes += v.getBufferSize();
+        }
+        return bytes;
     }
 
     /** One row of {@link #SENT}. */

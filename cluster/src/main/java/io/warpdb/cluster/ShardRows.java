@@ -4,7 +4,6 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.types.Schema;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -41,14 +40,16 @@ final class ShardRows implements BatchStream {
                 return next;
             }
             try (Batch batch = next) {
-                List<Integer> rows = new ArrayList<>();
-                for (int r = 0; r < batch.rowCount(); r++) {
-                    if (CpuHashPartitioner.partOf(batch, keys, r, shards) == shard) {
-                        rows.add(r);
+                int[] partOf = CpuHashPartitioner.partsOf(batch, keys, shards);
+                int[] rows = new int[partOf.length];
+                int count = 0;
+                for (int r = 0; r < partOf.length; r++) {
+                    if (partOf[r] == shard) {
+                        rows[count++] = r;
                     }
                 }
-                if (!rows.isEmpty()) {
-                    return CpuHashPartitioner.select(batch, rows, allocator);
+                if (count > 0) {
+                    return CpuHashPartitioner.select(batch, rows, 0, count, allocator);
                 }
             }
         }

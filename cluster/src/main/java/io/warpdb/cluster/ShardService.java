@@ -7,13 +7,8 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Session;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightStream;
@@ -40,24 +35,22 @@ final class ShardService extends NoOpFlightProducer {
     /** The action that answers this node's UCX worker address (transport = ucx). */
     static final String UCX_ADDRESS = "ucx-address";
     private static final Logger LOG = LoggerFactory.getLogger(ShardService.class);
-    /** Runs the fragments that send rows to the shards, while the Flight thread answers heartbeats. */
-    private static final ExecutorService SENDERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "shard-fragment-sender");
-        t.setDaemon(true);
-        return t;
-    });
-
     private final ShardStore shard;
     private final BufferAllocator allocator;
-    private final FlightExchange exchange;
+    /** The Flight exchange: its inbox takes the exchange rows other nodes put here. */
+    private final FlightExchange flight;
+    /** The node's exchange (Flight or UCX), through which the fragments this service runs move rows. */
+    private final Exchange exchange;
     private final List<Member> members;
 
     private final byte[] ucxAddress;
 
     /** {@code ucxAddressOrNull}: the node's UCX worker address, which {@link #UCX_ADDRESS} answers; null without UCX. */
-    ShardService(ShardStore shard, BufferAllocator allocator, FlightExchange exchange, List<Member> members, byte[] ucxAddressOrNull) {
+    ShardService(ShardStore shard, BufferAllocator allocator, FlightExchange flight, Exchange exchange, List<Member> members,
+            byte[] ucxAddressOrNull) {
         this.shard = shard;
         this.allocator = allocator;
+        this.flight = flight;
         this.exchange = exchange;
         this.members = members;
         this.ucxAddress = ucxAddressOrNull;
@@ -66,18 +59,7 @@ final class ShardService extends NoOpFlightProducer {
     @Override
     public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
         String sql = new String(ticket.getBytes(), StandardCharsets.UTF_8);
-        FragmentTicket sending;
-        try {
-            sending = FragmentTicket.parse(sql).filter(f -> f.output() != null).orElse(null);
-        } catch (RuntimeException e) {
-            listener.error(error(e));
-            return;
-        }
-        if (sending != null) {
-            send(sending, listener);
-            return;
-        }
-        try (BatchStream result = open(sql, shard, exchange, members, allocator);
+        try (BatchStream result = open(sql, shard, exchange, members, allocator, flight.timeout());
                 VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(result.schema()), allocator)) {
             listener.start(root);
             for (Batch next = result.next(); next != null; next = result.next()) {
@@ -93,48 +75,17 @@ final class ShardService extends NoOpFlightProducer {
     }
 
     /**
-     * Runs a fragment that sends its rows to the shards and answers its one row of counts; while
-     * it runs, an empty batch every third of the node timeout tells the coordinator this node lives.
+     * The rows of {@code ticket} on this shard, SQL text or a {@link FragmentTicket}; the caller owns
+     * the stream. A fragment that sends its rows to the shards answers its one row of counts, and
+     * while it runs an empty batch every third of {@code timeout} (the node timeout) tells the
+     * caller this node lives. The shard services of every transport run their tickets here.
      */
-    private void send(FragmentTicket ticket, ServerStreamListener listener) {
-        Future<BatchStream> running = SENDERS.submit(() -> ShardFragment.run(ticket, shard, exchange, members, allocator));
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(ShardFragment.SENT), allocator)) {
-            listener.start(root);
-            BatchStream done = null;
-            while (done == null) {
-                try {
-                    done = running.get(exchange.timeout().toMillis() / 3, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException stillRunning) {
-                    root.setRowCount(0);
-                    listener.putNext();
-                }
-            }
-            try (BatchStream answer = done) {
-                for (Batch next = answer.next(); next != null; next = answer.next()) {
-                    try (Batch batch = next) {
-                        WireFormat.fill(root, batch);
-                    }
-                    listener.putNext();
-                }
-            }
-            listener.completed();
-        } catch (ExecutionException e) {
-            listener.error(error(e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            listener.error(error(new WarpException(SqlState.QUERY_CANCELED, "interrupted")));
-        } catch (RuntimeException e) {
-            listener.error(error(e));
-        }
-    }
-
-    /**
-     * The rows of {@code ticket} on this shard, SQL text or a {@link FragmentTicket} whose rows come
-     * back to the caller (a fragment that sends them to the shards is run by {@link #send}); the
-     * caller owns the stream. The shard services of every transport run their tickets here.
-     */
-    static BatchStream open(String ticket, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator) {
-        return FragmentTicket.parse(ticket).map(f -> ShardFragment.run(f, shard, exchange, members, allocator))
+    static BatchStream open(String ticket, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator,
+            Duration timeout) {
+        return FragmentTicket.parse(ticket).map(f -> f.output() == null
+                ? ShardFragment.run(f, shard, exchange, members, allocator)
+                : new HeartbeatStream(ShardFragment.SENT, timeout.dividedBy(3), allocator,
+                        () -> ShardFragment.run(f, shard, exchange, members, allocator)))
                 .orElseGet(() -> statement(shard, ticket));
     }
 
@@ -183,17 +134,17 @@ final class ShardService extends NoOpFlightProducer {
                         failure = new WarpException(SqlState.INTERNAL_ERROR, description);
                     }
                 } else {
-                    exchange.inbox().deliver(id, sender, batch);
+                    flight.inbox().deliver(id, sender, batch);
                 }
             }
             if (failure != null) {
-                exchange.inbox().fail(id, sender, failure);
+                flight.inbox().fail(id, sender, failure);
             } else {
-                exchange.inbox().finish(id, sender);
+                flight.inbox().finish(id, sender);
             }
             ack.onCompleted();
         } catch (RuntimeException e) {
-            exchange.inbox().fail(id, sender, new WarpException(SqlState.CONNECTION_FAILURE, "node " + sender
+            flight.inbox().fail(id, sender, new WarpException(SqlState.CONNECTION_FAILURE, "node " + sender
                     + " stopped sending rows of exchange " + id + ": " + e.getMessage(), e));
             ack.onError(error(e));
         }
@@ -209,7 +160,7 @@ final class ShardService extends NoOpFlightProducer {
         String body = new String(action.getBody(), StandardCharsets.UTF_8);
         switch (action.getType()) {
             case ABORT -> shard.abort(body);
-            case FlightExchange.RELEASE -> exchange.inbox().release(body);
+            case FlightExchange.RELEASE -> flight.inbox().release(body);
             default -> {
                 listener.onError(CallStatus.UNIMPLEMENTED.withDescription("no action " + action.getType()).toRuntimeException());
                 return;

@@ -8,6 +8,7 @@ import io.warpdb.core.types.Schema;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -37,6 +38,8 @@ final class UcxChannel implements AutoCloseable {
     static final byte CREDIT = 6;
     /** Batches a sender may have sent that the receiver has not taken yet. */
     static final int WINDOW = 8;
+    /** How often a wait for the peer's end looks whether the peer cancelled. */
+    private static final Duration CANCEL_CHECK = Duration.ofMillis(100);
 
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -98,12 +101,16 @@ final class UcxChannel implements AutoCloseable {
 
     /** Sends a frame and waits (up to {@code patience}) until UCX is done with it. */
     void send(byte type, ByteBuffer payload, Duration patience) {
+        throwIfStopped();
+        await(transport.send(this, type, payload), patience);
+        finished |= type == END;
+    }
+
+    private void throwIfStopped() {
         WarpException reason = stopped;
         if (reason != null) {
             throw new WarpException(reason.state(), reason.getMessage(), reason);
         }
-        await(transport.send(this, type, payload), patience);
-        finished |= type == END;
     }
 
     /** Sends an error frame, as far as the peer still listens. */
@@ -117,21 +124,80 @@ final class UcxChannel implements AutoCloseable {
      * most {@code patience} for room for each batch; returns the bytes of the frames sent.
      */
     long sendBatches(BatchStream rows, boolean compressed, BufferAllocator scratch, Duration patience) {
-        try (WireCodec codec = WireCodec.forSending(rows.schema(), compressed, scratch)) {
-            ByteBuffer schema = codec.schemaFrame();
-            long bytes = schema.remaining();
-            send(SCHEMA, schema, patience);
+        try (BatchSender sender = sendingBatches(rows.schema(), compressed, new WireCodec.Choices(rows.schema()), scratch, patience)) {
             for (Batch next = rows.next(); next != null; next = rows.next()) {
-                ByteBuffer frame;
                 try (Batch batch = next) {
-                    frame = codec.encode(batch);
+                    sender.put(batch);
                 }
-                awaitRoom(patience);
-                bytes += frame.remaining();
-                send(BATCH, frame, patience);
+            }
+            sender.end();
+            return sender.bytes();
+        }
+    }
+
+    /**
+     * Starts a stream of batches of {@code schema} (compressed or not, in the encodings of {@code
+     * choices}) that the caller sends one at a time: the schema frame goes now. Each wait for room
+     * or for UCX is at most {@code patience}.
+     */
+    BatchSender sendingBatches(Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch, Duration patience) {
+        return new BatchSender(schema, compressed, choices, scratch, patience);
+    }
+
+    /**
+     * A stream of batches this side sends, one at a time; counts the bytes of its frames. It does
+     * not wait for UCX to be done with a batch before it encodes the next (the credits bound how
+     * many are in flight); a failed send fails a later call.
+     */
+    final class BatchSender implements AutoCloseable {
+        private final WireCodec codec;
+        private final Duration patience;
+        private final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
+        private long bytes;
+
+        private BatchSender(Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch, Duration patience) {
+            this.codec = WireCodec.forSending(schema, compressed, scratch, choices);
+            this.patience = patience;
+            try {
+                ByteBuffer frame = codec.schemaFrame();
+                bytes = frame.remaining();
+                send(SCHEMA, frame, patience);
+            } catch (RuntimeException e) {
+                codec.close();
+                throw e;
+            }
+        }
+
+        /** Sends {@code batch} (the caller still owns it) once the receiver has room; returns the bytes of its frame. */
+        long put(Batch batch) {
+            ByteBuffer frame = codec.encode(batch);
+            awaitRoom(patience);
+            throwIfStopped();
+            long size = frame.remaining();
+            inFlight.add(transport.send(UcxChannel.this, BATCH, frame));
+            while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
+                await(inFlight.poll(), patience);
+            }
+            bytes += size;
+            return size;
+        }
+
+        /** Ends the stream once UCX is done with its batches. */
+        void end() {
+            while (!inFlight.isEmpty()) {
+                await(inFlight.poll(), patience);
             }
             send(END, EMPTY, patience);
+        }
+
+        /** The bytes of the frames sent so far. */
+        long bytes() {
             return bytes;
+        }
+
+        @Override
+        public void close() {
+            codec.close();
         }
     }
 
@@ -155,15 +221,33 @@ final class UcxChannel implements AutoCloseable {
         return new ReceivedBatches(allocator, timeout, lateMessage);
     }
 
-    /** Waits for the peer's end frame (an acknowledgement); its error frame fails the wait with the peer's SQLSTATE. */
+    /**
+     * Waits for the peer's end frame (an acknowledgement); its error frame fails the wait with the
+     * peer's SQLSTATE, and so does its cancel.
+     */
     void awaitEnd(Duration timeout, String lateMessage) {
-        Frame frame = take(timeout, lateMessage);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Frame frame = null;
+        while (frame == null) {
+            WarpException reason = stopped;
+            if (reason != null && inbox.isEmpty()) {
+                finished = true;
+                throw new WarpException(reason.state(), reason.getMessage(), reason);
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, lateMessage);
+            }
+            // in slices: a cancel comes as a state, not a frame
+            frame = take(Duration.ofNanos(Math.min(left, CANCEL_CHECK.toNanos())), null);
+        }
         if (frame.type() != END) {
             throw unexpected(frame);
         }
         finished = true;
     }
 
+    /** The next frame within {@code timeout}; past it, an 08006 failure with {@code lateMessage}, or null when that is null. */
     private Frame take(Duration timeout, String lateMessage) {
         Frame frame;
         try {
@@ -173,6 +257,9 @@ final class UcxChannel implements AutoCloseable {
             throw new WarpException(SqlState.QUERY_CANCELED, "interrupted while waiting for " + peerName);
         }
         if (frame == null) {
+            if (lateMessage == null) {
+                return null;
+            }
             throw new WarpException(SqlState.CONNECTION_FAILURE, lateMessage);
         }
         if (frame.type() == ERROR) {

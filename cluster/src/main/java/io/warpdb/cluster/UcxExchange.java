@@ -7,28 +7,53 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * {@link Exchange} over UCX (seed 000's transport, through jucx; host memory): rows travel as
- * frames of a {@link UcxChannel}, compressed per column when {@code wire.compression = auto}.
- * Control stays on Arrow Flight: a node's UCX worker address is asked of its Flight service
- * before each call (a restarted node has a new one), and an abort, which carries no rows, is a
- * Flight action. Rows moved between shards (repartitioned and broadcast joins: {@link #send},
- * {@link #receive}) still travel over Flight, and so do the fragments that send or read them;
- * carrying them on {@link UcxChannel}s is the next step.
+ * {@link Exchange} over UCX (seed 000's transport, through jucx; host memory): every row between
+ * nodes travels as frames of a {@link UcxChannel}, compressed per column when {@code
+ * wire.compression = auto}: a fetch's ({@code OPEN} carries the ticket, the shard streams the rows
+ * back), a load's, and the rows shards send each other (one channel per sender, receiver and
+ * exchange id, the receiver's {@link UcxShardService} putting them into its {@link ExchangeInbox}).
+ * Control stays on Arrow Flight, where no rows move: a node's UCX worker address is asked of its
+ * Flight service before each call (a restarted node has a new one), and an abort and a release
+ * are Flight actions.
  */
 public final class UcxExchange implements Exchange {
-    private final UcxTransport transport;
     private final FlightExchange control;
+    private final Member self;
     private final BufferAllocator allocator;
     private final Duration timeout;
     private final boolean compressed;
+    private final UcxShardService service;
+    private final UcxTransport transport;
 
-    /** Takes over {@code control}; the transport stays its owner's. */
-    UcxExchange(UcxTransport transport, FlightExchange control, BufferAllocator allocator, Duration timeout, boolean compressed) {
-        this.transport = transport;
+    /**
+     * Starts this node's UCX endpoint and its shard service over {@code shard}; takes over {@code
+     * control}. Fails with SQLSTATE 08001 when UCX cannot be loaded.
+     */
+    static UcxExchange start(FlightExchange control, Member self, ShardStore shard, List<Member> members, BufferAllocator allocator,
+            Duration timeout, boolean compressed) {
+        return new UcxExchange(control, self, shard, members, allocator, timeout, compressed);
+    }
+
+    private UcxExchange(FlightExchange control, Member self, ShardStore shard, List<Member> members, BufferAllocator allocator,
+            Duration timeout, boolean compressed) {
         this.control = control;
+        this.self = self;
         this.allocator = allocator;
         this.timeout = timeout;
         this.compressed = compressed;
+        // the service runs requests through this exchange; none comes before the worker's address is published (over Flight)
+        this.service = new UcxShardService(shard, allocator, this, control.inbox(), members, timeout, compressed);
+        try {
+            this.transport = UcxTransport.start(self.id(), service);
+        } catch (RuntimeException e) {
+            service.close();
+            throw e;
+        }
+    }
+
+    /** This node's UCX worker address, which its Flight service publishes. */
+    byte[] address() {
+        return transport.address();
     }
 
     @Override
@@ -37,10 +62,12 @@ public final class UcxExchange implements Exchange {
     }
 
     @Override
+    public Member self() {
+        return self;
+    }
+
+    @Override
     public BatchStream fetch(Member node, String sql) {
-        if (FragmentTicket.movesRows(sql)) {
-            return control.fetch(node, sql);
-        }
         UcxChannel channel = open(node, UcxShardService.FETCH, sql);
         return channel.receiveBatches(allocator, timeout, FlightExchange.notAnswering(node, timeout));
     }
@@ -60,12 +87,31 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public Outbox send(Member peer, String exchange, Schema schema) {
-        return control.send(peer, exchange, schema);
+        return send(peer, exchange, schema, compressed, new WireCodec.Choices(schema));
+    }
+
+    /**
+     * The streams to {@code peers} share one choice of encodings per column: the sender samples its
+     * rows once for all of them; compressed per wire.compression and {@code compress}.
+     */
+    @Override
+    public List<Outbox> send(List<Member> peers, String exchange, Schema schema, boolean compress) {
+        WireCodec.Choices choices = new WireCodec.Choices(schema);
+        return Exchange.openAll(peers, peer -> send(peer, exchange, schema, compressed && compress, choices));
+    }
+
+    private Outbox send(Member peer, String exchange, Schema schema, boolean compress, WireCodec.Choices choices) {
+        if (peer.id().equals(self.id())) {
+            return new LocalOutbox(control.inbox(), exchange, self.id());
+        }
+        UcxChannel channel = transport.open(control.ucxAddress(peer), FlightExchange.describe(peer),
+                UcxShardService.exchangeRequest(exchange, self.id()));
+        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout);
     }
 
     @Override
     public BatchStream receive(String exchange, List<Member> senders, Schema schema) {
-        return control.receive(exchange, senders, schema);
+        return control.inbox().receive(exchange, senders, schema);
     }
 
     @Override
@@ -79,6 +125,11 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public void close() {
-        control.close();
+        try {
+            transport.close();
+            service.close();
+        } finally {
+            control.close();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +17,16 @@ import org.apache.arrow.memory.BufferAllocator;
  * A node's shard service over UCX, the counterpart of {@link ShardService}'s DoGet and DoPut: a
  * channel opened with {@link #FETCH} runs its ticket on this shard and streams the rows back; one
  * opened with {@link #STAGE} ({@code load/table}) receives rows and stages them, answering with
- * an end frame once staged. Errors go back as error frames carrying the SQLSTATE. Each request
- * runs on a thread of its own, off the transport's progress thread.
+ * an end frame once staged; one opened with {@link #EXCHANGE} ({@code <exchange id> <sender id>})
+ * carries a sender's rows between shards into this node's {@link ExchangeInbox}, answering with an
+ * end frame once they are all there (a sender's error frame fails the inbox's reader with its
+ * SQLSTATE; rows for a released query cancel the sender). Errors go back as error frames carrying
+ * the SQLSTATE. Each request runs on a thread of its own, off the transport's progress thread.
  */
 final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     static final byte FETCH = 1;
     static final byte STAGE = 2;
+    static final byte EXCHANGE = 3;
     /**
      * How many node timeouts a shard waits for room to send its next batch: the coordinator reads
      * the shards' streams one after another, so a shard waits as long as the others take; a
@@ -31,8 +36,10 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
 
     private final ShardStore shard;
     private final BufferAllocator allocator;
-    /** Where fragments that read rows other shards sent find them (the Flight exchange's inbox). */
+    /** The node's exchange, which the fragments this service runs send and receive rows through. */
     private final Exchange exchange;
+    /** Where the rows other nodes send this one under exchange ids go. */
+    private final ExchangeInbox inbox;
     private final List<Member> members;
     private final Duration timeout;
     private final boolean compressed;
@@ -43,11 +50,12 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     });
 
     /** {@code compressed}: whether rows this node sends are compressed (wire.compression). */
-    UcxShardService(ShardStore shard, BufferAllocator allocator, Exchange exchange, List<Member> members, Duration timeout,
-            boolean compressed) {
+    UcxShardService(ShardStore shard, BufferAllocator allocator, Exchange exchange, ExchangeInbox inbox, List<Member> members,
+            Duration timeout, boolean compressed) {
         this.shard = shard;
         this.allocator = allocator;
         this.exchange = exchange;
+        this.inbox = inbox;
         this.members = members;
         this.timeout = timeout;
         this.compressed = compressed;
@@ -57,6 +65,11 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     static ByteBuffer request(byte kind, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(1 + bytes.length).put(kind).put(bytes).flip();
+    }
+
+    /** The request of an {@link #EXCHANGE} channel: {@code sender}'s rows under {@code exchange}. */
+    static ByteBuffer exchangeRequest(String exchange, String sender) {
+        return request(EXCHANGE, exchange + " " + sender);
     }
 
     @Override
@@ -69,7 +82,7 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     private void serve(UcxChannel channel, byte kind, String text) {
         try {
             if (kind == FETCH) {
-                try (BatchStream rows = ShardService.open(text, shard, exchange, members, allocator)) {
+                try (BatchStream rows = ShardService.open(text, shard, exchange, members, allocator, timeout)) {
                     channel.sendBatches(rows, compressed, allocator, timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS));
                 }
             } else if (kind == STAGE) {
@@ -79,6 +92,9 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
                     shard.stage(target[0], target[1], rows);
                 }
                 channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
+            } else if (kind == EXCHANGE) {
+                int space = text.lastIndexOf(' ');
+                receive(channel, text.substring(0, space), text.substring(space + 1));
             } else {
                 throw new WarpException(SqlState.INTERNAL_ERROR, "unknown UCX request kind " + kind);
             }
@@ -87,6 +103,30 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
         } finally {
             channel.close();
         }
+    }
+
+    /**
+     * Puts the rows {@code sender} sends under {@code exchange} into the inbox, then acknowledges
+     * them; its failure (an error frame, or its node lost) fails the inbox's reader. Rows for an
+     * exchange id already dropped cancel the sender's stream.
+     */
+    private void receive(UcxChannel channel, String exchange, String sender) {
+        // The reader bounds each wait for rows by the node timeout; this side only needs to outlive a slow sender.
+        Duration patience = timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS);
+        try (UcxChannel.ReceivedBatches rows = channel.receiveBatches(allocator, patience, channel.peerName()
+                + " sent no rows of exchange " + exchange + " within " + patience.toSeconds() + " s")) {
+            for (Batch batch = rows.next(); batch != null; batch = rows.next()) {
+                if (!inbox.deliver(exchange, sender, batch)) {
+                    return; // released: closing the stream cancels the sender
+                }
+            }
+        } catch (RuntimeException e) {
+            WarpException failure = e instanceof WarpException w ? w : new WarpException(ShardService.stateOf(e), String.valueOf(e.getMessage()), e);
+            inbox.fail(exchange, sender, failure);
+            return;
+        }
+        inbox.finish(exchange, sender);
+        channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
     }
 
     /** Stops the requests in flight (their channels have failed when the transport closed first) and waits for them a while. */

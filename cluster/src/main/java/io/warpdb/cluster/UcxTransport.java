@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +32,8 @@ import org.openucx.jucx.ucs.UcsConstants;
  * reached by their worker address (which a node publishes over its Flight service), so no port is
  * needed. Everything travels as one kind of UCX active message, a frame of a {@link UcxChannel}:
  * a 9-byte header (channel id, frame type) and a payload; large payloads go by UCX's rendezvous
- * protocol. A peer that fails (UCX's peer error handling) fails every channel to it.
+ * protocol. A channel's first frame carries the opener's worker address and name ({@code node <id>}).
+ * A peer that fails (UCX's peer error handling) fails every channel to it.
  */
 final class UcxTransport implements AutoCloseable {
     /** Takes a channel a peer opened, with the request it carries; runs on the progress thread, so it must not block. */
@@ -45,6 +47,8 @@ final class UcxTransport implements AutoCloseable {
     private final UcpContext context;
     private final UcpWorker worker;
     private final byte[] address;
+    /** This node's name as the peers' channels name it ({@code node <id>}), in UTF-8. */
+    private final byte[] name;
     private final Acceptor acceptor;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** Endpoints by the peer's worker address; the progress thread's alone. */
@@ -54,9 +58,13 @@ final class UcxTransport implements AutoCloseable {
     private final AtomicLong nextId = new AtomicLong(new SecureRandom().nextLong() & ~0xFFFF_FFFFL);
     private final Thread progress;
     private volatile boolean running = true;
+    /** Guards the worker's end: once the progress thread closed it, nobody signals it. */
+    private final Object lifecycle = new Object();
+    private boolean workerClosed;
 
     private UcxTransport(String name, Acceptor acceptor) {
         this.acceptor = acceptor;
+        this.name = ("node " + name).getBytes(StandardCharsets.UTF_8);
         this.context = new UcpContext(new UcpParams().requestAmFeature().requestWakeupFeature());
         this.worker = context.newWorker(new UcpWorkerParams().requestWakeupRX().requestWakeupTX());
         ByteBuffer workerAddress = worker.getAddress();
@@ -90,8 +98,8 @@ final class UcxTransport implements AutoCloseable {
     UcxChannel open(byte[] peer, String peerName, ByteBuffer request) {
         UcxChannel channel = new UcxChannel(this, nextId.incrementAndGet(), ByteBuffer.wrap(peer.clone()), peerName);
         channels.put(channel.id(), channel);
-        ByteBuffer open = ByteBuffer.allocate(Integer.BYTES + address.length + request.remaining());
-        open.putInt(address.length).put(address).put(request.duplicate()).flip();
+        ByteBuffer open = ByteBuffer.allocate(2 * Integer.BYTES + address.length + name.length + request.remaining());
+        open.putInt(address.length).put(address).putInt(name.length).put(name).put(request.duplicate()).flip();
         send(channel, UcxChannel.OPEN, open);
         return channel;
     }
@@ -147,7 +155,16 @@ final class UcxTransport implements AutoCloseable {
 
     private void submit(Runnable task) {
         tasks.add(task);
-        worker.signal();
+        wake();
+    }
+
+    /** Wakes the progress thread, unless it has ended (its worker is closed: a signal then would touch freed memory). */
+    private void wake() {
+        synchronized (lifecycle) {
+            if (!workerClosed) {
+                worker.signal();
+            }
+        }
     }
 
     private UcpEndpoint endpoint(ByteBuffer peer) {
@@ -205,7 +222,9 @@ final class UcxTransport implements AutoCloseable {
         if (type == UcxChannel.OPEN) {
             byte[] peer = new byte[payload.getInt()];
             payload.get(peer);
-            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), "peer " + Long.toHexString(id));
+            byte[] peerName = new byte[payload.getInt()];
+            payload.get(peerName);
+            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), new String(peerName, StandardCharsets.UTF_8));
             channels.put(id, channel);
             acceptor.accept(channel, payload.slice());
             return;
@@ -230,18 +249,25 @@ final class UcxTransport implements AutoCloseable {
             channels.values().forEach(c -> c.lost("the UCX progress thread failed: " + e));
             throw new IllegalStateException("UCX progress failed", e);
         } finally {
-            endpoints.values().forEach(UcpEndpoint::closeNonBlockingForce);
-            endpoints.clear();
-            worker.close();
-            context.close();
+            synchronized (lifecycle) {
+                endpoints.values().forEach(UcpEndpoint::closeNonBlockingForce);
+                endpoints.clear();
+                worker.close();
+                context.close();
+                workerClosed = true;
+            }
         }
     }
 
+    /** Stops the transport; once is enough, a second call does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (!running) {
+            return;
+        }
         running = false;
         channels.values().forEach(c -> c.lost("the node is stopping"));
-        worker.signal();
+        wake();
         try {
             progress.join(10_000);
         } catch (InterruptedException e) {

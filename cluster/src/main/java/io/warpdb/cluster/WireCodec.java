@@ -51,21 +51,44 @@ final class WireCodec implements AutoCloseable {
     private final BufferAllocator allocator;
     /** Uncompressed only: the Arrow vectors a batch passes through. */
     private final VectorSchemaRoot root;
-    /** Compressed, sending: per column the encoding chosen on its last sampled batch (null: sample the next one). */
-    private final String[] chosen;
-    private int batchesSinceSample;
+    /** Compressed, sending: the encodings chosen per column. */
+    private final Choices choices;
 
-    private WireCodec(Schema schema, boolean compressed, BufferAllocator allocator) {
+    /**
+     * Per column the encoding chosen on the last sampled batch (null: sample the next one), which
+     * the codecs of one sender's streams of like rows share (its streams to every node under one
+     * exchange id), so that it samples once for all of them. One sender's thread uses it.
+     */
+    static final class Choices {
+        private final String[] chosen;
+        private int batchesSinceSample;
+
+        Choices(Schema schema) {
+            this.chosen = new String[schema.size()];
+        }
+
+        /** Counts a batch about to be encoded; forgets the choices when due to sample again. */
+        private void nextBatch() {
+            if (batchesSinceSample++ % RESAMPLE_BATCHES == 0) {
+                Arrays.fill(chosen, null);
+            }
+        }
+    }
+
+    private WireCodec(Schema schema, boolean compressed, BufferAllocator allocator, Choices choices) {
         this.schema = schema;
         this.compressed = compressed;
         this.allocator = allocator;
         this.root = compressed ? null : VectorSchemaRoot.create(WireFormat.arrowSchema(schema), allocator);
-        this.chosen = new String[schema.size()];
+        this.choices = choices;
     }
 
-    /** A codec for sending batches of {@code schema}; its scratch vectors come from {@code allocator}. */
-    static WireCodec forSending(Schema schema, boolean compressed, BufferAllocator allocator) {
-        return new WireCodec(schema, compressed, allocator);
+    /**
+     * A codec for sending batches of {@code schema}; its scratch vectors come from {@code
+     * allocator}; compressed, it encodes as {@code choices} says, choosing when they are due.
+     */
+    static WireCodec forSending(Schema schema, boolean compressed, BufferAllocator allocator, Choices choices) {
+        return new WireCodec(schema, compressed, allocator, choices);
     }
 
     /** A codec for the batches that follow {@code schemaFrame}; decoded batches are allocated to {@code allocator}. */
@@ -73,7 +96,7 @@ final class WireCodec implements AutoCloseable {
         ByteBuffer frame = schemaFrame.duplicate();
         boolean compressed = frame.get() == 1;
         return new WireCodec(WireFormat.schema(org.apache.arrow.vector.types.pojo.Schema.deserializeMessage(frame.slice())), compressed,
-                allocator);
+                allocator, null);
     }
 
     Schema schema() {
@@ -86,30 +109,31 @@ final class WireCodec implements AutoCloseable {
         return ByteBuffer.allocate(1 + arrow.length).put((byte) (compressed ? 1 : 0)).put(arrow).flip();
     }
 
+    /** {@code batch} as a frame, in a direct buffer (which UCX sends from without another copy). */
     ByteBuffer encode(Batch batch) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            if (compressed) {
-                ByteBuffer count = ByteBuffer.allocate(Integer.BYTES).putInt(0, batch.rowCount());
-                bytes.write(count.array());
-                if (batchesSinceSample++ % RESAMPLE_BATCHES == 0) {
-                    Arrays.fill(chosen, null);
-                }
-                for (int c = 0; c < batch.columnCount(); c++) {
-                    byte[] chunk = encodeColumn(batch, c);
-                    bytes.write(count.putInt(0, chunk.length).array());
-                    bytes.write(chunk);
-                }
-            } else {
-                WireFormat.fill(root, batch);
-                try (ArrowRecordBatch message = new VectorUnloader(root).getRecordBatch()) {
-                    MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), message);
-                }
+        if (compressed) {
+            choices.nextBatch();
+            List<byte[]> chunks = new ArrayList<>(batch.columnCount());
+            int size = Integer.BYTES;
+            for (int c = 0; c < batch.columnCount(); c++) {
+                chunks.add(encodeColumn(batch, c));
+                size += Integer.BYTES + chunks.get(c).length;
             }
+            ByteBuffer frame = ByteBuffer.allocateDirect(size).putInt(batch.rowCount());
+            for (byte[] chunk : chunks) {
+                frame.putInt(chunk.length).put(chunk);
+            }
+            return frame.flip();
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        WireFormat.fill(root, batch);
+        try (ArrowRecordBatch message = new VectorUnloader(root).getRecordBatch()) {
+            MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), message);
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory failed", e);
         }
-        return ByteBuffer.wrap(bytes.toByteArray());
+        byte[] arrow = bytes.toByteArray();
+        return ByteBuffer.allocateDirect(arrow.length).put(arrow).flip();
     }
 
     /** Column {@code c} of {@code batch} as a chunk, in the encoding chosen for the column (choosing it when due). */
@@ -119,6 +143,7 @@ final class WireCodec implements AutoCloseable {
         if (type.isWideDecimal() || rows == 0) {
             return ChunkCodec.encode(batch.vector(c), type, batch.dictionary(c), rows).bytes();
         }
+        String[] chosen = choices.chosen;
         if (chosen[c] == null) {
             chosen[c] = ChunkCodec.chooseEncoding(batch.vector(c), type, batch.dictionary(c), rows);
         }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
-/** The transport and wire compression settings of cluster.properties: defaults, choices, and a clear 22023 for anything else. */
+/** The transport, wire compression and shuffle settings of cluster.properties: defaults, choices, and a clear 22023 for anything else. */
 class ClusterConfigTest {
     private static Properties node(String... settings) {
         Properties p = new Properties();
@@ -45,6 +45,17 @@ class ClusterConfigTest {
     }
 
     @Test
+    void oneLevelShuffleByDefaultGroupsByHostOrByGroupSetting() {
+        ClusterConfig config = ClusterConfig.of(node(), Path.of("."));
+        assertFalse(config.twoLevelShuffle());
+        assertEquals(java.util.List.of(0, 0), config.groupNumbers(), "both nodes on 127.0.0.1");
+        config = ClusterConfig.of(node("exchange.shuffle", "two-level", "group.n2", "b"), Path.of("."));
+        assertTrue(config.twoLevelShuffle());
+        assertEquals(java.util.List.of("127.0.0.1", "b"), config.groups());
+        assertEquals(java.util.List.of(0, 1), config.groupNumbers());
+    }
+
+    @Test
     void anotherValueIsRefused() {
         WarpException e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("transport", "rdma"), Path.of(".")));
         assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.state());
@@ -53,6 +64,8 @@ class ClusterConfigTest {
         assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("gpu.partitioning", "yes"), Path.of(".")));
         assertEquals("gpu.partitioning must be auto or off, not yes", e.getMessage());
+        e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("exchange.shuffle", "three-level"), Path.of(".")));
+        assertEquals("exchange.shuffle must be one-level or two-level, not three-level", e.getMessage());
     }
 
     /** The README's example clusters (on one machine, on three) are configurations a node accepts as written. */

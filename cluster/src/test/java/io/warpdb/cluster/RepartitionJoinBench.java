@@ -23,19 +23,26 @@ import org.apache.arrow.vector.FieldVector;
 
 /**
  * The repartitioned join of two tables of N rows (BIGINT key and payload, unique keys) on 1, 2 and
- * 3 nodes of one process over loopback (Arrow Flight between them): {@code SELECT COUNT(*),
- * SUM(b.p - a.p) FROM a JOIN b ON a.k = b.k} with both tables distributed on their payload, so
- * that both sides are hashed on the key and exchanged all-to-all, then joined on every node (one
- * node joins its own rows, no exchange). Each node's rows are written straight into its shard.
- * Prints the best of three runs: time, input tuples per second (2N / time) and the bytes the
- * exchanges put on the wire (Arrow buffers, from EXPLAIN ANALYZE).
+ * 3 nodes of one process over loopback: {@code SELECT COUNT(*), SUM(b.p - a.p) FROM a JOIN b ON
+ * a.k = b.k} with both tables distributed on their payload, so that both sides are hashed on the
+ * key and exchanged all-to-all, then joined on every node (one node joins its own rows, no
+ * exchange). Each node's rows are written straight into its shard. Prints the best of three runs:
+ * time, input tuples per second (2N / time) in all and per node, and the bytes the exchanges
+ * moved between nodes (Arrow buffers) and put on the wire (frames after compression, over UCX;
+ * from EXPLAIN ANALYZE).
  *
- * <p>{@code java -cp ... io.warpdb.cluster.RepartitionJoinBench <rows per side, e.g. 2^22> [node counts, default 1 2 3]}
+ * <p>{@code java -cp ... io.warpdb.cluster.RepartitionJoinBench <rows per side, e.g. 2^22> [node counts, default 1 2 3]
+ * [--transport flight|ucx] [--compression auto|none] [--shuffle one-level|two-level] [--explain]} (defaults: flight, auto,
+ * one-level; two-level puts the nodes in groups of two, n1 and n2, n3 and n4, ..., as if each pair were a host; --explain
+ * prints the exchanges' lines of EXPLAIN ANALYZE under each row).
  */
 public final class RepartitionJoinBench {
     private static final int BATCH_ROWS = 1 << 16;
     private static final String QUERY = "SELECT COUNT(*), SUM(b.p - a.p) FROM a JOIN b ON a.k = b.k";
-    private static final Pattern WIRE = Pattern.compile("by murmur3 of .*bytes=(\\d+)");
+    private static final Pattern BYTES = Pattern.compile("by murmur3 of .*\\(rows=\\d+, bytes=(\\d+)(?:, wire bytes=(\\d+))?");
+
+    /** Whether to print the exchanges' lines of EXPLAIN ANALYZE. */
+    private static boolean explain;
 
     private RepartitionJoinBench() {
     }
@@ -43,20 +50,29 @@ public final class RepartitionJoinBench {
     public static void main(String[] args) throws Exception {
         long rows = args[0].startsWith("2^") ? 1L << Integer.parseInt(args[0].substring(2)) : Long.parseLong(args[0]);
         List<Integer> nodeCounts = new ArrayList<>();
+        Properties settings = new Properties();
         for (int i = 1; i < args.length; i++) {
-            nodeCounts.add(Integer.parseInt(args[i]));
+            switch (args[i]) {
+                case "--transport" -> settings.setProperty("transport", args[++i]);
+                case "--compression" -> settings.setProperty("wire.compression", args[++i]);
+                case "--shuffle" -> settings.setProperty("exchange.shuffle", args[++i]);
+                case "--explain" -> explain = true;
+                default -> nodeCounts.add(Integer.parseInt(args[i]));
+            }
         }
         if (nodeCounts.isEmpty()) {
             nodeCounts = List.of(1, 2, 3);
         }
-        System.out.println("| nodes | rows per side | best time (s) | input tuples/s | bytes on the wire | wire bytes per input tuple |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|");
+        System.out.println("transport=" + settings.getProperty("transport", "flight") + " compression="
+                + settings.getProperty("wire.compression", "auto") + " shuffle=" + settings.getProperty("exchange.shuffle", "one-level"));
+        System.out.println("| nodes | rows per side | best time (s) | input tuples/s | per node | bytes | wire bytes | wire bytes per input tuple |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int nodes : nodeCounts) {
-            run(rows, nodes);
+            run(rows, nodes, settings);
         }
     }
 
-    private static void run(long rows, int nodes) throws Exception {
+    private static void run(long rows, int nodes, Properties settings) throws Exception {
         Path dir = Files.createTempDirectory("repartition-join-bench");
         List<Member> members = new ArrayList<>();
         for (int n = 1; n <= nodes; n++) {
@@ -66,6 +82,10 @@ public final class RepartitionJoinBench {
         List<CompletableFuture<ClusterNode>> starting = new ArrayList<>();
         for (Member m : members) {
             Properties p = new Properties();
+            p.putAll(settings);
+            for (int n = 0; n < members.size(); n++) {
+                p.setProperty("group." + members.get(n).id(), "pair" + n / 2);
+            }
             p.setProperty("node.id", m.id());
             p.setProperty("data.dir", m.id());
             p.setProperty("members", String.join(",", members.stream().map(Member::toString).toList()));
@@ -99,16 +119,26 @@ public final class RepartitionJoinBench {
                         throw new IllegalStateException("wrong answer " + answer + ", expected [" + rows + ", " + expectedSum + "]");
                     }
                 }
+                long bytes = 0;
                 long wire = 0;
+                List<String> exchanges = new ArrayList<>();
                 for (List<Object> line : rows(session, "EXPLAIN ANALYZE " + QUERY)) {
-                    Matcher m = WIRE.matcher((String) line.get(0));
+                    if (((String) line.get(0)).contains("-> Exchange")) {
+                        exchanges.add(((String) line.get(0)).strip());
+                    }
+                    Matcher m = BYTES.matcher((String) line.get(0));
                     if (m.find()) {
-                        wire += Long.parseLong(m.group(1));
+                        bytes += Long.parseLong(m.group(1));
+                        wire += m.group(2) == null ? 0 : Long.parseLong(m.group(2));
                     }
                 }
                 double seconds = best / 1e9;
-                System.out.printf(Locale.ROOT, "| %d | %d | %.2f | %.3g | %d | %.1f |%n", nodes, rows, seconds, 2 * rows / seconds, wire,
-                        wire / (2.0 * rows));
+                System.out.printf(Locale.ROOT, "| %d | %d | %.3f | %.3g | %.3g | %d | %s | %s |%n", nodes, rows, seconds, 2 * rows / seconds,
+                        2 * rows / seconds / nodes, bytes, wire == 0 && bytes > 0 ? "-" : Long.toString(wire),
+                        wire == 0 && bytes > 0 ? "-" : String.format(Locale.ROOT, "%.2f", wire / (2.0 * rows)));
+                if (explain) {
+                    exchanges.forEach(line -> System.out.println("    " + line));
+                }
             }
         } finally {
             started.forEach(ClusterNode::close);

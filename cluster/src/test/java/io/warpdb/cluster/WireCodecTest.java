@@ -9,7 +9,6 @@ import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,11 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /** Batches through the frames of the UCX transport, compressed and not: every type, NULLs, an empty batch, and what compression saves. */
 class WireCodecTest {
-    private static final Schema SCHEMA = new Schema(List.of(new Field("b", DataType.BOOLEAN), new Field("i", DataType.INTEGER),
-            new Field("l", DataType.BIGINT), new Field("d", DataType.DOUBLE), new Field("m", DataType.decimal(12, 2)),
-            new Field("w", DataType.decimal(38, 4)), new Field("day", DataType.DATE), new Field("ts", DataType.TIMESTAMP),
-            new Field("span", DataType.INTERVAL), new Field("s", DataType.varchar(10)), new Field("c", DataType.chars(3))));
-    private static final StringDictionary STRINGS = StringDictionary.ofValues(new String[] {"ann", "bob", "", "zoë", "unused"});
+    private static final Schema SCHEMA = EveryType.SCHEMA;
 
     private final BufferAllocator allocator = new RootAllocator();
 
@@ -50,7 +45,7 @@ class WireCodecTest {
         ByteBuffer schemaFrame;
         List<ByteBuffer> frames = new ArrayList<>();
         int[] sizes = {1, 3000, 0, 3000, 7};
-        try (WireCodec sender = WireCodec.forSending(SCHEMA, true, allocator)) {
+        try (WireCodec sender = WireCodec.forSending(SCHEMA, true, allocator, new WireCodec.Choices(SCHEMA))) {
             schemaFrame = sender.schemaFrame();
             for (int rows : sizes) {
                 try (Batch batch = batch(rows)) {
@@ -106,7 +101,7 @@ class WireCodecTest {
     }
 
     private long frameBytes(Batch batch, boolean compressed) {
-        try (WireCodec codec = WireCodec.forSending(batch.schema(), compressed, allocator)) {
+        try (WireCodec codec = WireCodec.forSending(batch.schema(), compressed, allocator, new WireCodec.Choices(batch.schema()))) {
             return codec.encode(batch).remaining();
         }
     }
@@ -114,7 +109,7 @@ class WireCodecTest {
     private Batch roundTrip(Batch batch, boolean compressed) {
         ByteBuffer schemaFrame;
         ByteBuffer batchFrame;
-        try (WireCodec sender = WireCodec.forSending(batch.schema(), compressed, allocator)) {
+        try (WireCodec sender = WireCodec.forSending(batch.schema(), compressed, allocator, new WireCodec.Choices(batch.schema()))) {
             schemaFrame = sender.schemaFrame();
             batchFrame = sender.encode(batch);
         }
@@ -135,36 +130,7 @@ class WireCodecTest {
         }
     }
 
-    /** {@code rows} rows of every type, with runs, steps, wide values and NULLs. */
     private Batch batch(int rows) {
-        List<FieldVector> vectors = new ArrayList<>();
-        List<StringDictionary> dictionaries = new ArrayList<>();
-        for (Field f : SCHEMA.fields()) {
-            FieldVector v = Vectors.allocate(f.name(), f.type(), rows, allocator);
-            for (int r = 0; r < rows; r++) {
-                Vectors.setNormalized(v, f.type(), r, r % 7 == 3 ? null : value(f.type(), r));
-            }
-            v.setValueCount(rows);
-            vectors.add(v);
-            dictionaries.add(f.type().kind().isString() ? STRINGS : null);
-        }
-        return new Batch(SCHEMA, vectors, dictionaries, rows);
-    }
-
-    private static Object value(DataType type, int r) {
-        if (type.isWideDecimal()) {
-            return BigInteger.TEN.pow(30).multiply(BigInteger.valueOf(r % 2 == 0 ? r : -r)).add(BigInteger.valueOf(r));
-        }
-        return switch (type.kind()) {
-            case BOOLEAN -> r % 3 == 0;
-            case INTEGER -> r / 10 - 50;
-            case BIGINT -> r % 2 == 0 ? Long.MAX_VALUE - r : Long.MIN_VALUE + r;
-            case DOUBLE -> r % 5 == 0 ? -0.0 : r * 1.5;
-            case DECIMAL -> 100_00L + r * 25L;
-            case DATE -> 19_000L + r / 100;
-            case TIMESTAMP -> 1_700_000_000_000_000L + r * 1_000_000L;
-            case INTERVAL -> (long) r * 86_400_000_000L;
-            case VARCHAR, CHAR -> r % 4;
-        };
+        return EveryType.batch(rows, allocator);
     }
 }

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@code cluster} and {@code cluster-ucx} targets' databases: per transport (Arrow Flight; UCX
- * with the rows compressed) one 3-node {@link LoopbackCluster} for the whole test run (started on
+ * The {@code cluster}, {@code cluster-ucx} and {@code cluster-ucx-two-level} targets' databases: per
+ * transport and settings (Arrow Flight; UCX with the rows compressed; that with the two-level shuffle) one 3-node {@link LoopbackCluster} for the whole test run (started on
  * first use, stopped when the JVM exits), whose one database every script gets
  * emptied: before a script's first connection every table is dropped. Scripts take the nodes in
  * turn, so each node coordinates some of them.
@@ -31,25 +31,29 @@ final class ClusterDatabases {
     private ClusterDatabases() {
     }
 
-    private static synchronized LoopbackCluster cluster(String transport) {
-        LoopbackCluster cluster = CLUSTERS.get(transport);
+    private static synchronized LoopbackCluster cluster(String transport, String settings) {
+        String key = transport + settings;
+        LoopbackCluster cluster = CLUSTERS.get(key);
         if (cluster == null) {
             try {
                 Path parent = Files.createDirectories(Path.of("target", "sqltest-cluster"));
                 Path dir = Files.createTempDirectory(parent, ProcessHandle.current().pid() + "-" + transport + "-");
-                cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx768m"), "transport = " + transport + "\n");
+                cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx768m"), "transport = " + transport + "\n" + settings);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create a folder for the cluster's nodes", e);
             }
-            CLUSTERS.put(transport, cluster);
+            CLUSTERS.put(key, cluster);
             Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "sqltest-cluster-stop"));
         }
         return cluster;
     }
 
-    /** An emptied database on the next node in turn of the cluster whose rows travel over {@code transport} (flight, ucx). */
-    static SltRunner.Database next(String transport) {
-        LoopbackCluster nodes = cluster(transport);
+    /**
+     * An emptied database on the next node in turn of the cluster whose rows travel over {@code
+     * transport} (flight, ucx), with {@code settings} (cluster.properties lines) added.
+     */
+    static SltRunner.Database next(String transport, String settings) {
+        LoopbackCluster nodes = cluster(transport, settings);
         String url = nodes.url(SCRIPTS.getAndIncrement() % nodes.size());
         boolean[] emptied = {false};
         return () -> {

@@ -12,21 +12,26 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A node that stops answering (SIGSTOP, a hung machine) fails the queries that need it within the
  * node timeout, with SQLSTATE 08006 naming it; the other nodes go on serving what does not need
  * it; once SIGKILLed, queries that need it fail at once; restarted, it catches up and answers.
  * A node SIGKILLed while a repartitioned join runs fails that query the same way; a node killed
- * during a load (the coordinator or a shard) leaves all of its rows or none on every node.
+ * during a load (the coordinator or a shard) leaves all of its rows or none on every node. Over
+ * Arrow Flight in the test command; {@code -Dcluster.failure.transports=flight,ucx} runs each
+ * case over UCX too (rows between nodes, the killed join's included, over UCX).
  */
 class ClusterFailureTest {
     /** Long enough for a live node's first rows on a busy 2-core machine (planning included), short enough for a test. */
@@ -37,9 +42,19 @@ class ClusterFailureTest {
     @TempDir
     Path dir;
 
-    @Test
-    void aNodeThatDoesNotAnswerFailsTheQueriesThatNeedItWithinTheTimeout() throws Exception {
-        String timeout = "node.timeout.seconds = " + TIMEOUT_SECONDS + "\n";
+    static Stream<String> transports() {
+        return Arrays.stream(System.getProperty("cluster.failure.transports", "flight").split(",")).map(String::strip)
+                .filter(t -> !t.isEmpty());
+    }
+
+    private static String transport(String name) {
+        return "transport = " + name + "\n";
+    }
+
+    @ParameterizedTest(name = "transport = {0}")
+    @MethodSource("transports")
+    void aNodeThatDoesNotAnswerFailsTheQueriesThatNeedItWithinTheTimeout(String transport) throws Exception {
+        String timeout = "node.timeout.seconds = " + TIMEOUT_SECONDS + "\n" + transport(transport);
         try (LoopbackCluster cluster = LoopbackCluster.start(dir, 3, List.of("-Xmx512m"), timeout)) {
             try (Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement()) {
                 s.executeUpdate("CREATE TABLE t (k INT, v INT) WITH (distribution = 'hash(k)')");
@@ -72,13 +87,14 @@ class ClusterFailureTest {
         }
     }
 
-    @Test
-    void aNodeKilledWhileAQueryRunsFailsItNamingTheNodeAndRejoins() throws Exception {
+    @ParameterizedTest(name = "transport = {0}")
+    @MethodSource("transports")
+    void aNodeKilledWhileAQueryRunsFailsItNamingTheNodeAndRejoins(String transport) throws Exception {
         Path csv = rows(dir.resolve("t.csv"), ROWS);
         // every v value on 100 rows: the repartitioned self-join counts ROWS * 100 pairs, long enough to be killed in
         String join = "SELECT COUNT(*) FROM t a JOIN t b ON a.v = b.v";
         // the default timeout (60 s): a killed node's broken streams fail the query at once, not a timeout
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx512m"));
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx512m"), transport(transport));
                 Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE t (k INT, v INT) WITH (distribution = 'hash(k)')");
             s.executeUpdate("CREATE TABLE r (k INT) WITH (distribution = 'replicated')");
@@ -122,10 +138,11 @@ class ClusterFailureTest {
         }
     }
 
-    @Test
-    void aLoadWhoseCoordinatorOrShardIsKilledLeavesAllRowsOrNoneOnEveryNode() throws Exception {
+    @ParameterizedTest(name = "transport = {0}")
+    @MethodSource("transports")
+    void aLoadWhoseCoordinatorOrShardIsKilledLeavesAllRowsOrNoneOnEveryNode(String transport) throws Exception {
         Path csv = rows(dir.resolve("load.csv"), ROWS);
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx512m"))) {
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx512m"), transport(transport))) {
             try (Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement()) {
                 for (String table : List.of("timed", "by_coordinator", "by_shard")) {
                     s.executeUpdate("CREATE TABLE " + table + " (k INT, v INT) WITH (distribution = 'hash(k)')");

@@ -133,7 +133,7 @@ class ClusterLoopbackTest {
             String repartitioned = String.join("\n", rows(c, "EXPLAIN ANALYZE " + join).stream().map(r -> (String) r.get(0)).toList());
             assertTrue(repartitioned.contains("Fragment 1 (repartitioned) on n1, n2, n3:") && repartitioned.contains("Fragment 2 (repartitioned)")
                     && repartitioned.matches("(?s).*Exchange 1: n1, n2, n3 to n1, n2, n3 over .*, by murmur3 of \\[o_note\\]"
-                            + " \\(rows=68, bytes=[1-9]\\d*, time=[0-9.]+ ms\\).*")
+                            + " \\(rows=68, bytes=[1-9]\\d*" + wire + ", time=[0-9.]+ ms\\).*")
                     && repartitioned.contains("Scan(table=exchange_1"), repartitioned);
         }
     }

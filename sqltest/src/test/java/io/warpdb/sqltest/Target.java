@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * server (with a fresh in-memory database) per script, stopped when the script's connection closes; or
  * {@code cluster}: a 3-node cluster of {@code warpdb node} processes on loopback ({@link ClusterDatabases}),
  * each script through one node on the cluster's database emptied of tables; or {@code cluster-ucx}: the
- * same with the rows between nodes over UCX, compressed (records' {@code skipif cluster} and
- * {@code onlyif cluster} hold for it too).
+ * same with the rows between nodes over UCX, compressed; or {@code cluster-ucx-two-level}: that with
+ * the two-level shuffle, n1 and n2 in one group and n3 in another, as if on two hosts (records'
+ * {@code skipif cluster} and {@code onlyif cluster} hold for both).
  */
 public final class Target {
     /** SQLSTATE of "executor not available" / "unknown executor". */
@@ -35,6 +36,9 @@ public final class Target {
     private static final String FLIGHT = "flight";
     private static final String CLUSTER = "cluster";
     private static final String CLUSTER_UCX = "cluster-ucx";
+    private static final String CLUSTER_UCX_TWO_LEVEL = "cluster-ucx-two-level";
+    /** The settings of {@link #CLUSTER_UCX_TWO_LEVEL}'s nodes: both hops of the shuffle happen on loopback. */
+    private static final String TWO_LEVEL = "exchange.shuffle = two-level\ngroup.n1 = a\ngroup.n2 = a\ngroup.n3 = b\n";
 
     private final String name;
     private volatile String unavailableReason;
@@ -50,7 +54,7 @@ public final class Target {
 
     /** The executor this target runs on. */
     private String executor() {
-        if (name.equals(FLIGHT) || name.equals(CLUSTER) || name.equals(CLUSTER_UCX)) {
+        if (name.equals(FLIGHT) || name.startsWith(CLUSTER)) {
             return "cpu";
         }
         return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
@@ -62,7 +66,7 @@ public final class Target {
 
     public SltRunner.Options options(int queryTimeoutSeconds) {
         // Records name the cluster, whichever transport carries its rows.
-        String recordsTarget = name.equals(CLUSTER_UCX) ? CLUSTER : name;
+        String recordsTarget = name.startsWith(CLUSTER) ? CLUSTER : name;
         return new SltRunner.Options(recordsTarget, !isOracle(), !isOracle(), queryTimeoutSeconds, name.endsWith(DURABLE));
     }
 
@@ -97,10 +101,13 @@ public final class Target {
             return () -> FlightConnections.open(db);
         }
         if (name.equals(CLUSTER)) {
-            return ClusterDatabases.next("flight");
+            return ClusterDatabases.next("flight", "");
         }
         if (name.equals(CLUSTER_UCX)) {
-            return ClusterDatabases.next("ucx");
+            return ClusterDatabases.next("ucx", "");
+        }
+        if (name.equals(CLUSTER_UCX_TWO_LEVEL)) {
+            return ClusterDatabases.next("ucx", TWO_LEVEL);
         }
         Properties p = new Properties();
         p.setProperty("executor", executor());
