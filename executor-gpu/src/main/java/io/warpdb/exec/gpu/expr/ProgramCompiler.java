@@ -634,8 +634,9 @@ public final class ProgramCompiler {
         if (drop > Pow10.MAX_EXPONENT) {
             throw new Unsupported("ROUND to " + digits + " digits of " + a.type() + " runs on the CPU");
         }
-        Operand rounded = drop <= 0 ? a : scaleUp(unary(Opcode.RESCALE, drop, a, withScale(a.type(), a.scale() - drop), null), drop);
-        return toResultType(new Operand(rounded.slot(), a.type(), a.nullable(), null), call.type());
+        // Dropped digits are divided away and multiplied back: the value stays at the argument's scale.
+        Operand rounded = drop <= 0 ? a : unary(Opcode.SCALE_UP, drop, unary(Opcode.RESCALE, drop, a, a.type(), null), a.type(), null);
+        return toResultType(rounded, call.type());
     }
 
     /** An exact math function's value (at the argument's scale) as {@code type}: rescaled and range-checked, or converted to DOUBLE. */
