@@ -168,14 +168,19 @@ public final class GpuAggregate {
      * GROUP BY of every column would group them; the caller closes the int32 buffer.
      */
     public static DeviceBuffer rowGroupNumbers(DeviceTable table, DeviceWork work) {
+        Groups groups = rowGroups(table, work);
+        groups.representatives().close();
+        return groups.groupOfRow();
+    }
+
+    /** As {@link #rowGroupNumbers}, with a representative row of each group (owned by the caller). */
+    public static Groups rowGroups(DeviceTable table, DeviceWork work) {
         List<KeyColumn> keys = new ArrayList<>();
         try {
             for (DeviceColumn c : table.columns()) {
                 keys.add(new KeyColumn(c, true, work));
             }
-            Groups groups = group(keys, table.rows(), null, work);
-            groups.representatives().close();
-            return groups.groupOfRow();
+            return group(keys, table.rows(), null, work);
         } finally {
             keys.forEach(KeyColumn::close);
         }

@@ -160,6 +160,9 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
+        if (combinesStrings(call)) {
+            return combination(call);
+        }
         Expr soleString = perEntryArgument(call);
         if (soleString != null) {
             return perDictionaryEntry(call, soleString);
@@ -248,7 +251,45 @@ public final class ProgramCompiler {
         return found.type().kind().isString() ? found : null;
     }
 
-    private static boolean readsColumn(Expr e) {
+    /**
+     * Whether {@code e} is a CONCAT of several string operands that read columns (TPC-DS q84's
+     * {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}), none of which can raise
+     * an error. Its value depends on a combination of codes, not on one dictionary's entries: the
+     * select evaluates it before its program, once per distinct combination (select/StringCombinations),
+     * and the program reads it as a column.
+     */
+    public static boolean combinesStrings(Expr e) {
+        if (!(e instanceof Call call) || call.op() != Op.CONCAT || !call.type().kind().isString()) {
+            return false;
+        }
+        long reading = call.args().stream().filter(ProgramCompiler::readsColumn).count();
+        return reading > 1 && call.args().stream().allMatch(a -> a.type().kind().isString() && !mayRaise(a));
+    }
+
+    /** As {@link Exprs#mayRaise}, but a CAST from a string to a string (which keeps or trims the text) does not raise. */
+    private static boolean mayRaise(Expr e) {
+        if (!(e instanceof Call call)) {
+            return false;
+        }
+        boolean stringCast = call.op() == Op.CAST && call.type().kind().isString() && call.arg(0).type().kind().isString();
+        return call.op().mayRaise() && !stringCast || call.args().stream().anyMatch(ProgramCompiler::mayRaise);
+    }
+
+    /** Checks the operands of a {@link #combinesStrings} call (only when checking support: at run time it is a column). */
+    private Operand combination(Call call) {
+        if (entries != null) {
+            throw new IllegalStateException(call + " must be evaluated before the program (StringCombinations)");
+        }
+        int first = nextSlot;
+        for (Expr arg : call.args()) {
+            compile(arg);
+        }
+        release(first);
+        return new Operand(first, call.type(), true, StringDictionary.EMPTY);
+    }
+
+    /** Whether {@code e} reads a column (else it is a constant expression). */
+    public static boolean readsColumn(Expr e) {
         boolean[] reads = {false};
         Exprs.forEachColumn(e, column -> reads[0] = true);
         return reads[0];

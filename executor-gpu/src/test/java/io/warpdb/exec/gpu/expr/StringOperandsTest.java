@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * String operands on the GPU against the CPU executor: CASE and COALESCE that yield strings (the
  * operands' dictionaries unified on the host, codes chosen on the device), comparisons of two
- * string operands (ranks in their values together), and calls over string constants only (TPC-DS's
+ * string operands (ranks in their values together), CONCAT of several string columns (once per
+ * distinct combination of codes, TPC-DS q84), and calls over string constants only (TPC-DS's
  * {@code CAST('2000-02-01' AS DATE)}, evaluated as a one-entry dictionary), in projections, filters
  * and under an aggregation grouping by a string CASE, at the harness's sizes, with NULLs, duplicates
  * and dictionaries that differ between batches. Placement is checked without a device.
@@ -76,6 +77,13 @@ class StringOperandsTest extends GpuTestBase {
         out.add(Call.of(Op.LT, DataType.BOOLEAN, S, S));
         out.add(Call.of(Op.EQ, DataType.BOOLEAN, coalesce(S, Literal.ofString("a")), T));
         return out;
+    }
+
+    /** CONCAT of several string columns: evaluated once per distinct combination of codes (select/StringCombinations). */
+    static List<Expr> combinations() {
+        Expr q84 = concat(concat(coalesce(S, Literal.ofString("")), Literal.ofString(", ")), coalesce(T, Literal.ofString("")));
+        return List.of(concat(S, T), q84, concat(S, Literal.ofString("-"), Call.of(Op.UPPER, DataType.VARCHAR, T)),
+                caseWhen(B, concat(S, T), S), concat(S, S), concat(Call.of(Op.CAST, DataType.varchar(30), S), T));
     }
 
     /** Calls whose string arguments are all constants. */
@@ -134,7 +142,12 @@ class StringOperandsTest extends GpuTestBase {
         List<Expr> all = new ArrayList<>(stringChoices());
         all.addAll(stringComparisons());
         all.addAll(constantCalls());
+        all.addAll(combinations());
         plans.add(new ProjectNode(scan(source), all, schemaOf(all)));
+        for (Expr combination : combinations()) {
+            plans.add(new FilterNode(scan(source), Call.of(Op.LIKE, DataType.BOOLEAN, combination, Literal.ofString("%a%b%"))));
+            plans.add(groupedBy(new ProjectNode(scan(source), List.of(combination, N), schemaOf(List.of(combination, N)))));
+        }
         for (Expr comparison : stringComparisons()) {
             plans.add(new FilterNode(scan(source), comparison));
         }
@@ -161,6 +174,10 @@ class StringOperandsTest extends GpuTestBase {
 
     private static Expr coalesce(Expr... args) {
         return Call.of(Op.COALESCE, DataType.VARCHAR, args);
+    }
+
+    private static Expr concat(Expr... args) {
+        return Call.of(Op.CONCAT, DataType.VARCHAR, args);
     }
 
     private static Expr substringOf(Expr s) {
