@@ -1,5 +1,5 @@
-// Aggregate state per group: counts, exact sums in 128 bits (low word + high word with carry),
-// double sums, MIN/MAX as ordered keys (sort/ordered_key.cuh). accumulate_groups adds each row
+// Aggregate state per group: counts, exact sums (and sums of squares) in 128 bits (low word +
+// high word with carry), double sums, MIN/MAX as ordered keys (sort/ordered_key.cuh). accumulate_groups adds each row
 // to its group with atomics; accumulate_all (no GROUP BY) reduces in registers and per block
 // and merges one partial per block. finish.cu (or the host) turns the state into result values.
 #include "block.cuh"
@@ -19,6 +19,22 @@ static_assert(sizeof(AggSpec) == 8 * 8, "eight words per aggregate, as the host 
 
 __device__ __forceinline__ long long exactValue(const KeySource& s, long long row) {
     return s.kind == KEY_INT32 ? (long long)((const int*)s.values)[row] : ((const long long*)s.values)[row];
+}
+
+// Whether the operation adds a 128-bit exact addend per row (a = low word, b = high word).
+__device__ __forceinline__ bool sums128(int op) { return op == OP_SUM_EXACT || op == OP_SUM_SQUARES; }
+
+// The row's 128-bit addend of an exact sum: the value, or its square (at most 2^126).
+__device__ __forceinline__ void exactAddend(const KeySource& s, int op, long long row, u64& lo, u64& hi) {
+    const long long v = exactValue(s, row);
+    if (op == OP_SUM_SQUARES) {
+        const unsigned __int128 square = (unsigned __int128)((__int128)v * v);
+        lo = (u64)square;
+        hi = (u64)(square >> 64);
+    } else {
+        lo = (u64)v;
+        hi = v < 0 ? ~0ull : 0ull;
+    }
 }
 
 // (hi, lo) += (xhi, xlo) in registers.
@@ -46,10 +62,12 @@ __device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* cou
         case OP_COUNT:
             atomicAdd(&count[g], 1ull);
             break;
-        case OP_SUM_EXACT: {
-            long long v = exactValue(s.arg, row);
+        case OP_SUM_EXACT:
+        case OP_SUM_SQUARES: {
+            u64 lo, hi;
+            exactAddend(s.arg, op, row, lo, hi);
             atomicAdd(&count[g], 1ull);
-            atomicAdd128(&a[g], &b[g], (u64)v, v < 0 ? ~0ull : 0ull);
+            atomicAdd128(&a[g], &b[g], lo, hi);
             break;
         }
         case OP_SUM_DOUBLE:
@@ -86,7 +104,7 @@ accumulate_groups(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n
 __device__ __forceinline__ void mergeState(int op, u64* count, u64* a, u64* b, int g, u64 partialCount, u64 pa, u64 pb) {
     if (partialCount == 0) return;  // nothing of this group
     atomicAdd(&count[g], partialCount);
-    if (op == OP_SUM_EXACT) atomicAdd128(&a[g], &b[g], pa, pb);
+    if (sums128(op)) atomicAdd128(&a[g], &b[g], pa, pb);
     else if (op == OP_SUM_DOUBLE) atomicAdd((double*)&a[g], __longlong_as_double((long long)pa));
     else if (op == OP_MIN) atomicMin(&a[g], pa);
     else if (op == OP_MAX) atomicMax(&a[g], pa);
@@ -144,10 +162,8 @@ __device__ __forceinline__ void rowPartial(const AggSpec& s, int op, long long r
     if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) count = 1;
     if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) return;
     count = 1;
-    if (op == OP_SUM_EXACT) {
-        const long long v = exactValue(s.arg, row);
-        a = (u64)v;
-        b = v < 0 ? ~0ull : 0ull;
+    if (sums128(op)) {
+        exactAddend(s.arg, op, row, a, b);
     } else if (op == OP_SUM_DOUBLE) {
         a = (u64)__double_as_longlong(((const double*)s.arg.values)[row]);
     } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
@@ -163,7 +179,7 @@ __device__ __forceinline__ void warpMerge(int op, u64& count, u64& a, u64& b) {
         const u64 oa = __shfl_xor_sync(0xffffffffu, a, offset);
         const u64 ob = __shfl_xor_sync(0xffffffffu, b, offset);
         count += oc;
-        if (op == OP_SUM_EXACT) add128(a, b, oa, ob);
+        if (sums128(op)) add128(a, b, oa, ob);
         else if (op == OP_SUM_DOUBLE) a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
         else if (op == OP_MAX) a = max(a, oa);
         else if (op == OP_MIN || op == OP_SINGLE_VALUE) {
@@ -234,9 +250,10 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
             if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) p.count++;
             if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) continue;
             if (op != OP_SINGLE_VALUE) p.count++;
-            if (op == OP_SUM_EXACT) {
-                long long v = exactValue(s.arg, row);
-                add128(p.lo, p.hi, (u64)v, v < 0 ? ~0ull : 0ull);
+            if (sums128(op)) {
+                u64 lo, hi;
+                exactAddend(s.arg, op, row, lo, hi);
+                add128(p.lo, p.hi, lo, hi);
             } else if (op == OP_SUM_DOUBLE) {
                 p.sum += ((const double*)s.arg.values)[row];
             } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
@@ -260,7 +277,7 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
         if (threadIdx.x == 0) {
             for (int w = 1; w < WARPS; w++) merge(p, warpPartials[w], op);
             if (p.count != 0) atomicAdd(&s.count[0], p.count);
-            if (op == OP_SUM_EXACT) atomicAdd128(&s.a[0], &s.b[0], p.lo, p.hi);
+            if (sums128(op)) atomicAdd128(&s.a[0], &s.b[0], p.lo, p.hi);
             if (op == OP_SUM_DOUBLE) atomicAdd((double*)&s.a[0], p.sum);
             if (op == OP_MIN || op == OP_SINGLE_VALUE) atomicMin(&s.a[0], p.best);
             if (op == OP_MAX) atomicMax(&s.a[0], p.best);

@@ -12,5 +12,6 @@ constexpr int OP_SUM_DOUBLE = 3;    // count, a = double sum
 constexpr int OP_MIN = 4;           // count, a = smallest ordered key (starts ~0)
 constexpr int OP_MAX = 5;           // count, a = largest ordered key (starts 0)
 constexpr int OP_SINGLE_VALUE = 6;  // count = rows, a = MIN of the values, b = 1 when a value was seen
+constexpr int OP_SUM_SQUARES = 7;   // count, a = low word, b = high word of the exact sum of squares (variances)
 
 }  // namespace warp

@@ -29,7 +29,8 @@ enum Opcode : int {
     OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_COALESCE,
     OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
     OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F,
-    OP_GUARD, OP_UNGUARD, OP_CASE_THEN, OP_CASE_ELSE
+    OP_GUARD, OP_UNGUARD, OP_CASE_THEN, OP_CASE_ELSE,
+    OP_ABS_I, OP_ABS_F, OP_ROUND_F
 };
 
 // Errors reported through the kernel's error word; the host raises the SQLSTATE.
@@ -188,6 +189,23 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 break;
             }
             case OP_NEG_F: n[d] = n[I.a]; v[d] = asBits(-asDouble(v[I.a])); break;
+            case OP_ABS_I:
+                n[d] = n[I.a];
+                if (!n[d] && v[I.a] == INT64_MIN) fail(in.error, ERR_OVERFLOW, off);
+                v[d] = n[d] ? 0 : v[I.a] < 0 ? -v[I.a] : v[I.a];
+                break;
+            case OP_ABS_F: n[d] = n[I.a]; v[d] = asBits(fabs(asDouble(v[I.a]))); break;
+            case OP_ROUND_F: {  // half away from zero at 10^digits, as Decimals.round: consts[imm] = 10^|digits|, c = 1 when digits < 0
+                n[d] = n[I.a];
+                if (n[d]) { v[d] = 0; break; }
+                const double x = asDouble(v[I.a]), modifier = asDouble(in.consts[I.imm]);
+                const double scaled = I.c ? __ddiv_rn(x, modifier) : __dmul_rn(x, modifier);
+                const double magnitude = fabs(scaled), whole = floor(magnitude);
+                const double away = copysign(magnitude - whole >= 0.5 ? whole + 1 : whole, scaled);
+                const double r = I.c ? __dmul_rn(away, modifier) : __ddiv_rn(away, modifier);
+                v[d] = asBits(isfinite(r) ? r : I.c ? 0.0 : x);
+                break;
+            }
             case OP_SCALE_UP: {  // a * 10^imm
                 n[d] = n[I.a];
                 if (n[d]) { v[d] = 0; break; }

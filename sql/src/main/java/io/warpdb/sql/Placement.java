@@ -5,6 +5,7 @@ import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.exec.Support;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ValuesNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -38,8 +39,9 @@ final class Placement {
      * CPU; {@code auto} tries the available non-CPU executors, a named one (e.g. {@code gpu})
      * only that one. A node goes to the first of them that supports it, else to the CPU. Leaves
      * (scans, values) stay with their parent's executor, so that a scan feeding the CPU is not
-     * uploaded to a device only to come back. A named executor that is not available here
-     * leaves every node on the CPU, and the root says why.
+     * uploaded to a device only to come back; constant rows that are the whole plan (an EXPLAIN's
+     * lines, SELECT of constants) stay on the CPU for the same reason. A named executor that is not
+     * available here leaves every node on the CPU, and the root says why.
      */
     static Placement of(PlanNode plan, String setting, ExecutorRegistry registry) {
         String unavailable = null;
@@ -69,7 +71,8 @@ final class Placement {
         boolean leaf = node.inputs().isEmpty();
         String executor = CPU;
         List<String> refused = new ArrayList<>();
-        for (ExecutorProvider p : candidates) {
+        boolean constantPlan = leaf && parentExecutor == null && node instanceof ValuesNode;
+        for (ExecutorProvider p : constantPlan ? List.<ExecutorProvider>of() : candidates) {
             if (leaf && parentExecutor != null && !p.name().equals(parentExecutor)) {
                 continue;
             }

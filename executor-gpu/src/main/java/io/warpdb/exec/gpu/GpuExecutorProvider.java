@@ -40,7 +40,6 @@ import java.util.List;
  * and driver are present; EXPLAIN shows the reason otherwise, and per node why it stays on the CPU.
  */
 public final class GpuExecutorProvider implements ExecutorProvider {
-    private static final String CPU_FOR_NOW = "constant rows run on the CPU";
     private static volatile DeviceColumnCache cache;
     /** Device bytes one query may hold; 0: the whole pool. */
     private final long queryBudget;
@@ -103,7 +102,7 @@ public final class GpuExecutorProvider implements ExecutorProvider {
 
         @Override
         public Support visitValues(ValuesNode values) {
-            return Support.no(CPU_FOR_NOW);
+            return Support.YES;
         }
 
         @Override

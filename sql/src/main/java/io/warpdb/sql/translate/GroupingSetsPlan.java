@@ -62,9 +62,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * group's partial SUM of DECIMAL must fit 18 digits (22003 otherwise) even where only a coarser set's
  * SUM is shown.
  *
- * <p>On the GPU executor every node of this plan has an operator except two, which placement puts
- * on the CPU and EXPLAIN names: the constant rows of the sets, and the projection that nulls a
- * rolled-up key when that key is a string (the GPU interpreter computes no CASE with a string result).
+ * <p>On the GPU executor every node of this plan has an operator, the constant rows of the sets and
+ * the projection that nulls a rolled-up string key included.
  */
 final class GroupingSetsPlan {
     private static final DataType SET = DataType.INTEGER.withNullable(false);

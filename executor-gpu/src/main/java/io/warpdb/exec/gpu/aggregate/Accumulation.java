@@ -26,6 +26,8 @@ final class Accumulation {
     static final int OP_MIN = 4;
     static final int OP_MAX = 5;
     static final int OP_SINGLE_VALUE = 6;
+    /** The exact sum of squares of a variance ({@link VarianceAggregation}), kept as OP_SUM_EXACT keeps a sum. */
+    static final int OP_SUM_SQUARES = 7;
 
     private static final String MODULE = "aggregate/accumulate";
 
@@ -65,8 +67,8 @@ final class Accumulation {
             case MIN -> OP_MIN;
             case MAX -> OP_MAX;
             case SINGLE_VALUE -> OP_SINGLE_VALUE;
-            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT ->
-                    throw new IllegalStateException(call + " runs on the CPU (GpuAggregate.supports refuses it)");
+            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> OP_SUM_SQUARES;
+            case APPROX_COUNT_DISTINCT -> throw new IllegalStateException(call + " runs on the CPU (GpuAggregate.supports refuses it)");
         };
     }
 

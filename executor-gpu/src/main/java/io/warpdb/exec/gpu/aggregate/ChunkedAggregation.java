@@ -41,11 +41,15 @@ final class ChunkedAggregation {
     private ChunkedAggregation() {
     }
 
-    /** Whether the node's aggregates have states that merge across chunks: all but DISTINCT ones (MIN and MAX aside). */
+    /**
+     * Whether the node's aggregates have states that merge across chunks: all but DISTINCT ones
+     * (MIN and MAX aside) and variances (whose sum of squares needs its sum beside it, which the
+     * chunks' partial states do not carry).
+     */
     static boolean mergeable(AggregateNode node) {
         for (AggCall call : node.aggregates()) {
             boolean minMax = call.function() == AggFunction.MIN || call.function() == AggFunction.MAX;
-            if (call.distinct() && !minMax) {
+            if (call.distinct() && !minMax || VarianceAggregation.isVariance(call)) {
                 return false;
             }
         }

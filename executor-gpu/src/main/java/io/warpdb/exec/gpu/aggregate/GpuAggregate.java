@@ -36,7 +36,8 @@ public final class GpuAggregate {
             AggFunction f = call.function();
             boolean minMax = f == AggFunction.MIN || f == AggFunction.MAX;
             if (call.distinct() && !minMax && !DistinctAggregation.applies(node)) {
-                return Support.no("DISTINCT aggregates over different arguments, or next to other aggregates, run on the CPU");
+                return Support.no("DISTINCT aggregates over several columns, or with GROUP BY over different arguments or next to"
+                        + " other aggregates, run on the CPU");
             }
             DataType arg = call.args().isEmpty() ? null : input.type(call.args().get(0));
             TypeKind result = call.type().kind();
@@ -45,7 +46,8 @@ public final class GpuAggregate {
                 case SUM, AVG -> arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE
                         : arg.kind().isExactNumeric() && (result.isNumeric());
                 case MIN, MAX, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
-                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT -> false;
+                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> VarianceAggregation.supports(arg, call.type());
+                case APPROX_COUNT_DISTINCT -> false;
             };
             if (!ok) {
                 return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");
@@ -64,11 +66,15 @@ public final class GpuAggregate {
             return DistinctAggregation.run(node, input, work);
         }
         List<DeviceColumn> out = new ArrayList<>();
-        try (Accumulated accumulated = accumulate(node, input, forced, work)) {
+        boolean variances = node.aggregates().stream().anyMatch(VarianceAggregation::isVariance);
+        List<AggCall> calls = variances ? VarianceAggregation.withSums(node.aggregates()) : node.aggregates();
+        try (Accumulated accumulated = accumulate(node, calls, input, forced, work)) {
             if (accumulated.keys() != null) {
                 accumulated.keys().columns().forEach(c -> out.add(c.share()));
             }
-            out.addAll(DeviceFinish.columns(node.aggregates(), accumulated.args(), accumulated.states(), accumulated.groups(), work));
+            out.addAll(variances
+                    ? VarianceAggregation.columns(node.aggregates(), accumulated.args(), accumulated.states(), accumulated.groups(), work)
+                    : DeviceFinish.columns(node.aggregates(), accumulated.args(), accumulated.states(), accumulated.groups(), work));
             return new DeviceTable(node.schema(), accumulated.groups(), out);
         } catch (RuntimeException e) {
             out.forEach(DeviceColumn::close);
@@ -85,7 +91,7 @@ public final class GpuAggregate {
         if (!ChunkedAggregation.mergeable(node)) {
             throw new IllegalArgumentException("DISTINCT aggregates do not merge across chunks: " + node.describe());
         }
-        try (Accumulated accumulated = accumulate(node, input, null, work)) {
+        try (Accumulated accumulated = accumulate(node, node.aggregates(), input, null, work)) {
             int groups = accumulated.groups();
             List<Accumulation.State> states = new ArrayList<>();
             for (Accumulation.DeviceState state : accumulated.states()) {
@@ -97,8 +103,9 @@ public final class GpuAggregate {
         }
     }
 
-    /** The rows of {@code input} grouped and accumulated (not finished); the caller closes it. */
-    private static Accumulated accumulate(AggregateNode node, DeviceTable input, AggregationPath forced, DeviceWork work) {
+    /** The rows of {@code input} grouped by the node's keys and {@code calls} accumulated (not finished); the caller closes it. */
+    private static Accumulated accumulate(AggregateNode node, List<AggCall> calls, DeviceTable input, AggregationPath forced,
+            DeviceWork work) {
         int rows = input.rows();
         List<KeyColumn> keys = new ArrayList<>();
         List<KeyColumn> args = new ArrayList<>();
@@ -109,7 +116,7 @@ public final class GpuAggregate {
             for (int k : node.groupKeys()) {
                 keys.add(new KeyColumn(input.column(k), true, work));
             }
-            for (AggCall call : node.aggregates()) {
+            for (AggCall call : calls) {
                 args.add(call.args().isEmpty() ? null : new KeyColumn(input.column(call.args().get(0)), false, work));
             }
             int groupCount = 1;
@@ -122,7 +129,7 @@ public final class GpuAggregate {
             } else if (forced != null && forced != AggregationPath.UNGROUPED) {
                 throw new IllegalArgumentException(forced + " needs group keys");
             }
-            states = Accumulation.run(node.aggregates(), args, groups, groupCount, rows, work);
+            states = Accumulation.run(calls, args, groups, groupCount, rows, work);
             return new Accumulated(gathered, args, states, groupCount);
         } catch (RuntimeException e) {
             if (gathered != null) {
@@ -161,14 +168,19 @@ public final class GpuAggregate {
      * GROUP BY of every column would group them; the caller closes the int32 buffer.
      */
     public static DeviceBuffer rowGroupNumbers(DeviceTable table, DeviceWork work) {
+        Groups groups = rowGroups(table, work);
+        groups.representatives().close();
+        return groups.groupOfRow();
+    }
+
+    /** As {@link #rowGroupNumbers}, with a representative row of each group (owned by the caller). */
+    public static Groups rowGroups(DeviceTable table, DeviceWork work) {
         List<KeyColumn> keys = new ArrayList<>();
         try {
             for (DeviceColumn c : table.columns()) {
                 keys.add(new KeyColumn(c, true, work));
             }
-            Groups groups = group(keys, table.rows(), null, work);
-            groups.representatives().close();
-            return groups.groupOfRow();
+            return group(keys, table.rows(), null, work);
         } finally {
             keys.forEach(KeyColumn::close);
         }

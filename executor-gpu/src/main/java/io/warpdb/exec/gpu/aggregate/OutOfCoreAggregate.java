@@ -30,8 +30,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * {@link GpuAggregate} and the groups are concatenated. A partition that does not fit is split
  * on further hash bits; rows that no bits split (a group larger than a stream's share, as a
  * rule) and an aggregation without group keys are aggregated in chunks whose partial states
- * merge ({@link ChunkedAggregation}). Only DISTINCT aggregates (but MIN and MAX) need a whole
- * group in core, and are refused (the CPU runs them) when it does not fit.
+ * merge ({@link ChunkedAggregation}). Only DISTINCT aggregates (but MIN and MAX) and variances
+ * need a whole group in core, and are refused (the CPU runs them) when it does not fit.
  */
 public final class OutOfCoreAggregate {
     private final AggregateNode node;
@@ -88,7 +88,7 @@ public final class OutOfCoreAggregate {
     /** Why {@code node} cannot run out of core, or null when it can. */
     public static String unsupported(AggregateNode node) {
         return node.groupKeys().isEmpty() && !ChunkedAggregation.mergeable(node)
-                ? "DISTINCT aggregates without group keys need all rows in core" : null;
+                ? "DISTINCT and variance aggregates without group keys need all rows in core" : null;
     }
 
     /** Aggregates {@code input} (a host table of the node's input schema, taken over) within {@code budget} bytes of device memory. */
@@ -192,7 +192,7 @@ public final class OutOfCoreAggregate {
             work.synchronize();
             if (!ChunkedAggregation.mergeable(node)) {
                 throw new GpuOutOfMemoryException("a group of up to " + rows.rows() + " rows (or groups whose keys hash alike) does"
-                        + " not fit a device budget share of " + streamBudget + " bytes, and DISTINCT aggregates do not merge"
+                        + " not fit a device budget share of " + streamBudget + " bytes, and DISTINCT and variance aggregates do not merge"
                         + " across chunks (" + e.getMessage() + ")");
             }
             chunkedGroups.incrementAndGet();

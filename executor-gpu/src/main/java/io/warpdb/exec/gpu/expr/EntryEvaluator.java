@@ -4,6 +4,7 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.types.DataType;
+import java.util.List;
 
 /**
  * Evaluates an expression once per entry of a string dictionary (the entry is column 0 of type
@@ -13,6 +14,14 @@ import io.warpdb.core.types.DataType;
  */
 public interface EntryEvaluator {
     EntryValues evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary);
+
+    /**
+     * Evaluates an expression over several string columns once per combination of their codes
+     * (CONCAT(a, b)): combination i holds {@code codes.get(c)[i]} of column c (of {@code types.get(c)},
+     * codes into {@code dictionaries.get(c)}), NULL where {@code nulls.get(c)} says so (null: no NULLs).
+     */
+    EntryValues evaluateCombinations(Expr overColumns, List<DataType> types, List<StringDictionary> dictionaries, List<int[]> codes,
+            List<boolean[]> nulls);
 
     /**
      * The result per entry: the value as the interpreter holds it (booleans 0/1, numbers and dates

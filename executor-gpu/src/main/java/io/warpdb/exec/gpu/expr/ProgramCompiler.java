@@ -11,6 +11,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Pow10;
+import io.warpdb.exec.gpu.column.MergedDictionary;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -159,7 +160,10 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
-        Expr soleString = soleStringArgument(call);
+        if (combinesStrings(call)) {
+            return combination(call);
+        }
+        Expr soleString = perEntryArgument(call);
         if (soleString != null) {
             return perDictionaryEntry(call, soleString);
         }
@@ -178,6 +182,8 @@ public final class ProgramCompiler {
             case IN -> in(call);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY -> extract(call);
             case DATE_ADD_DAYS, DATE_ADD_MONTHS -> dateAdd(call);
+            case ABS -> abs(call);
+            case ROUND -> round(call);
             default -> throw new Unsupported(call.op() + " runs on the CPU");
         };
     }
@@ -220,9 +226,73 @@ public final class ProgramCompiler {
         return new Operand(slot, literal.type(), false, dict);
     }
 
-    /** The call's only non-constant argument if it is a string and the operator maps strings one by one; else null. */
-    private static Expr soleStringArgument(Call call) {
-        return PER_STRING_OPS.contains(call.op()) ? Exprs.soleStringArgument(call) : null;
+    /**
+     * The argument to evaluate the call over per dictionary entry, where the operator maps strings
+     * one by one: its only argument that reads a column, if that is a string; or, when no argument
+     * reads a column (a CAST of a string constant, CONCAT of constants), its first string argument,
+     * whose dictionary has the one entry. Null otherwise.
+     */
+    private static Expr perEntryArgument(Call call) {
+        if (!PER_STRING_OPS.contains(call.op())) {
+            return null;
+        }
+        Expr found = null;
+        for (Expr arg : call.args()) {
+            if (readsColumn(arg)) {
+                if (found != null) {
+                    return null;
+                }
+                found = arg;
+            }
+        }
+        if (found == null) {
+            return call.args().stream().filter(a -> a.type().kind().isString()).findFirst().orElse(null);
+        }
+        return found.type().kind().isString() ? found : null;
+    }
+
+    /**
+     * Whether {@code e} is a CONCAT of several string operands that read columns (TPC-DS q84's
+     * {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}), none of which can raise
+     * an error. Its value depends on a combination of codes, not on one dictionary's entries: the
+     * select evaluates it before its program, once per distinct combination (select/StringCombinations),
+     * and the program reads it as a column.
+     */
+    public static boolean combinesStrings(Expr e) {
+        if (!(e instanceof Call call) || call.op() != Op.CONCAT || !call.type().kind().isString()) {
+            return false;
+        }
+        long reading = call.args().stream().filter(ProgramCompiler::readsColumn).count();
+        return reading > 1 && call.args().stream().allMatch(a -> a.type().kind().isString() && !mayRaise(a));
+    }
+
+    /** As {@link Exprs#mayRaise}, but a CAST from a string to a string (which keeps or trims the text) does not raise. */
+    private static boolean mayRaise(Expr e) {
+        if (!(e instanceof Call call)) {
+            return false;
+        }
+        boolean stringCast = call.op() == Op.CAST && call.type().kind().isString() && call.arg(0).type().kind().isString();
+        return call.op().mayRaise() && !stringCast || call.args().stream().anyMatch(ProgramCompiler::mayRaise);
+    }
+
+    /** Checks the operands of a {@link #combinesStrings} call (only when checking support: at run time it is a column). */
+    private Operand combination(Call call) {
+        if (entries != null) {
+            throw new IllegalStateException(call + " must be evaluated before the program (StringCombinations)");
+        }
+        int first = nextSlot;
+        for (Expr arg : call.args()) {
+            compile(arg);
+        }
+        release(first);
+        return new Operand(first, call.type(), true, StringDictionary.EMPTY);
+    }
+
+    /** Whether {@code e} reads a column (else it is a constant expression). */
+    public static boolean readsColumn(Expr e) {
+        boolean[] reads = {false};
+        Exprs.forEachColumn(e, column -> reads[0] = true);
+        return reads[0];
     }
 
     /** Evaluates the call once per entry of its string argument's dictionary; the rows look the result up by code. */
@@ -354,8 +424,15 @@ public final class ProgramCompiler {
         Operand b = compile(call.arg(1));
         boolean aString = a.type().kind().isString();
         boolean bString = b.type().kind().isString();
+        if (aString && bString) {
+            // Both as ranks in the two dictionaries' values together, which order as the strings do.
+            CommonRanks ranks = CommonRanks.of(a.dictionary(), b.dictionary());
+            mapCodes(a, ranks.left());
+            mapCodes(b, ranks.right());
+            return binaryImm(exact, a, b, 0, imm, call.type());
+        }
         if (aString || bString) {
-            throw new Unsupported("comparing two string columns runs on the CPU: " + call);
+            throw new Unsupported("comparing " + a.type() + " with " + b.type() + " runs on the CPU: " + call);
         }
         if (a.isDouble() || b.isDouble()) {
             return binaryImm(inexact, toDouble(a), toDouble(b), 0, imm, call.type());
@@ -423,7 +500,6 @@ public final class ProgramCompiler {
      */
     private Operand caseWhen(Call call) {
         DataType type = call.type();
-        requireNotString(call, type);
         List<Expr> args = withElseCasesInline(call);
         if (args.size() == 1) {
             return coerce(compile(args.get(0)), type);
@@ -431,21 +507,62 @@ public final class ProgramCompiler {
         int level = enterGuards(2);
         int result = newSlot();
         boolean nullable = false;
+        List<StringChoice> choices = new ArrayList<>();
         for (int i = 0; i + 1 < args.size(); i += 2) {
             Operand when = compile(args.get(i));
             int mark = code.size();
             Operand then = coerce(compile(args.get(i + 1)), type);
             guard(mark, level + 1, when.slot(), GUARD_TRUE);
+            choices.add(new StringChoice(code.size(), then));
             emit(Opcode.CASE_THEN, result, when.slot(), then.slot(), level, i == 0 ? 1 : 0);
             nullable |= then.nullable();
             release(result);
         }
         Operand otherwise = coerce(compile(args.get(args.size() - 1)), type);
+        choices.add(new StringChoice(code.size(), otherwise));
         emit(Opcode.CASE_ELSE, result, otherwise.slot(), 0, level, 0);
         nullable |= otherwise.nullable();
         release(result);
         exitGuards(level, 2, false);
-        return new Operand(result, type, nullable, null);
+        return new Operand(result, type, nullable, type.kind().isString() ? unifyDictionaries(choices) : null);
+    }
+
+    /** A string operand a CASE or COALESCE may choose, and where (before which instruction) its codes are final. */
+    private record StringChoice(int at, Operand operand) {
+    }
+
+    /**
+     * The one dictionary of a CASE's or COALESCE's string result: the operands' dictionaries
+     * merged on the host, each operand's codes renumbered into it (a MAP_CODE inserted where its
+     * codes are final, before the instruction that chooses it), so the device only moves codes.
+     */
+    private StringDictionary unifyDictionaries(List<StringChoice> choices) {
+        MergedDictionary merged = MergedDictionary.of(choices.stream().map(c -> c.operand().dictionary()).toList());
+        if (merged.renumbers()) {
+            Map<int[], Integer> placed = new IdentityHashMap<>();
+            // From the last: an insertion moves the instructions after it, not the places before.
+            for (int i = choices.size() - 1; i >= 0; i--) {
+                StringChoice choice = choices.get(i);
+                int table = placed.computeIfAbsent(merged.codeMap(choice.operand().dictionary()), this::placeCodeMap);
+                int slot = choice.operand().slot();
+                code.add(choice.at(), new int[] {Opcode.MAP_CODE.code(), slot, slot, 0, 0, table});
+            }
+        }
+        return merged.dictionary();
+    }
+
+    /** Renumbers the codes in {@code a}'s slot by {@code newCodes} (in place). */
+    private void mapCodes(Operand a, int[] newCodes) {
+        emit(Opcode.MAP_CODE, a.slot(), a.slot(), 0, 0, placeCodeMap(newCodes));
+    }
+
+    /** Appends a table of new codes by old code (none NULL, none failing) for MAP_CODE; returns its position. */
+    private int placeCodeMap(int[] newCodes) {
+        int start = tableSize;
+        for (int newCode : newCodes) {
+            addTableEntry(newCode);
+        }
+        return start;
     }
 
     /**
@@ -466,22 +583,24 @@ public final class ProgramCompiler {
     /** COALESCE, left to right; an argument that can raise is guarded: it runs only where the earlier ones are all NULL. */
     private Operand coalesce(Call call) {
         DataType type = call.type();
-        requireNotString(call, type);
         List<Expr> args = call.args();
         int level = enterGuards(1);
         Operand result = coerce(compile(args.get(0)), type);
+        List<StringChoice> choices = new ArrayList<>();
+        choices.add(new StringChoice(code.size(), result));
         boolean nullable = result.nullable();
         boolean guarded = false;
         for (int i = 1; i < args.size(); i++) {
             int mark = code.size();
             Operand a = coerce(compile(args.get(i)), type);
             guarded |= guard(mark, level, result.slot(), GUARD_NULL);
+            choices.add(new StringChoice(code.size(), a));
             emit(Opcode.COALESCE, result.slot(), result.slot(), a.slot(), 0, 0);
             nullable &= a.nullable();
             release(result.slot());
         }
         exitGuards(level, 1, guarded);
-        return new Operand(result.slot(), type, nullable, null);
+        return new Operand(result.slot(), type, nullable, type.kind().isString() ? unifyDictionaries(choices) : null);
     }
 
     /** IN over a non-string value: x = v1 OR x = v2 ..., which has IN's NULL semantics. */
@@ -519,6 +638,55 @@ public final class ProgramCompiler {
             throw new Unsupported(call + " runs on the CPU");
         }
         return binary(call.op() == Op.DATE_ADD_DAYS ? Opcode.ADD_DAYS : Opcode.ADD_MONTHS, date, amount, call.type());
+    }
+
+    /** ABS: exact values at the argument's scale (the most negative one overflows), then to the result's type; DOUBLE as is. */
+    private Operand abs(Call call) {
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        if (a.isDouble()) {
+            return coerce(unary(Opcode.ABS_F, 0, a, DataType.DOUBLE, null), call.type());
+        }
+        return toResultType(unary(Opcode.ABS_I, 0, a, a.type(), null), call.type());
+    }
+
+    /**
+     * ROUND(x [, digits]) half away from zero, as the CPU's MathFunctionEvaluator: an exact value
+     * is rounded at its own scale (divided by 10^dropped digits HALF_UP, multiplied back) and then
+     * brought to the result's type; a DOUBLE is scaled by 10^digits (computed on the host, as Java
+     * does), rounded and scaled back.
+     */
+    private Operand round(Call call) {
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        int digits = 0;
+        if (call.args().size() > 1) {
+            if (!(call.arg(1) instanceof Literal literal && literal.value() instanceof Long value && (int) (long) value == value)) {
+                throw new Unsupported("ROUND to digits that are not an integer constant runs on the CPU");
+            }
+            digits = (int) (long) (Long) ((Literal) call.arg(1)).value();
+        }
+        if (a.isDouble()) {
+            int modifier = constant(Double.doubleToRawLongBits(Math.pow(10, Math.abs(digits))));
+            Operand r = binaryImm(Opcode.ROUND_F, a, a, digits < 0 ? 1 : 0, modifier, DataType.DOUBLE);
+            return coerce(r, call.type());
+        }
+        int drop = a.scale() - digits;
+        if (drop > Pow10.MAX_EXPONENT) {
+            throw new Unsupported("ROUND to " + digits + " digits of " + a.type() + " runs on the CPU");
+        }
+        // Dropped digits are divided away and multiplied back: the value stays at the argument's scale.
+        Operand rounded = drop <= 0 ? a : unary(Opcode.SCALE_UP, drop, unary(Opcode.RESCALE, drop, a, a.type(), null), a.type(), null);
+        return toResultType(rounded, call.type());
+    }
+
+    /** An exact math function's value (at the argument's scale) as {@code type}: rescaled and range-checked, or converted to DOUBLE. */
+    private Operand toResultType(Operand a, DataType type) {
+        if (type.kind() == TypeKind.DOUBLE) {
+            return cast(checkFits(a), type);
+        }
+        Operand r = rescale(a, Decimals.scaleOf(type));
+        return checkFits(new Operand(r.slot(), type, r.nullable(), null));
     }
 
     // ---- conversions ----
@@ -713,9 +881,4 @@ public final class ProgramCompiler {
         }
     }
 
-    private static void requireNotString(Call call, DataType type) {
-        if (type.kind().isString()) {
-            throw new Unsupported(call.op() + " with a string result runs on the CPU");
-        }
-    }
 }

@@ -227,7 +227,7 @@ public final class GpuPlanRunner {
 
         @Override
         public DeviceTable visitValues(ValuesNode values) {
-            throw new IllegalStateException("the GPU executor was given " + values.describe());
+            return GpuValues.run(values, context.allocator(), work);
         }
 
         @Override

@@ -88,9 +88,31 @@ final class HostEntryEvaluator implements EntryEvaluator {
         }
     }
 
+    /**
+     * The values of {@code overColumns} per combination of codes, evaluated together (not kept: the
+     * combinations are those of one query's rows).
+     */
+    @Override
+    public EntryValues evaluateCombinations(Expr overColumns, List<DataType> types, List<StringDictionary> dictionaries,
+            List<int[]> codes, List<boolean[]> nulls) {
+        int n = codes.get(0).length;
+        long[] values = new long[n];
+        boolean[] isNull = new boolean[n];
+        try (Batch all = run(host(), overColumns, CodeColumns.of(types, dictionaries, codes, nulls))) {
+            for (int i = 0; i < n; i++) {
+                read(all, i, overColumns.type(), values, isNull, i);
+            }
+            return new EntryValues(values, isNull, null, all.dictionary(0));
+        }
+    }
+
     private Batch run(HostEvaluator host, Expr overEntries, DataType entryType, StringDictionary dictionary) {
+        return run(host, overEntries, CodeColumns.entries(entryType, dictionary));
+    }
+
+    private Batch run(HostEvaluator host, Expr overEntries, CodeColumns input) {
         Schema value = Schema.of(new Field("value", overEntries.type()));
-        try (BatchStream stream = host.evaluate(new DictionaryEntries(entryType, dictionary), List.of(overEntries), value, context)) {
+        try (BatchStream stream = host.evaluate(input, List.of(overEntries), value, context)) {
             Batch result = stream.next();
             Batch extra = stream.next();
             if (extra != null) {

@@ -4,6 +4,7 @@ import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.exec.gpu.partition.HostTable;
 
 /**
@@ -27,6 +28,9 @@ final class InputEstimate {
     private static long rows(PlanNode node) {
         if (node instanceof ScanNode scan) {
             return scan.table().rowCount();
+        }
+        if (node instanceof ValuesNode values) {
+            return values.rows().size();
         }
         if (node instanceof FilterNode filter) {
             return rows(filter.input());

@@ -2,6 +2,7 @@ package io.warpdb.exec.gpu.select;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Exprs;
@@ -44,6 +45,15 @@ public final class FilterProject {
      */
     public static DeviceTable run(DeviceTable input, Expr predicate, List<Expr> exprs, Schema schema,
             EntryEvaluator entries, DeviceWork work) {
+        List<Call> combinations = StringCombinations.find(predicate, exprs);
+        if (!combinations.isEmpty()) {
+            // Calls over several string columns become columns first; the program reads them.
+            int first = input.schema().size();
+            try (DeviceTable extended = StringCombinations.append(input, combinations, entries, work)) {
+                return run(extended, predicate == null ? null : StringCombinations.replace(predicate, combinations, first),
+                        exprs.stream().map(e -> StringCombinations.replace(e, combinations, first)).toList(), schema, entries, work);
+            }
+        }
         if (predicate == null && allSharable(exprs, schema, input)) {
             List<DeviceColumn> shared = exprs.stream().map(e -> input.column(((ColumnRef) e).index()).share()).toList();
             return new DeviceTable(schema, input.rows(), shared);

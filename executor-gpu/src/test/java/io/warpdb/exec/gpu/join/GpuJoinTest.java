@@ -56,6 +56,13 @@ class GpuJoinTest extends GpuTestBase {
                 "INTEGER = DECIMAL(12,2): different scales");
         assertFalse(GpuJoin.supports(join(side, side, JoinKind.INNER, List.of(0), List.of(3), null)).supported(),
                 "INTEGER = DOUBLE");
+        for (Expr residual : stringResiduals()) {
+            Schema strings = schema(DataType.INTEGER, DataType.BIGINT, DataType.VARCHAR);
+            try (ListSource empty = new ListSource(strings, List.of())) {
+                assertTrue(GpuJoin.supports(join(scan(empty), scan(empty), JoinKind.INNER, List.of(0), List.of(0), residual)).supported(),
+                        residual.toString());
+            }
+        }
         String reason = GpuJoin.supports(join(side, side, JoinKind.INNER, List.of(4), List.of(5), null)).reason();
         assertTrue(reason.contains("DATE = VARCHAR"), reason);
     }
@@ -161,6 +168,40 @@ class GpuJoinTest extends GpuTestBase {
                 }
             }
         }
+    }
+
+    /** Residuals comparing strings of both sides (TPC-DS q19, q24, q46, q64, q68), each side with its own dictionaries. */
+    @Test
+    void stringComparisonResidualsInEveryKind() {
+        GpuTests.assumeGpu();
+        Schema left = schema(DataType.INTEGER, DataType.BIGINT, DataType.VARCHAR);
+        Schema right = schema(DataType.INTEGER, DataType.BIGINT, DataType.VARCHAR);
+        Options options = Options.plain().withDistinct(9).withNulls(0.1).withVaryingDictionaries();
+        for (int[] size : new int[][] {{0, 33}, {33, 0}, {1, 1}, {31, 32}, {33, 33}, {2049, 2047}}) {
+            RandomBatches random = new RandomBatches(800 + size[0]);
+            Options shared = options.withSharedPools(800 + size[0]);
+            try (ListSource l = randomSource(random, left, size[0], shared); ListSource r = randomSource(random, right, size[1], shared)) {
+                for (JoinKind kind : KINDS) {
+                    for (Expr residual : stringResiduals()) {
+                        compare(join(scan(l), scan(r), kind, List.of(0), List.of(0), residual),
+                                "seed " + random.seed() + ", rows " + size[0] + " x " + size[1] + ", " + kind + " on " + residual);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Comparisons of column 2 (left) with column 5 (right), both VARCHAR, as TPC-DS writes them. */
+    static List<Expr> stringResiduals() {
+        ColumnRef l = new ColumnRef(2, DataType.VARCHAR);
+        ColumnRef r = new ColumnRef(5, DataType.VARCHAR);
+        Expr first = io.warpdb.core.expr.Literal.ofLong(1, DataType.BIGINT);
+        Expr two = io.warpdb.core.expr.Literal.ofLong(2, DataType.BIGINT);
+        return List.of(Call.of(Op.NE, DataType.BOOLEAN, l, r),
+                Call.of(Op.LT, DataType.BOOLEAN, l, r),
+                Call.of(Op.NE, DataType.BOOLEAN, l, Call.of(Op.UPPER, DataType.VARCHAR, r)),
+                Call.of(Op.NE, DataType.BOOLEAN, Call.of(Op.SUBSTRING, DataType.VARCHAR, l, first, two),
+                        Call.of(Op.SUBSTRING, DataType.VARCHAR, r, first, two)));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
 import io.warpdb.exec.gpu.expr.EntryEvaluator.EntryValues;
+import java.util.List;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,26 @@ class HostEntryEvaluatorTest {
             assertArrayEquals(first.values(), other.values());
             EntryValues prefixes = new HostEntryEvaluator(context).evaluate(prefix, DataType.VARCHAR, phones);
             assertEquals("13", prefixes.dictionary().get((int) prefixes.values()[2]));
+        }
+    }
+
+    /** CONCAT over combinations of two columns' codes, as the CPU computes it (a NULL operand makes it NULL). */
+    @Test
+    void combinationsOfSeveralColumnsAreEvaluatedTogether() {
+        try (RootAllocator allocator = new RootAllocator()) {
+            ExecContext context = new ExecContext(allocator);
+            StringDictionary last = StringDictionary.ofValues(new String[] {"Berg", "Ash"});
+            StringDictionary first = StringDictionary.ofValues(new String[] {"Ann", "", "Cy"});
+            Expr q84 = Call.of(Op.CONCAT, DataType.VARCHAR, Call.of(Op.CONCAT, DataType.VARCHAR, new ColumnRef(0, DataType.VARCHAR),
+                    new Literal(", ", DataType.VARCHAR)), new ColumnRef(1, DataType.VARCHAR));
+            EntryValues values = new HostEntryEvaluator(context).evaluateCombinations(q84, List.of(DataType.VARCHAR, DataType.VARCHAR),
+                    List.of(last, first), List.of(new int[] {0, 1, 1, 0}, new int[] {0, 2, 1, 0}),
+                    java.util.Arrays.asList(null, new boolean[] {false, false, false, true}));
+            List<String> strings = new java.util.ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                strings.add(values.nulls()[i] ? null : values.dictionary().get((int) values.values()[i]));
+            }
+            assertEquals(java.util.Arrays.asList("Berg, Ann", "Ash, Cy", "Ash, ", null), strings);
         }
     }
 }

@@ -63,6 +63,16 @@ public abstract class GpuTestBase {
         }
     }
 
+    /**
+     * Asserts that the GPU executor accepts every node of {@code plan} ({@link GpuExecutorProvider#planSupport},
+     * which needs no device), so that a differential run of it tests the GPU's operators, not the CPU fallback.
+     */
+    public static void assertAcceptedByGpu(PlanNode plan) {
+        io.warpdb.core.exec.Support support = GpuExecutorProvider.planSupport(plan);
+        assertTrue(support.supported(), plan.describe() + ": " + support.reason());
+        plan.inputs().forEach(GpuTestBase::assertAcceptedByGpu);
+    }
+
     /** A scan of every column of {@code source}, the input of the plan under test. */
     protected static ScanNode scan(ListSource source) {
         return new ScanNode(source, source.allColumns(), source.schema());

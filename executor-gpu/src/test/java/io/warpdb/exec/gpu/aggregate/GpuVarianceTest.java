@@ -1,0 +1,85 @@
+package io.warpdb.exec.gpu.aggregate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.warpdb.core.exec.Support;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.testing.GpuTestBase;
+import io.warpdb.exec.gpu.testing.GpuTests;
+import io.warpdb.exec.gpu.testing.ListSource;
+import io.warpdb.exec.gpu.testing.RandomBatches;
+import io.warpdb.exec.gpu.testing.RandomBatches.Options;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP on the GPU (exact sums of values and squares,
+ * finished on the host) against the CPU's Welford accumulator: INTEGER and narrow DECIMAL
+ * arguments, beside other aggregates (TPC-DS q17's AVG, COUNT, STDDEV_SAMP), without keys and
+ * grouped by every path, at the harness's sizes with NULLs, groups of one value (sample variances
+ * NULL), duplicates and extremes. DOUBLE and wide exact arguments stay on the CPU.
+ */
+class GpuVarianceTest extends GpuTestBase {
+    private static final Schema SCHEMA = Schema.of(new Field("k", DataType.VARCHAR), new Field("i", DataType.INTEGER),
+            new Field("d", DataType.decimal(9, 2)), new Field("q", DataType.decimal(5, 0)), new Field("x", DataType.DOUBLE),
+            new Field("b", DataType.BIGINT));
+
+    @Test
+    void theGpuComputesVariancesOfNarrowExactValuesOnly() {
+        try (ListSource source = randomSource(new RandomBatches(1), SCHEMA, 40, Options.plain().withNulls(0.2).withDistinct(5))) {
+            for (int keys = 0; keys <= 1; keys++) {
+                AggregateNode node = node(source, keys);
+                assertEquals(Support.YES, GpuAggregate.supports(node));
+                cpuRows(node);
+            }
+            for (int arg : new int[] {4, 5}) {
+                AggCall call = new AggCall(AggFunction.STDDEV_SAMP, List.of(arg), false, DataType.DOUBLE, "s");
+                AggregateNode refused = new AggregateNode(scan(source), List.of(), List.of(call), Schema.of(new Field("s", DataType.DOUBLE)));
+                assertFalse(GpuAggregate.supports(refused).supported(), SCHEMA.type(arg).toString());
+            }
+        }
+    }
+
+    @Test
+    void variancesMatchTheCpu() {
+        GpuTests.assumeGpu();
+        for (Options options : List.of(Options.plain().withNulls(0.2).withDistinct(30), Options.plain().withNulls(0.1).withExtremes())) {
+            RandomBatches random = new RandomBatches(90);
+            for (int rows : RandomBatches.SIZES) {
+                try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
+                    for (AggregationPath path : new AggregationPath[] {AggregationPath.UNGROUPED, AggregationPath.HASH,
+                            AggregationPath.SORT, null}) {
+                        AggregateNode node = node(source, path == AggregationPath.UNGROUPED ? 0 : 1);
+                        assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work, path), false,
+                                "seed 90, rows " + rows + ", path " + path + ", " + options);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every variance function over columns i, d and q, with COUNT(*), AVG(i) and COUNT(d) beside them; keys: column k. */
+    private static AggregateNode node(ListSource source, int keyCount) {
+        List<AggCall> calls = new ArrayList<>();
+        calls.add(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"));
+        for (int arg : new int[] {1, 2, 3}) {
+            for (AggFunction f : List.of(AggFunction.VAR_POP, AggFunction.VAR_SAMP, AggFunction.STDDEV_POP, AggFunction.STDDEV_SAMP)) {
+                calls.add(new AggCall(f, List.of(arg), false, DataType.DOUBLE, f.name().toLowerCase() + arg));
+            }
+        }
+        calls.add(new AggCall(AggFunction.AVG, List.of(1), false, DataType.DOUBLE, "avg1"));
+        calls.add(new AggCall(AggFunction.COUNT, List.of(2), false, DataType.BIGINT, "count2"));
+        List<Field> out = new ArrayList<>();
+        List<Integer> keys = keyCount == 0 ? List.of() : List.of(0);
+        keys.forEach(k -> out.add(SCHEMA.field(k)));
+        calls.forEach(c -> out.add(new Field(c.name(), c.type())));
+        return new AggregateNode(scan(source), keys, calls, new Schema(out));
+    }
+}
