@@ -11,13 +11,10 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
-import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.select.FilterProject;
 import java.util.List;
 import java.util.SplittableRandom;
-import jcuda.driver.CUevent;
-import jcuda.driver.JCudaDriver;
 
 /**
  * SELECT and PROJECT throughput with the data already in device memory, as a share of the
@@ -39,7 +36,7 @@ public final class GpuOperatorBench {
                 DeviceColumn b = randomColumn(rows, DataType.BIGINT, 2, work);
                 DeviceColumn price = randomColumn(rows, DataType.decimal(12, 2), 3, work);
                 DeviceColumn discount = randomColumn(rows, DataType.decimal(12, 2), 4, work)) {
-            double copy = copyBandwidth(a, work);
+            double copy = BenchColumns.copyBandwidth(List.of(a.values()), work, RUNS);
             System.out.printf("copy (cuMemcpyDtoD, read+write): %.1f GB/s%n", copy / 1e9);
             System.out.println("| operator | rows out | kernel ms | GB/s | % of copy |");
             System.out.println("|---|---|---|---|---|");
@@ -96,29 +93,6 @@ public final class GpuOperatorBench {
         System.out.printf("| %s | %d | %.2f | %.0f | %.0f%% |%n", name, outRows, best / 1e6, rate / 1e9, 100 * rate / copy);
     }
 
-    /** Read+write bytes per second of a device-to-device copy of the column's values. */
-    private static double copyBandwidth(DeviceColumn column, DeviceWork work) {
-        long bytes = column.values().bytes();
-        try (DeviceBuffer target = work.allocate(bytes, "copy target")) {
-            CUevent start = new CUevent();
-            CUevent end = new CUevent();
-            JCudaDriver.cuEventCreate(start, 0);
-            JCudaDriver.cuEventCreate(end, 0);
-            float best = Float.MAX_VALUE;
-            for (int run = 0; run <= RUNS; run++) {
-                JCudaDriver.cuEventRecord(start, work.stream().handle());
-                JCudaDriver.cuMemcpyDtoDAsync(target.pointer(), column.values().pointer(), bytes, work.stream().handle());
-                JCudaDriver.cuEventRecord(end, work.stream().handle());
-                JCudaDriver.cuEventSynchronize(end);
-                float[] ms = new float[1];
-                JCudaDriver.cuEventElapsedTime(ms, start, end);
-                if (run > 0) {
-                    best = Math.min(best, ms[0]);
-                }
-            }
-            return 2.0 * bytes / (best / 1e3);
-        }
-    }
 
     /** Uniform values in [0, 10^9) (for the DECIMAL discount column, seed 4: unscaled hundredths up to 0.10). */
     private static DeviceColumn randomColumn(int rows, DataType type, long seed, DeviceWork work) {

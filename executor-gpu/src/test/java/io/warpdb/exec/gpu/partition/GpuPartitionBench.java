@@ -8,12 +8,9 @@ import io.warpdb.exec.gpu.bench.BenchColumns;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
-import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.List;
 import java.util.SplittableRandom;
-import jcuda.driver.CUevent;
-import jcuda.driver.JCudaDriver;
 
 /**
  * Throughput of the GPU hash partitioner (seed 000 section 3.1) with the data in device memory,
@@ -56,7 +53,7 @@ public final class GpuPartitionBench {
                 DeviceColumn keys = BenchColumns.generate(DataType.BIGINT, rows, row -> random.nextLong(), work);
                 DeviceColumn payloads = BenchColumns.generate(DataType.BIGINT, rows, row -> row, work);
                 DeviceTable table = new DeviceTable(schema, rows, List.of(keys.share(), payloads.share()))) {
-            double copy = copyBandwidth(List.of(keys.values(), payloads.values()), work);
+            double copy = BenchColumns.copyBandwidth(List.of(keys.values(), payloads.values()), work, RUNS);
             System.out.printf("%nrows: 2^%d (%d), 8-byte keys + 8-byte payloads; copy (cuMemcpyDtoD of the same bytes, read+write): %.1f GB/s%n",
                     log2, rows, copy / 1e9);
             System.out.println("| parts | kernel ms | input GB/s | tuples/s (G) | read+write GB/s | % of copy | largest part |");
@@ -91,33 +88,4 @@ public final class GpuPartitionBench {
                 table.rows() / seconds / 1e9, 2 * input / seconds / 1e9, 100 * 2 * input / seconds / copy, largest);
     }
 
-    /** Read+write bytes per second of device-to-device copies of {@code sources}, back to back (best of RUNS after a warm-up). */
-    private static double copyBandwidth(List<DeviceBuffer> sources, DeviceWork work) {
-        long bytes = sources.stream().mapToLong(DeviceBuffer::bytes).sum();
-        try (DeviceBuffer target = work.allocate(bytes, "copy target")) {
-            CUevent start = new CUevent();
-            CUevent end = new CUevent();
-            JCudaDriver.cuEventCreate(start, 0);
-            JCudaDriver.cuEventCreate(end, 0);
-            float best = Float.MAX_VALUE;
-            for (int run = 0; run <= RUNS; run++) {
-                JCudaDriver.cuEventRecord(start, work.stream().handle());
-                long at = 0;
-                for (DeviceBuffer source : sources) {
-                    JCudaDriver.cuMemcpyDtoDAsync(target.pointer(at), source.pointer(), source.bytes(), work.stream().handle());
-                    at += source.bytes();
-                }
-                JCudaDriver.cuEventRecord(end, work.stream().handle());
-                JCudaDriver.cuEventSynchronize(end);
-                float[] ms = new float[1];
-                JCudaDriver.cuEventElapsedTime(ms, start, end);
-                if (run > 0) {
-                    best = Math.min(best, ms[0]);
-                }
-            }
-            JCudaDriver.cuEventDestroy(start);
-            JCudaDriver.cuEventDestroy(end);
-            return 2.0 * bytes / (best / 1e3);
-        }
-    }
 }
