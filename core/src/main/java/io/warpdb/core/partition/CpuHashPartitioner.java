@@ -11,18 +11,13 @@ import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
-import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 
 /**
- * Hash partitioning on the CPU: {@link #partOf}, row by row, is the reference every {@link
- * HashPartitioner} matches; {@link #partsOf} computes the same a key column at a time, and
- * {@link #split} copies fixed-width rows buffer to buffer.
+ * Hash partitioning on the CPU, the reference every {@link HashPartitioner} matches: {@link
+ * #partsOf} hashes a key column at a time, {@link #split} copies fixed-width rows buffer to buffer.
  */
 public final class CpuHashPartitioner implements HashPartitioner {
     static final CpuHashPartitioner INSTANCE = new CpuHashPartitioner();
@@ -40,20 +35,6 @@ public final class CpuHashPartitioner implements HashPartitioner {
         return true;
     }
 
-    /** The part of a row of {@code batch}: 0 when a key is NULL. */
-    public static int partOf(Batch batch, List<Integer> keys, int row, int parts) {
-        int hash = 0;
-        for (int i = 0; i < keys.size(); i++) {
-            int column = keys.get(i);
-            if (batch.vector(column).isNull(row)) {
-                return 0;
-            }
-            int h = hash(batch, column, row);
-            hash = i == 0 ? h : combine(hash, h);
-        }
-        return Math.floorMod(hash, parts);
-    }
-
     /** The hash of several keys: the previous keys' hash combined with the next key's. */
     private static int combine(int previous, int next) {
         return Murmur3.hashLong(((long) previous << 32) | (next & 0xffffffffL), SEED);
@@ -64,26 +45,10 @@ public final class CpuHashPartitioner implements HashPartitioner {
         return Murmur3.hashLong(low ^ Murmur3.hashLong(high, SEED), SEED);
     }
 
-    /** The murmur3 hash of a non-NULL value. */
-    private static int hash(Batch batch, int column, int row) {
-        FieldVector v = batch.vector(column);
-        DataType type = batch.schema().type(column);
-        if (type.isWideDecimal()) {
-            return hashWideDecimal(v.getDataBuffer().getLong((long) row * 16), v.getDataBuffer().getLong((long) row * 16 + 8));
-        }
-        return switch (type.kind()) {
-            case BOOLEAN -> Murmur3.hashLong(((BitVector) v).get(row), SEED);
-            case INTEGER -> Murmur3.hashLong(((IntVector) v).get(row), SEED);
-            case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> Murmur3.hashLong(((BigIntVector) v).get(row), SEED);
-            case DATE -> Murmur3.hashLong(((DateDayVector) v).get(row), SEED);
-            case DOUBLE -> Murmur3.hashLong(Double.doubleToLongBits(((Float8Vector) v).get(row) + 0.0), SEED);
-            case VARCHAR, CHAR -> Murmur3.hashString(batch.dictionary(column).get(((IntVector) v).get(row)), SEED);
-        };
-    }
-
     /**
-     * The part of every row of {@code batch}, as {@link #partOf} gives it, hashed a key column at a
-     * time (a typed loop over its buffer, each string dictionary entry hashed once).
+     * The part of every row of {@code batch}: the murmur3 hash of its keys (several combined) modulo
+     * {@code parts}, 0 when a key is NULL; hashed a key column at a time (a typed loop over its
+     * buffer, each string dictionary entry hashed once).
      */
     public static int[] partsOf(Batch batch, List<Integer> keys, int parts) {
         int rows = batch.rowCount();

@@ -77,25 +77,25 @@ class CpuHashPartitionerTest {
             for (int r = 0; r < rows.size(); r++) {
                 Object[] row = rows.get(r);
                 long i = ((Number) row[0]).longValue();
-                assertEquals(Math.floorMod(Murmur3.hashLong(i, 0), parts), CpuHashPartitioner.partOf(batch, List.of(0), r, parts));
-                assertEquals(Math.floorMod(Murmur3.hashLong((Long) row[1], 0), parts), CpuHashPartitioner.partOf(batch, List.of(1), r, parts));
-                assertEquals(Math.floorMod(Murmur3.hashLong((Long) row[2], 0), parts), CpuHashPartitioner.partOf(batch, List.of(2), r, parts));
+                assertEquals(Math.floorMod(Murmur3.hashLong(i, 0), parts), CpuHashPartitioner.partsOf(batch, List.of(0), parts)[r]);
+                assertEquals(Math.floorMod(Murmur3.hashLong((Long) row[1], 0), parts), CpuHashPartitioner.partsOf(batch, List.of(1), parts)[r]);
+                assertEquals(Math.floorMod(Murmur3.hashLong((Long) row[2], 0), parts), CpuHashPartitioner.partsOf(batch, List.of(2), parts)[r]);
                 double x = (Double) row[3];
                 long bits = Double.isNaN(x) ? 0x7ff8000000000000L : x == 0 ? 0 : Double.doubleToRawLongBits(x);
-                assertEquals(Math.floorMod(Murmur3.hashLong(bits, 0), parts), CpuHashPartitioner.partOf(batch, List.of(3), r, parts));
+                assertEquals(Math.floorMod(Murmur3.hashLong(bits, 0), parts), CpuHashPartitioner.partsOf(batch, List.of(3), parts)[r]);
                 BigInteger w = (BigInteger) row[4];
                 long low = w.longValue();
                 long high = w.shiftRight(64).longValue();
                 int wide = Murmur3.hashLong(low ^ Murmur3.hashLong(high, 0), 0);
-                assertEquals(Math.floorMod(wide, parts), CpuHashPartitioner.partOf(batch, List.of(4), r, parts));
+                assertEquals(Math.floorMod(wide, parts), CpuHashPartitioner.partsOf(batch, List.of(4), parts)[r]);
                 String s = dictionary.get((Integer) row[5]);
-                assertEquals(Math.floorMod(Murmur3.hashString(s, 0), parts), CpuHashPartitioner.partOf(batch, List.of(5), r, parts));
+                assertEquals(Math.floorMod(Murmur3.hashString(s, 0), parts), CpuHashPartitioner.partsOf(batch, List.of(5), parts)[r]);
                 long t = (Boolean) row[6] ? 1 : 0;
-                assertEquals(Math.floorMod(Murmur3.hashLong(t, 0), parts), CpuHashPartitioner.partOf(batch, List.of(6), r, parts));
+                assertEquals(Math.floorMod(Murmur3.hashLong(t, 0), parts), CpuHashPartitioner.partsOf(batch, List.of(6), parts)[r]);
                 int first = Murmur3.hashLong(i, 0);
                 int combined = Murmur3.hashLong(((long) first << 32) | (Murmur3.hashString(s, 0) & 0xffffffffL), 0);
                 combined = Murmur3.hashLong(((long) combined << 32) | (wide & 0xffffffffL), 0);
-                assertEquals(Math.floorMod(combined, parts), CpuHashPartitioner.partOf(batch, List.of(0, 5, 4), r, parts), "three keys");
+                assertEquals(Math.floorMod(combined, parts), CpuHashPartitioner.partsOf(batch, List.of(0, 5, 4), parts)[r], "three keys");
             }
         }
     }
@@ -105,7 +105,7 @@ class CpuHashPartitionerTest {
         Schema schema = Schema.of(new Field("a", DataType.BIGINT), new Field("b", DataType.BIGINT));
         try (Batch batch = batch(schema, List.of(new Object[] {12345L, null}, new Object[] {null, 12345L}), null)) {
             for (int r = 0; r < 2; r++) {
-                assertEquals(0, CpuHashPartitioner.partOf(batch, List.of(0, 1), r, 64));
+                assertEquals(0, CpuHashPartitioner.partsOf(batch, List.of(0, 1), 64)[r]);
             }
         }
     }
