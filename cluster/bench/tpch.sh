@@ -6,6 +6,8 @@
 #   WARPDB: the launcher (default: the repository's ./warpdb; on a GPU host, e.g.
 #           "bash .gpu-bundle/run.sh main io.warpdb.tools.WarpCli").
 #   NODE_OPTS / BENCH_OPTS: JVM options of the nodes / of the bench process (JAVA_OPTS of each).
+#   NODE_SETTINGS: more lines of every node's properties (e.g. 'transport = ucx\n').
+#   GPU_PER_NODE=1: node n uses GPU n-1 only (gpu.devices), one node per GPU on a host of several.
 # The .tbl files and the nodes' databases stay in WORKDIR, so a second run skips generating and
 # loading (the cluster's tables are loaded by COPY only where they are missing or empty).
 set -euo pipefail
@@ -32,6 +34,7 @@ stop() {
 trap stop EXIT
 for n in $(seq 1 "$nodes"); do
     printf 'node.id = n%s\ndata.dir = n%s\nmembers = %s\n%b' "$n" "$n" "$members" "${NODE_SETTINGS:-}" > "$work/n$n.properties"
+    [[ "${GPU_PER_NODE:-}" == 1 ]] && printf 'gpu.devices = %s\n' "$((n - 1))" >> "$work/n$n.properties"
     JAVA_OPTS="${NODE_OPTS:-}" "${warpdb[@]}" node --config "$work/n$n.properties" > "$work/n$n.log" 2> "$work/n$n.err" &
     pids+=($!)
 done

@@ -27,17 +27,21 @@ import java.util.Properties;
  * off}: on the CPU), {@code exchange.shuffle} ({@code one-level}, the default: a shard sends each
  * other shard its rows; {@code two-level}: through one shard of its group, seed 000 section 5,
  * {@link ShuffleRoute}) and {@code group.<node id>} (the node's group for the two-level shuffle;
- * default the host of its address). The settings that shape queries (shuffle and groups) are the
- * coordinating node's: set them alike on every node.
+ * default the host of its address) and {@code gpu.devices} (the CUDA device ordinals the node's GPU
+ * executor uses, e.g. {@code 1} for one node per GPU on a host of several; default every visible
+ * one). The settings that shape queries (shuffle and groups) are the coordinating node's: set them
+ * alike on every node.
  */
 public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
-        Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean twoLevelShuffle, List<String> groups) {
+        Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean twoLevelShuffle, List<String> groups,
+        List<Integer> gpuDevices) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
     private static final String TRANSPORT = "transport";
     private static final String WIRE_COMPRESSION = "wire.compression";
     private static final String GPU_PARTITIONING = "gpu.partitioning";
     private static final String SHUFFLE = "exchange.shuffle";
     private static final String GROUP = "group.";
+    private static final String GPU_DEVICES = "gpu.devices";
 
     /** How rows travel between nodes. */
     public enum Transport {
@@ -47,6 +51,7 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
     public ClusterConfig {
         members = List.copyOf(members);
         groups = List.copyOf(groups);
+        gpuDevices = List.copyOf(gpuDevices);
         if (members.stream().map(Member::id).distinct().count() != members.size()) {
             throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "members name a node twice: " + members);
         }
@@ -91,7 +96,30 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
                 Duration.ofSeconds(seconds), Transport.valueOf(choice(p, TRANSPORT, "flight", "ucx").toUpperCase(Locale.ROOT)),
                 choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"),
                 choice(p, SHUFFLE, "one-level", "two-level").equals("two-level"),
-                members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList());
+                members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList(), gpuDevices(p));
+    }
+
+    /** The device ordinals {@code gpu.devices} lists (empty when unset); SQLSTATE 22023 for a malformed list. */
+    private static List<Integer> gpuDevices(Properties p) {
+        String text = p.getProperty(GPU_DEVICES, "").trim();
+        List<Integer> ordinals = new ArrayList<>();
+        if (text.isEmpty()) {
+            return ordinals;
+        }
+        for (String part : text.split(",", -1)) {
+            int ordinal;
+            try {
+                ordinal = Integer.parseInt(part.trim());
+            } catch (NumberFormatException e) {
+                ordinal = -1;
+            }
+            if (ordinal < 0 || ordinals.contains(ordinal)) {
+                throw new WarpException(SqlState.INVALID_PARAMETER_VALUE,
+                        GPU_DEVICES + " must list distinct device numbers (0, 1, ...), not " + text);
+            }
+            ordinals.add(ordinal);
+        }
+        return ordinals;
     }
 
     /** The value of {@code key}, one of {@code allowed} (the first is the default); SQLSTATE 22023 for another. */

@@ -38,6 +38,17 @@ class ClusterConfigTest {
     }
 
     @Test
+    void gpuDevicesListTheNodesGpusOrNoneForEveryVisibleOne() {
+        assertEquals(java.util.List.of(), ClusterConfig.of(node(), Path.of(".")).gpuDevices());
+        assertEquals(java.util.List.of(2, 0), ClusterConfig.of(node("gpu.devices", " 2, 0 "), Path.of(".")).gpuDevices());
+        for (String bad : new String[] {"1,1", "-1", "one", "0,"}) {
+            WarpException e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("gpu.devices", bad), Path.of(".")));
+            assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.state());
+            assertEquals("gpu.devices must list distinct device numbers (0, 1, ...), not " + bad, e.getMessage());
+        }
+    }
+
+    @Test
     void ucxWithoutCompression() {
         ClusterConfig config = ClusterConfig.of(node("transport", " UCX ", "wire.compression", "none"), Path.of("."));
         assertEquals(ClusterConfig.Transport.UCX, config.transport());

@@ -4,12 +4,14 @@ import io.warpdb.cluster.ClusterConfig;
 import io.warpdb.cluster.ClusterNode;
 import io.warpdb.cluster.Member;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.exec.gpu.runtime.DeviceSelection;
 import io.warpdb.jdbc.Databases;
 import io.warpdb.jdbc.ServerConfig;
 import io.warpdb.jdbc.WarpServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,6 +29,7 @@ import picocli.CommandLine.Spec;
                 "  members  = n1=127.0.0.1:7101:7201:8765, n2=..., n3=...   (id=host:raftPort:flightPort:sqlPort)",
                 "  cluster.id = warpdb         (optional: names the Raft group)",
                 "  node.timeout.seconds = 60   (optional: a query waiting longer for another node's rows fails naming it)",
+                "  gpu.devices = 1             (optional: the CUDA devices of this node's GPU executor; default every visible one)",
                 ""})
 final class NodeCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", required = true, description = "The node's cluster.properties.")
@@ -45,6 +48,10 @@ final class NodeCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         Member self = cluster.self();
+        if (!cluster.gpuDevices().isEmpty()) {
+            // read once, when the GPU executor first opens its devices: before the shard database exists
+            System.setProperty(DeviceSelection.DEVICES_PROPERTY, cluster.gpuDevices().stream().map(String::valueOf).collect(Collectors.joining(",")));
+        }
         String location = Databases.directory(cluster.dataDir().resolve("db").toString());
         Databases.Lease lease = Databases.shared().acquire(location);
         ClusterNode node;
@@ -71,6 +78,7 @@ final class NodeCommand implements Callable<Integer> {
         out.println("WarpDB node " + self.id() + " of " + cluster.members().size() + ": SQL at " + server.warpdbUrl() + ", Raft at "
                 + self.raftAddress() + ", data over " + node.transport() + " at " + self.host() + ":" + self.flightPort()
                 + ", partitioning on " + node.partitioning()
+                + (cluster.gpuDevices().isEmpty() ? "" : ", GPUs " + System.getProperty(DeviceSelection.DEVICES_PROPERTY))
                 + ", shard in " + location);
         out.flush();
         server.join();
