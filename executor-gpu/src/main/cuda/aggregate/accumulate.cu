@@ -341,3 +341,17 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
         __syncthreads();  // warpPartials is reused by the next aggregate
     }
 }
+
+// COUNT(a, b, ...): each row's validity across several columns, 1 where none is NULL; a column's
+// validity address is 0 when it has no NULLs. One thread per row (grid-stride).
+extern "C" __global__ void __launch_bounds__(BLOCK)
+all_valid(const u64* validities, int columns, int n, unsigned char* out) {
+    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+        unsigned char valid = 1;
+        for (int c = 0; c < columns; c++) {
+            const unsigned char* v = (const unsigned char*)validities[c];
+            if (v != nullptr && v[row] == 0) valid = 0;
+        }
+        out[row] = valid;
+    }
+}

@@ -3,6 +3,7 @@ package io.warpdb.exec.gpu.aggregate;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.GridSize;
@@ -154,6 +155,30 @@ final class Accumulation {
             return states;
         } catch (RuntimeException e) {
             states.forEach(DeviceState::close);
+            throw e;
+        }
+    }
+
+    /**
+     * The argument of COUNT(a, b, ...) over {@code columns}: a BOOLEAN column valid in the rows
+     * where none of them is NULL (aggregate/accumulate.cu's all_valid); COUNT reads no value of
+     * it. The caller owns it.
+     */
+    static DeviceColumn allValid(List<DeviceColumn> columns, int rows, DeviceWork work) {
+        long[] validities = columns.stream().mapToLong(DeviceColumn::validityAddress).toArray();
+        DeviceBuffer values = work.allocate(Math.max(1, rows), "COUNT of several columns: values (unread)");
+        try (DeviceBuffer validityTable = work.upload(validities, "COUNT of several columns: validities")) {
+            DeviceBuffer valid = work.allocate(Math.max(1, rows), "COUNT of several columns: validity");
+            try {
+                work.kernel(MODULE, "all_valid").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0, validityTable,
+                        columns.size(), rows, valid);
+                return new DeviceColumn(DataType.BOOLEAN, rows, values, valid, null);
+            } catch (RuntimeException e) {
+                valid.close();
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            values.close();
             throw e;
         }
     }

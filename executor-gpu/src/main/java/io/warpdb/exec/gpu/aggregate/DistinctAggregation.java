@@ -24,6 +24,8 @@ import java.util.Map;
  * q16's {@code COUNT(DISTINCT cs_order_number), SUM(cs_ext_ship_cost)}, or
  * {@code GROUP BY k} with {@code COUNT(DISTINCT a), SUM(b)}). A NULL argument survives as one
  * row per group, which COUNT and SUM skip, so a group of only NULLs still counts 0.
+ * {@code COUNT(DISTINCT a, b)} makes the rows distinct on (group number, a, b) and counts those
+ * without a NULL argument.
  */
 final class DistinctAggregation {
     private DistinctAggregation() {
@@ -34,13 +36,13 @@ final class DistinctAggregation {
         return call.distinct() && call.function() != AggFunction.MIN && call.function() != AggFunction.MAX;
     }
 
-    /** Whether the GPU computes this DISTINCT call. */
+    /** Whether the GPU computes this DISTINCT call: COUNT of one or several columns, SUM, AVG, a variance. */
     static boolean supports(AggCall call) {
-        boolean accumulates = switch (call.function()) {
-            case COUNT, SUM, AVG -> true;
-            default -> VarianceAggregation.isVariance(call);
+        return switch (call.function()) {
+            case COUNT -> true;
+            case SUM, AVG -> call.args().size() == 1;
+            default -> VarianceAggregation.isVariance(call) && call.args().size() == 1;
         };
-        return accumulates && call.args().size() == 1;
     }
 
     /**

@@ -105,8 +105,8 @@ public final class GpuAggregate {
             (VarianceAggregation.isVariance(calls.get(i)) ? variances : others).add(i);
         }
         DeviceColumn[] results = new DeviceColumn[calls.size()];
-        List<KeyColumn> args = arguments(calls, input, work);
-        try {
+        try (Arguments arguments = Arguments.of(calls, input, work)) {
+            List<KeyColumn> args = arguments.keys();
             if (!others.isEmpty()) {
                 List<KeyColumn> otherArgs = others.stream().map(args::get).toList();
                 List<AggCall> otherCalls = others.stream().map(calls::get).toList();
@@ -125,22 +125,38 @@ public final class GpuAggregate {
         } catch (RuntimeException e) {
             Arrays.stream(results).filter(c -> c != null).forEach(DeviceColumn::close);
             throw e;
-        } finally {
-            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
         }
     }
 
-    /** Each call's argument as a key column of {@code input} (null for COUNT(*)); the caller closes them. */
-    private static List<KeyColumn> arguments(List<AggCall> calls, DeviceTable input, DeviceWork work) {
-        List<KeyColumn> args = new ArrayList<>();
-        try {
-            for (AggCall call : calls) {
-                args.add(call.args().isEmpty() ? null : new KeyColumn(input.column(call.args().get(0)), false, work));
+    /**
+     * Each call's argument as a key column of the input (null for COUNT(*); for COUNT of several
+     * columns, a column valid where none of them is NULL, owned here); closing closes them all.
+     */
+    private record Arguments(List<KeyColumn> keys, List<DeviceColumn> owned) implements AutoCloseable {
+        static Arguments of(List<AggCall> calls, DeviceTable input, DeviceWork work) {
+            Arguments args = new Arguments(new ArrayList<>(), new ArrayList<>());
+            try {
+                for (AggCall call : calls) {
+                    DeviceColumn column = null;
+                    if (call.args().size() == 1) {
+                        column = input.column(call.args().get(0));
+                    } else if (call.args().size() > 1) {
+                        column = Accumulation.allValid(call.args().stream().map(input::column).toList(), input.rows(), work);
+                        args.owned().add(column);
+                    }
+                    args.keys().add(column == null ? null : new KeyColumn(column, false, work));
+                }
+                return args;
+            } catch (RuntimeException e) {
+                args.close();
+                throw e;
             }
-            return args;
-        } catch (RuntimeException e) {
-            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
-            throw e;
+        }
+
+        @Override
+        public void close() {
+            keys.stream().filter(a -> a != null).forEach(KeyColumn::close);
+            owned.forEach(DeviceColumn::close);
         }
     }
 
@@ -153,10 +169,9 @@ public final class GpuAggregate {
         if (!ChunkedAggregation.mergeable(node)) {
             throw new IllegalArgumentException("DISTINCT aggregates do not merge across chunks: " + node.describe());
         }
-        List<KeyColumn> args = arguments(node.aggregates(), input, work);
-        try (Grouping grouping = grouping(node, input, null, work)) {
+        try (Arguments args = Arguments.of(node.aggregates(), input, work); Grouping grouping = grouping(node, input, null, work)) {
             int groups = grouping.count();
-            List<Accumulation.DeviceState> deviceStates = Accumulation.run(node.aggregates(), args, grouping.groupOfRow(), groups,
+            List<Accumulation.DeviceState> deviceStates = Accumulation.run(node.aggregates(), args.keys(), grouping.groupOfRow(), groups,
                     input.rows(), work);
             List<Accumulation.State> states = new ArrayList<>();
             try {
@@ -169,8 +184,6 @@ public final class GpuAggregate {
             HostTable keys = grouping.keys() == null ? new HostTable(keySchema(node), List.of())
                     : HostTable.download(grouping.keys(), allocator, work);
             return new PartialAggregate(keys, groups, states);
-        } finally {
-            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
         }
     }
 

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Aggregations that mix DISTINCT aggregates over different arguments with plain ones (TPC-DS
  * q16/q94/q95: COUNT(DISTINCT order), SUM(cost), SUM(profit); q28: AVG(p), COUNT(p),
- * COUNT(DISTINCT p); a variance of the distinct values) on the GPU against the CPU, without GROUP
- * BY and grouped by either path, at the harness's sizes with NULLs, duplicates, skew and extremes.
- * COUNT(DISTINCT) of several columns stays on the CPU.
+ * COUNT(DISTINCT p); a variance of the distinct values; COUNT(DISTINCT a, b) and COUNT(a, b) of
+ * several columns) on the GPU against the CPU, without GROUP BY and grouped by either path, at the
+ * harness's sizes with NULLs, duplicates, skew and extremes.
  */
 class MixedDistinctAggregatesTest extends GpuTestBase {
     private static final DataType MONEY = DataType.decimal(12, 2);
@@ -43,7 +43,11 @@ class MixedDistinctAggregatesTest extends GpuTestBase {
                                 "n"), call(AggFunction.AVG, 1, true, DataType.DOUBLE), call(AggFunction.MAX, 0, false, DataType.VARCHAR)),
                 List.of(call(AggFunction.VAR_SAMP, 4, true, DataType.DOUBLE), call(AggFunction.STDDEV_POP, 2, true, DataType.DOUBLE),
                         call(AggFunction.COUNT, 4, true, DataType.BIGINT), call(AggFunction.VAR_POP, 4, false, DataType.DOUBLE),
-                        call(AggFunction.COUNT, 0, true, DataType.BIGINT)));
+                        call(AggFunction.COUNT, 0, true, DataType.BIGINT)),
+                List.of(new AggCall(AggFunction.COUNT, List.of(1, 2), true, DataType.BIGINT, "cd12"),
+                        new AggCall(AggFunction.COUNT, List.of(1, 2), false, DataType.BIGINT, "c12"),
+                        new AggCall(AggFunction.COUNT, List.of(0, 1, 4), true, DataType.BIGINT, "cd014"),
+                        call(AggFunction.SUM, 3, false, DataType.decimal(18, 2)), call(AggFunction.COUNT, 1, true, DataType.BIGINT)));
     }
 
     @Test
@@ -56,7 +60,7 @@ class MixedDistinctAggregatesTest extends GpuTestBase {
                     cpuRows(node);
                 }
             }
-            AggCall severalColumns = new AggCall(AggFunction.COUNT, List.of(1, 2), true, DataType.BIGINT, "cd2");
+            AggCall severalColumns = new AggCall(AggFunction.SUM, List.of(1, 2), true, DataType.BIGINT, "sd12");
             assertFalse(GpuAggregate.supports(node(source, List.of(), List.of(severalColumns))).supported());
         }
     }
