@@ -43,6 +43,12 @@ public final class ProgramCompiler {
             Op.LEFT, Op.RIGHT, Op.LPAD, Op.RPAD, Op.SPLIT_PART, Op.STARTS_WITH, Op.REGEXP_MATCHES, Op.REGEXP_REPLACE, Op.CAST);
     /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
     static final int MAX_SLOTS = 24;
+    /** ROUND_I's rounding modes (vm.cuh ROUND_*). */
+    static final int ROUND_DOWN = 0;
+    static final int ROUND_FLOOR = 1;
+    static final int ROUND_CEILING = 2;
+    /** MATH_F's functions (vm.cuh MATH_*), by operator, in the order of their numbers. */
+    static final List<Op> MATH_FUNCTIONS = List.of(Op.SQRT, Op.EXP, Op.LN, Op.LOG10, Op.FLOOR, Op.CEIL, Op.SIGN, Op.TRUNC);
 
     private final List<DataType> inputTypes;
     private final List<StringDictionary> inputDictionaries;
@@ -184,6 +190,10 @@ public final class ProgramCompiler {
             case DATE_ADD_DAYS, DATE_ADD_MONTHS -> dateAdd(call);
             case ABS -> abs(call);
             case ROUND -> round(call);
+            case FLOOR, CEIL, SIGN, TRUNC -> roundToward(call);
+            case SQRT, EXP, LN, LOG10 -> unary(Opcode.MATH_F, mathFunction(call.op()), toDouble(call), call.type(), null);
+            case POWER -> binary(Opcode.POW_F, coerce(compile(call.arg(0)), DataType.DOUBLE), coerce(compile(call.arg(1)), DataType.DOUBLE),
+                    call.type());
             default -> throw new Unsupported(call.op() + " runs on the CPU");
         };
     }
@@ -678,6 +688,65 @@ public final class ProgramCompiler {
         // Dropped digits are divided away and multiplied back: the value stays at the argument's scale.
         Operand rounded = drop <= 0 ? a : unary(Opcode.SCALE_UP, drop, unary(Opcode.RESCALE, drop, a, a.type(), null), a.type(), null);
         return toResultType(rounded, call.type());
+    }
+
+    /**
+     * FLOOR, CEIL, SIGN and TRUNC(x [, digits]) as the CPU's MathFunctionEvaluator computes them:
+     * for a DOUBLE result, on the argument as a double (FLOOR, CEIL, SIGN as Java's Math, TRUNC to
+     * an integer); otherwise on the exact value at its own scale, rounded to a multiple of
+     * 10^dropped digits by the function's mode (FLOOR, CEILING, DOWN) or replaced by its sign, and
+     * brought to the result's type.
+     */
+    private Operand roundToward(Call call) {
+        int digits = call.op() == Op.TRUNC ? constantDigits(call) : 0;
+        if (call.type().kind() == TypeKind.DOUBLE) {
+            if (digits != 0) {
+                throw new Unsupported("TRUNC of a DOUBLE to " + digits + " digits runs on the CPU");
+            }
+            return unary(Opcode.MATH_F, mathFunction(call.op()), toDouble(call), DataType.DOUBLE, null);
+        }
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        if (a.isDouble()) {
+            throw new Unsupported(call + " of a DOUBLE typed " + call.type() + " runs on the CPU");
+        }
+        if (call.op() == Op.SIGN) {
+            return toResultType(unary(Opcode.SIGN_I, a.scale(), a, a.type(), null), call.type());
+        }
+        int drop = a.scale() - digits;
+        if (drop > Pow10.MAX_EXPONENT) {
+            throw new Unsupported(call.op() + " to " + digits + " digits of " + a.type() + " runs on the CPU");
+        }
+        int mode = switch (call.op()) {
+            case FLOOR -> ROUND_FLOOR;
+            case CEIL -> ROUND_CEILING;
+            default -> ROUND_DOWN;
+        };
+        Operand rounded = drop <= 0 ? a : binaryImm(Opcode.ROUND_I, a, a, mode, drop, a.type());
+        return toResultType(rounded, call.type());
+    }
+
+    /** TRUNC's digits: its second argument, an integer constant, or 0 without one. */
+    private static int constantDigits(Call call) {
+        if (call.args().size() < 2) {
+            return 0;
+        }
+        if (!(call.arg(1) instanceof Literal literal && literal.value() instanceof Long value && (int) (long) value == value)) {
+            throw new Unsupported(call.op() + " to digits that are not an integer constant runs on the CPU");
+        }
+        return (int) (long) value;
+    }
+
+    /** The first argument of a DOUBLE function, as a DOUBLE (as the CPU reads it). */
+    private Operand toDouble(Call call) {
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        return coerce(a, DataType.DOUBLE);
+    }
+
+    /** OP_MATH_F's function number (vm.cuh MATH_*). */
+    private static int mathFunction(Op op) {
+        return MATH_FUNCTIONS.indexOf(op);
     }
 
     /** An exact math function's value (at the argument's scale) as {@code type}: rescaled and range-checked, or converted to DOUBLE. */
