@@ -10,6 +10,7 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.ColumnGather;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -50,7 +51,10 @@ public final class GpuAggregate {
                 case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> VarianceAggregation.supports(arg, call.type());
                 case APPROX_COUNT_DISTINCT -> false;
             };
-            if (!ok) {
+            // A SMALLINT, TINYINT or REAL result of a computation needs the CPU's range check or rounding.
+            boolean picked = f == AggFunction.MIN || f == AggFunction.MAX || f == AggFunction.SINGLE_VALUE;
+            boolean narrowAverage = f == AggFunction.AVG && call.type().isNarrowInteger();
+            if (!ok || ProgramCompiler.isCarried(call.type()) && !picked && !narrowAverage) {
                 return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");
             }
         }

@@ -96,16 +96,74 @@ public final class ProgramCompiler {
     }
 
     /**
-     * Whether the GPU's operators handle values of this type. TIMESTAMP is an int64 column that
-     * the kernels could carry, but its casts and functions have no GPU twin yet; SMALLINT, TINYINT
-     * and REAL are held as INTEGER and DOUBLE, but the interpreter checks neither their ranges nor
-     * REAL's rounding; a DECIMAL of more than 18 digits is 128 bits wide, which no kernel reads; an
-     * INTERVAL (a difference of TIMESTAMPs) goes with TIMESTAMP.
-     * Nodes with such columns run on the CPU (placement reads this through the provider's planSupport).
+     * Whether the GPU's operators handle values of this type: all but a DECIMAL of more than 18
+     * digits, 128 bits wide, which no kernel reads (nodes with such columns run on the CPU;
+     * placement reads this through the provider's planSupport). The {@link #isCarried carried}
+     * types go through in their physical form.
      */
     public static boolean runsOnGpu(DataType type) {
-        return type.kind() != TypeKind.TIMESTAMP && type.kind() != TypeKind.INTERVAL && !type.isNarrowInteger() && !type.isReal()
-                && !type.isWideDecimal();
+        return !type.isWideDecimal();
+    }
+
+    /**
+     * TIMESTAMP and INTERVAL (int64 microseconds), SMALLINT and TINYINT (int32) and REAL (a double
+     * rounded to a float's precision): the operators carry, compare, group, sort and join them as
+     * their physical form, whose arithmetic, casts and functions are not theirs (a range, a unit,
+     * a rounding); {@link #requireCarried} keeps such expressions on the CPU.
+     */
+    public static boolean isCarried(DataType type) {
+        return type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.INTERVAL || type.isNarrowInteger() || type.isReal();
+    }
+
+    /**
+     * Refuses a call that would compute with a {@link #isCarried carried} type beyond its physical
+     * form: a TIMESTAMP or INTERVAL operand or result but in comparisons, IN, IS [NOT] NULL, CASE
+     * and COALESCE among values of its own type (not DATE's days, not BIGINT); a SMALLINT, TINYINT
+     * or REAL result but from CASE or COALESCE among values of exactly that type (a narrowing's
+     * range check or a float's rounding would be missing). SMALLINT, TINYINT and REAL operands of
+     * other calls are INTEGER and DOUBLE values, as the CPU reads them.
+     */
+    private static void requireCarried(Call call) {
+        boolean temporal = isTemporal(call.type()) || call.args().stream().anyMatch(a -> isTemporal(a.type()));
+        boolean narrowResult = call.type().isNarrowInteger() || call.type().isReal();
+        if (!temporal && !narrowResult) {
+            return;
+        }
+        boolean ok = switch (call.op()) {
+            case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult
+                    && call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
+            case IS_NULL, IS_NOT_NULL -> !narrowResult;
+            case CASE, COALESCE -> valueOperands(call).stream().allMatch(a -> sameVariant(a.type(), call.type()));
+            default -> false;
+        };
+        if (!ok) {
+            throw new Unsupported(call.op() + " of " + call.args().stream().map(a -> a.type().sqlName()).toList() + " as "
+                    + call.type().sqlName() + " runs on the CPU");
+        }
+    }
+
+    private static boolean isTemporal(DataType type) {
+        return type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.INTERVAL;
+    }
+
+    /** The operands whose value a CASE (THEN and ELSE values, not its conditions) or COALESCE (all) may give. */
+    private static List<Expr> valueOperands(Call call) {
+        if (call.op() == Op.COALESCE) {
+            return call.args();
+        }
+        List<Expr> values = new ArrayList<>();
+        for (int i = 1; i < call.args().size(); i += 2) {
+            values.add(call.arg(i));
+        }
+        if (call.args().size() % 2 == 1) {
+            values.add(call.arg(call.args().size() - 1));
+        }
+        return values;
+    }
+
+    /** The same type but for nullability: kind, precision (SMALLINT, TINYINT, REAL) and scale. */
+    private static boolean sameVariant(DataType a, DataType b) {
+        return a.kind() == b.kind() && a.precision() == b.precision() && a.scale() == b.scale();
     }
 
     /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
@@ -166,6 +224,7 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
+        requireCarried(call);
         if (combinesStrings(call)) {
             return combination(call);
         }
