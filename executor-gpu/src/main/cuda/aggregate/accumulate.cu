@@ -1,5 +1,5 @@
-// Aggregate state per group: counts, exact sums (and sums of squares) in 128 bits (low word +
-// high word with carry), double sums, MIN/MAX as ordered keys (sort/ordered_key.cuh). accumulate_groups adds each row
+// Aggregate state per group: counts, exact sums (and the parts of sums of squares) in 128 bits (low
+// word + high word with carry), double sums (and sums of deviations), MIN/MAX as ordered keys (sort/ordered_key.cuh). accumulate_groups adds each row
 // to its group with atomics; accumulate_all (no GROUP BY) reduces in registers and per block
 // and merges one partial per block. finish.cu (or the host) turns the state into result values.
 #include "block.cuh"
@@ -14,27 +14,60 @@ struct AggSpec {
     u64* count;
     u64* a;
     u64* b;
+    const u64* centerCount;  // OP_DEVIATIONS: the first pass's OP_SUM_DOUBLE state (count, double sum); else null
+    const u64* centerSum;
 };
-static_assert(sizeof(AggSpec) == 8 * 8, "eight words per aggregate, as the host writes them");
+static_assert(sizeof(AggSpec) == 10 * 8, "ten words per aggregate, as the host writes them");
 
 __device__ __forceinline__ long long exactValue(const KeySource& s, long long row) {
     return s.kind == KEY_INT32 ? (long long)((const int*)s.values)[row] : ((const long long*)s.values)[row];
 }
 
 // Whether the operation adds a 128-bit exact addend per row (a = low word, b = high word).
-__device__ __forceinline__ bool sums128(int op) { return op == OP_SUM_EXACT || op == OP_SUM_SQUARES; }
+__device__ __forceinline__ bool sums128(int op) {
+    return op == OP_SUM_EXACT || op == OP_SQUARES_HIGH || op == OP_SQUARES_CROSS || op == OP_SQUARES_LOW;
+}
 
-// The row's 128-bit addend of an exact sum: the value, or its square (at most 2^126).
+// Whether the state words a and b are double sums (b unused by OP_SUM_DOUBLE, where it stays 0).
+__device__ __forceinline__ bool sumsDoubles(int op) { return op == OP_SUM_DOUBLE || op == OP_DEVIATIONS; }
+
+// The row's 128-bit addend of an exact sum: the value, or a part of its square (state.cuh).
 __device__ __forceinline__ void exactAddend(const KeySource& s, int op, long long row, u64& lo, u64& hi) {
     const long long v = exactValue(s, row);
-    if (op == OP_SUM_SQUARES) {
-        const unsigned __int128 square = (unsigned __int128)((__int128)v * v);
-        lo = (u64)square;
-        hi = (u64)(square >> 64);
-    } else {
-        lo = (u64)v;
-        hi = v < 0 ? ~0ull : 0ull;
+    const long long h = v >> 32;                         // arithmetic: -2^31 <= h < 2^31
+    const unsigned long long l = (u64)v & 0xffffffffull;  // 0 <= l < 2^32
+    switch (op) {
+        case OP_SQUARES_HIGH:
+            lo = (u64)(h * h);  // at most 2^62
+            hi = 0;
+            break;
+        case OP_SQUARES_CROSS: {
+            const long long cross = h * (long long)l;  // |h * l| < 2^63
+            lo = (u64)cross;
+            hi = cross < 0 ? ~0ull : 0ull;
+            break;
+        }
+        case OP_SQUARES_LOW:
+            lo = l * l;  // below 2^64, unsigned
+            hi = 0;
+            break;
+        default:  // OP_SUM_EXACT
+            lo = (u64)v;
+            hi = v < 0 ? ~0ull : 0ull;
     }
+}
+
+// A DOUBLE row's deviation from its group's mean, the mean from the first pass's sum and count.
+__device__ __forceinline__ double deviation(const AggSpec& s, int g, long long row) {
+    const u64 n = s.centerCount[g];
+    const double mean = n == 0 ? 0.0 : __longlong_as_double((long long)s.centerSum[g]) / (double)n;
+    return ((const double*)s.arg.values)[row] - mean;
+}
+
+// (a, b) += (x, y) as doubles, atomically (each word on its own).
+__device__ __forceinline__ void atomicAddDoubles(u64* a, u64* b, double x, double y) {
+    atomicAdd((double*)a, x);
+    atomicAdd((double*)b, y);
 }
 
 // (hi, lo) += (xhi, xlo) in registers.
@@ -52,7 +85,8 @@ __device__ __forceinline__ void atomicAdd128(u64* lo, u64* hi, u64 xlo, u64 xhi)
     if (xhi + carry != 0) atomicAdd(hi, xhi + carry);
 }
 
-// Adds one row to group slot `g` of the state arrays (global or shared: atomics take both).
+// Adds one row to group slot `g` of the state arrays (global or shared: atomics take both); the
+// slot is the group's number in every kernel, which OP_DEVIATIONS reads its mean by.
 __device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* count, u64* a, u64* b, int g, long long row) {
     if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) {
         atomicAdd(&count[g], 1ull);
@@ -63,7 +97,9 @@ __device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* cou
             atomicAdd(&count[g], 1ull);
             break;
         case OP_SUM_EXACT:
-        case OP_SUM_SQUARES: {
+        case OP_SQUARES_HIGH:
+        case OP_SQUARES_CROSS:
+        case OP_SQUARES_LOW: {
             u64 lo, hi;
             exactAddend(s.arg, op, row, lo, hi);
             atomicAdd(&count[g], 1ull);
@@ -74,6 +110,12 @@ __device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* cou
             atomicAdd(&count[g], 1ull);
             atomicAdd((double*)&a[g], ((const double*)s.arg.values)[row]);
             break;
+        case OP_DEVIATIONS: {
+            const double d = deviation(s, g, row);
+            atomicAdd(&count[g], 1ull);
+            atomicAddDoubles(&a[g], &b[g], d * d, d);
+            break;
+        }
         case OP_MIN:
             atomicAdd(&count[g], 1ull);
             atomicMin(&a[g], orderedKey(s.arg, row));
@@ -105,7 +147,7 @@ __device__ __forceinline__ void mergeState(int op, u64* count, u64* a, u64* b, i
     if (partialCount == 0) return;  // nothing of this group
     atomicAdd(&count[g], partialCount);
     if (sums128(op)) atomicAdd128(&a[g], &b[g], pa, pb);
-    else if (op == OP_SUM_DOUBLE) atomicAdd((double*)&a[g], __longlong_as_double((long long)pa));
+    else if (sumsDoubles(op)) atomicAddDoubles(&a[g], &b[g], __longlong_as_double((long long)pa), __longlong_as_double((long long)pb));
     else if (op == OP_MIN) atomicMin(&a[g], pa);
     else if (op == OP_MAX) atomicMax(&a[g], pa);
     else if (op == OP_SINGLE_VALUE) {
@@ -154,8 +196,8 @@ accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow
     flushSharedState(state, aggs, numAggs, groups);
 }
 
-// One row's contribution to its group, as a partial state (count, a, b); zero count: none.
-__device__ __forceinline__ void rowPartial(const AggSpec& s, int op, long long row, u64& count, u64& a, u64& b) {
+// One row's contribution to its group g, as a partial state (count, a, b); zero count: none.
+__device__ __forceinline__ void rowPartial(const AggSpec& s, int op, int g, long long row, u64& count, u64& a, u64& b) {
     count = 0;
     a = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull;
     b = 0;
@@ -166,6 +208,10 @@ __device__ __forceinline__ void rowPartial(const AggSpec& s, int op, long long r
         exactAddend(s.arg, op, row, a, b);
     } else if (op == OP_SUM_DOUBLE) {
         a = (u64)__double_as_longlong(((const double*)s.arg.values)[row]);
+    } else if (op == OP_DEVIATIONS) {
+        const double d = deviation(s, g, row);
+        a = (u64)__double_as_longlong(d * d);
+        b = (u64)__double_as_longlong(d);
     } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
         a = orderedKey(s.arg, row);
         b = 1;
@@ -180,7 +226,10 @@ __device__ __forceinline__ void warpMerge(int op, u64& count, u64& a, u64& b) {
         const u64 ob = __shfl_xor_sync(0xffffffffu, b, offset);
         count += oc;
         if (sums128(op)) add128(a, b, oa, ob);
-        else if (op == OP_SUM_DOUBLE) a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
+        else if (sumsDoubles(op)) {
+            a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
+            b = (u64)__double_as_longlong(__longlong_as_double((long long)b) + __longlong_as_double((long long)ob));
+        }
         else if (op == OP_MAX) a = max(a, oa);
         else if (op == OP_MIN || op == OP_SINGLE_VALUE) {
             a = min(a, oa);
@@ -212,7 +261,7 @@ accumulate_groups_warp(const AggSpec* aggs, int numAggs, const int* groupOfRow, 
                 const AggSpec s = aggs[ai];
                 const int op = (int)s.op;
                 u64 count = 0, a = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull, b = 0;
-                if (mine) rowPartial(s, op, row, count, a, b);
+                if (mine) rowPartial(s, op, group, row, count, a, b);
                 warpMerge(op, count, a, b);
                 if (lane == leader) {
                     u64* base = state + (size_t)ai * 3 * groups;
@@ -224,16 +273,17 @@ accumulate_groups_warp(const AggSpec* aggs, int numAggs, const int* groupOfRow, 
     flushSharedState(state, aggs, numAggs, groups);
 }
 
-// One block's partial of one aggregate.
+// One block's partial of one aggregate: exact sums in (lo, hi), double sums in (sum, sum2).
 struct Partial {
     u64 count, lo, hi, best, seen;
-    double sum;
+    double sum, sum2;
 };
 
 __device__ __forceinline__ void merge(Partial& p, const Partial& q, int op) {
     p.count += q.count;
     add128(p.lo, p.hi, q.lo, q.hi);
     p.sum += q.sum;
+    p.sum2 += q.sum2;
     p.best = op == OP_MAX ? max(p.best, q.best) : min(p.best, q.best);
     p.seen |= q.seen;
 }
@@ -245,7 +295,7 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
     for (int a = 0; a < numAggs; a++) {
         const AggSpec s = aggs[a];
         const int op = (int)s.op;
-        Partial p{0, 0, 0, op == OP_MAX ? 0ull : ~0ull, 0, 0.0};
+        Partial p{0, 0, 0, op == OP_MAX ? 0ull : ~0ull, 0, 0.0, 0.0};
         for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
             if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) p.count++;
             if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) continue;
@@ -256,6 +306,10 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
                 add128(p.lo, p.hi, lo, hi);
             } else if (op == OP_SUM_DOUBLE) {
                 p.sum += ((const double*)s.arg.values)[row];
+            } else if (op == OP_DEVIATIONS) {
+                const double d = deviation(s, 0, row);
+                p.sum += d * d;
+                p.sum2 += d;
             } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
                 u64 key = orderedKey(s.arg, row);
                 p.best = op == OP_MAX ? max(p.best, key) : min(p.best, key);
@@ -270,6 +324,7 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
             q.best = __shfl_down_sync(0xffffffffu, p.best, o);
             q.seen = __shfl_down_sync(0xffffffffu, p.seen, o);
             q.sum = __shfl_down_sync(0xffffffffu, p.sum, o);
+            q.sum2 = __shfl_down_sync(0xffffffffu, p.sum2, o);
             merge(p, q, op);
         }
         if (lane == 0) warpPartials[warpId] = p;
@@ -278,11 +333,25 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
             for (int w = 1; w < WARPS; w++) merge(p, warpPartials[w], op);
             if (p.count != 0) atomicAdd(&s.count[0], p.count);
             if (sums128(op)) atomicAdd128(&s.a[0], &s.b[0], p.lo, p.hi);
-            if (op == OP_SUM_DOUBLE) atomicAdd((double*)&s.a[0], p.sum);
+            if (sumsDoubles(op)) atomicAddDoubles(&s.a[0], &s.b[0], p.sum, p.sum2);
             if (op == OP_MIN || op == OP_SINGLE_VALUE) atomicMin(&s.a[0], p.best);
             if (op == OP_MAX) atomicMax(&s.a[0], p.best);
             if (op == OP_SINGLE_VALUE && p.seen) atomicOr(&s.b[0], 1ull);
         }
         __syncthreads();  // warpPartials is reused by the next aggregate
+    }
+}
+
+// COUNT(a, b, ...): each row's validity across several columns, 1 where none is NULL; a column's
+// validity address is 0 when it has no NULLs. One thread per row (grid-stride).
+extern "C" __global__ void __launch_bounds__(BLOCK)
+all_valid(const u64* validities, int columns, int n, unsigned char* out) {
+    for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+        unsigned char valid = 1;
+        for (int c = 0; c < columns; c++) {
+            const unsigned char* v = (const unsigned char*)validities[c];
+            if (v != nullptr && v[row] == 0) valid = 0;
+        }
+        out[row] = valid;
     }
 }

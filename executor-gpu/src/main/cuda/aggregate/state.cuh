@@ -12,6 +12,14 @@ constexpr int OP_SUM_DOUBLE = 3;    // count, a = double sum
 constexpr int OP_MIN = 4;           // count, a = smallest ordered key (starts ~0)
 constexpr int OP_MAX = 5;           // count, a = largest ordered key (starts 0)
 constexpr int OP_SINGLE_VALUE = 6;  // count = rows, a = MIN of the values, b = 1 when a value was seen
-constexpr int OP_SUM_SQUARES = 7;   // count, a = low word, b = high word of the exact sum of squares (variances)
+// Variances (VarianceAggregation). An exact value v = h * 2^32 + l (h = v >> 32, l its low 32 bits
+// unsigned) has v^2 = h^2 * 2^64 + h * l * 2^33 + l^2: three sums that each fit 128 bits for 2^31
+// rows of any 64-bit value, kept as OP_SUM_EXACT keeps a sum (count, a = low word, b = high word).
+constexpr int OP_SQUARES_HIGH = 7;   // sum of h^2
+constexpr int OP_SQUARES_CROSS = 8;  // sum of h * l
+constexpr int OP_SQUARES_LOW = 9;    // sum of l^2
+// DOUBLE values, the second pass over them: with m the group's mean from the first pass (its
+// OP_SUM_DOUBLE state, AggSpec.center*), count, a = sum of (x - m)^2, b = sum of (x - m), both doubles.
+constexpr int OP_DEVIATIONS = 10;
 
 }  // namespace warp

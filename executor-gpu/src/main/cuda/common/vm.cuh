@@ -30,8 +30,23 @@ enum Opcode : int {
     OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
     OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F,
     OP_GUARD, OP_UNGUARD, OP_CASE_THEN, OP_CASE_ELSE,
-    OP_ABS_I, OP_ABS_F, OP_ROUND_F
+    OP_ABS_I, OP_ABS_F, OP_ROUND_F,
+    OP_ROUND_I, OP_SIGN_I, OP_MATH_F, OP_POW_F
 };
+
+// OP_ROUND_I's rounding modes (c) and OP_MATH_F's functions (imm), as ProgramCompiler numbers them
+// (VmConstantsTest checks); Java's Math gives the functions' special values as these do.
+constexpr int ROUND_DOWN = 0;
+constexpr int ROUND_FLOOR = 1;
+constexpr int ROUND_CEILING = 2;
+constexpr int MATH_SQRT = 0;
+constexpr int MATH_EXP = 1;
+constexpr int MATH_LN = 2;
+constexpr int MATH_LOG10 = 3;
+constexpr int MATH_FLOOR = 4;
+constexpr int MATH_CEIL = 5;
+constexpr int MATH_SIGN = 6;
+constexpr int MATH_TRUNC = 7;
 
 // Errors reported through the kernel's error word; the host raises the SQLSTATE.
 // ERR_ENTRY_BASE + p: the dictionary entry at table position p failed on the host (a bad CAST);
@@ -204,6 +219,46 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 const double away = copysign(magnitude - whole >= 0.5 ? whole + 1 : whole, scaled);
                 const double r = I.c ? __dmul_rn(away, modifier) : __ddiv_rn(away, modifier);
                 v[d] = asBits(isfinite(r) ? r : I.c ? 0.0 : x);
+                break;
+            }
+            case OP_ROUND_I: {  // a rounded to a multiple of 10^imm by mode c (FLOOR, CEIL, TRUNC of exact values), at a's scale
+                n[d] = n[I.a];
+                if (n[d]) { v[d] = 0; break; }
+                const long long unit = pow10ll(I.imm), x = v[I.a];
+                long long q = x / unit;  // toward zero: ROUND_DOWN
+                if (x % unit != 0 && I.c == ROUND_FLOOR && x < 0) q -= 1;
+                if (x % unit != 0 && I.c == ROUND_CEILING && x > 0) q += 1;
+                __int128 r = (__int128)q * unit;
+                if (!fits64(r)) { fail(in.error, ERR_OVERFLOW, off); r = 0; }
+                v[d] = (long long)r;
+                break;
+            }
+            case OP_SIGN_I:  // the sign of a times 10^imm (1 at a's scale)
+                n[d] = n[I.a];
+                v[d] = n[d] ? 0 : (long long)((v[I.a] > 0) - (v[I.a] < 0)) * pow10ll(I.imm);
+                break;
+            case OP_MATH_F: {  // a function of a DOUBLE (imm: MATH_*), IEEE special values, no errors
+                n[d] = n[I.a];
+                const double x = asDouble(v[I.a]);
+                double r;
+                switch (I.imm) {
+                    case MATH_SQRT: r = sqrt(x); break;
+                    case MATH_EXP: r = exp(x); break;
+                    case MATH_LN: r = log(x); break;
+                    case MATH_LOG10: r = log10(x); break;
+                    case MATH_FLOOR: r = floor(x); break;
+                    case MATH_CEIL: r = ceil(x); break;
+                    case MATH_SIGN: r = x > 0 ? 1.0 : x < 0 ? -1.0 : x; break;  // Math.signum: ±0 and NaN as they are
+                    default: r = trunc(x); r = r == 0 ? 0.0 : r;  // MATH_TRUNC: the CPU's BigDecimal truncation gives +0
+                }
+                v[d] = n[d] ? 0 : asBits(r);
+                break;
+            }
+            case OP_POW_F: {  // Math.pow: a NaN exponent, or ±1 to an infinite one, is NaN (C's pow gives 1)
+                n[d] = n[I.a] || n[I.b];
+                const double x = asDouble(v[I.a]), y = asDouble(v[I.b]);
+                const double r = isnan(y) || (isinf(y) && fabs(x) == 1.0) ? __longlong_as_double(0x7ff8000000000000ll) : pow(x, y);
+                v[d] = n[d] ? 0 : asBits(r);
                 break;
             }
             case OP_SCALE_UP: {  // a * 10^imm

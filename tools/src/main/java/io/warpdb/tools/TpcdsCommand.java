@@ -106,11 +106,21 @@ public final class TpcdsCommand implements Runnable {
         @Option(names = "--executor", description = "auto, cpu or gpu (default: auto).")
         String executor = "auto";
 
+        @Option(names = "--explain-analyze", paramLabel = "FILE",
+                description = "After the checks, run each query once more under EXPLAIN ANALYZE and write its plan to FILE: the"
+                        + " executor, rows, time, kernel time and copies of every node; at the end, every node left on the CPU"
+                        + " with the reason its executor gave.")
+        Path explainAnalyze;
+
         @Override
         public Integer call() {
             List<TpcdsQuery> queries = selection.queries();
             try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
-                return SuiteRunner.allOk(new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out)) ? 0 : 1;
+                List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out);
+                if (explainAnalyze != null) {
+                    ExplainAnalyzeFile.write(List.of(warpdb), queries, explainAnalyze);
+                }
+                return SuiteRunner.allOk(outcomes) ? 0 : 1;
             }
         }
     }
@@ -134,6 +144,11 @@ public final class TpcdsCommand implements Runnable {
         @Option(names = "--runs", description = "Timed runs per query (default: 3).")
         int runs = 3;
 
+        @Option(names = "--explain-analyze", paramLabel = "FILE",
+                description = "After timing, run each query once more under EXPLAIN ANALYZE on the first executor and write the"
+                        + " plans to FILE, then every node left on the CPU with the reason its executor gave.")
+        Path explainAnalyze;
+
         @Override
         public Integer call() throws Exception {
             List<TpcdsQuery> queries = selection.queries();
@@ -148,6 +163,9 @@ public final class TpcdsCommand implements Runnable {
                 String title = "TPC-DS SF " + SuiteOptions.format(common.scaleFactor) + ", WarpDB (" + String.join(", ", executors)
                         + ") vs DuckDB";
                 SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
+                if (explainAnalyze != null) {
+                    ExplainAnalyzeFile.write(List.of(targets.get(executors.get(0))), queries, explainAnalyze);
+                }
                 return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
             } finally {
                 opened.forEach(WarpDbTarget::close);

@@ -27,8 +27,6 @@ import io.warpdb.tpch.TpchSchema;
 import io.warpdb.tpch.SuiteSetup;
 import io.warpdb.tpch.WarpDbTarget;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -164,7 +162,7 @@ public final class TpchCommand implements Runnable {
             try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
                 List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out);
                 if (explainAnalyze != null) {
-                    writePlans(List.of(warpdb), queries, explainAnalyze);
+                    ExplainAnalyzeFile.write(List.of(warpdb), queries, explainAnalyze);
                 }
                 return SuiteRunner.allOk(outcomes) ? 0 : 1;
             }
@@ -251,7 +249,7 @@ public final class TpchCommand implements Runnable {
                     if (cluster != null) {
                         explained.add(targets.get("cluster"));
                     }
-                    writePlans(explained, queries, explainAnalyze);
+                    ExplainAnalyzeFile.write(explained, queries, explainAnalyze);
                 }
                 return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
             } finally {
@@ -393,22 +391,5 @@ public final class TpchCommand implements Runnable {
         SuiteSetup setup = common.setup(TpchLoader.parts(data, tables), data.describe(), executors);
         System.out.print(MemoryReport.measure(setup.database(), setup.reference(), tables, common.scaleFactor).format());
         return setup;
-    }
-
-    /** Each query's EXPLAIN ANALYZE on each of {@code targets}, query after query, into {@code file}. */
-    private static void writePlans(List<QueryTarget> targets, List<TpchQuery> queries, Path file) {
-        List<String> lines = new ArrayList<>();
-        for (QueryTarget target : targets) {
-            for (TpchQuery q : queries) {
-                lines.add("EXPLAIN ANALYZE " + q.name() + (targets.size() > 1 ? " on " + target.name() : ""));
-                target.query("explain analyze " + q.sql()).rows().forEach(row -> lines.add(String.valueOf(row.get(0))));
-            }
-        }
-        try {
-            Files.write(file, lines);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-        System.err.println("plans written to " + file);
     }
 }

@@ -1,6 +1,7 @@
 package io.warpdb.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,29 @@ class WarpCliTest {
         assertTrue(lines.get(1).startsWith("Aggregate(") && lines.get(1).contains("[cpu] rows=1 time="), lines.toString());
         assertTrue(lines.contains("EXPLAIN ANALYZE q13"), lines.toString());
         assertTrue(lines.stream().anyMatch(l -> l.contains("Join(kind=") && l.contains("[cpu] rows=")), lines.toString());
+    }
+
+    /** tpcds run --explain-analyze writes every plan, then the nodes left on the CPU with their reasons: none on the CPU executor. */
+    @Test
+    void tpcdsRunWritesEachQuerysExplainAnalyzeAndTheNodesLeftOnTheCpu(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path plans = dir.resolve("plans.txt");
+        String[] result = runCapturingSystemOut("tpcds", "run", "--sf", "0.01", "--in-memory", "--queries", "3", "--executor", "cpu",
+                "--explain-analyze", plans.toString());
+        assertEquals("0", result[0], result[1]);
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(plans);
+        assertEquals("EXPLAIN ANALYZE q03", lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("Aggregate(") && l.contains("[cpu] rows=")), lines.toString());
+        assertEquals("Plan nodes left on the CPU: 0", lines.get(lines.size() - 1), lines.toString());
+    }
+
+    /** The lines that count as left on the CPU: refused at planning with a reason, or rerun on the CPU at run time. */
+    @Test
+    void explainAnalyzeLinesLeftOnTheCpu() {
+        assertTrue(ExplainAnalyzeFile.leftOnCpu("  Aggregate(...)  [cpu; gpu cannot run it: COUNT runs on the CPU] rows=3 time=1.0 ms"));
+        assertTrue(ExplainAnalyzeFile.leftOnCpu("  Join(...)  [cpu] rows=3 time=1.0 ms; out of device memory: reran on cpu"));
+        assertFalse(ExplainAnalyzeFile.leftOnCpu("  Scan(t)  [gpu] rows=3 time=1.0 ms h2d=0.1 MB"));
+        assertFalse(ExplainAnalyzeFile.leftOnCpu("  Scan(t)  [cpu] rows=3 time=1.0 ms"));
     }
 
     @Test

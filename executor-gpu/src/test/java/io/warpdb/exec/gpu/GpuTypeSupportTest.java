@@ -1,6 +1,7 @@
 package io.warpdb.exec.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.exec.Support;
@@ -9,6 +10,7 @@ import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
@@ -17,38 +19,66 @@ import io.warpdb.core.types.Schema;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Placement keeps nodes with types the GPU does not handle on the CPU, whatever the machine (no device needed). */
+/**
+ * Which nodes over which types the GPU takes, whatever the machine (no device needed): TIMESTAMP,
+ * INTERVAL, SMALLINT, TINYINT and REAL columns go through in their physical form (compared,
+ * grouped, sorted, joined), what would compute with them beyond it stays on the CPU; DECIMALs of
+ * more than 18 digits stay there whole.
+ */
 class GpuTypeSupportTest {
     private static PlanNode rowsOf(DataType type) {
         return new ValuesNode(new Schema(List.of(new Field("c", type))), List.of());
     }
 
     @Test
-    void nodesOverTimestampColumnsRunOnTheCpu() {
-        Support filter = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
-                Call.of(Op.IS_NOT_NULL, DataType.BOOLEAN, new ColumnRef(0, DataType.TIMESTAMP))));
-        assertEquals(Support.no("TIMESTAMP columns run on the CPU"), filter);
+    void timestampColumnsAreComparedWithTimestampsOnTheGpu() {
+        ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
+        Support isNotNull = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
+                Call.of(Op.IS_NOT_NULL, DataType.BOOLEAN, ts)));
+        assertTrue(isNotNull.supported(), isNotNull.toString());
+        Support later = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
+                Call.of(Op.GT, DataType.BOOLEAN, ts, Literal.ofLong(1_700_000_000_000_000L, DataType.TIMESTAMP))));
+        assertTrue(later.supported(), later.toString());
+        Support choice = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
+                List.of(Call.of(Op.COALESCE, DataType.TIMESTAMP, ts, Literal.ofLong(0, DataType.TIMESTAMP))),
+                Schema.of(new Field("t", DataType.TIMESTAMP))));
+        assertTrue(choice.supported(), choice.toString());
     }
 
     @Test
-    void nodesOverNarrowIntegersAndRealsRunOnTheCpu() {
-        assertEquals(Support.no("SMALLINT columns run on the CPU"), GpuExecutorProvider.planSupport(rowsOf(DataType.SMALLINT)));
-        assertEquals(Support.no("TINYINT columns run on the CPU"), GpuExecutorProvider.planSupport(rowsOf(DataType.TINYINT)));
-        Support real = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DOUBLE),
-                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.CAST, DataType.REAL, new ColumnRef(0, DataType.DOUBLE)),
-                        new Literal(0.0, DataType.REAL))));
-        assertEquals(Support.no("REAL values run on the CPU"), real);
-    }
-
-    @Test
-    void expressionsWithTimestampValuesRunOnTheCpu() {
+    void timestampsMixedWithDatesOrComputedRunOnTheCpu() {
+        ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
+        Support withDate = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
+                Call.of(Op.GT, DataType.BOOLEAN, ts, Literal.ofLong(19_000, DataType.DATE))));
+        assertFalse(withDate.supported(), withDate.toString());
+        Support extract = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
+                List.of(Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ts)), Schema.of(new Field("y", DataType.BIGINT))));
+        assertFalse(extract.supported(), extract.toString());
         Call midnight = Call.of(Op.CAST, DataType.TIMESTAMP, new ColumnRef(0, DataType.DATE));
         Support cast = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),
                 Call.of(Op.GT, DataType.BOOLEAN, midnight, Literal.ofLong(0, DataType.TIMESTAMP))));
-        assertEquals(Support.no("TIMESTAMP values run on the CPU"), cast);
+        assertFalse(cast.supported(), cast.toString());
         Support dates = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),
                 Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.DATE), Literal.ofLong(0, DataType.DATE))));
         assertTrue(dates.supported(), dates.toString());
+    }
+
+    @Test
+    void narrowIntegersAndRealsGoThroughButNarrowingAndRoundingRunOnTheCpu() {
+        for (DataType type : List.of(DataType.SMALLINT, DataType.TINYINT, DataType.REAL)) {
+            assertEquals(Support.YES, GpuExecutorProvider.planSupport(rowsOf(type)), type.toString());
+        }
+        Support widened = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.SMALLINT),
+                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.ADD, DataType.INTEGER, new ColumnRef(0, DataType.SMALLINT),
+                        Literal.ofLong(1, DataType.INTEGER)), Literal.ofLong(5, DataType.INTEGER))));
+        assertTrue(widened.supported(), widened.toString());
+        Support narrowed = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.INTEGER),
+                List.of(Call.of(Op.CAST, DataType.SMALLINT, new ColumnRef(0, DataType.INTEGER))), Schema.of(new Field("s", DataType.SMALLINT))));
+        assertFalse(narrowed.supported(), narrowed.toString());
+        Support real = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DOUBLE),
+                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.CAST, DataType.REAL, new ColumnRef(0, DataType.DOUBLE)),
+                        new Literal(0.0, DataType.REAL))));
+        assertFalse(real.supported(), real.toString());
     }
 
     @Test

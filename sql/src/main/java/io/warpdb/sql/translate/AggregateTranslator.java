@@ -107,8 +107,9 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
     /**
      * {@code input} grouped by its columns {@code keys} (named by {@code keyFields}) with {@code specs}:
      * the keys, then one column per spec. A FILTERed aggregate of {@code agg(x) FILTER (WHERE f)} is
-     * computed as {@code agg(CASE WHEN f THEN x END)}, the CASE a column added below the aggregate;
-     * {@code COUNT([DISTINCT] a, b, ...)} counts one key column of the arguments ({@link RowKeys}).
+     * computed as {@code agg(CASE WHEN f THEN x END)}, the CASE a column added below the aggregate
+     * (one per argument of {@code COUNT([DISTINCT] a, b, ...)}, which counts the rows, or distinct
+     * combinations, where no argument is NULL: the executors take its several arguments as they are).
      */
     static AggregateNode aggregate(PlanNode input, List<Integer> keys, List<Field> keyFields, List<Spec> specs) {
         List<Expr> filteredArgs = new ArrayList<>();
@@ -117,19 +118,17 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
         for (Spec spec : specs) {
             AggFunction function = spec.function();
             List<Integer> args = spec.args();
-            if (args.size() > 1) {
-                // COUNT([DISTINCT] a, b, ...) counts the rows (combinations) where no argument is NULL: one key column.
-                filteredArgs.add(RowKeys.of(args.stream().map(a -> (Expr) new ColumnRef(a, input.schema().type(a))).toList()));
-                args = List.of(input.schema().size() + filteredArgs.size() - 1);
-            }
             if (spec.filterArg() >= 0) {
-                Expr value = args.isEmpty() ? LiteralConverter.toLiteral(1L, DataType.INTEGER)
-                        : args.get(0) >= input.schema().size() ? filteredArgs.get(filteredArgs.size() - 1)
-                        : new ColumnRef(args.get(0), input.schema().type(args.get(0)));
                 Expr condition = new ColumnRef(spec.filterArg(), input.schema().type(spec.filterArg()));
-                DataType valueType = value.type().withNullable(true);
-                filteredArgs.add(Call.of(Op.CASE, valueType, condition, value, Literal.ofNull(valueType)));
-                args = List.of(input.schema().size() + filteredArgs.size() - 1);
+                List<Expr> values = args.isEmpty() ? List.of(LiteralConverter.toLiteral(1L, DataType.INTEGER))
+                        : args.stream().map(a -> (Expr) new ColumnRef(a, input.schema().type(a))).toList();
+                List<Integer> filtered = new ArrayList<>();
+                for (Expr value : values) {
+                    DataType valueType = value.type().withNullable(true);
+                    filteredArgs.add(Call.of(Op.CASE, valueType, condition, value, Literal.ofNull(valueType)));
+                    filtered.add(input.schema().size() + filteredArgs.size() - 1);
+                }
+                args = filtered;
                 function = function == AggFunction.COUNT_STAR ? AggFunction.COUNT : function;
             }
             calls.add(new AggCall(function, args, spec.distinct(), spec.field().type(), spec.field().name()));

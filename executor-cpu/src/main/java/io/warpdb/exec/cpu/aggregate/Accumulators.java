@@ -8,6 +8,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import java.util.Arrays;
+import java.util.List;
 
 /** Creates the accumulator of an aggregate call, and the array growth the accumulators share. */
 public final class Accumulators {
@@ -15,9 +16,11 @@ public final class Accumulators {
     }
 
     /**
-     * The accumulator for {@code call} over an argument of type {@code argType} (null for COUNT(*)).
+     * The accumulator for {@code call} over arguments of types {@code argTypes} (none for COUNT(*),
+     * one or more for COUNT, one for the others).
      */
-    public static Accumulator create(AggCall call, DataType argType) {
+    public static Accumulator create(AggCall call, List<DataType> argTypes) {
+        DataType argType = argTypes.isEmpty() ? null : argTypes.get(0);
         DataType type = call.type();
         AggFunction function = call.function();
         Accumulator plain = switch (function) {
@@ -49,7 +52,7 @@ public final class Accumulators {
         // MIN and MAX over the distinct values are MIN and MAX over all of them.
         boolean needsDistinct = call.distinct() && function != AggFunction.MIN && function != AggFunction.MAX
                 && function != AggFunction.SINGLE_VALUE && function != AggFunction.COUNT_STAR;
-        return needsDistinct ? new DistinctAccumulator(plain, argType) : plain;
+        return needsDistinct ? new DistinctAccumulator(plain, argTypes) : plain;
     }
 
     static long[] grow(long[] a, int size) {

@@ -4,6 +4,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.exec.cpu.column.Column;
 import java.util.Arrays;
+import java.util.List;
 
 /** COUNT(*) (every row) and COUNT(x) (non-NULL values). */
 final class CountAccumulator implements MergeableAccumulator {
@@ -18,9 +19,20 @@ final class CountAccumulator implements MergeableAccumulator {
 
     @Override
     public void add(Column values, int[] groupIds, int groupCount) {
+        add(countNulls ? null : values.nulls(), groupIds, groupCount);
+    }
+
+    /** COUNT(a, b, ...): the rows where no argument is NULL. */
+    @Override
+    public void add(List<Column> args, int[] groupIds, int groupCount) {
+        add(countNulls ? null : Column.nullsOfAny(args.toArray(Column[]::new)), groupIds, groupCount);
+    }
+
+    /** Counts the rows not flagged in {@code skip} (null: none is). */
+    private void add(boolean[] skip, int[] groupIds, int groupCount) {
         counts = Accumulators.grow(counts, groupCount);
         for (int row = 0; row < groupIds.length; row++) {
-            if (countNulls || !values.isNull(row)) {
+            if (skip == null || !skip[row]) {
                 counts[groupIds[row]]++;
             }
         }

@@ -5,19 +5,22 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
+import java.util.List;
 
 /**
- * COUNT/SUM/AVG(DISTINCT x): passes on to the wrapped accumulator only the first occurrence of
- * each (group, value) pair, remembered in a hash table over the pair.
+ * COUNT/SUM/AVG(DISTINCT x), COUNT(DISTINCT a, b, ...): passes on to the wrapped accumulator only
+ * the first occurrence of each (group, values) tuple without NULLs, remembered in a hash table over
+ * the tuple (the arguments compared as GROUP BY compares keys).
  */
 final class DistinctAccumulator implements Accumulator {
     private final Accumulator inner;
-    private final KeyEncoder encoder;
-    private final KeyTable seen = new KeyTable(2);
+    private final List<KeyEncoder> encoders;
+    private final KeyTable seen;
 
-    DistinctAccumulator(Accumulator inner, DataType argType) {
+    DistinctAccumulator(Accumulator inner, List<DataType> argTypes) {
         this.inner = inner;
-        this.encoder = KeyEncoder.forGrouping(argType, new StringDictionary.Builder());
+        this.encoders = argTypes.stream().map(t -> KeyEncoder.forGrouping(t, new StringDictionary.Builder())).toList();
+        this.seen = new KeyTable(1 + argTypes.size());
     }
 
     @Override
@@ -27,15 +30,21 @@ final class DistinctAccumulator implements Accumulator {
 
     @Override
     public void add(Column values, int[] groupIds, int groupCount) {
+        add(List.of(values), groupIds, groupCount);
+    }
+
+    @Override
+    public void add(List<Column> args, int[] groupIds, int groupCount) {
         int rows = groupIds.length;
-        long[] groups = new long[rows];
+        long[][] tuples = new long[1 + args.size()][rows];
         for (int i = 0; i < rows; i++) {
-            groups[i] = groupIds[i];
+            tuples[0][i] = groupIds[i];
         }
-        long[] encoded = new long[rows];
-        encoder.encode(values, encoded, null);
+        for (int a = 0; a < args.size(); a++) {
+            encoders.get(a).encode(args.get(a), tuples[1 + a], null);
+        }
         boolean[] isNew = new boolean[rows];
-        seen.add(new long[][] {groups, encoded}, new boolean[2][], values.nulls(), new int[rows], isNew);
+        seen.add(tuples, new boolean[tuples.length][], Column.nullsOfAny(args.toArray(Column[]::new)), new int[rows], isNew);
         int firstCount = 0;
         for (boolean first : isNew) {
             firstCount += first ? 1 : 0;
@@ -48,7 +57,7 @@ final class DistinctAccumulator implements Accumulator {
                 firstGroups[at++] = groupIds[i];
             }
         }
-        inner.add(values.gather(firstRows), firstGroups, groupCount);
+        inner.add(args.stream().map(c -> c.gather(firstRows)).toList(), firstGroups, groupCount);
     }
 
     @Override

@@ -81,8 +81,7 @@ final class HashAggregateOperator extends Operator {
     static boolean mergeable(AggregateNode node) {
         Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
-            DataType argType = call.args().isEmpty() ? null : input.type(call.args().get(0));
-            if (!(Accumulators.create(call, argType) instanceof MergeableAccumulator)) {
+            if (!(Accumulators.create(call, call.args().stream().map(input::type).toList()) instanceof MergeableAccumulator)) {
                 return false;
             }
         }
@@ -90,8 +89,7 @@ final class HashAggregateOperator extends Operator {
     }
 
     private Accumulator newAccumulator(AggCall call) {
-        DataType argType = call.args().isEmpty() ? null : inputSchema.type(call.args().get(0));
-        return Accumulators.create(call, argType);
+        return Accumulators.create(call, call.args().stream().map(inputSchema::type).toList());
     }
 
     @Override
@@ -220,8 +218,7 @@ final class HashAggregateOperator extends Operator {
                 table.add(keys, nulls, null, groupIds, null);
             }
             for (int a = 0; a < aggregates.size(); a++) {
-                List<Integer> args = aggregates.get(a).args();
-                accumulators.get(a).add(args.isEmpty() ? null : input.column(args.get(0)), groupIds, count());
+                accumulators.get(a).add(aggregates.get(a).args().stream().map(input::column).toList(), groupIds, count());
             }
         }
 

@@ -17,7 +17,7 @@ class ApproxDistinctAccumulatorTest {
 
     private static MergeableAccumulator accumulator(DataType argType) {
         AggCall call = new AggCall(AggFunction.APPROX_COUNT_DISTINCT, List.of(0), false, DataType.BIGINT, "n");
-        return (MergeableAccumulator) Accumulators.create(call, argType);
+        return (MergeableAccumulator) Accumulators.create(call, List.of(argType));
     }
 
     /** Adds the values [from, to) (each twice, in batches) to group 0. */

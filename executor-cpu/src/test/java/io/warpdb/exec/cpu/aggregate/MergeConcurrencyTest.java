@@ -24,7 +24,7 @@ class MergeConcurrencyTest {
     @Test
     void exactSumsMergedFromOnePartialByManyThreadsCountEachRowOnce() throws Exception {
         AggCall sum = new AggCall(AggFunction.SUM, List.of(0), false, DataType.BIGINT, "s");
-        MergeableAccumulator partial = (MergeableAccumulator) Accumulators.create(sum, DataType.BIGINT);
+        MergeableAccumulator partial = (MergeableAccumulator) Accumulators.create(sum, List.of(DataType.BIGINT));
         long[] values = new long[GROUPS];
         int[] ids = new int[GROUPS];
         for (int g = 0; g < GROUPS; g++) {
@@ -39,7 +39,7 @@ class MergeConcurrencyTest {
             List<Thread> threads = new ArrayList<>();
             CyclicBarrier start = new CyclicBarrier(THREADS);
             for (int t = 0; t < THREADS; t++) {
-                MergeableAccumulator target = (MergeableAccumulator) Accumulators.create(sum, DataType.BIGINT);
+                MergeableAccumulator target = (MergeableAccumulator) Accumulators.create(sum, List.of(DataType.BIGINT));
                 targets.add(target);
                 int[] partition = new int[GROUPS];
                 for (int g = 0; g < GROUPS; g++) {

@@ -3,11 +3,13 @@ package io.warpdb.exec.gpu.aggregate;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -26,8 +28,14 @@ final class Accumulation {
     static final int OP_MIN = 4;
     static final int OP_MAX = 5;
     static final int OP_SINGLE_VALUE = 6;
-    /** The exact sum of squares of a variance ({@link VarianceAggregation}), kept as OP_SUM_EXACT keeps a sum. */
-    static final int OP_SUM_SQUARES = 7;
+    /** The three parts of an exact sum of squares ({@link VarianceAggregation}), each kept as OP_SUM_EXACT keeps a sum. */
+    static final int OP_SQUARES_HIGH = 7;
+    static final int OP_SQUARES_CROSS = 8;
+    static final int OP_SQUARES_LOW = 9;
+    /** The sums of DOUBLE values' deviations from their group's mean, and of their squares ({@link VarianceAggregation}). */
+    static final int OP_DEVIATIONS = 10;
+    /** Words per aggregate in the kernel's spec table (accumulate.cu's AggSpec). */
+    private static final int SPEC_LONGS = 10;
 
     private static final String MODULE = "aggregate/accumulate";
 
@@ -67,23 +75,38 @@ final class Accumulation {
             case MIN -> OP_MIN;
             case MAX -> OP_MAX;
             case SINGLE_VALUE -> OP_SINGLE_VALUE;
-            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> OP_SUM_SQUARES;
-            case APPROX_COUNT_DISTINCT -> throw new IllegalStateException(call + " runs on the CPU (GpuAggregate.supports refuses it)");
+            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT ->
+                    throw new IllegalStateException(call + " is no single accumulation (VarianceAggregation), or runs on the CPU");
         };
     }
 
     /**
-     * Accumulates {@code rows} rows into {@code groupCount} groups ({@code groups} null: one group)
-     * and returns each aggregate's state on the device, owned by the caller. {@code args} holds
-     * each call's argument (null for COUNT(*)).
+     * Accumulates {@code rows} rows into {@code groupCount} groups ({@code groupOfRow}, int32 per
+     * row; null: one group) and returns each aggregate's state on the device, owned by the caller.
+     * {@code args} holds each call's argument (null for COUNT(*)).
      */
-    static List<DeviceState> run(List<AggCall> calls, List<KeyColumn> args, Groups groups, int groupCount, int rows, DeviceWork work) {
+    static List<DeviceState> run(List<AggCall> calls, List<KeyColumn> args, DeviceBuffer groupOfRow, int groupCount, int rows,
+            DeviceWork work) {
+        List<Integer> ops = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            ops.add(op(calls.get(i), args.get(i)));
+        }
+        return run(ops, args, Collections.nCopies(calls.size(), null), groupOfRow, groupCount, rows, work);
+    }
+
+    /**
+     * As {@link #run(List, List, DeviceBuffer, int, int, DeviceWork)} for operations given as OP_
+     * constants; {@code centers} holds, for each OP_DEVIATIONS, the OP_SUM_DOUBLE state of the
+     * same argument and groups (its groups' means), null for the others.
+     */
+    static List<DeviceState> run(List<Integer> ops, List<KeyColumn> args, List<DeviceState> centers, DeviceBuffer groupOfRow,
+            int groupCount, int rows, DeviceWork work) {
         List<DeviceState> states = new ArrayList<>();
         try {
-            long[] specs = new long[calls.size() * 8];
-            for (int i = 0; i < calls.size(); i++) {
+            long[] specs = new long[ops.size() * SPEC_LONGS];
+            for (int i = 0; i < ops.size(); i++) {
                 KeyColumn arg = args.get(i);
-                int op = op(calls.get(i), arg);
+                int op = ops.get(i);
                 long stateBytes = Math.max(1, groupCount) * (long) Long.BYTES;
                 DeviceBuffer count = work.allocateZeroed(stateBytes, "aggregate counts");
                 DeviceBuffer a = null;
@@ -103,28 +126,59 @@ final class Accumulation {
                 DeviceState state = new DeviceState(count, a, b);
                 states.add(state);
                 long[] source = arg == null ? new long[4] : arg.descriptor();
-                specs[i * 8] = op;
-                System.arraycopy(source, 0, specs, i * 8 + 1, 4);
-                specs[i * 8 + 5] = count.address();
-                specs[i * 8 + 6] = a.address();
-                specs[i * 8 + 7] = b.address();
+                DeviceState center = centers.get(i);
+                if ((op == OP_DEVIATIONS) != (center != null)) {
+                    throw new IllegalArgumentException("OP_DEVIATIONS, and only it, reads the means of a first pass: op " + op);
+                }
+                int at = i * SPEC_LONGS;
+                specs[at] = op;
+                System.arraycopy(source, 0, specs, at + 1, 4);
+                specs[at + 5] = count.address();
+                specs[at + 6] = a.address();
+                specs[at + 7] = b.address();
+                specs[at + 8] = center == null ? 0 : center.count().address();
+                specs[at + 9] = center == null ? 0 : center.a().address();
             }
             try (DeviceBuffer specBuffer = work.upload(specs, "aggregate specs")) {
                 int grid = GridSize.strided(rows, work);
-                if (groups == null) {
+                if (groupOfRow == null) {
                     work.kernel(MODULE, "accumulate_all").launch(work.stream(), grid, GridSize.BLOCK, 0, specBuffer,
-                            calls.size(), rows);
+                            ops.size(), rows);
                 } else {
-                    long stateBytes = (long) groupCount * calls.size() * SHARED_BYTES_PER_GROUP;
+                    long stateBytes = (long) groupCount * ops.size() * SHARED_BYTES_PER_GROUP;
                     GroupByTuning.Accumulator accumulator = GroupByTuning.accumulator(groupCount, stateBytes);
                     boolean shared = accumulator != GroupByTuning.Accumulator.GLOBAL;
                     work.kernel(MODULE, accumulator.kernel).launch(work.stream(), grid, GridSize.BLOCK, shared ? (int) stateBytes : 0,
-                            specBuffer, calls.size(), groups.groupOfRow(), rows, groupCount);
+                            specBuffer, ops.size(), groupOfRow, rows, groupCount);
                 }
             }
             return states;
         } catch (RuntimeException e) {
             states.forEach(DeviceState::close);
+            throw e;
+        }
+    }
+
+    /**
+     * The argument of COUNT(a, b, ...) over {@code columns}: a BOOLEAN column valid in the rows
+     * where none of them is NULL (aggregate/accumulate.cu's all_valid); COUNT reads no value of
+     * it. The caller owns it.
+     */
+    static DeviceColumn allValid(List<DeviceColumn> columns, int rows, DeviceWork work) {
+        long[] validities = columns.stream().mapToLong(DeviceColumn::validityAddress).toArray();
+        DeviceBuffer values = work.allocate(Math.max(1, rows), "COUNT of several columns: values (unread)");
+        try (DeviceBuffer validityTable = work.upload(validities, "COUNT of several columns: validities")) {
+            DeviceBuffer valid = work.allocate(Math.max(1, rows), "COUNT of several columns: validity");
+            try {
+                work.kernel(MODULE, "all_valid").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0, validityTable,
+                        columns.size(), rows, valid);
+                return new DeviceColumn(DataType.BOOLEAN, rows, values, valid, null);
+            } catch (RuntimeException e) {
+                valid.close();
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            values.close();
             throw e;
         }
     }

@@ -48,8 +48,7 @@ final class ChunkedAggregation {
      */
     static boolean mergeable(AggregateNode node) {
         for (AggCall call : node.aggregates()) {
-            boolean minMax = call.function() == AggFunction.MIN || call.function() == AggFunction.MAX;
-            if (call.distinct() && !minMax || VarianceAggregation.isVariance(call)) {
+            if (DistinctAggregation.isDistinct(call) || VarianceAggregation.isVariance(call)) {
                 return false;
             }
         }

@@ -2,10 +2,9 @@ package io.warpdb.exec.gpu.aggregate;
 
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
-import io.warpdb.core.plan.AggregateNode;
-import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.column.ColumnGather;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
@@ -16,111 +15,82 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * DISTINCT aggregates in two group-bys: the first keeps one row per (group keys, argument), the
- * second aggregates those rows plainly. It applies when every aggregate reads the same one
- * argument (COUNT/SUM/AVG DISTINCT, and MIN/MAX, which duplicates do not change), as in
- * {@code COUNT(DISTINCT ps_suppkey)}; NULL arguments survive the first step as one row per group,
- * which the second step's COUNT/SUM skip, so a group of only NULLs still counts 0. Without group
- * keys the aggregates may also mix: those over each DISTINCT argument are computed so, the plain
- * ones (and MIN/MAX) by one plain aggregation, and the one-row results are set side by side
- * (TPC-DS q16's {@code COUNT(DISTINCT cs_order_number), SUM(cs_ext_ship_cost)}, q28's
- * {@code AVG(p), COUNT(p), COUNT(DISTINCT p)}).
+ * DISTINCT aggregates (COUNT, SUM, AVG and the variances; MIN and MAX need no DISTINCT) beside any
+ * others, with or without GROUP BY. Per DISTINCT argument the rows are made distinct by the
+ * group-by itself: grouped on (the row's group number, the argument), every column compared and
+ * NULL equal to NULL, one representative row per pair; the calls over that argument then
+ * accumulate those rows plainly into the groups their group numbers name. The groups are the
+ * node's own, so each aggregate's column lines up with the key columns without a join (TPC-DS
+ * q16's {@code COUNT(DISTINCT cs_order_number), SUM(cs_ext_ship_cost)}, or
+ * {@code GROUP BY k} with {@code COUNT(DISTINCT a), SUM(b)}). A NULL argument survives as one
+ * row per group, which COUNT and SUM skip, so a group of only NULLs still counts 0.
+ * {@code COUNT(DISTINCT a, b)} makes the rows distinct on (group number, a, b) and counts those
+ * without a NULL argument.
  */
 final class DistinctAggregation {
     private DistinctAggregation() {
     }
 
-    /** Whether {@code node} has DISTINCT aggregates this rewrite computes. */
-    static boolean applies(AggregateNode node) {
-        return overOneArgument(node) || node.groupKeys().isEmpty() && mixed(node);
-    }
-
-    private static boolean overOneArgument(AggregateNode node) {
-        Integer arg = null;
-        boolean anyDistinct = false;
-        for (AggCall call : node.aggregates()) {
-            if (call.args().size() != 1 || call.function() == AggFunction.SINGLE_VALUE) {
-                return false;
-            }
-            if (!call.distinct() && !isMinMax(call)) {
-                return false;
-            }
-            anyDistinct |= distinct(call);
-            if (arg != null && !arg.equals(call.args().get(0))) {
-                return false;
-            }
-            arg = call.args().get(0);
-        }
-        return anyDistinct;
-    }
-
-    /** Whether some aggregate is DISTINCT (but MIN/MAX) and every such one has one argument. */
-    private static boolean mixed(AggregateNode node) {
-        boolean anyDistinct = false;
-        for (AggCall call : node.aggregates()) {
-            if (distinct(call) && (call.args().size() != 1 || call.function() == AggFunction.SINGLE_VALUE)) {
-                return false;
-            }
-            anyDistinct |= distinct(call);
-        }
-        return anyDistinct;
-    }
-
     /** A DISTINCT that changes the result (not MIN/MAX's). */
-    private static boolean distinct(AggCall call) {
-        return call.distinct() && !isMinMax(call);
+    static boolean isDistinct(AggCall call) {
+        return call.distinct() && call.function() != AggFunction.MIN && call.function() != AggFunction.MAX;
     }
 
-    private static boolean isMinMax(AggCall call) {
-        return call.function() == AggFunction.MIN || call.function() == AggFunction.MAX;
+    /** Whether the GPU computes this DISTINCT call: COUNT of one or several columns, SUM, AVG, a variance. */
+    static boolean supports(AggCall call) {
+        return switch (call.function()) {
+            case COUNT -> true;
+            case SUM, AVG -> call.args().size() == 1;
+            default -> VarianceAggregation.isVariance(call) && call.args().size() == 1;
+        };
     }
 
-    static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work) {
-        return overOneArgument(node) ? overOneArgument(node, input, work) : mixed(node, input, work);
-    }
-
-    private static DeviceTable overOneArgument(AggregateNode node, DeviceTable input, DeviceWork work) {
-        int arg = node.aggregates().get(0).args().get(0);
-        List<Integer> dedupeKeys = new ArrayList<>(node.groupKeys());
-        dedupeKeys.add(arg);
-        Schema dedupeSchema = input.schema().select(dedupeKeys);
-        AggregateNode dedupe = new AggregateNode(node.input(), dedupeKeys, List.of(), dedupeSchema);
-        List<Integer> keys = new ArrayList<>();
-        for (int k = 0; k < node.groupKeys().size(); k++) {
-            keys.add(k);
-        }
-        List<AggCall> plain = node.aggregates().stream()
-                .map(c -> new AggCall(c.function(), List.of(keys.size()), false, c.type(), c.name())).toList();
-        List<Field> fields = dedupeSchema.fields();
-        AggregateNode aggregate = new AggregateNode(new ValuesNode(new Schema(fields), List.of()), keys, plain, node.schema());
-        try (DeviceTable distinctRows = GpuAggregate.run(dedupe, input, work)) {
-            return GpuAggregate.run(aggregate, distinctRows, work);
-        }
-    }
-
-    /** Without group keys: one aggregation per DISTINCT argument and one of the plain aggregates, each one row. */
-    private static DeviceTable mixed(AggregateNode node, DeviceTable input, DeviceWork work) {
-        Map<Integer, List<Integer>> parts = new LinkedHashMap<>();
-        List<AggCall> calls = node.aggregates();
+    /**
+     * The result column of each of {@code calls} (all DISTINCT) over {@code input} in
+     * {@code groups} groups ({@code groupIds}: each row's group number; null: one group). The
+     * caller owns the columns; the rest stays the caller's.
+     */
+    static List<DeviceColumn> columns(List<AggCall> calls, DeviceTable input, DeviceColumn groupIds, int groups, DeviceWork work) {
+        Map<List<Integer>, List<Integer>> byArguments = new LinkedHashMap<>();
         for (int i = 0; i < calls.size(); i++) {
-            parts.computeIfAbsent(distinct(calls.get(i)) ? calls.get(i).args().get(0) : -1, a -> new ArrayList<>()).add(i);
+            byArguments.computeIfAbsent(calls.get(i).args(), a -> new ArrayList<>()).add(i);
         }
-        DeviceColumn[] columns = new DeviceColumn[calls.size()];
+        DeviceColumn[] results = new DeviceColumn[calls.size()];
         try {
-            for (List<Integer> part : parts.values()) {
-                List<Field> fields = part.stream().map(i -> node.schema().field(i)).toList();
-                AggregateNode aggregate = new AggregateNode(node.input(), List.of(), part.stream().map(calls::get).toList(),
-                        new Schema(fields));
-                try (DeviceTable row = GpuAggregate.run(aggregate, input, work)) {
-                    for (int j = 0; j < part.size(); j++) {
-                        columns[part.get(j)] = row.column(j).share();
-                    }
+            for (Map.Entry<List<Integer>, List<Integer>> part : byArguments.entrySet()) {
+                List<Integer> at = part.getValue();
+                List<DeviceColumn> columns = overArguments(at.stream().map(calls::get).toList(), part.getKey(), input, groupIds, groups, work);
+                for (int j = 0; j < at.size(); j++) {
+                    results[at.get(j)] = columns.get(j);
                 }
             }
+            return List.of(results);
         } catch (RuntimeException e) {
-            Arrays.stream(columns).filter(c -> c != null).forEach(DeviceColumn::close);
+            Arrays.stream(results).filter(c -> c != null).forEach(DeviceColumn::close);
             throw e;
         }
-        return new DeviceTable(node.schema(), 1, List.of(columns));
+    }
+
+    /** The columns of {@code calls}, all DISTINCT over the columns {@code args} of {@code input}. */
+    private static List<DeviceColumn> overArguments(List<AggCall> calls, List<Integer> args, DeviceTable input, DeviceColumn groupIds,
+            int groups, DeviceWork work) {
+        List<DeviceColumn> pairColumns = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        if (groupIds != null) {
+            pairColumns.add(groupIds.share());
+            fields.add(new Field("group", groupIds.type()));
+        }
+        List<Integer> distinctArgs = new ArrayList<>();
+        for (int a : args) {
+            distinctArgs.add(pairColumns.size());
+            pairColumns.add(input.column(a).share());
+            fields.add(input.schema().field(a));
+        }
+        List<AggCall> plain = calls.stream().map(c -> new AggCall(c.function(), distinctArgs, false, c.type(), c.name())).toList();
+        try (DeviceTable pairs = new DeviceTable(new Schema(fields), input.rows(), pairColumns);
+                Groups distinct = GpuAggregate.rowGroups(pairs, work);
+                DeviceTable distinctRows = ColumnGather.gather(pairs, distinct.representatives(), distinct.count(), work)) {
+            return GpuAggregate.columns(plain, distinctRows, groupIds == null ? null : distinctRows.column(0).values(), groups, work);
+        }
     }
 }

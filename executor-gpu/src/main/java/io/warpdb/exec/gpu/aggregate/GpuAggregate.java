@@ -10,11 +10,13 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.ColumnGather;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.partition.HostTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -24,7 +26,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * each row's group and a representative row per group; the aggregates are accumulated per group
  * on the device, the per-group state is finished into values there too ({@link DeviceFinish}, by
  * the CPU's exact decimal rules; the host finishes what the kernel cannot), and the key columns
- * are gathered from the representatives.
+ * are gathered from the representatives. Variances take passes of their own over the same groups
+ * ({@link VarianceAggregation}), and DISTINCT aggregates accumulate the distinct rows of each
+ * argument into the same groups ({@link DistinctAggregation}), so that every column lines up.
  */
 public final class GpuAggregate {
     private GpuAggregate() {
@@ -34,10 +38,8 @@ public final class GpuAggregate {
         Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
             AggFunction f = call.function();
-            boolean minMax = f == AggFunction.MIN || f == AggFunction.MAX;
-            if (call.distinct() && !minMax && !DistinctAggregation.applies(node)) {
-                return Support.no("DISTINCT aggregates over several columns, or with GROUP BY over different arguments or next to"
-                        + " other aggregates, run on the CPU");
+            if (DistinctAggregation.isDistinct(call) && !DistinctAggregation.supports(call)) {
+                return Support.no(call + ": DISTINCT " + f + " runs on the CPU");
             }
             DataType arg = call.args().isEmpty() ? null : input.type(call.args().get(0));
             TypeKind result = call.type().kind();
@@ -49,7 +51,10 @@ public final class GpuAggregate {
                 case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> VarianceAggregation.supports(arg, call.type());
                 case APPROX_COUNT_DISTINCT -> false;
             };
-            if (!ok) {
+            // A SMALLINT, TINYINT or REAL result of a computation needs the CPU's range check or rounding.
+            boolean picked = f == AggFunction.MIN || f == AggFunction.MAX || f == AggFunction.SINGLE_VALUE;
+            boolean narrowAverage = f == AggFunction.AVG && call.type().isNarrowInteger();
+            if (!ok || ProgramCompiler.isCarried(call.type()) && !picked && !narrowAverage) {
                 return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");
             }
         }
@@ -62,84 +67,165 @@ public final class GpuAggregate {
 
     /** {@code forced}: the path to take (tests), null to let {@link GroupByTuning} choose. */
     static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work, AggregationPath forced) {
-        if (DistinctAggregation.applies(node)) {
-            return DistinctAggregation.run(node, input, work);
+        List<AggCall> calls = node.aggregates();
+        List<Integer> distinct = new ArrayList<>();
+        List<Integer> plain = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            (DistinctAggregation.isDistinct(calls.get(i)) ? distinct : plain).add(i);
         }
-        List<DeviceColumn> out = new ArrayList<>();
-        boolean variances = node.aggregates().stream().anyMatch(VarianceAggregation::isVariance);
-        List<AggCall> calls = variances ? VarianceAggregation.withSums(node.aggregates()) : node.aggregates();
-        try (Accumulated accumulated = accumulate(node, calls, input, forced, work)) {
-            if (accumulated.keys() != null) {
-                accumulated.keys().columns().forEach(c -> out.add(c.share()));
+        DeviceColumn[] results = new DeviceColumn[calls.size()];
+        try (Grouping grouping = grouping(node, input, forced, work)) {
+            place(results, plain, columns(plain.stream().map(calls::get).toList(), input, grouping.groupOfRow(), grouping.count(), work));
+            place(results, distinct, DistinctAggregation.columns(distinct.stream().map(calls::get).toList(), input, grouping.groupIds(),
+                    grouping.count(), work));
+            List<DeviceColumn> out = new ArrayList<>();
+            if (grouping.keys() != null) {
+                grouping.keys().columns().forEach(c -> out.add(c.share()));
             }
-            out.addAll(variances
-                    ? VarianceAggregation.columns(node.aggregates(), accumulated.args(), accumulated.states(), accumulated.groups(), work)
-                    : DeviceFinish.columns(node.aggregates(), accumulated.args(), accumulated.states(), accumulated.groups(), work));
-            return new DeviceTable(node.schema(), accumulated.groups(), out);
+            out.addAll(List.of(results));
+            return new DeviceTable(node.schema(), grouping.count(), out);
         } catch (RuntimeException e) {
-            out.forEach(DeviceColumn::close);
+            Arrays.stream(results).filter(c -> c != null).forEach(DeviceColumn::close);
             throw e;
+        }
+    }
+
+    private static void place(DeviceColumn[] results, List<Integer> at, List<DeviceColumn> columns) {
+        for (int j = 0; j < at.size(); j++) {
+            results[at.get(j)] = columns.get(j);
+        }
+    }
+
+    /**
+     * The result column of each of {@code calls} (none DISTINCT but MIN/MAX) over the rows of
+     * {@code input} in {@code groups} groups ({@code groupOfRow}: int32 per row; null: one group):
+     * variances by {@link VarianceAggregation}, the others accumulated and finished on the device
+     * ({@link DeviceFinish}). The caller owns the columns; the rest stays the caller's.
+     */
+    static List<DeviceColumn> columns(List<AggCall> calls, DeviceTable input, DeviceBuffer groupOfRow, int groups, DeviceWork work) {
+        List<Integer> variances = new ArrayList<>();
+        List<Integer> others = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            (VarianceAggregation.isVariance(calls.get(i)) ? variances : others).add(i);
+        }
+        DeviceColumn[] results = new DeviceColumn[calls.size()];
+        try (Arguments arguments = Arguments.of(calls, input, work)) {
+            List<KeyColumn> args = arguments.keys();
+            if (!others.isEmpty()) {
+                List<KeyColumn> otherArgs = others.stream().map(args::get).toList();
+                List<AggCall> otherCalls = others.stream().map(calls::get).toList();
+                List<Accumulation.DeviceState> states = Accumulation.run(otherCalls, otherArgs, groupOfRow, groups, input.rows(), work);
+                try {
+                    place(results, others, DeviceFinish.columns(otherCalls, otherArgs, states, groups, work));
+                } finally {
+                    states.forEach(Accumulation.DeviceState::close);
+                }
+            }
+            if (!variances.isEmpty()) {
+                place(results, variances, VarianceAggregation.columns(variances.stream().map(calls::get).toList(),
+                        variances.stream().map(args::get).toList(), groupOfRow, groups, input.rows(), work));
+            }
+            return List.of(results);
+        } catch (RuntimeException e) {
+            Arrays.stream(results).filter(c -> c != null).forEach(DeviceColumn::close);
+            throw e;
+        }
+    }
+
+    /**
+     * Each call's argument as a key column of the input (null for COUNT(*); for COUNT of several
+     * columns, a column valid where none of them is NULL, owned here); closing closes them all.
+     */
+    private record Arguments(List<KeyColumn> keys, List<DeviceColumn> owned) implements AutoCloseable {
+        static Arguments of(List<AggCall> calls, DeviceTable input, DeviceWork work) {
+            Arguments args = new Arguments(new ArrayList<>(), new ArrayList<>());
+            try {
+                for (AggCall call : calls) {
+                    DeviceColumn column = null;
+                    if (call.args().size() == 1) {
+                        column = input.column(call.args().get(0));
+                    } else if (call.args().size() > 1) {
+                        column = Accumulation.allValid(call.args().stream().map(input::column).toList(), input.rows(), work);
+                        args.owned().add(column);
+                    }
+                    args.keys().add(column == null ? null : new KeyColumn(column, false, work));
+                }
+                return args;
+            } catch (RuntimeException e) {
+                args.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            keys.stream().filter(a -> a != null).forEach(KeyColumn::close);
+            owned.forEach(DeviceColumn::close);
         }
     }
 
     /**
      * The groups of {@code input} with each aggregate's state left unfinished, on the host: the
      * partial aggregate of one chunk of a larger input ({@link ChunkedAggregation} merges them).
-     * DISTINCT aggregates other than MIN and MAX have no mergeable state and are refused.
+     * DISTINCT aggregates other than MIN and MAX, and variances, have no mergeable state and are refused.
      */
     static PartialAggregate partial(AggregateNode node, DeviceTable input, BufferAllocator allocator, DeviceWork work) {
         if (!ChunkedAggregation.mergeable(node)) {
             throw new IllegalArgumentException("DISTINCT aggregates do not merge across chunks: " + node.describe());
         }
-        try (Accumulated accumulated = accumulate(node, node.aggregates(), input, null, work)) {
-            int groups = accumulated.groups();
+        try (Arguments args = Arguments.of(node.aggregates(), input, work); Grouping grouping = grouping(node, input, null, work)) {
+            int groups = grouping.count();
+            List<Accumulation.DeviceState> deviceStates = Accumulation.run(node.aggregates(), args.keys(), grouping.groupOfRow(), groups,
+                    input.rows(), work);
             List<Accumulation.State> states = new ArrayList<>();
-            for (Accumulation.DeviceState state : accumulated.states()) {
-                states.add(state.download(groups, work));
+            try {
+                for (Accumulation.DeviceState state : deviceStates) {
+                    states.add(state.download(groups, work));
+                }
+            } finally {
+                deviceStates.forEach(Accumulation.DeviceState::close);
             }
-            HostTable keys = accumulated.keys() == null ? new HostTable(keySchema(node), List.of())
-                    : HostTable.download(accumulated.keys(), allocator, work);
+            HostTable keys = grouping.keys() == null ? new HostTable(keySchema(node), List.of())
+                    : HostTable.download(grouping.keys(), allocator, work);
             return new PartialAggregate(keys, groups, states);
         }
     }
 
-    /** The rows of {@code input} grouped by the node's keys and {@code calls} accumulated (not finished); the caller closes it. */
-    private static Accumulated accumulate(AggregateNode node, List<AggCall> calls, DeviceTable input, AggregationPath forced,
-            DeviceWork work) {
+    /**
+     * The rows of {@code input} grouped by the node's keys: without keys one group (of no row
+     * numbers); with keys each row's group number and the keys of each group. The caller closes it.
+     */
+    private static Grouping grouping(AggregateNode node, DeviceTable input, AggregationPath forced, DeviceWork work) {
+        if (node.groupKeys().isEmpty()) {
+            if (forced != null && forced != AggregationPath.UNGROUPED) {
+                throw new IllegalArgumentException(forced + " needs group keys");
+            }
+            return new Grouping(null, null, 1);
+        }
         int rows = input.rows();
         List<KeyColumn> keys = new ArrayList<>();
-        List<KeyColumn> args = new ArrayList<>();
         Groups groups = null;
-        DeviceTable gathered = null;
-        List<Accumulation.DeviceState> states = null;
+        DeviceColumn groupIds = null;
         try {
             for (int k : node.groupKeys()) {
                 keys.add(new KeyColumn(input.column(k), true, work));
             }
-            for (AggCall call : calls) {
-                args.add(call.args().isEmpty() ? null : new KeyColumn(input.column(call.args().get(0)), false, work));
+            groups = group(keys, rows, forced, work);
+            groupIds = new DeviceColumn(DataType.INTEGER.withNullable(false), rows, groups.groupOfRow(), null, null);
+            try (DeviceTable keyTable = new DeviceTable(keySchema(node), rows, keys.stream().map(k -> k.column().share()).toList())) {
+                return new Grouping(ColumnGather.gather(keyTable, groups.representatives(), groups.count(), work), groupIds,
+                        groups.count());
             }
-            int groupCount = 1;
-            if (!keys.isEmpty()) {
-                groups = group(keys, rows, forced, work);
-                groupCount = groups.count();
-                try (DeviceTable keyTable = new DeviceTable(keySchema(node), rows, keys.stream().map(k -> k.column().share()).toList())) {
-                    gathered = ColumnGather.gather(keyTable, groups.representatives(), groupCount, work);
-                }
-            } else if (forced != null && forced != AggregationPath.UNGROUPED) {
-                throw new IllegalArgumentException(forced + " needs group keys");
-            }
-            states = Accumulation.run(calls, args, groups, groupCount, rows, work);
-            return new Accumulated(gathered, args, states, groupCount);
         } catch (RuntimeException e) {
-            if (gathered != null) {
-                gathered.close();
+            if (groupIds != null) {
+                groupIds.close();
+            } else if (groups != null) {
+                groups.groupOfRow().close();
             }
-            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
             throw e;
         } finally {
             if (groups != null) {
-                groups.close();
+                groups.representatives().close();
             }
             keys.forEach(KeyColumn::close);
         }
@@ -149,16 +235,23 @@ public final class GpuAggregate {
         return node.input().schema().select(node.groupKeys());
     }
 
-    /** Groups accumulated on the device: their keys (null without group keys), the aggregates' arguments and states; owned. */
-    private record Accumulated(DeviceTable keys, List<KeyColumn> args, List<Accumulation.DeviceState> states, int groups)
-            implements AutoCloseable {
+    /**
+     * Rows grouped: the groups' key columns (null without keys), each row's group number as an
+     * INTEGER column (null without keys: one group) and the number of groups; owned.
+     */
+    private record Grouping(DeviceTable keys, DeviceColumn groupIds, int count) implements AutoCloseable {
+        DeviceBuffer groupOfRow() {
+            return groupIds == null ? null : groupIds.values();
+        }
+
         @Override
         public void close() {
             if (keys != null) {
                 keys.close();
             }
-            states.forEach(Accumulation.DeviceState::close);
-            args.stream().filter(a -> a != null).forEach(KeyColumn::close);
+            if (groupIds != null) {
+                groupIds.close();
+            }
         }
     }
 

@@ -4,30 +4,42 @@ import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
-import io.warpdb.core.value.ExactSums;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.gpu.column.DeviceColumn;
+import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
- * VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP of exact values on the GPU: per group the count,
- * the sum and the sum of squares are reduced exactly in 128 bits (the variance call's own state is
- * the sum of squares, {@link Accumulation#OP_SUM_SQUARES}; a SUM of the same argument is
- * accumulated beside it), and the host finishes {@code (n * sumsq - sum^2) / (n * divisor)} in exact
- * decimals, rounded once to a double: the correctly rounded value of what the CPU's Welford
- * accumulator computes in doubles (the two agree but for the last bits), NULL for groups of too few
- * values as there. Arguments are INTEGER or DECIMAL of at most 9 digits, whose squares (below 2^62)
- * cannot carry a sum of 2^31 rows past 128 bits; DOUBLE arguments stay on the CPU, whose running
- * mean in row order the GPU's unordered sums would not reproduce.
+ * VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP on the GPU, per group, by the group-by's
+ * accumulation kernels ({@link Accumulation}), finished on the host.
+ * <ul>
+ * <li>Exact arguments (INTEGER, BIGINT, DECIMAL of up to 18 digits): the count, the sum and the sum
+ * of squares are reduced exactly, the squares in three 128-bit parts (value = h * 2^32 + l, see
+ * aggregate/state.cuh), so that no 64-bit value and no row count up to 2^31 overflows them; the
+ * host finishes {@code M2 = (n * sumsq - sum^2) / n} in exact decimals, rounds it to a double and
+ * divides it as the CPU divides its M2: the CPU's Welford accumulator computes the same in doubles
+ * (the two agree but for the last bits).</li>
+ * <li>DOUBLE arguments: two passes, as the corrected two-pass algorithm (Chan, Golub and LeVeque)
+ * has it: the first sums the values into each group's mean m, the second sums {@code (x - m)^2}
+ * and {@code x - m}, and {@code M2 = sum (x - m)^2 - (sum (x - m))^2 / n} removes the first order
+ * of the mean's rounding error. No sum of squares cancels, so the result is as sound as the CPU's
+ * Welford recurrence (and equals it to rounding); NaN and infinities give NaN as there.</li>
+ * </ul>
+ * Groups of too few values are NULL, as on the CPU.
  */
 final class VarianceAggregation {
     /** Digits of the exact quotient before its rounding to a double: far more than a double's 17. */
     private static final MathContext QUOTIENT_DIGITS = new MathContext(40);
-    private static final int MAX_ARGUMENT_PRECISION = 9;
+    /** The first pass's operations over an exact argument: its sum and the three parts of its sum of squares. */
+    private static final List<Integer> EXACT_OPS = List.of(Accumulation.OP_SUM_EXACT, Accumulation.OP_SQUARES_HIGH,
+            Accumulation.OP_SQUARES_CROSS, Accumulation.OP_SQUARES_LOW);
 
     private VarianceAggregation() {
     }
@@ -41,48 +53,57 @@ final class VarianceAggregation {
 
     /** Whether the GPU computes a variance of {@code arg} typed {@code result}. */
     static boolean supports(DataType arg, DataType result) {
-        boolean narrowExact = arg.kind() == TypeKind.INTEGER
-                || arg.kind() == TypeKind.DECIMAL && arg.precision() <= MAX_ARGUMENT_PRECISION;
-        return narrowExact && result.kind() == TypeKind.DOUBLE;
-    }
-
-    /** {@code calls} followed by a SUM of each variance call's argument, in order: the states {@link #columns} reads. */
-    static List<AggCall> withSums(List<AggCall> calls) {
-        List<AggCall> out = new ArrayList<>(calls);
-        for (AggCall call : calls) {
-            if (isVariance(call)) {
-                out.add(new AggCall(AggFunction.SUM, call.args(), false, DataType.BIGINT, call.name() + "_sum"));
-            }
-        }
-        return out;
+        boolean numeric = arg.kind().isExactNumeric() && !arg.isWideDecimal() || arg.kind() == TypeKind.DOUBLE;
+        return numeric && result.kind() == TypeKind.DOUBLE;
     }
 
     /**
-     * The result column of each of {@code calls} from the states of {@link #withSums}'s calls
-     * (arguments and states in that order, the sums after {@code calls}); the others are finished by
-     * {@link DeviceFinish}. The states stay the caller's.
+     * The result column of each of {@code calls} (all variances) over {@code rows} rows, each
+     * call's argument in {@code args}, in {@code groups} groups ({@code groupOfRow}: int32 per row;
+     * null: one group). The arguments stay the caller's.
      */
-    static List<DeviceColumn> columns(List<AggCall> calls, List<KeyColumn> args, List<Accumulation.DeviceState> states, int groups,
+    static List<DeviceColumn> columns(List<AggCall> calls, List<KeyColumn> args, DeviceBuffer groupOfRow, int groups, int rows,
             DeviceWork work) {
-        List<Integer> others = new ArrayList<>();
+        List<Integer> ops = new ArrayList<>();
+        List<KeyColumn> opArgs = new ArrayList<>();
+        int[] firstOp = new int[calls.size()];
         for (int i = 0; i < calls.size(); i++) {
-            if (!isVariance(calls.get(i))) {
-                others.add(i);
-            }
+            firstOp[i] = ops.size();
+            KeyColumn arg = args.get(i);
+            List<Integer> callOps = isDouble(arg) ? List.of(Accumulation.OP_SUM_DOUBLE) : EXACT_OPS;
+            ops.addAll(callOps);
+            callOps.forEach(op -> opArgs.add(arg));
         }
+        List<Accumulation.DeviceState> sums = Accumulation.run(ops, opArgs, nulls(ops.size()), groupOfRow, groups, rows, work);
+        List<Accumulation.DeviceState> deviations = List.of();
         DeviceColumn[] out = new DeviceColumn[calls.size()];
         try {
-            List<DeviceColumn> finished = DeviceFinish.columns(others.stream().map(calls::get).toList(),
-                    others.stream().map(args::get).toList(), others.stream().map(states::get).toList(), groups, work);
-            for (int j = 0; j < others.size(); j++) {
-                out[others.get(j)] = finished.get(j);
-            }
-            int sum = calls.size();
+            List<Integer> doubles = new ArrayList<>();
+            List<Accumulation.DeviceState> means = new ArrayList<>();
             for (int i = 0; i < calls.size(); i++) {
-                if (out[i] == null) {
-                    out[i] = column(calls.get(i), args.get(i).column().type(), states.get(i).download(groups, work),
-                            states.get(sum++).download(groups, work), work);
+                if (isDouble(args.get(i))) {
+                    doubles.add(i);
+                    means.add(sums.get(firstOp[i]));
                 }
+            }
+            if (!doubles.isEmpty()) {
+                deviations = Accumulation.run(doubles.stream().map(i -> Accumulation.OP_DEVIATIONS).toList(),
+                        doubles.stream().map(args::get).toList(), means, groupOfRow, groups, rows, work);
+            }
+            for (int i = 0, d = 0; i < calls.size(); i++) {
+                double[] m2 = new double[groups];
+                long[] counts;
+                if (isDouble(args.get(i))) {
+                    Accumulation.State state = deviations.get(d++).download(groups, work);
+                    counts = state.count();
+                    for (int g = 0; g < groups; g++) {
+                        m2[g] = doubleDeviations(state.count()[g], state.a()[g], state.b()[g]);
+                    }
+                } else {
+                    counts = exactDeviations(sums.subList(firstOp[i], firstOp[i] + EXACT_OPS.size()), args.get(i).column().type(),
+                            groups, m2, work);
+                }
+                out[i] = column(calls.get(i), counts, m2, work);
             }
             return List.of(out);
         } catch (RuntimeException e) {
@@ -92,27 +113,70 @@ final class VarianceAggregation {
                 }
             }
             throw e;
+        } finally {
+            sums.forEach(Accumulation.DeviceState::close);
+            deviations.forEach(Accumulation.DeviceState::close);
         }
     }
 
-    /** The variance (or its root) per group from the exact sums of squares and of values. */
-    static DeviceColumn column(AggCall call, DataType argType, Accumulation.State squares, Accumulation.State sums, DeviceWork work) {
+    private static boolean isDouble(KeyColumn arg) {
+        return arg.column().type().kind() == TypeKind.DOUBLE;
+    }
+
+    private static List<Accumulation.DeviceState> nulls(int n) {
+        return Collections.nCopies(n, null);
+    }
+
+    /** M2 of one group of DOUBLE values from the sums of their deviations from the first pass's mean, and of their squares. */
+    private static double doubleDeviations(long n, long squaresBits, long deviationsBits) {
+        if (n == 0) {
+            return 0;
+        }
+        double offset = Double.longBitsToDouble(deviationsBits);
+        // Never below 0 where rounding would make it so; NaN stays NaN.
+        return Math.max(0.0, Double.longBitsToDouble(squaresBits) - offset * offset / n);
+    }
+
+    /**
+     * Per group, the exact {@code (n * sumsq - sum^2) / n}, as a double, into {@code m2} (M2 in the
+     * argument's unit), from the states of {@link #EXACT_OPS}; returns the counts.
+     */
+    private static long[] exactDeviations(List<Accumulation.DeviceState> states, DataType argType, int groups, double[] m2,
+            DeviceWork work) {
+        Accumulation.State sums = states.get(0).download(groups, work);
+        Accumulation.State high = states.get(1).download(groups, work);
+        Accumulation.State cross = states.get(2).download(groups, work);
+        Accumulation.State low = states.get(3).download(groups, work);
+        int scale = argType.kind() == TypeKind.DECIMAL ? argType.scale() : 0;
+        for (int g = 0; g < groups; g++) {
+            long n = sums.count()[g];
+            if (n == 0) {
+                continue;
+            }
+            // sum of v^2 = sum h^2 * 2^64 + sum h*l * 2^33 + sum l^2 (state.cuh)
+            BigInteger squares = Int128.toBigInteger(high.b()[g], high.a()[g]).shiftLeft(64)
+                    .add(Int128.toBigInteger(cross.b()[g], cross.a()[g]).shiftLeft(33))
+                    .add(Int128.toBigInteger(low.b()[g], low.a()[g]));
+            BigInteger sum = Int128.toBigInteger(sums.b()[g], sums.a()[g]);
+            BigInteger count = BigInteger.valueOf(n);
+            BigDecimal deviations = new BigDecimal(count.multiply(squares).subtract(sum.multiply(sum)), 2 * scale);
+            m2[g] = deviations.divide(new BigDecimal(count), QUOTIENT_DIGITS).doubleValue();
+        }
+        return sums.count();
+    }
+
+    /** The variance (or its root) per group from M2 and the count, NULL where the divisor is not positive (as on the CPU). */
+    private static DeviceColumn column(AggCall call, long[] counts, double[] m2, DeviceWork work) {
         boolean sample = call.function() == AggFunction.VAR_SAMP || call.function() == AggFunction.STDDEV_SAMP;
         boolean root = call.function() == AggFunction.STDDEV_POP || call.function() == AggFunction.STDDEV_SAMP;
-        int scale = argType.kind() == TypeKind.DECIMAL ? argType.scale() : 0;
-        int groups = squares.count().length;
+        int groups = m2.length;
         long[] values = new long[groups];
         boolean[] nulls = new boolean[groups];
         for (int g = 0; g < groups; g++) {
-            long n = squares.count()[g];
-            long divisor = sample ? n - 1 : n;
+            long divisor = sample ? counts[g] - 1 : counts[g];
             nulls[g] = divisor <= 0;
             if (!nulls[g]) {
-                BigDecimal sumOfSquares = ExactSums.toBigDecimal(squares.b()[g], squares.a()[g], 2 * scale);
-                BigDecimal sum = ExactSums.toBigDecimal(sums.b()[g], sums.a()[g], scale);
-                BigDecimal count = BigDecimal.valueOf(n);
-                BigDecimal deviations = count.multiply(sumOfSquares).subtract(sum.multiply(sum));
-                double variance = deviations.divide(count.multiply(BigDecimal.valueOf(divisor)), QUOTIENT_DIGITS).doubleValue();
+                double variance = m2[g] / divisor;
                 values[g] = Double.doubleToRawLongBits(root ? Math.sqrt(variance) : variance);
             }
         }

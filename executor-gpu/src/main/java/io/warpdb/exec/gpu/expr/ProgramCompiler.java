@@ -43,6 +43,12 @@ public final class ProgramCompiler {
             Op.LEFT, Op.RIGHT, Op.LPAD, Op.RPAD, Op.SPLIT_PART, Op.STARTS_WITH, Op.REGEXP_MATCHES, Op.REGEXP_REPLACE, Op.CAST);
     /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
     static final int MAX_SLOTS = 24;
+    /** ROUND_I's rounding modes (vm.cuh ROUND_*). */
+    static final int ROUND_DOWN = 0;
+    static final int ROUND_FLOOR = 1;
+    static final int ROUND_CEILING = 2;
+    /** MATH_F's functions (vm.cuh MATH_*), by operator, in the order of their numbers. */
+    static final List<Op> MATH_FUNCTIONS = List.of(Op.SQRT, Op.EXP, Op.LN, Op.LOG10, Op.FLOOR, Op.CEIL, Op.SIGN, Op.TRUNC);
 
     private final List<DataType> inputTypes;
     private final List<StringDictionary> inputDictionaries;
@@ -90,16 +96,74 @@ public final class ProgramCompiler {
     }
 
     /**
-     * Whether the GPU's operators handle values of this type. TIMESTAMP is an int64 column that
-     * the kernels could carry, but its casts and functions have no GPU twin yet; SMALLINT, TINYINT
-     * and REAL are held as INTEGER and DOUBLE, but the interpreter checks neither their ranges nor
-     * REAL's rounding; a DECIMAL of more than 18 digits is 128 bits wide, which no kernel reads; an
-     * INTERVAL (a difference of TIMESTAMPs) goes with TIMESTAMP.
-     * Nodes with such columns run on the CPU (placement reads this through the provider's planSupport).
+     * Whether the GPU's operators handle values of this type: all but a DECIMAL of more than 18
+     * digits, 128 bits wide, which no kernel reads (nodes with such columns run on the CPU;
+     * placement reads this through the provider's planSupport). The {@link #isCarried carried}
+     * types go through in their physical form.
      */
     public static boolean runsOnGpu(DataType type) {
-        return type.kind() != TypeKind.TIMESTAMP && type.kind() != TypeKind.INTERVAL && !type.isNarrowInteger() && !type.isReal()
-                && !type.isWideDecimal();
+        return !type.isWideDecimal();
+    }
+
+    /**
+     * TIMESTAMP and INTERVAL (int64 microseconds), SMALLINT and TINYINT (int32) and REAL (a double
+     * rounded to a float's precision): the operators carry, compare, group, sort and join them as
+     * their physical form, whose arithmetic, casts and functions are not theirs (a range, a unit,
+     * a rounding); {@link #requireCarried} keeps such expressions on the CPU.
+     */
+    public static boolean isCarried(DataType type) {
+        return type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.INTERVAL || type.isNarrowInteger() || type.isReal();
+    }
+
+    /**
+     * Refuses a call that would compute with a {@link #isCarried carried} type beyond its physical
+     * form: a TIMESTAMP or INTERVAL operand or result but in comparisons, IN, IS [NOT] NULL, CASE
+     * and COALESCE among values of its own type (not DATE's days, not BIGINT); a SMALLINT, TINYINT
+     * or REAL result but from CASE or COALESCE among values of exactly that type (a narrowing's
+     * range check or a float's rounding would be missing). SMALLINT, TINYINT and REAL operands of
+     * other calls are INTEGER and DOUBLE values, as the CPU reads them.
+     */
+    private static void requireCarried(Call call) {
+        boolean temporal = isTemporal(call.type()) || call.args().stream().anyMatch(a -> isTemporal(a.type()));
+        boolean narrowResult = call.type().isNarrowInteger() || call.type().isReal();
+        if (!temporal && !narrowResult) {
+            return;
+        }
+        boolean ok = switch (call.op()) {
+            case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult
+                    && call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
+            case IS_NULL, IS_NOT_NULL -> !narrowResult;
+            case CASE, COALESCE -> valueOperands(call).stream().allMatch(a -> sameVariant(a.type(), call.type()));
+            default -> false;
+        };
+        if (!ok) {
+            throw new Unsupported(call.op() + " of " + call.args().stream().map(a -> a.type().sqlName()).toList() + " as "
+                    + call.type().sqlName() + " runs on the CPU");
+        }
+    }
+
+    private static boolean isTemporal(DataType type) {
+        return type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.INTERVAL;
+    }
+
+    /** The operands whose value a CASE (THEN and ELSE values, not its conditions) or COALESCE (all) may give. */
+    private static List<Expr> valueOperands(Call call) {
+        if (call.op() == Op.COALESCE) {
+            return call.args();
+        }
+        List<Expr> values = new ArrayList<>();
+        for (int i = 1; i < call.args().size(); i += 2) {
+            values.add(call.arg(i));
+        }
+        if (call.args().size() % 2 == 1) {
+            values.add(call.arg(call.args().size() - 1));
+        }
+        return values;
+    }
+
+    /** The same type but for nullability: kind, precision (SMALLINT, TINYINT, REAL) and scale. */
+    private static boolean sameVariant(DataType a, DataType b) {
+        return a.kind() == b.kind() && a.precision() == b.precision() && a.scale() == b.scale();
     }
 
     /** Only checks that {@code exprs} over columns of {@code inputTypes} can run on the GPU. */
@@ -160,6 +224,7 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
+        requireCarried(call);
         if (combinesStrings(call)) {
             return combination(call);
         }
@@ -184,6 +249,10 @@ public final class ProgramCompiler {
             case DATE_ADD_DAYS, DATE_ADD_MONTHS -> dateAdd(call);
             case ABS -> abs(call);
             case ROUND -> round(call);
+            case FLOOR, CEIL, SIGN, TRUNC -> roundToward(call);
+            case SQRT, EXP, LN, LOG10 -> unary(Opcode.MATH_F, mathFunction(call.op()), toDouble(call), call.type(), null);
+            case POWER -> binary(Opcode.POW_F, coerce(compile(call.arg(0)), DataType.DOUBLE), coerce(compile(call.arg(1)), DataType.DOUBLE),
+                    call.type());
             default -> throw new Unsupported(call.op() + " runs on the CPU");
         };
     }
@@ -678,6 +747,65 @@ public final class ProgramCompiler {
         // Dropped digits are divided away and multiplied back: the value stays at the argument's scale.
         Operand rounded = drop <= 0 ? a : unary(Opcode.SCALE_UP, drop, unary(Opcode.RESCALE, drop, a, a.type(), null), a.type(), null);
         return toResultType(rounded, call.type());
+    }
+
+    /**
+     * FLOOR, CEIL, SIGN and TRUNC(x [, digits]) as the CPU's MathFunctionEvaluator computes them:
+     * for a DOUBLE result, on the argument as a double (FLOOR, CEIL, SIGN as Java's Math, TRUNC to
+     * an integer); otherwise on the exact value at its own scale, rounded to a multiple of
+     * 10^dropped digits by the function's mode (FLOOR, CEILING, DOWN) or replaced by its sign, and
+     * brought to the result's type.
+     */
+    private Operand roundToward(Call call) {
+        int digits = call.op() == Op.TRUNC ? constantDigits(call) : 0;
+        if (call.type().kind() == TypeKind.DOUBLE) {
+            if (digits != 0) {
+                throw new Unsupported("TRUNC of a DOUBLE to " + digits + " digits runs on the CPU");
+            }
+            return unary(Opcode.MATH_F, mathFunction(call.op()), toDouble(call), DataType.DOUBLE, null);
+        }
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        if (a.isDouble()) {
+            throw new Unsupported(call + " of a DOUBLE typed " + call.type() + " runs on the CPU");
+        }
+        if (call.op() == Op.SIGN) {
+            return toResultType(unary(Opcode.SIGN_I, a.scale(), a, a.type(), null), call.type());
+        }
+        int drop = a.scale() - digits;
+        if (drop > Pow10.MAX_EXPONENT) {
+            throw new Unsupported(call.op() + " to " + digits + " digits of " + a.type() + " runs on the CPU");
+        }
+        int mode = switch (call.op()) {
+            case FLOOR -> ROUND_FLOOR;
+            case CEIL -> ROUND_CEILING;
+            default -> ROUND_DOWN;
+        };
+        Operand rounded = drop <= 0 ? a : binaryImm(Opcode.ROUND_I, a, a, mode, drop, a.type());
+        return toResultType(rounded, call.type());
+    }
+
+    /** TRUNC's digits: its second argument, an integer constant, or 0 without one. */
+    private static int constantDigits(Call call) {
+        if (call.args().size() < 2) {
+            return 0;
+        }
+        if (!(call.arg(1) instanceof Literal literal && literal.value() instanceof Long value && (int) (long) value == value)) {
+            throw new Unsupported(call.op() + " to digits that are not an integer constant runs on the CPU");
+        }
+        return (int) (long) value;
+    }
+
+    /** The first argument of a DOUBLE function, as a DOUBLE (as the CPU reads it). */
+    private Operand toDouble(Call call) {
+        Operand a = compile(call.arg(0));
+        requireNumeric(call, a);
+        return coerce(a, DataType.DOUBLE);
+    }
+
+    /** OP_MATH_F's function number (vm.cuh MATH_*). */
+    private static int mathFunction(Op op) {
+        return MATH_FUNCTIONS.indexOf(op);
     }
 
     /** An exact math function's value (at the argument's scale) as {@code type}: rescaled and range-checked, or converted to DOUBLE. */

@@ -60,9 +60,11 @@ record SimplePredicate(List<Term> terms) {
             case DOUBLE -> 2;
             default -> -1;
         };
+        // Dates, timestamps and intervals compare only with their own kind (days are not microseconds).
         boolean sameForm = kind >= 0 && (column.kind() == TypeKind.DOUBLE
                 ? constant.kind() == TypeKind.DOUBLE
-                : constant.kind().isExactNumeric() == column.kind().isExactNumeric()
+                : !column.kind().isExactNumeric() ? constant.kind() == column.kind()
+                : constant.kind().isExactNumeric()
                         && constant.kind() != TypeKind.DOUBLE && Decimals.scaleOf(constant) == Decimals.scaleOf(column));
         if (!sameForm) {
             return false;

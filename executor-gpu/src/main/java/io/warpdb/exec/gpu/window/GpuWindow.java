@@ -13,6 +13,7 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.column.ColumnGather;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +84,9 @@ public final class GpuWindow {
         return switch (f) {
             case COUNT -> isCount(result) ? null : "an unexpected result type";
             case SUM, SUM0, AVG -> {
+                if (ProgramCompiler.isCarried(call.type())) {
+                    yield "a " + call.type().sqlName() + " sum needs the CPU's range check or rounding";
+                }
                 boolean exactResult = isCount(result) || result == TypeKind.DECIMAL || (f == WindowFunction.AVG && result == TypeKind.DOUBLE);
                 boolean ok = arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE : arg.kind().isExactNumeric() && exactResult;
                 yield ok ? null : "sums of " + arg.sqlName() + " as " + call.type().sqlName() + " are not implemented on the GPU";

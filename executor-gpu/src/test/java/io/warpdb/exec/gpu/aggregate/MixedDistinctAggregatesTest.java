@@ -20,10 +20,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Aggregations without GROUP BY that mix DISTINCT aggregates over different arguments with plain
- * ones (TPC-DS q16/q94/q95: COUNT(DISTINCT order), SUM(cost), SUM(profit); q28: AVG(p), COUNT(p),
- * COUNT(DISTINCT p)) on the GPU against the CPU, at the harness's sizes with NULLs and duplicates.
- * With GROUP BY such mixes, and COUNT(DISTINCT) of several columns, stay on the CPU.
+ * Aggregations that mix DISTINCT aggregates over different arguments with plain ones (TPC-DS
+ * q16/q94/q95: COUNT(DISTINCT order), SUM(cost), SUM(profit); q28: AVG(p), COUNT(p),
+ * COUNT(DISTINCT p); a variance of the distinct values; COUNT(DISTINCT a, b) and COUNT(a, b) of
+ * several columns) on the GPU against the CPU, without GROUP BY and grouped by either path, at the
+ * harness's sizes with NULLs, duplicates, skew and extremes.
  */
 class MixedDistinctAggregatesTest extends GpuTestBase {
     private static final DataType MONEY = DataType.decimal(12, 2);
@@ -39,33 +40,48 @@ class MixedDistinctAggregatesTest extends GpuTestBase {
                         call(AggFunction.COUNT, 2, true, DataType.BIGINT)),
                 List.of(call(AggFunction.COUNT, 1, true, DataType.BIGINT), call(AggFunction.SUM, 2, true, DataType.decimal(18, 2)),
                         call(AggFunction.MIN, 4, true, DataType.DOUBLE), new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT,
-                                "n"), call(AggFunction.AVG, 1, true, DataType.DOUBLE), call(AggFunction.MAX, 0, false, DataType.VARCHAR)));
+                                "n"), call(AggFunction.AVG, 1, true, DataType.DOUBLE), call(AggFunction.MAX, 0, false, DataType.VARCHAR)),
+                List.of(call(AggFunction.VAR_SAMP, 4, true, DataType.DOUBLE), call(AggFunction.STDDEV_POP, 2, true, DataType.DOUBLE),
+                        call(AggFunction.COUNT, 4, true, DataType.BIGINT), call(AggFunction.VAR_POP, 4, false, DataType.DOUBLE),
+                        call(AggFunction.COUNT, 0, true, DataType.BIGINT)),
+                List.of(new AggCall(AggFunction.COUNT, List.of(1, 2), true, DataType.BIGINT, "cd12"),
+                        new AggCall(AggFunction.COUNT, List.of(1, 2), false, DataType.BIGINT, "c12"),
+                        new AggCall(AggFunction.COUNT, List.of(0, 1, 4), true, DataType.BIGINT, "cd014"),
+                        call(AggFunction.SUM, 3, false, DataType.decimal(18, 2)), call(AggFunction.COUNT, 1, true, DataType.BIGINT)));
     }
 
     @Test
-    void theGpuRunsUngroupedMixesOnly() {
+    void theGpuRunsMixesWithAndWithoutKeys() {
         try (ListSource source = randomSource(new RandomBatches(4), SCHEMA, 40, Options.plain().withNulls(0.2).withDistinct(6))) {
             for (List<AggCall> calls : mixes()) {
-                AggregateNode node = node(source, List.of(), calls);
-                assertEquals(Support.YES, GpuAggregate.supports(node), calls.toString());
-                cpuRows(node);
-                assertFalse(GpuAggregate.supports(node(source, List.of(0), calls)).supported(), "grouped " + calls);
+                for (List<Integer> keys : List.of(List.<Integer>of(), List.of(0), List.of(0, 1))) {
+                    AggregateNode node = node(source, keys, calls);
+                    assertEquals(Support.YES, GpuAggregate.supports(node), keys + " " + calls);
+                    cpuRows(node);
+                }
             }
-            AggCall severalColumns = new AggCall(AggFunction.COUNT, List.of(1, 2), true, DataType.BIGINT, "cd2");
+            AggCall severalColumns = new AggCall(AggFunction.SUM, List.of(1, 2), true, DataType.BIGINT, "sd12");
             assertFalse(GpuAggregate.supports(node(source, List.of(), List.of(severalColumns))).supported());
         }
     }
 
     @Test
-    void ungroupedMixesMatchTheCpu() {
+    void mixesMatchTheCpu() {
         GpuTests.assumeGpu();
         RandomBatches random = new RandomBatches(95);
-        for (int rows : RandomBatches.SIZES) {
-            try (ListSource source = randomSource(random, SCHEMA, rows, Options.plain().withNulls(0.15).withDistinct(40))) {
-                for (List<AggCall> calls : mixes()) {
-                    AggregateNode node = node(source, List.of(), calls);
-                    assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work), false,
-                            "seed 95, rows " + rows + ", " + calls);
+        for (Options options : List.of(Options.plain().withNulls(0.15).withDistinct(40), Options.plain().withZipf().withDistinct(12),
+                Options.plain().withNulls(0.1).withExtremes())) {
+            for (int rows : RandomBatches.SIZES) {
+                try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
+                    for (List<AggCall> calls : mixes()) {
+                        for (AggregationPath path : new AggregationPath[] {AggregationPath.UNGROUPED, AggregationPath.HASH,
+                                AggregationPath.SORT}) {
+                            List<Integer> keys = path == AggregationPath.UNGROUPED ? List.of() : List.of(0);
+                            AggregateNode node = node(source, keys, calls);
+                            assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work, path), false,
+                                    "seed 95, rows " + rows + ", " + options + ", path " + path + ", " + calls);
+                        }
+                    }
                 }
             }
         }

@@ -22,8 +22,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * ABS and ROUND on the GPU (the interpreter's ABS_I, ABS_F, ROUND_F and exact rounding by
- * RESCALE and SCALE_UP) against the CPU's MathFunctionEvaluator: every numeric type, ROUND to
+ * ABS, ROUND, FLOOR, CEIL, SIGN, TRUNC on the GPU (the interpreter's ABS_I, ABS_F, ROUND_F,
+ * ROUND_I, SIGN_I, MATH_F and exact rounding by RESCALE and SCALE_UP) against the CPU's
+ * MathFunctionEvaluator, and SQRT, EXP, LN, LOG10, POWER (MATH_F, POW_F) against its
+ * DoubleFunctionEvaluator: every numeric type, ROUND and TRUNC to
  * positive, zero and negative digits and to a result type other than the argument's, at the
  * harness's sizes with NULLs and, in a second round, extremes (ABS of the most negative BIGINT
  * overflows, ROUND of the largest decimals overflows, infinities and NaN pass through): where the
@@ -64,6 +66,27 @@ class MathFunctionsTest extends GpuTestBase {
         out.add(Call.of(Op.ROUND, DataType.INTEGER, I));
         out.add(Call.of(Op.ROUND, DataType.DOUBLE, W, Literal.ofLong(2, DataType.INTEGER)));
         out.add(Call.of(Op.ROUND, DataType.decimal(18, 2), X, Literal.ofLong(2, DataType.INTEGER)));
+        for (Op op : List.of(Op.FLOOR, Op.CEIL, Op.SIGN)) {
+            out.add(Call.of(op, op == Op.SIGN ? MONEY : DataType.decimal(12, 0), M));
+            out.add(Call.of(op, op == Op.SIGN ? WIDE : DataType.decimal(18, 0), W));
+            out.add(Call.of(op, DataType.BIGINT, A));
+            out.add(Call.of(op, DataType.INTEGER, I));
+            out.add(Call.of(op, DataType.DOUBLE, X));
+            out.add(Call.of(op, DataType.DOUBLE, M));
+        }
+        for (int digits : new int[] {-2, 0, 1, 3}) {
+            out.add(Call.of(Op.TRUNC, MONEY, M, Literal.ofLong(digits, DataType.INTEGER)));
+            out.add(Call.of(Op.TRUNC, WIDE, W, Literal.ofLong(digits, DataType.INTEGER)));
+            out.add(Call.of(Op.TRUNC, DataType.BIGINT, A, Literal.ofLong(digits, DataType.INTEGER)));
+        }
+        out.add(Call.of(Op.TRUNC, DataType.DOUBLE, X));
+        for (Op op : List.of(Op.SQRT, Op.EXP, Op.LN, Op.LOG10)) {
+            out.add(Call.of(op, DataType.DOUBLE, X));
+            out.add(Call.of(op, DataType.DOUBLE, Call.of(Op.CAST, DataType.DOUBLE, M)));
+        }
+        out.add(Call.of(Op.POWER, DataType.DOUBLE, X, new Literal(2.0, DataType.DOUBLE)));
+        out.add(Call.of(Op.POWER, DataType.DOUBLE, X, Call.of(Op.CAST, DataType.DOUBLE, I)));
+        out.add(Call.of(Op.POWER, DataType.DOUBLE, new Literal(1.0, DataType.DOUBLE), X));
         // TPC-DS q02 / q78: ROUND of a quotient.
         out.add(round(Call.of(Op.DIVIDE, DataType.decimal(18, 6), M, Literal.ofLong(700, MONEY)), 2, DataType.decimal(18, 6)));
         return out;

@@ -40,6 +40,18 @@ class VmConstantsTest {
         assertEquals(Program.ENTRY_ERROR_BASE, Integer.parseInt(entryBase.group(1)));
     }
 
+    @Test
+    void roundingModesAndMathFunctionsAreNumberedAlike() throws IOException {
+        String vm = VmSource.read();
+        assertEquals(ProgramCompiler.ROUND_DOWN, Integer.parseInt(constexpr(vm, "int", "ROUND_DOWN")));
+        assertEquals(ProgramCompiler.ROUND_FLOOR, Integer.parseInt(constexpr(vm, "int", "ROUND_FLOOR")));
+        assertEquals(ProgramCompiler.ROUND_CEILING, Integer.parseInt(constexpr(vm, "int", "ROUND_CEILING")));
+        for (int f = 0; f < ProgramCompiler.MATH_FUNCTIONS.size(); f++) {
+            String name = "MATH_" + ProgramCompiler.MATH_FUNCTIONS.get(f).name();
+            assertEquals(f, Integer.parseInt(constexpr(vm, "int", name)), name);
+        }
+    }
+
     /** The value of vm.cuh's {@code constexpr type name = value;}. */
     private static String constexpr(String vm, String type, String name) {
         Matcher m = Pattern.compile("constexpr " + Pattern.quote(type) + " " + name + " = ([^;]+);").matcher(vm);

@@ -190,16 +190,24 @@ public final class RandomBatches {
         boolean extreme = options.extremes() && source.nextInt(8) == 0;
         return switch (type.kind()) {
             case BOOLEAN -> source.nextBoolean();
-            case INTEGER -> (long) (extreme ? pick(source, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1, -1, 0)
+            case INTEGER -> type.isNarrowInteger() ? narrowInteger(source, type.precision(), extreme)
+                    : (long) (extreme ? pick(source, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE + 1, -1, 0)
                     : source.nextInt(2_000_001) - 1_000_000);
             case BIGINT, TIMESTAMP, INTERVAL -> extreme ? pick(source, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, 0L)
                     : source.nextLong() % 1_000_000_000_000L;
             case DECIMAL -> decimal(source, type, extreme);
+            // REAL values are doubles a float holds (multiples of 1/4 below 2^20 are).
             case DOUBLE -> extreme ? pick(source, 0.0, -0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN)
                     : (source.nextInt(1 << 22) - (1 << 21)) / 4.0;
             case DATE -> (long) (source.nextInt(200_000) - 100_000);
             case VARCHAR, CHAR -> string(source, extreme);
         };
+    }
+
+    /** A SMALLINT or TINYINT value of {@code bits} bits: within its range, its limits among the extremes. */
+    private static long narrowInteger(Random source, int bits, boolean extreme) {
+        long max = (1L << (bits - 1)) - 1;
+        return extreme ? pick(source, -max - 1, max, -max, -1L, 0L) : source.nextInt((int) (2 * max + 2)) - max - 1;
     }
 
     private static Object decimal(Random source, DataType type, boolean extreme) {

@@ -86,7 +86,9 @@ class GpuWindowSupportTest {
         assertFalse(support(DataType.INTEGER, DataType.INTEGER, order, List.of(doubleSum)).supported());
         WindowCall timestamps = WindowPlans.call(WindowFunction.MAX, List.of(new ColumnRef(2, DataType.TIMESTAMP)),
                 WindowFrame.WHOLE_PARTITION, DataType.TIMESTAMP);
-        assertEquals(Support.no("TIMESTAMP columns run on the CPU"), support(DataType.INTEGER, DataType.TIMESTAMP, order,
-                List.of(timestamps)));
+        assertTrue(support(DataType.INTEGER, DataType.TIMESTAMP, order, List.of(timestamps)).supported());
+        WindowCall narrowSum = WindowPlans.call(WindowFunction.SUM, List.of(new ColumnRef(2, DataType.SMALLINT)),
+                WindowFrame.WHOLE_PARTITION, DataType.SMALLINT);
+        assertFalse(support(DataType.INTEGER, DataType.SMALLINT, order, List.of(narrowSum)).supported());
     }
 }

@@ -1,0 +1,53 @@
+package io.warpdb.tools;
+
+import io.warpdb.tpch.QueryTarget;
+import io.warpdb.tpch.SuiteQuery;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --explain-analyze FILE} of the suite commands: each query run once more under EXPLAIN
+ * ANALYZE and its plan written to the file, then the plan nodes left on the CPU, each with the
+ * reason its executor gave (refused at planning: {@code [cpu; gpu cannot run it: ...]}, or at run
+ * time: {@code reran on cpu}), listed at the end and counted on stderr.
+ */
+final class ExplainAnalyzeFile {
+    private ExplainAnalyzeFile() {
+    }
+
+    static void write(List<QueryTarget> targets, List<? extends SuiteQuery> queries, Path file) {
+        List<String> lines = new ArrayList<>();
+        List<String> onCpu = new ArrayList<>();
+        for (QueryTarget target : targets) {
+            for (SuiteQuery q : queries) {
+                String title = q.name() + (targets.size() > 1 ? " on " + target.name() : "");
+                lines.add("EXPLAIN ANALYZE " + title);
+                for (List<Object> row : target.query("explain analyze " + q.sql()).rows()) {
+                    String line = String.valueOf(row.get(0));
+                    lines.add(line);
+                    if (leftOnCpu(line)) {
+                        onCpu.add(title + ": " + line.strip());
+                    }
+                }
+            }
+        }
+        lines.add("");
+        lines.add("Plan nodes left on the CPU: " + onCpu.size());
+        lines.addAll(onCpu);
+        try {
+            Files.write(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        System.err.println("plans written to " + file + "; plan nodes left on the CPU: " + onCpu.size());
+    }
+
+    /** Whether a plan line is a node that another executor refused, when planned or when run. */
+    static boolean leftOnCpu(String line) {
+        return line.contains("[cpu;") || line.contains("reran on cpu");
+    }
+}
