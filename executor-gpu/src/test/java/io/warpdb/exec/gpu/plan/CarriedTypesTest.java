@@ -47,7 +47,7 @@ class CarriedTypesTest extends GpuTestBase {
     @Test
     void theGpuTakesEveryNodeAndTheCpuRunsThem() {
         try (ListSource source = randomSource(new RandomBatches(8), SCHEMA, 40, Options.plain().withNulls(0.2).withDistinct(6))) {
-            for (PlanNode plan : plans(source)) {
+            for (PlanNode plan : plans(source, 40)) {
                 assertAcceptedByGpu(plan);
                 cpuRows(plan);
             }
@@ -62,7 +62,7 @@ class CarriedTypesTest extends GpuTestBase {
             RandomBatches random = new RandomBatches(61);
             for (int rows : RandomBatches.SIZES) {
                 try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
-                    for (PlanNode plan : plans(source)) {
+                    for (PlanNode plan : plans(source, rows)) {
                         assertSameOnGpu(plan, plan instanceof SortNode, "seed 61, rows " + rows + ", " + options + ": " + plan.describe());
                     }
                 }
@@ -70,7 +70,10 @@ class CarriedTypesTest extends GpuTestBase {
         }
     }
 
-    private static List<PlanNode> plans(ListSource source) {
+    /** The joins' inputs stay this small: a self-join on skewed keys of few distinct values has about rows^2 / distinct rows. */
+    private static final int MAX_JOIN_ROWS = 2049;
+
+    private static List<PlanNode> plans(ListSource source, int rows) {
         List<PlanNode> plans = new ArrayList<>();
         Expr later = Call.of(Op.GT, DataType.BOOLEAN, T, Literal.ofLong(0, DataType.TIMESTAMP));
         Expr small = Call.of(Op.LT, DataType.BOOLEAN, K, Literal.ofLong(100, DataType.INTEGER));
@@ -104,6 +107,9 @@ class CarriedTypesTest extends GpuTestBase {
             order.add(new SortKey(c, false, false));
         }
         plans.add(new SortNode(scan(source), order, 0, -1));
+        if (rows > MAX_JOIN_ROWS) {
+            return plans;
+        }
         List<Field> joined = new ArrayList<>(SCHEMA.fields());
         joined.addAll(SCHEMA.fields());
         plans.add(new JoinNode(scan(source), scan(source), JoinKind.INNER, List.of(1, 0), List.of(1, 0), null, new Schema(joined)));
