@@ -1,6 +1,7 @@
 package io.warpdb.cluster;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
@@ -37,7 +38,7 @@ final class ClusterStateMachine extends BaseStateMachine {
             shard.setAppliedIndex(entry.getIndex());
         }
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
-        notifyAll();
+        shard.logApplied(entry.getIndex());
         return CompletableFuture.completedFuture(Message.valueOf(refused == null ? "" : refused));
     }
 
@@ -62,17 +63,20 @@ final class ClusterStateMachine extends BaseStateMachine {
         }
     }
 
-    /** The read that {@link RaftLog#catchUp} makes: it carries nothing; its point is that it waits for the log. */
+    /** The read that {@link RaftLog#catchUp} makes of the leader: the index of the last command applied there. */
     @Override
     public CompletableFuture<Message> query(Message request) {
-        return CompletableFuture.completedFuture(Message.EMPTY);
+        return CompletableFuture.completedFuture(Message.valueOf(Long.toString(shard.logApplied())));
     }
 
-    /** Waits until this node has applied the log up to {@code index}. */
-    synchronized void awaitApplied(long index) throws InterruptedException {
-        while (getLastAppliedTermIndex() == null || getLastAppliedTermIndex().getIndex() < index) {
-            wait(100);
-        }
+    /** The index of the last command applied, in the answer of {@link #query}. */
+    static long appliedCommand(Message answer) {
+        return Long.parseLong(answer.getContent().toString(StandardCharsets.UTF_8));
+    }
+
+    /** Waits until this node has applied the log up to {@code index}; fails with SQLSTATE 08006 past {@code timeout}. */
+    void awaitApplied(long index, Duration timeout) {
+        shard.awaitLog(index, timeout);
     }
 
     static String reason(Message reply) {

@@ -240,7 +240,7 @@ final class Coordinator implements StatementInterceptor {
     /** The rows of a shard-local query on {@code node}: this node's without the wire. */
     private BatchStream rowsOf(Member node, String sql) {
         if (!node.id().equals(config.nodeId())) {
-            return exchange.fetch(node, sql);
+            return exchange.fetch(node, shard.logApplied(), sql);
         }
         Session local = shard.database().newLocalSession();
         return new ResultStream(local.execute(sql, List.of()), () -> { });
@@ -326,7 +326,7 @@ final class Coordinator implements StatementInterceptor {
         if (node.id().equals(config.nodeId())) {
             shard.stage(load, table, rows);
         } else {
-            exchange.stage(node, load, table, rows);
+            exchange.stage(node, shard.logApplied(), load, table, rows);
         }
     }
 

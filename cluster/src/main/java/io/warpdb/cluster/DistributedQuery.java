@@ -312,7 +312,7 @@ final class DistributedQuery implements AutoCloseable {
     private CompletableFuture<long[]> start(FragmentPlanner.Fragment f, Member node) {
         FragmentTicket ticket = ticket(f);
         if (!node.id().equals(config.nodeId())) {
-            BatchStream answer = exchange.fetch(node, ticket.text());
+            BatchStream answer = exchange.fetch(node, shard.logApplied(), ticket.text());
             return CompletableFuture.supplyAsync(() -> {
                 try (answer) {
                     return sent(answer);
@@ -320,7 +320,7 @@ final class DistributedQuery implements AutoCloseable {
             }, LOCAL_SENDERS);
         }
         return CompletableFuture.supplyAsync(() -> {
-            try (BatchStream answer = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator())) {
+            try (BatchStream answer = ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator())) {
                 return sent(answer);
             }
         }, LOCAL_SENDERS);
@@ -335,16 +335,27 @@ final class DistributedQuery implements AutoCloseable {
         long start = System.nanoTime();
         FragmentTicket ticket = ticket(f);
         String text = ticket.text();
+        List<Member> members = config.members();
+        CountedRows[] opened = new CountedRows[members.size()];
         List<CountedRows> streams = new ArrayList<>();
         try {
-            for (Member node : config.members()) {
-                boolean self = node.id().equals(config.nodeId());
-                streams.add(new CountedRows(self ? localRows(ticket) : exchange.fetch(node, text), table.schema(), !self));
+            // the other shards start first: this node's own run plans the query before it returns
+            for (int s = 0; s < members.size(); s++) {
+                if (!members.get(s).id().equals(config.nodeId())) {
+                    opened[s] = new CountedRows(exchange.fetch(members.get(s), shard.logApplied(), text), table.schema(), true);
+                    streams.add(opened[s]);
+                }
+            }
+            for (int s = 0; s < members.size(); s++) {
+                if (opened[s] == null) {
+                    opened[s] = new CountedRows(localRows(ticket), table.schema(), false);
+                    streams.add(opened[s]);
+                }
             }
             long rows = 0;
             long bytes = 0;
             long wireBytes = -1;
-            for (CountedRows s : streams) {
+            for (CountedRows s : opened) {
                 table.append(s);
                 rows += s.rows;
                 bytes += s.bytes;
@@ -361,14 +372,14 @@ final class DistributedQuery implements AutoCloseable {
     /** This node's run of a gathered fragment: at once when it reads no exchange, else once the first rows are asked for (they wait for the senders). */
     private BatchStream localRows(FragmentTicket ticket) {
         if (ticket.inputs().isEmpty()) {
-            return ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator());
+            return ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator());
         }
         return new BatchStream() {
             private BatchStream rows;
 
             private BatchStream rows() {
                 if (rows == null) {
-                    rows = ShardFragment.run(ticket, shard, exchange, config.members(), shard.database().allocator());
+                    rows = ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator());
                 }
                 return rows;
             }

@@ -30,15 +30,19 @@ public interface Exchange extends AutoCloseable {
     Member self();
 
     /**
-     * Runs {@code sql}, a statement over the node's shard alone, on {@code node} and streams its
-     * rows back; the caller owns the stream and the batches it hands out. The query starts on
-     * the node when this returns, so a caller that opens all shards' streams first reads them
-     * while they all run.
+     * Runs {@code sql}, a statement over the node's shard alone, on {@code node} once it has
+     * applied the cluster log up to {@code logIndex} (the coordinator's when its statement began),
+     * and streams its rows back; the caller owns the stream and the batches it hands out. The
+     * query starts on the node when this returns, so a caller that opens all shards' streams first
+     * reads them while they all run.
      */
-    BatchStream fetch(Member node, String sql);
+    BatchStream fetch(Member node, long logIndex, String sql);
 
-    /** Sends {@code rows} of {@code table} to {@code node}, which stages them unpublished under {@code load}. */
-    void stage(Member node, String load, String table, BatchStream rows);
+    /**
+     * Sends {@code rows} of {@code table} to {@code node}, which stages them unpublished under
+     * {@code load} once it has applied the cluster log up to {@code logIndex}.
+     */
+    void stage(Member node, long logIndex, String load, String table, BatchStream rows);
 
     /** Drops what {@code node} staged under {@code load}; nothing when it staged nothing. */
     void abort(Member node, String load);

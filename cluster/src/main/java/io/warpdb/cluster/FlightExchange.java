@@ -99,8 +99,9 @@ public final class FlightExchange implements Exchange {
     }
 
     @Override
-    public BatchStream fetch(Member node, String sql) {
-        FlightStream flight = call(node, () -> client(node).getStream(new Ticket(sql.getBytes(StandardCharsets.UTF_8))));
+    public BatchStream fetch(Member node, long logIndex, String sql) {
+        byte[] ticket = ShardService.request(logIndex, sql).getBytes(StandardCharsets.UTF_8);
+        FlightStream flight = call(node, () -> client(node).getStream(new Ticket(ticket)));
         BatchStream rows = new ShardService.FlightBatches(flight, allocator);
         return new BatchStream() {
             @Override
@@ -172,11 +173,11 @@ public final class FlightExchange implements Exchange {
     }
 
     @Override
-    public void stage(Member node, String load, String table, BatchStream rows) {
+    public void stage(Member node, long logIndex, String load, String table, BatchStream rows) {
+        byte[] target = ShardService.request(logIndex, load + "/" + table).getBytes(StandardCharsets.UTF_8);
         call(node, () -> {
             try (VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(rows.schema()), allocator)) {
-                FlightClient.ClientStreamListener put = client(node).startPut(
-                        FlightDescriptor.command((load + "/" + table).getBytes(StandardCharsets.UTF_8)), root, new AsyncPutListener());
+                FlightClient.ClientStreamListener put = client(node).startPut(FlightDescriptor.command(target), root, new AsyncPutListener());
                 for (Batch next = rows.next(); next != null; next = rows.next()) {
                     try (Batch batch = next) {
                         WireFormat.fill(root, batch);

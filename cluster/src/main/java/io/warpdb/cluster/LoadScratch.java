@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  * The coordinator's scratch database of one load (INSERT, COPY): a durable database in {@code
  * <data.dir>/loads/<load>} that holds the statement's rows encoded on disk while they are staged
  * on the shards, so that a load larger than the node's memory goes through. Closing it deletes
- * it; a node clears what a crash left there when it starts.
+ * it; a node clears what a crash left there when it starts, so its files are not synced: nothing
+ * of it must survive a crash, and a commit of it waits for no disk.
  */
 final class LoadScratch implements AutoCloseable {
     private final Path directory;
@@ -29,7 +30,7 @@ final class LoadScratch implements AutoCloseable {
     /** The scratch database of {@code load}, allocating from {@code node}'s memory (the shard database's), to which its rows move. */
     static LoadScratch create(Path dataDir, String load, Database node) {
         Path directory = root(dataDir).resolve(load);
-        return new LoadScratch(directory, Database.openWithin(directory, StorageOptions.defaults(), node));
+        return new LoadScratch(directory, Database.openWithin(directory, StorageOptions.defaults().unsynced(), node));
     }
 
     Database database() {

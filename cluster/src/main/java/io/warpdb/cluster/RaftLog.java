@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +36,11 @@ final class RaftLog implements AutoCloseable {
     private final RaftClient client;
     private final ClusterStateMachine stateMachine;
     private final RaftPeerId self;
+    private final Duration timeout;
 
     RaftLog(ClusterConfig config, ClusterStateMachine stateMachine) throws IOException {
         this.stateMachine = stateMachine;
+        this.timeout = config.nodeTimeout();
         Path dir = config.dataDir().resolve("raft");
         Files.createDirectories(dir);
         RaftGroupId groupId = RaftGroupId.valueOf(UUID.nameUUIDFromBytes(config.clusterId().getBytes(StandardCharsets.UTF_8)));
@@ -51,8 +54,11 @@ final class RaftLog implements AutoCloseable {
         // Loopback and LAN clusters: elect within seconds, with room for a busy machine's pauses.
         RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(1, TimeUnit.SECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(2, TimeUnit.SECONDS));
-        // Reads through this server wait until it has applied what the leader had committed (ReadIndex): see catchUp.
+        // A read (catchUp's, of the leader) waits until the leader has applied what it had committed (ReadIndex).
         RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        // The leader answers a ReadIndex at once while a majority acknowledged its heartbeats within the lease (0.9 of the
+        // election timeout), instead of a round of heartbeats per read, which waits up to a heartbeat interval when one is lost.
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, true);
         this.self = RaftPeerId.valueOf(config.nodeId());
         boolean formatted = Files.isDirectory(dir.resolve(groupId.getUuid().toString()));
         this.server = RaftServer.newBuilder().setServerId(self).setGroup(group)
@@ -64,20 +70,26 @@ final class RaftLog implements AutoCloseable {
     }
 
     /**
-     * Returns once this node has applied every entry committed before the call, wherever it was
+     * Returns once this node has applied every command committed before the call, wherever it was
      * appended: a statement coordinated here then sees every earlier commit of the cluster, and a
-     * restarted node serves only after catching up.
+     * restarted node serves only after catching up. The leader answers (a linearizable read, which
+     * its lease spares a round of heartbeats) the index of the last command it applied, and this node
+     * waits until it has applied that one. Not a read through this node's own server: a follower
+     * would wait there for the entries after the last command too (the leader's metadata entries),
+     * whose commit it learns only at the leader's next heartbeat, up to half an election timeout later.
      */
     void catchUp() {
+        RaftClientReply reply;
         try {
-            RaftClientReply reply = client.io().sendReadOnly(Message.EMPTY, self);
-            if (!reply.isSuccess()) {
-                throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + self + " could not catch up with the cluster log: "
-                        + reply.getException());
-            }
+            reply = client.io().sendReadOnly(Message.EMPTY);
         } catch (IOException e) {
             throw new WarpException(SqlState.CONNECTION_FAILURE, "the cluster log is not reachable: " + e.getMessage(), e);
         }
+        if (!reply.isSuccess()) {
+            throw new WarpException(SqlState.CONNECTION_FAILURE, "node " + self + " could not catch up with the cluster log: "
+                    + reply.getException());
+        }
+        stateMachine.awaitApplied(ClusterStateMachine.appliedCommand(reply.getMessage()), timeout);
     }
 
     /** Appends {@code command}; throws its refusal (with the SQLSTATE the state machine gave) when it did not apply. */
@@ -91,12 +103,7 @@ final class RaftLog implements AutoCloseable {
         if (!reply.isSuccess()) {
             throw new WarpException(SqlState.CONNECTION_FAILURE, "the cluster log refused an entry: " + reply.getException());
         }
-        try {
-            stateMachine.awaitApplied(reply.getLogIndex());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WarpException(SqlState.QUERY_CANCELED, "interrupted waiting for the cluster log");
-        }
+        stateMachine.awaitApplied(reply.getLogIndex(), timeout);
         String refused = ClusterStateMachine.reason(reply.getMessage());
         if (refused != null) {
             SqlState state = java.util.Arrays.stream(SqlState.values()).filter(s -> refused.startsWith(s.code())).findFirst()

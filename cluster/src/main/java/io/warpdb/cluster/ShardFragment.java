@@ -63,13 +63,16 @@ final class ShardFragment {
     }
 
     /**
-     * Runs {@code ticket} on {@code shard}; {@code members}: every node, in shard order. The caller
-     * owns the stream. A sending fragment that fails ends its streams to every node it was to send
-     * to as failed with its error, so that no reader waits for it.
+     * Runs {@code ticket} on {@code shard}; {@code queryPlan}: the plan of the ticket's query on this
+     * node when the caller has it (the coordinator's own shard), else null to plan the ticket's text;
+     * {@code members}: every node, in shard order. The caller owns the stream. A sending fragment
+     * that fails ends its streams to every node it was to send to as failed with its error, so that
+     * no reader waits for it.
      */
-    static BatchStream run(FragmentTicket ticket, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator) {
+    static BatchStream run(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members,
+            BufferAllocator allocator) {
         if (ticket.output() == null) {
-            return rows(ticket, shard, exchange, members);
+            return rows(ticket, queryPlan, shard, exchange, members);
         }
         long start = System.nanoTime();
         List<Hop> hops = hops(ticket.output(), shardOf(exchange.self(), members), members.size());
@@ -77,7 +80,7 @@ final class ShardFragment {
         List<Moved> moved = new ArrayList<>();
         try {
             Schema schema;
-            try (BatchStream rows = rows(ticket, shard, exchange, members)) {
+            try (BatchStream rows = rows(ticket, queryPlan, shard, exchange, members)) {
                 schema = rows.schema();
                 moved.add(send(rows, ticket.output().keys(), hops.get(0), members, exchange, outboxes, shard.partitioner(), allocator));
             }
@@ -162,12 +165,12 @@ final class ShardFragment {
         open.clear();
     }
 
-    /** The fragment's rows on this shard. */
-    private static BatchStream rows(FragmentTicket ticket, ShardStore shard, Exchange exchange, List<Member> members) {
+    /** The fragment's rows on this shard; {@code queryPlan}: as {@link #run} takes it. */
+    private static BatchStream rows(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members) {
         Session session = shard.database().newLocalSession();
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
-            PlanNode plan = QueryPlans.of(session, ticket.sql(), List.of())
+            PlanNode plan = queryPlan != null ? queryPlan : QueryPlans.of(session, ticket.sql(), List.of())
                     .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan();
             PlanNode fragment = ticket.find(plan);
             if (!ticket.inputs().isEmpty()) {

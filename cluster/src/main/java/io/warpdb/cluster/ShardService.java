@@ -75,18 +75,35 @@ final class ShardService extends NoOpFlightProducer {
     }
 
     /**
-     * The rows of {@code ticket} on this shard, SQL text or a {@link FragmentTicket}; the caller owns
-     * the stream. A fragment that sends its rows to the shards answers its one row of counts, and
+     * The rows of the ticket {@code request} holds ({@link #request}), SQL text or a {@link
+     * FragmentTicket}, on this shard once it has applied the log index the request names; the
+     * caller owns the stream. A fragment that sends its rows to the shards answers its one row of counts, and
      * while it runs an empty batch every third of {@code timeout} (the node timeout) tells the
      * caller this node lives. The shard services of every transport run their tickets here.
      */
-    static BatchStream open(String ticket, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator,
+    static BatchStream open(String request, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator,
             Duration timeout) {
+        String ticket = awaitLog(request, shard, timeout);
         return FragmentTicket.parse(ticket).map(f -> f.output() == null
-                ? ShardFragment.run(f, shard, exchange, members, allocator)
+                ? ShardFragment.run(f, null, shard, exchange, members, allocator)
                 : new HeartbeatStream(ShardFragment.SENT, timeout.dividedBy(3), allocator,
-                        () -> ShardFragment.run(f, shard, exchange, members, allocator)))
+                        () -> ShardFragment.run(f, null, shard, exchange, members, allocator)))
                 .orElseGet(() -> statement(shard, ticket));
+    }
+
+    /**
+     * A request to a shard ({@code text}: a ticket, or {@code load/table}) that waits until the
+     * shard has applied the commands up to log index {@code logIndex}.
+     */
+    static String request(long logIndex, String text) {
+        return logIndex + "\n" + text;
+    }
+
+    /** Waits until {@code shard} has applied the log index {@code request} names (at most {@code timeout}); returns its text. */
+    static String awaitLog(String request, ShardStore shard, Duration timeout) {
+        int newline = request.indexOf('\n');
+        shard.awaitLog(Long.parseLong(request.substring(0, newline)), timeout);
+        return request.substring(newline + 1);
     }
 
     private static BatchStream statement(ShardStore shard, String sql) {
@@ -105,8 +122,9 @@ final class ShardService extends NoOpFlightProducer {
             return () -> receive(stream, ack);
         }
         return () -> {
-            String[] target = new String(stream.getDescriptor().getCommand(), StandardCharsets.UTF_8).split("/", 2);
             try (BatchStream rows = new FlightBatches(stream, allocator)) {
+                String[] target = awaitLog(new String(stream.getDescriptor().getCommand(), StandardCharsets.UTF_8), shard, flight.timeout())
+                        .split("/", 2);
                 shard.stage(target[0], target[1], rows);
                 ack.onCompleted();
             } catch (RuntimeException e) {

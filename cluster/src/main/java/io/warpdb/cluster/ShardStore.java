@@ -9,6 +9,7 @@ import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementResult;
 import io.warpdb.storage.StagedAppend;
 import io.warpdb.storage.Table;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,11 @@ final class ShardStore {
     /** Hashes the rows this shard sends to the others in a repartition. */
     private final HashPartitioner partitioner;
     private final Map<String, List<StagedAppend>> staged = new ConcurrentHashMap<>();
+    /**
+     * The log index of the last command this node has applied (entries without one, a leader's
+     * metadata or a configuration, do not count): what requests from coordinators wait for.
+     */
+    private long logApplied;
 
     ShardStore(Database database, HashPartitioner partitioner) {
         this.database = database;
@@ -49,6 +55,41 @@ final class ShardStore {
 
     void setAppliedIndex(long index) {
         database.catalog().setProperty(APPLIED, Long.toString(index));
+    }
+
+    /** This node has applied the command at log index {@code index}: wakes the requests that wait for it. */
+    synchronized void logApplied(long index) {
+        if (index > logApplied) {
+            logApplied = index;
+            notifyAll();
+        }
+    }
+
+    /** The log index of the last command this node has applied. */
+    synchronized long logApplied() {
+        return logApplied;
+    }
+
+    /**
+     * Waits until this node has applied the commands up to log index {@code index}, as a coordinator
+     * had when it asked, so that a shard runs its part of the statement on the same tables and
+     * loads; fails with SQLSTATE 08006 past {@code timeout}.
+     */
+    synchronized void awaitLog(long index, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (logApplied < index) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, "a shard had applied the cluster log up to index " + logApplied
+                        + ", not yet " + index + ", after " + timeout.toSeconds() + " s (node.timeout.seconds)");
+            }
+            try {
+                wait(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new WarpException(SqlState.QUERY_CANCELED, "interrupted waiting for the cluster log");
+            }
+        }
     }
 
     /** Runs a statement on this shard alone. */

@@ -67,14 +67,14 @@ public final class UcxExchange implements Exchange {
     }
 
     @Override
-    public BatchStream fetch(Member node, String sql) {
-        UcxChannel channel = open(node, UcxShardService.FETCH, sql);
+    public BatchStream fetch(Member node, long logIndex, String sql) {
+        UcxChannel channel = open(node, UcxShardService.FETCH, ShardService.request(logIndex, sql));
         return channel.receiveBatches(allocator, timeout, FlightExchange.notAnswering(node, timeout));
     }
 
     @Override
-    public void stage(Member node, String load, String table, BatchStream rows) {
-        try (UcxChannel channel = open(node, UcxShardService.STAGE, load + "/" + table)) {
+    public void stage(Member node, long logIndex, String load, String table, BatchStream rows) {
+        try (UcxChannel channel = open(node, UcxShardService.STAGE, ShardService.request(logIndex, load + "/" + table))) {
             channel.sendBatches(rows, compressed, allocator, timeout);
             channel.awaitEnd(timeout, FlightExchange.notAnswering(node, timeout));
         }

@@ -86,7 +86,7 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
                     channel.sendBatches(rows, compressed, allocator, timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS));
                 }
             } else if (kind == STAGE) {
-                String[] target = text.split("/", 2);
+                String[] target = ShardService.awaitLog(text, shard, timeout).split("/", 2);
                 try (UcxChannel.ReceivedBatches rows = channel.receiveBatches(allocator, timeout, channel.peerName()
                         + " sent no rows within " + timeout.toSeconds() + " s")) {
                     shard.stage(target[0], target[1], rows);

@@ -23,6 +23,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A node that stops answering (SIGSTOP, a hung machine) fails the queries that need it within the
@@ -33,6 +35,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Arrow Flight in the test command; {@code -Dcluster.failure.transports=flight,ucx} runs each
  * case over UCX too (rows between nodes, the killed join's included, over UCX).
  */
+@Execution(value = ExecutionMode.CONCURRENT, reason = "waits on node processes more than it computes: beside the other cluster tests")
 class ClusterFailureTest {
     /** Long enough for a live node's first rows on a busy 2-core machine (planning included), short enough for a test. */
     private static final int TIMEOUT_SECONDS = 15;
@@ -51,6 +54,7 @@ class ClusterFailureTest {
         return "transport = " + name + "\n";
     }
 
+    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one cluster at a time")
     @ParameterizedTest(name = "transport = {0}")
     @MethodSource("transports")
     void aNodeThatDoesNotAnswerFailsTheQueriesThatNeedItWithinTheTimeout(String transport) throws Exception {
@@ -87,6 +91,7 @@ class ClusterFailureTest {
         }
     }
 
+    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one cluster at a time")
     @ParameterizedTest(name = "transport = {0}")
     @MethodSource("transports")
     void aNodeKilledWhileAQueryRunsFailsItNamingTheNodeAndRejoins(String transport) throws Exception {
@@ -138,6 +143,7 @@ class ClusterFailureTest {
         }
     }
 
+    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one cluster at a time")
     @ParameterizedTest(name = "transport = {0}")
     @MethodSource("transports")
     void aLoadWhoseCoordinatorOrShardIsKilledLeavesAllRowsOrNoneOnEveryNode(String transport) throws Exception {

@@ -18,6 +18,8 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A 3-node cluster of separate {@code warpdb node} processes on loopback: distributed and
@@ -26,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * visible, and a stopped node catching up from the log when it comes back; over each transport
  * (UCX with the rows compressed).
  */
+@Execution(value = ExecutionMode.CONCURRENT, reason = "waits on node processes more than it computes: beside the other cluster tests")
 class ClusterLoopbackTest {
     private static final int NODES = 3;
 
@@ -61,6 +64,7 @@ class ClusterLoopbackTest {
             "SELECT a.o_id, g.n FROM orders a JOIN (SELECT o_id AS k, COUNT(*) AS n FROM orders GROUP BY o_id) g ON g.n + 9 = a.o_cust"
                     + " ORDER BY 1, 2 LIMIT 5");
 
+    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one cluster at a time")
     @ParameterizedTest(name = "transport = {0}")
     @ValueSource(strings = {"flight", "ucx"})
     void threeNodesAnswerAsOneAndANodeCatchesUp(String transport) throws Exception {

@@ -7,11 +7,13 @@ import io.warpdb.sql.Database;
 import io.warpdb.tpch.ClusterLoader;
 import io.warpdb.tpch.JdbcTarget;
 import io.warpdb.tpch.QueryTarget;
+import io.warpdb.tpch.ResultTable;
 import io.warpdb.tpch.SuiteRunner;
 import io.warpdb.tpch.TblFiles;
 import io.warpdb.tpch.TpchGenerator;
 import io.warpdb.tpch.TpchLoader;
 import io.warpdb.tpch.TpchQueries;
+import io.warpdb.tpch.TpchQuery;
 import io.warpdb.tpch.TpchSchema;
 import io.warpdb.tpch.WarpDbTarget;
 import java.nio.file.Path;
@@ -21,45 +23,83 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The 22 TPC-H queries on a 3-node cluster of {@code warpdb node} processes on loopback, over Arrow
  * Flight and over UCX (rows compressed), loaded by COPY of the dbgen files through one node (the fact
  * tables and their big dimensions hashed on their keys, nation and region replicated), each answer
  * equal to one WarpDB's on the same files; joins off the distribution keys move rows between the
- * shards. SF 0.1 in the test command, whose time on 2 cores SF 1 would exceed ({@code
- * -Dcluster.tpch.sf=1} runs SF 1; {@code -Dcluster.tpch.transports=ucx} one transport).
+ * shards. SF 1 ({@code -Dcluster.tpch.sf=0.1} for a shorter run; {@code -Dcluster.tpch.transports=ucx}
+ * one transport). The files and one WarpDB's answers are made once, before the transports' runs.
  */
+@Isolated("computes: runs alone, after the cluster test classes that run side by side")
 class ClusterTpchTest {
-    /** 0.1 in the test command; {@code -Dcluster.tpch.sf=1} for a longer run. */
-    private static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("cluster.tpch.sf", "0.1"));
+    /** 1 in the test command; {@code -Dcluster.tpch.sf=0.1} for a shorter run. */
+    private static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("cluster.tpch.sf", "1"));
+    /** Two large sides, neither on its distribution key: both repartitioned. */
+    private static final String LARGE_JOIN = "SELECT COUNT(*), SUM(b.o_totalprice) FROM orders a JOIN orders b ON a.o_custkey = b.o_custkey"
+            + " AND a.o_orderdate = b.o_orderdate";
 
     @TempDir
-    Path dir;
+    static Path dir;
+
+    /** The dbgen files every transport's cluster loads. */
+    private static Path tbl;
+    /** One WarpDB's answers on those files. */
+    private static QueryTarget reference;
 
     static Stream<String> transports() {
         String property = System.getProperty("cluster.tpch.transports", "flight,ucx");
         return Arrays.stream(property.split(",")).map(String::strip).filter(t -> !t.isEmpty());
     }
 
+    /** Writes the files and answers every query on one WarpDB over them, whose database is closed again before the clusters start. */
+    @BeforeAll
+    static void answerOnOneNode() throws Exception {
+        int threads = Runtime.getRuntime().availableProcessors();
+        tbl = dir.resolve("tbl");
+        TblFiles.write(new TpchGenerator(SCALE_FACTOR), tbl, threads);
+        try (Database single = Database.inMemory("tpch_single");
+                WarpDbTarget target = new WarpDbTarget(single, "cpu")) {
+            TpchLoader.load(single, new TblFiles(tbl), threads);
+            Map<String, ResultTable> answers = new HashMap<>();
+            for (TpchQuery query : TpchQueries.all()) {
+                answers.put(query.sql(), target.query(query.sql()));
+            }
+            answers.put(LARGE_JOIN, target.query(LARGE_JOIN));
+            String name = target.name() + " on one node";
+            reference = new QueryTarget() {
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public ResultTable query(String sql) {
+                    return Objects.requireNonNull(answers.get(sql), sql);
+                }
+            };
+        }
+    }
+
     @ParameterizedTest(name = "transport = {0}")
     @MethodSource("transports")
     void allQueriesAnswerAsOneNode(String transport) throws Exception {
-        int threads = Runtime.getRuntime().availableProcessors();
-        Path tbl = dir.resolve("tbl");
-        TblFiles.write(new TpchGenerator(SCALE_FACTOR), tbl, threads);
         List<SuiteRunner.Outcome> outcomes;
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of(SCALE_FACTOR < 1 ? "-Xmx1g" : "-Xmx2g"), "transport = " + transport + "\n");
-                Database single = Database.inMemory("tpch_single");
-                WarpDbTarget reference = new WarpDbTarget(single, "cpu");
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster-" + transport), 3,
+                List.of(SCALE_FACTOR < 1 ? "-Xmx1g" : "-Xmx2g"), "transport = " + transport + "\n");
                 Connection c = DriverManager.getConnection(cluster.url(1))) {
-            TpchLoader.load(single, new TblFiles(tbl), threads);
             ClusterLoader.loadMissing(c, tbl, TpchSchema.tables());
             QueryTarget clustered = new JdbcTarget("WarpDB cluster of 3", c);
             outcomes = new SuiteRunner(clustered, reference).runAll(TpchQueries.all(), System.out);
@@ -71,11 +111,9 @@ class ClusterTpchTest {
                 assertTrue(plan.contains("(repartitioned)") || plan.contains("(broadcast)"), "Q" + q + " moves no rows between shards:\n" + plan);
             }
             // two large sides, neither on its distribution key: both repartitioned, the answer one node's
-            String large = "SELECT COUNT(*), SUM(b.o_totalprice) FROM orders a JOIN orders b ON a.o_custkey = b.o_custkey"
-                    + " AND a.o_orderdate = b.o_orderdate";
-            String plan = explainAnalyze(c, large);
+            String plan = explainAnalyze(c, LARGE_JOIN);
             assertTrue(plan.contains("(repartitioned)"), plan);
-            assertEquals(reference.query(large).rows(), clustered.query(large).rows(), large);
+            assertEquals(reference.query(LARGE_JOIN).rows(), clustered.query(LARGE_JOIN).rows(), LARGE_JOIN);
         }
         String failures = outcomes.stream().filter(o -> !o.ok()).map(SuiteRunner.Outcome::format).collect(Collectors.joining("\n"));
         assertTrue(SuiteRunner.allOk(outcomes), "TPC-H SF " + SCALE_FACTOR + " on 3 nodes over " + transport + ": queries failing:\n"

@@ -13,15 +13,18 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The SQL corpus: one dynamic test per {@code .test} file per target. Switches (system
- * properties, also given to Maven as -D...): {@code sqltest.targets} (default {@code cpu,cpu-durable,gpu,gpu-durable,flight,cluster};
- * {@code cluster-ucx} runs the corpus over UCX too, left out of the default for the test command's time;
+ * properties, also given to Maven as -D...): {@code sqltest.targets} (default {@code cpu,cpu-durable,gpu,gpu-durable,flight,cluster,cluster-ucx};
+ * {@code cluster-ucx-two-level} runs the corpus over the two-level shuffle too, left out of the default for the test command's time;
  * {@code duckdb} cross-checks the expectations on DuckDB), {@code sqltest.filter} (comma-separated
  * substrings of file names), {@code sqltest.pending=true} (also run sql/pending/**),
  * {@code sqltest.timeout} (seconds per file, default 300).
  */
+@Execution(value = ExecutionMode.CONCURRENT, reason = "waits on node processes more than it computes: beside the other cluster tests")
 class SqlLogicTest {
 
     private static String property(String name, String fallback) {
@@ -29,9 +32,10 @@ class SqlLogicTest {
         return v == null || v.isBlank() || v.startsWith("${") ? fallback : v.strip();
     }
 
+    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one file at a time: a cluster target's files share its database")
     @TestFactory
     Stream<DynamicNode> corpus() {
-        List<Target> targets = Arrays.stream(property("sqltest.targets", "cpu,cpu-durable,gpu,gpu-durable,flight,cluster").split(","))
+        List<Target> targets = Arrays.stream(property("sqltest.targets", "cpu,cpu-durable,gpu,gpu-durable,flight,cluster,cluster-ucx").split(","))
                 .map(String::strip).filter(s -> !s.isEmpty()).map(Target::new).toList();
         List<Corpus.TestFile> files = Corpus.files(property("sqltest.filter", ""));
         boolean runPending = Boolean.parseBoolean(property("sqltest.pending", "false"));

@@ -42,20 +42,23 @@ final class DataDirectory implements AutoCloseable {
     private final Path data;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    /** Whether files and directories are synced ({@link StorageOptions#synced}). */
+    private final boolean synced;
 
-    private DataDirectory(Path root, FileChannel lockChannel, FileLock lock) {
+    private DataDirectory(Path root, FileChannel lockChannel, FileLock lock, boolean synced) {
         this.root = root;
+        this.synced = synced;
         this.data = root.resolve("data");
         this.lockChannel = lockChannel;
         this.lock = lock;
     }
 
-    /** Opens (creating if needed) the directory and locks it against other processes. */
-    static DataDirectory open(Path root) throws IOException {
+    /** Opens (creating if needed) the directory and locks it against other processes; {@code synced}: see {@link StorageOptions#synced}. */
+    static DataDirectory open(Path root, boolean synced) throws IOException {
         Path absolute = root.toAbsolutePath();
         boolean created = Files.notExists(absolute);
         Files.createDirectories(absolute.resolve("data"));
-        if (created && absolute.getParent() != null) {
+        if (synced && created && absolute.getParent() != null) {
             syncDirectory(absolute.getParent()); // a new database directory's own name must survive a crash too
         }
         FileChannel channel = FileChannel.open(root.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -70,7 +73,7 @@ final class DataDirectory implements AutoCloseable {
             throw new WarpException(SqlState.CONNECTION_EXCEPTION, "database directory " + root
                     + " is in use by another process (or already open in this one)");
         }
-        return new DataDirectory(root, channel, lock);
+        return new DataDirectory(root, channel, lock, synced);
     }
 
     Path root() {
@@ -121,7 +124,9 @@ final class DataDirectory implements AutoCloseable {
                     out.write(b);
                 }
             }
-            out.force(true);
+            if (synced) {
+                out.force(true);
+            }
         } catch (IOException | RuntimeException e) {
             deleteQuietly(file);
             throw e;
@@ -130,7 +135,9 @@ final class DataDirectory implements AutoCloseable {
 
     /** Makes the names of data files written so far durable. */
     void syncData() throws IOException {
-        syncDirectory(data);
+        if (synced) {
+            syncDirectory(data);
+        }
     }
 
     /**
@@ -144,7 +151,9 @@ final class DataDirectory implements AutoCloseable {
         Files.deleteIfExists(temp);
         writeNew(temp, List.of(ByteBuffer.wrap(bytes)));
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(root);
+        if (synced) {
+            syncDirectory(root);
+        }
     }
 
     /** {@code length} bytes at {@code offset}; EOFException when the file is shorter. */

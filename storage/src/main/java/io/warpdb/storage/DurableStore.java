@@ -36,7 +36,7 @@ final class DurableStore implements Store {
     static DurableStore open(Path root, BufferAllocator allocator, StorageOptions options) {
         DataDirectory dir;
         try {
-            dir = DataDirectory.open(root);
+            dir = DataDirectory.open(root, options.synced());
         } catch (IOException e) {
             throw ioError("cannot open database directory " + root, e);
         }

@@ -129,6 +129,20 @@ class DurableCatalogTest {
         }
     }
 
+    /** Unsynced (a scratch database's options) only skips the syncs: what it commits reads back, after a clean close too. */
+    @Test
+    void unsyncedCatalogCommitsAsASyncedOne() {
+        List<List<Object>> expected = allTypesRows(0, 2600);
+        try (Catalog catalog = Catalog.open(dir, root, SMALL.unsynced())) {
+            Table t = catalog.create("all_types", ALL_TYPES, false);
+            assertEquals(2600, append(t, 0, 2600, 700, query));
+            assertEquals(expected, TestData.read(t.snapshot(), query));
+        }
+        try (Catalog catalog = Catalog.open(dir, root, SMALL.unsynced()); CatalogSnapshot snap = catalog.snapshot()) {
+            assertEquals(expected, TestData.read(snap.table("all_types").orElseThrow(), query));
+        }
+    }
+
     @Test
     void deletesAndUpdatesAreCommittedAndSurviveReopen() {
         List<List<Object>> expected = new ArrayList<>(allTypesRows(0, 2500));
