@@ -220,9 +220,12 @@ public final class KeyTable {
         return id;
     }
 
-    /** Like {@link #add} without adding: rows whose tuple is not in the table get -1. */
-    public void find(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids) {
-        for (int row = 0; row < ids.length; row++) {
+    /**
+     * Like {@link #add} without adding, for rows [from, to) only: rows whose tuple is not in the
+     * table get -1. Only reads the table, so several threads may look up disjoint ranges at once.
+     */
+    public void find(long[][] rowKeys, boolean[][] rowNulls, boolean[] skip, int[] ids, int from, int to) {
+        for (int row = from; row < to; row++) {
             ids[row] = skip != null && skip[row] ? -1 : findRow(rowKeys, rowNulls, row, hashOf(rowKeys, rowNulls, row));
         }
     }

@@ -23,6 +23,7 @@ import io.warpdb.exec.cpu.expr.ExprCompiler;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +37,7 @@ import org.apache.arrow.vector.FieldVector;
  * exactly one group, even for empty input.
  *
  * <p>Given several inputs (the copies of a parallel {@link Pipeline}), each is drained by its own
- * worker into its own groups, and the partial groups are then merged into the first worker's;
+ * worker into its own groups, and the partial groups are then merged (see {@link #drainInParallel});
  * this needs {@link MergeableAccumulator}s (see {@link #mergeable}). With one input the groups
  * come out in order of first appearance.
  */
@@ -101,8 +102,8 @@ final class HashAggregateOperator extends Operator {
         }
         while (resultIndex < results.size()) {
             Groups groups = results.get(resultIndex);
-            if (emittedGroups < groups.count()) {
-                int count = Math.min(MAX_BATCH_ROWS, groups.count() - emittedGroups);
+            if (emittedGroups < groups.keptCount()) {
+                int count = Math.min(MAX_BATCH_ROWS, groups.keptCount() - emittedGroups);
                 Batch out = output(groups, emittedGroups, count);
                 emittedGroups += count;
                 return out;
@@ -126,9 +127,11 @@ final class HashAggregateOperator extends Operator {
 
     /**
      * One partial aggregation per worker, then their merge. Few groups merge into the first
-     * partial on this thread; many (every worker saw most of them) merge in parallel, each worker
-     * building the groups of one hash partition from all partials, as a radix-partitioned
-     * aggregation does, so that the merge is not one thread's work of workers x groups inserts.
+     * partial on this thread; many that the partials mostly do not share stay in their partials,
+     * the shared ones merged into the earliest ({@link #mergeOverlaps}); many shared ones (every
+     * worker saw most of them) merge in parallel, each worker building the groups of one hash
+     * partition from all partials, as a radix-partitioned aggregation does, so that the merge is
+     * not one thread's work of workers x groups inserts.
      */
     private List<Groups> drainInParallel() {
         Groups[] partials = new Groups[inputCount];
@@ -147,6 +150,10 @@ final class HashAggregateOperator extends Operator {
         int parts = inputCount;
         StoredKeys[] keys = new StoredKeys[inputCount];
         Workers.runAll(inputCount, i -> keys[i] = partials[i].storedKeys(parts));
+        if (mostlyDisjoint(partials, keys)) {
+            mergeOverlaps(partials, keys);
+            return List.of(partials);
+        }
         Groups[] merged = new Groups[parts];
         Workers.runAll(parts, p -> {
             int expected = 0;
@@ -161,6 +168,67 @@ final class HashAggregateOperator extends Operator {
             merged[p] = own;
         });
         return List.of(merged);
+    }
+
+    /** Groups looked up per partial to tell whether the partials share few groups. */
+    private static final int OVERLAP_SAMPLE = 4096;
+
+    /**
+     * Whether few of the partials' groups occur in more than one partial, judged by looking up
+     * the first {@link #OVERLAP_SAMPLE} groups of each in the partials before it: so it is when
+     * the input comes clustered by the group key (TPC-H Q18's lineitem by l_orderkey: each
+     * worker's morsels hold other orders).
+     */
+    private static boolean mostlyDisjoint(Groups[] partials, StoredKeys[] keys) {
+        long sampled = 0;
+        long shared = 0;
+        for (int i = 1; i < partials.length; i++) {
+            int count = partials[i].count();
+            int sample = Math.min(count, OVERLAP_SAMPLE);
+            int[] ids = new int[count];
+            for (int j = 0; j < i; j++) {
+                partials[j].table.find(keys[i].keys(), keys[i].nulls(), null, ids, 0, sample);
+                for (int g = 0; g < sample; g++) {
+                    shared += ids[g] >= 0 ? 1 : 0;
+                }
+            }
+            sampled += sample;
+        }
+        return shared * 10 < sampled;
+    }
+
+    /**
+     * The merge for partials that share few groups: each group of a partial that an earlier
+     * partial also has merges into that one's and is left out of the result; the others stay
+     * where they are, so no group is inserted again (a radix merge would rebuild all of them).
+     * The lookups run in parallel, one range of the partial's groups per worker; the merges,
+     * few, on this thread.
+     */
+    private void mergeOverlaps(Groups[] partials, StoredKeys[] keys) {
+        for (int i = 1; i < partials.length; i++) {
+            int count = partials[i].count();
+            int chunk = (count + inputCount - 1) / inputCount;
+            StoredKeys later = keys[i];
+            boolean[] merged = new boolean[count];
+            for (int j = 0; j < i; j++) {
+                context.checkCancelled();
+                Groups earlier = partials[j];
+                int[] ids = new int[count];
+                Workers.runAll(inputCount, w -> earlier.table.find(later.keys(), later.nulls(), merged, ids,
+                        Math.min(count, w * chunk), Math.min(count, (w + 1) * chunk)));
+                boolean any = false;
+                for (int g = 0; g < count; g++) {
+                    if (ids[g] >= 0) {
+                        merged[g] = true;
+                        any = true;
+                    }
+                }
+                if (any) {
+                    earlier.mergeStates(partials[i], ids);
+                }
+            }
+            partials[i].keepOnly(merged);
+        }
     }
 
     /** The group keys of a partial, column-wise, with the hash partition (of {@code parts}) of each group. */
@@ -189,6 +257,8 @@ final class HashAggregateOperator extends Operator {
         private final List<KeyEncoder> keyEncoders = new ArrayList<>();
         private final KeyTable table;
         private final List<Accumulator> accumulators = new ArrayList<>();
+        /** The ids of the groups to output, ascending; null: all of them. */
+        private int[] kept;
 
         /** Groups sized for {@code expected} keys (0 when unknown). */
         Groups(int expected) {
@@ -203,6 +273,28 @@ final class HashAggregateOperator extends Operator {
 
         int count() {
             return groupKeys.isEmpty() ? 1 : table.size();
+        }
+
+        /** How many groups go to the output. */
+        int keptCount() {
+            return kept == null ? count() : kept.length;
+        }
+
+        /** The id of output group {@code i}. */
+        int keptId(int i) {
+            return kept == null ? i : kept[i];
+        }
+
+        /** Leaves out of the output the groups flagged in {@code dropped}. */
+        void keepOnly(boolean[] dropped) {
+            int[] ids = new int[dropped.length];
+            int count = 0;
+            for (int g = 0; g < dropped.length; g++) {
+                if (!dropped[g]) {
+                    ids[count++] = g;
+                }
+            }
+            kept = count == dropped.length ? null : Arrays.copyOf(ids, count);
         }
 
         void accumulate(Batch batch) {
@@ -253,6 +345,11 @@ final class HashAggregateOperator extends Operator {
             if (!groupKeys.isEmpty()) {
                 table.add(keys.keys(), keys.nulls(), skip, groupIds, null);
             }
+            mergeStates(partial, groupIds);
+        }
+
+        /** Adds the states of {@code partial}'s group g to this one's group {@code groupIds[g]} (none when negative). */
+        void mergeStates(Groups partial, int[] groupIds) {
             for (int a = 0; a < accumulators.size(); a++) {
                 ((MergeableAccumulator) accumulators.get(a)).merge((MergeableAccumulator) partial.accumulators.get(a),
                         groupIds, count());
@@ -278,14 +375,15 @@ final class HashAggregateOperator extends Operator {
         }
     }
 
-    /** Key k of groups [from, from + count), decoded from the table. */
+    /** Key k of output groups [from, from + count), decoded from the table. */
     private Column groupKeyColumn(Groups groups, int k, int from, int count) {
         DataType type = inputSchema.type(groupKeys.get(k));
         boolean[] nulls = new boolean[count];
         long[] keys = new long[count];
         for (int i = 0; i < count; i++) {
-            nulls[i] = groups.table.isNull(k, from + i);
-            keys[i] = groups.table.key(k, from + i);
+            int id = groups.keptId(from + i);
+            nulls[i] = groups.table.isNull(k, id);
+            keys[i] = groups.table.key(k, id);
         }
         if (type.kind() == TypeKind.DOUBLE) {
             double[] values = new double[count];
@@ -312,8 +410,18 @@ final class HashAggregateOperator extends Operator {
         return Column.ofLongs(type, keys, nulls);
     }
 
+    /** Aggregate a of output groups [from, from + count). */
     private Column aggregateColumn(Groups groups, int a, int from, int count) {
-        Column result = groups.accumulators.get(a).result(from, count);
+        int first = groups.keptId(from);
+        int span = groups.keptId(from + count - 1) - first + 1;
+        Column result = groups.accumulators.get(a).result(first, span);
+        if (span > count) {
+            int[] rows = new int[count];
+            for (int i = 0; i < count; i++) {
+                rows[i] = groups.keptId(from + i) - first;
+            }
+            result = result.gather(rows);
+        }
         return resultConversions.get(a).evaluate(new ColumnsInput(count, result));
     }
 }
