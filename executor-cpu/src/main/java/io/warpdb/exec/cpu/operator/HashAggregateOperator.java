@@ -7,6 +7,8 @@ import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
@@ -18,6 +20,7 @@ import io.warpdb.exec.cpu.column.ArrowColumns;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.expr.BatchInput;
 import io.warpdb.exec.cpu.expr.ColumnsInput;
+import io.warpdb.exec.cpu.expr.EvalInput;
 import io.warpdb.exec.cpu.expr.Evaluator;
 import io.warpdb.exec.cpu.expr.ExprCompiler;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
@@ -55,13 +58,27 @@ final class HashAggregateOperator extends Operator {
     private static final long PARALLEL_MERGE_GROUPS = 1 << 16;
 
     private final int inputCount;
+    /** The projection (and the filter below it, which may be null) this aggregate runs itself on its inputs; null when none. */
+    private final ProjectNode fusedProject;
+    private final FilterNode fusedFilter;
     /** The result: one table of groups, or one per hash partition after a parallel merge. */
     private List<Groups> results;
     private int resultIndex;
     private int emittedGroups;
 
     HashAggregateOperator(AggregateNode node, List<BatchStream> inputs, ExecContext context) {
+        this(node, null, null, inputs, context);
+    }
+
+    /**
+     * An aggregate of {@code project} (the node's input), which this operator runs itself, with
+     * {@code filter} (the projection's input, may be null), over {@code inputs}: the rows below
+     * them. {@code project} null: the inputs give the node's input rows.
+     */
+    HashAggregateOperator(AggregateNode node, ProjectNode project, FilterNode filter, List<BatchStream> inputs, ExecContext context) {
         super(context, node.schema(), inputs.toArray(BatchStream[]::new));
+        this.fusedProject = project;
+        this.fusedFilter = filter;
         this.inputCount = inputs.size();
         this.groupKeys = node.groupKeys();
         this.aggregates = node.aggregates();
@@ -257,6 +274,8 @@ final class HashAggregateOperator extends Operator {
         private final List<KeyEncoder> keyEncoders = new ArrayList<>();
         private final KeyTable table;
         private final List<Accumulator> accumulators = new ArrayList<>();
+        /** This worker's run of the fused projection, made with its first batch; null before, or without one. */
+        private FusedProjection projection;
         /** The ids of the groups to output, ascending; null: all of them. */
         private int[] kept;
 
@@ -298,8 +317,17 @@ final class HashAggregateOperator extends Operator {
         }
 
         void accumulate(Batch batch) {
-            int rows = batch.rowCount();
-            BatchInput input = new BatchInput(batch);
+            EvalInput input = new BatchInput(batch);
+            if (fusedProject != null) {
+                if (projection == null) {
+                    projection = new FusedProjection(fusedProject, fusedFilter, context);
+                }
+                input = projection.apply(batch);
+                if (input == null) {
+                    return;
+                }
+            }
+            int rows = input.rowCount();
             int[] groupIds = new int[rows];
             if (!groupKeys.isEmpty()) {
                 long[][] keys = new long[groupKeys.size()][rows];

@@ -125,16 +125,22 @@ class ParallelExecutionTest extends ExecTestBase {
 
     /**
      * Tens of thousands of groups, each seen by several workers: the partials merge in parallel,
-     * one hash partition per worker, and still give every group exactly once.
+     * one hash partition per worker, and still give every group exactly once. The workers run
+     * the projection and its filter below the aggregate themselves.
      */
     @Test
     void groupsEveryWorkerSeesMergeByHashPartition() {
         int groups = PARALLEL_GROUPS + 7;
-        AggregateNode byResidue = aggregate(project(scan(facts()), call(Op.MOD, INT, col(0, INT), lit(groups)), col(3, dec(12, 2))),
-                List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.SUM, 1, dec(18, 2)));
+        Expr cheap = call(Op.LT, BOOL, col(3, dec(12, 2)), dec("50.00"));
+        AggregateNode byResidue = aggregate(project(new FilterNode(scan(facts()), cheap), call(Op.MOD, INT, col(0, INT), lit(groups)),
+                col(3, dec(12, 2))), List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.SUM, 1, dec(18, 2)));
         List<List<Object>> rows = sameOnOneAndFourThreads(byResidue);
-        assertEquals(groups, rows.size());
-        assertEquals(ROWS, rows.stream().mapToLong(r -> (long) r.get(1)).sum());
+        long passing = 0;
+        for (int i = 0; i < ROWS; i++) {
+            passing += i % 17 != 0 && i % 9973 < 5000 ? 1 : 0;
+        }
+        assertEquals(passing, rows.stream().mapToLong(r -> (long) r.get(1)).sum());
+        assertTrue(rows.size() > PARALLEL_GROUPS / 2, "enough groups to merge in parallel: " + rows.size());
     }
 
     /**
