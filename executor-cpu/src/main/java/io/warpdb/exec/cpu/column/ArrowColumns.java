@@ -25,16 +25,30 @@ public final class ArrowColumns {
         return read(batch.vector(column), batch.schema().type(column), batch.dictionary(column), batch.rowCount());
     }
 
+    /**
+     * The values of {@code rows} (in that order) of a batch's column: a projection over a
+     * selective filter reads just the passing rows instead of the whole vector.
+     */
+    public static Column read(Batch batch, int column, int[] rows) {
+        return read(batch.vector(column), batch.schema().type(column), batch.dictionary(column), rows, rows.length);
+    }
+
     /** The first {@code rowCount} values of a vector holding {@code type}. */
     public static Column read(FieldVector vector, DataType type, StringDictionary dictionary, int rowCount) {
-        boolean[] nulls = readNulls(vector, rowCount);
+        return read(vector, type, dictionary, null, rowCount);
+    }
+
+    /** The values at {@code rows}, or the first {@code rowCount} when {@code rows} is null. */
+    private static Column read(FieldVector vector, DataType type, StringDictionary dictionary, int[] rows, int rowCount) {
+        boolean[] nulls = readNulls(vector, rows, rowCount);
         ArrowBuf data = vector.getDataBuffer();
         long address = data.memoryAddress();
         ValueLayout layout = ValueLayout.of(type);
         if (layout == ValueLayout.FLOAT64) {
             double[] values = new double[rowCount];
             for (int i = 0; i < rowCount; i++) {
-                values[i] = Double.longBitsToDouble(MemoryUtil.getLong(address + ((long) i << 3)));
+                int row = rows == null ? i : rows[i];
+                values[i] = Double.longBitsToDouble(MemoryUtil.getLong(address + ((long) row << 3)));
             }
             clearNullSlots(values, nulls);
             return Column.ofDoubles(type, values, nulls);
@@ -44,23 +58,26 @@ public final class ArrowColumns {
         switch (layout) {
             case BIT -> {
                 for (int i = 0; i < rowCount; i++) {
-                    values[i] = BitVectorHelper.get(data, i);
+                    values[i] = BitVectorHelper.get(data, rows == null ? i : rows[i]);
                 }
             }
             case INT32 -> {
                 for (int i = 0; i < rowCount; i++) {
-                    values[i] = MemoryUtil.getInt(address + ((long) i << 2));
+                    int row = rows == null ? i : rows[i];
+                    values[i] = MemoryUtil.getInt(address + ((long) row << 2));
                 }
             }
             case INT128 -> {
                 for (int i = 0; i < rowCount; i++) {
-                    values[i] = MemoryUtil.getLong(address + ((long) i << 4));
-                    highs[i] = MemoryUtil.getLong(address + ((long) i << 4) + 8);
+                    int row = rows == null ? i : rows[i];
+                    values[i] = MemoryUtil.getLong(address + ((long) row << 4));
+                    highs[i] = MemoryUtil.getLong(address + ((long) row << 4) + 8);
                 }
             }
             default -> {
                 for (int i = 0; i < rowCount; i++) {
-                    values[i] = MemoryUtil.getLong(address + ((long) i << 3));
+                    int row = rows == null ? i : rows[i];
+                    values[i] = MemoryUtil.getLong(address + ((long) row << 3));
                 }
             }
         }
@@ -81,14 +98,15 @@ public final class ArrowColumns {
         return type.kind().isString() ? Column.ofCodes(type, values, nulls, dictionary) : Column.ofLongs(type, values, nulls);
     }
 
-    private static boolean[] readNulls(FieldVector vector, int rowCount) {
+    private static boolean[] readNulls(FieldVector vector, int[] rows, int rowCount) {
         if (vector.getNullCount() == 0) {
             return null;
         }
         long validity = vector.getValidityBuffer().memoryAddress();
         boolean[] nulls = new boolean[rowCount];
         for (int i = 0; i < rowCount; i++) {
-            nulls[i] = (MemoryUtil.getByte(validity + (i >> 3)) >> (i & 7) & 1) == 0;
+            int row = rows == null ? i : rows[i];
+            nulls[i] = (MemoryUtil.getByte(validity + (row >> 3)) >> (row & 7) & 1) == 0;
         }
         return nulls;
     }

@@ -26,4 +26,10 @@ public final class BatchInput implements EvalInput {
         }
         return loaded[index];
     }
+
+    /** Reads only {@code rows} from the vector unless the whole column is already loaded. */
+    @Override
+    public Column gathered(int index, int[] rows) {
+        return loaded[index] != null ? loaded[index].gather(rows) : ArrowColumns.read(batch, index, rows);
+    }
 }

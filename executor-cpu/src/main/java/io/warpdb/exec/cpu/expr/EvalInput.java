@@ -8,4 +8,9 @@ public interface EvalInput {
 
     /** Column {@code index}, with {@link #rowCount()} rows; implementations load it on first use. */
     Column column(int index);
+
+    /** The values of {@code rows} (in that order) of column {@code index}. */
+    default Column gathered(int index, int[] rows) {
+        return column(index).gather(rows);
+    }
 }

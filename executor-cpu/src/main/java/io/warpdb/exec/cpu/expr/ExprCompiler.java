@@ -131,19 +131,36 @@ public final class ExprCompiler {
         return coerce(build(expr), type);
     }
 
-    /** The call's only non-constant argument if it is a string and the operator maps strings one by one; else null. */
+    /**
+     * The call's only non-constant argument if it is a string and the operator maps strings one
+     * by one; else null. Through a chain of such calls it is the innermost one's argument: the
+     * chain then runs whole once per entry of that string's dictionary, with no dictionary built
+     * for the links between (TPC-H Q22's {@code SUBSTRING(c_phone, 1, 2) IN (...)} tests the
+     * phones' prefixes instead of mapping 150 K phones to their substrings first).
+     */
     private static Expr soleStringArgument(Call call) {
-        return PER_STRING_OPS.contains(call.op()) ? Exprs.soleStringArgument(call) : null;
+        Expr input = PER_STRING_OPS.contains(call.op()) ? Exprs.soleStringArgument(call) : null;
+        Expr inner = input instanceof Call link ? soleStringArgument(link) : null;
+        return inner != null ? inner : input;
     }
 
     private Evaluator perDictionaryEntry(Call call, Expr input) {
-        ColumnRef entry = new ColumnRef(0, input.type());
-        List<Expr> args = call.args().stream().map(a -> a == input ? (Expr) entry : a).toList();
-        Call overEntries = new Call(call.op(), args, call.type());
+        Call overEntries = (Call) withEntry(call, input, new ColumnRef(0, input.type()));
         Evaluator perEntry = compileCall(overEntries);
         Evaluator strings = build(input);
         return call.type().kind().isString() ? new DictionaryMapEvaluator(strings, perEntry, call.type(), false)
                 : new DictionaryLookupEvaluator(strings, perEntry);
+    }
+
+    /** {@code expr} with {@code input} (found by identity) replaced by {@code entry}. */
+    private static Expr withEntry(Expr expr, Expr input, ColumnRef entry) {
+        if (expr == input) {
+            return entry;
+        }
+        if (expr instanceof Call call) {
+            return new Call(call.op(), call.args().stream().map(a -> withEntry(a, input, entry)).toList(), call.type());
+        }
+        return expr;
     }
 
     private Evaluator compileCall(Call call) {

@@ -30,7 +30,7 @@ public final class SubsetInput implements EvalInput {
             gathered = Arrays.copyOf(gathered, Math.max(index + 1, gathered.length * 2));
         }
         if (gathered[index] == null) {
-            gathered[index] = base.column(index).gather(rows);
+            gathered[index] = base.gathered(index, rows);
         }
         return gathered[index];
     }

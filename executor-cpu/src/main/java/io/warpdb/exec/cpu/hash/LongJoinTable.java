@@ -25,18 +25,23 @@ public final class LongJoinTable {
     private final int[] masks;
     /** Build rows grouped by key, or null when every key has one row. */
     private final int[] rowsByKey;
-    /** The probe filter: bit (key - filterBase) when dense, else bit (hash & filterMask). */
+    /**
+     * The probe filter: bit (key - filterBase), below filterRange, when dense, else bit
+     * (key * {@link Filter#MULTIPLIER}) >>> filterShift.
+     */
     private final long[] filterBits;
     private final boolean denseFilter;
     private final long filterBase;
-    private final long filterMask;
+    private final long filterRange;
+    private final int filterShift;
 
     private LongJoinTable(long[][] tables, int[] rowsByKey, Filter filter) {
         this.tables = tables;
         this.filterBits = filter.bits;
         this.denseFilter = filter.dense;
         this.filterBase = filter.base;
-        this.filterMask = filter.mask;
+        this.filterRange = filter.range;
+        this.filterShift = filter.shift;
         this.masks = new int[tables.length];
         for (int p = 0; p < tables.length; p++) {
             masks[p] = tables[p].length / 2 - 1;
@@ -99,17 +104,24 @@ public final class LongJoinTable {
         for (boolean d : duplicates) {
             anyDuplicate |= d;
         }
-        Filter filter = Filter.of(keys, hashes, rowsByPartition);
+        Filter filter = Filter.of(keys, rowsByPartition);
         return new LongJoinTable(tables, anyDuplicate ? groupRows(tables, rowsByPartition, start, slotOfRow) : null, filter);
     }
 
     /** The bits of the probe filter and how probes index them. */
-    private record Filter(long[] bits, boolean dense, long base, long mask) {
+    private record Filter(long[] bits, boolean dense, long base, long range, int shift) {
+        /**
+         * The hashed filter's bit of a key is the top bits of key x this odd constant (Fibonacci
+         * hashing): one multiplication, where the table's hash takes two and three shifts, since
+         * the filter is tested on every scanned row (a key that passes is hashed for the table after).
+         */
+        static final long MULTIPLIER = 0x9E3779B97F4A7C15L;
+
         /** Dense when the keys' range needs at most this many bits per key. */
         private static final long MAX_DENSE_BITS_PER_KEY = 16;
         private static final int HASHED_BITS_PER_KEY = 8;
 
-        static Filter of(long[] keys, int[] hashes, int[] indexedRows) {
+        static Filter of(long[] keys, int[] indexedRows) {
             long min = Long.MAX_VALUE;
             long max = Long.MIN_VALUE;
             for (int row : indexedRows) {
@@ -124,15 +136,16 @@ public final class LongJoinTable {
                     long offset = keys[row] - min;
                     bits[(int) (offset >>> 6)] |= 1L << offset;
                 }
-                return new Filter(bits, true, min, range);
+                return new Filter(bits, true, min, range, 0);
             }
             long size = Long.highestOneBit(Math.max(64L, (long) count * HASHED_BITS_PER_KEY) * 2 - 1);
             long[] bits = new long[(int) (size >>> 6)];
+            int shift = 64 - Long.numberOfTrailingZeros(size);
             for (int row : indexedRows) {
-                long bit = hashes[row] & (size - 1);
+                long bit = keys[row] * MULTIPLIER >>> shift;
                 bits[(int) (bit >>> 6)] |= 1L << bit;
             }
-            return new Filter(bits, false, 0, size - 1);
+            return new Filter(bits, false, 0, size, shift);
         }
     }
 
@@ -223,20 +236,7 @@ public final class LongJoinTable {
 
     /** The key's hash (as an unsigned 32-bit value) when the filter lets it through to the table, else {@link #REJECTED}. */
     private long passingHash(long key, boolean skipped) {
-        if (skipped) {
-            return REJECTED;
-        }
-        if (denseFilter) {
-            long offset = key - filterBase;
-            if (offset < 0 || offset >= filterMask || (filterBits[(int) (offset >>> 6)] & 1L << offset) == 0) {
-                return REJECTED;
-            }
-        }
-        int h = hash(key);
-        if (!denseFilter && (filterBits[(int) ((h & filterMask) >>> 6)] & 1L << h) == 0) {
-            return REJECTED;
-        }
-        return h & 0xffffffffL;
+        return skipped || !mayContain(key) ? REJECTED : hash(key) & 0xffffffffL;
     }
 
     /**
@@ -244,7 +244,12 @@ public final class LongJoinTable {
      * filter is dense, else with the false positives of 8 hash bits per key).
      */
     public boolean mayContain(long key) {
-        return passingHash(key, false) != REJECTED;
+        if (denseFilter) {
+            long offset = key - filterBase;
+            return offset >= 0 && offset < filterRange && (filterBits[(int) (offset >>> 6)] & 1L << offset) != 0;
+        }
+        long bit = key * Filter.MULTIPLIER >>> filterShift;
+        return (filterBits[(int) (bit >>> 6)] & 1L << bit) != 0;
     }
 
     /** The build row at a position of a match range. */

@@ -7,6 +7,8 @@ import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
@@ -18,11 +20,13 @@ import io.warpdb.exec.cpu.column.ArrowColumns;
 import io.warpdb.exec.cpu.column.Column;
 import io.warpdb.exec.cpu.expr.BatchInput;
 import io.warpdb.exec.cpu.expr.ColumnsInput;
+import io.warpdb.exec.cpu.expr.EvalInput;
 import io.warpdb.exec.cpu.expr.Evaluator;
 import io.warpdb.exec.cpu.expr.ExprCompiler;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +40,7 @@ import org.apache.arrow.vector.FieldVector;
  * exactly one group, even for empty input.
  *
  * <p>Given several inputs (the copies of a parallel {@link Pipeline}), each is drained by its own
- * worker into its own groups, and the partial groups are then merged into the first worker's;
+ * worker into its own groups, and the partial groups are then merged (see {@link #drainInParallel});
  * this needs {@link MergeableAccumulator}s (see {@link #mergeable}). With one input the groups
  * come out in order of first appearance.
  */
@@ -54,13 +58,27 @@ final class HashAggregateOperator extends Operator {
     private static final long PARALLEL_MERGE_GROUPS = 1 << 16;
 
     private final int inputCount;
+    /** The projection (and the filter below it, which may be null) this aggregate runs itself on its inputs; null when none. */
+    private final ProjectNode fusedProject;
+    private final FilterNode fusedFilter;
     /** The result: one table of groups, or one per hash partition after a parallel merge. */
     private List<Groups> results;
     private int resultIndex;
     private int emittedGroups;
 
     HashAggregateOperator(AggregateNode node, List<BatchStream> inputs, ExecContext context) {
+        this(node, null, null, inputs, context);
+    }
+
+    /**
+     * An aggregate of {@code project} (the node's input), which this operator runs itself, with
+     * {@code filter} (the projection's input, may be null), over {@code inputs}: the rows below
+     * them. {@code project} null: the inputs give the node's input rows.
+     */
+    HashAggregateOperator(AggregateNode node, ProjectNode project, FilterNode filter, List<BatchStream> inputs, ExecContext context) {
         super(context, node.schema(), inputs.toArray(BatchStream[]::new));
+        this.fusedProject = project;
+        this.fusedFilter = filter;
         this.inputCount = inputs.size();
         this.groupKeys = node.groupKeys();
         this.aggregates = node.aggregates();
@@ -99,8 +117,8 @@ final class HashAggregateOperator extends Operator {
         }
         while (resultIndex < results.size()) {
             Groups groups = results.get(resultIndex);
-            if (emittedGroups < groups.count()) {
-                int count = Math.min(MAX_BATCH_ROWS, groups.count() - emittedGroups);
+            if (emittedGroups < groups.keptCount()) {
+                int count = Math.min(MAX_BATCH_ROWS, groups.keptCount() - emittedGroups);
                 Batch out = output(groups, emittedGroups, count);
                 emittedGroups += count;
                 return out;
@@ -124,9 +142,11 @@ final class HashAggregateOperator extends Operator {
 
     /**
      * One partial aggregation per worker, then their merge. Few groups merge into the first
-     * partial on this thread; many (every worker saw most of them) merge in parallel, each worker
-     * building the groups of one hash partition from all partials, as a radix-partitioned
-     * aggregation does, so that the merge is not one thread's work of workers x groups inserts.
+     * partial on this thread; many that the partials mostly do not share stay in their partials,
+     * the shared ones merged into the earliest ({@link #mergeOverlaps}); many shared ones (every
+     * worker saw most of them) merge in parallel, each worker building the groups of one hash
+     * partition from all partials, as a radix-partitioned aggregation does, so that the merge is
+     * not one thread's work of workers x groups inserts.
      */
     private List<Groups> drainInParallel() {
         Groups[] partials = new Groups[inputCount];
@@ -145,6 +165,10 @@ final class HashAggregateOperator extends Operator {
         int parts = inputCount;
         StoredKeys[] keys = new StoredKeys[inputCount];
         Workers.runAll(inputCount, i -> keys[i] = partials[i].storedKeys(parts));
+        if (mostlyDisjoint(partials, keys)) {
+            mergeOverlaps(partials, keys);
+            return List.of(partials);
+        }
         Groups[] merged = new Groups[parts];
         Workers.runAll(parts, p -> {
             int expected = 0;
@@ -159,6 +183,67 @@ final class HashAggregateOperator extends Operator {
             merged[p] = own;
         });
         return List.of(merged);
+    }
+
+    /** Groups looked up per partial to tell whether the partials share few groups. */
+    private static final int OVERLAP_SAMPLE = 4096;
+
+    /**
+     * Whether few of the partials' groups occur in more than one partial, judged by looking up
+     * the first {@link #OVERLAP_SAMPLE} groups of each in the partials before it: so it is when
+     * the input comes clustered by the group key (TPC-H Q18's lineitem by l_orderkey: each
+     * worker's morsels hold other orders).
+     */
+    private static boolean mostlyDisjoint(Groups[] partials, StoredKeys[] keys) {
+        long sampled = 0;
+        long shared = 0;
+        for (int i = 1; i < partials.length; i++) {
+            int count = partials[i].count();
+            int sample = Math.min(count, OVERLAP_SAMPLE);
+            int[] ids = new int[count];
+            for (int j = 0; j < i; j++) {
+                partials[j].table.find(keys[i].keys(), keys[i].nulls(), null, ids, 0, sample);
+                for (int g = 0; g < sample; g++) {
+                    shared += ids[g] >= 0 ? 1 : 0;
+                }
+            }
+            sampled += sample;
+        }
+        return shared * 10 < sampled;
+    }
+
+    /**
+     * The merge for partials that share few groups: each group of a partial that an earlier
+     * partial also has merges into that one's and is left out of the result; the others stay
+     * where they are, so no group is inserted again (a radix merge would rebuild all of them).
+     * The lookups run in parallel, one range of the partial's groups per worker; the merges,
+     * few, on this thread.
+     */
+    private void mergeOverlaps(Groups[] partials, StoredKeys[] keys) {
+        for (int i = 1; i < partials.length; i++) {
+            int count = partials[i].count();
+            int chunk = (count + inputCount - 1) / inputCount;
+            StoredKeys later = keys[i];
+            boolean[] merged = new boolean[count];
+            for (int j = 0; j < i; j++) {
+                context.checkCancelled();
+                Groups earlier = partials[j];
+                int[] ids = new int[count];
+                Workers.runAll(inputCount, w -> earlier.table.find(later.keys(), later.nulls(), merged, ids,
+                        Math.min(count, w * chunk), Math.min(count, (w + 1) * chunk)));
+                boolean any = false;
+                for (int g = 0; g < count; g++) {
+                    if (ids[g] >= 0) {
+                        merged[g] = true;
+                        any = true;
+                    }
+                }
+                if (any) {
+                    earlier.mergeStates(partials[i], ids);
+                }
+            }
+            partials[i].keepOnly(merged);
+        }
     }
 
     /** The group keys of a partial, column-wise, with the hash partition (of {@code parts}) of each group. */
@@ -187,6 +272,10 @@ final class HashAggregateOperator extends Operator {
         private final List<KeyEncoder> keyEncoders = new ArrayList<>();
         private final KeyTable table;
         private final List<Accumulator> accumulators = new ArrayList<>();
+        /** This worker's run of the fused projection, made with its first batch; null before, or without one. */
+        private FusedProjection projection;
+        /** The ids of the groups to output, ascending; null: all of them. */
+        private int[] kept;
 
         /** Groups sized for {@code expected} keys (0 when unknown). */
         Groups(int expected) {
@@ -203,9 +292,40 @@ final class HashAggregateOperator extends Operator {
             return groupKeys.isEmpty() ? 1 : table.size();
         }
 
+        /** How many groups go to the output. */
+        int keptCount() {
+            return kept == null ? count() : kept.length;
+        }
+
+        /** The id of output group {@code i}. */
+        int keptId(int i) {
+            return kept == null ? i : kept[i];
+        }
+
+        /** Leaves out of the output the groups flagged in {@code dropped}. */
+        void keepOnly(boolean[] dropped) {
+            int[] ids = new int[dropped.length];
+            int count = 0;
+            for (int g = 0; g < dropped.length; g++) {
+                if (!dropped[g]) {
+                    ids[count++] = g;
+                }
+            }
+            kept = count == dropped.length ? null : Arrays.copyOf(ids, count);
+        }
+
         void accumulate(Batch batch) {
-            int rows = batch.rowCount();
-            BatchInput input = new BatchInput(batch);
+            EvalInput input = new BatchInput(batch);
+            if (fusedProject != null) {
+                if (projection == null) {
+                    projection = new FusedProjection(fusedProject, fusedFilter, context);
+                }
+                input = projection.apply(batch);
+                if (input == null) {
+                    return;
+                }
+            }
+            int rows = input.rowCount();
             int[] groupIds = new int[rows];
             if (!groupKeys.isEmpty()) {
                 long[][] keys = new long[groupKeys.size()][rows];
@@ -250,6 +370,11 @@ final class HashAggregateOperator extends Operator {
             if (!groupKeys.isEmpty()) {
                 table.add(keys.keys(), keys.nulls(), skip, groupIds, null);
             }
+            mergeStates(partial, groupIds);
+        }
+
+        /** Adds the states of {@code partial}'s group g to this one's group {@code groupIds[g]} (none when negative). */
+        void mergeStates(Groups partial, int[] groupIds) {
             for (int a = 0; a < accumulators.size(); a++) {
                 ((MergeableAccumulator) accumulators.get(a)).merge((MergeableAccumulator) partial.accumulators.get(a),
                         groupIds, count());
@@ -275,14 +400,15 @@ final class HashAggregateOperator extends Operator {
         }
     }
 
-    /** Key k of groups [from, from + count), decoded from the table. */
+    /** Key k of output groups [from, from + count), decoded from the table. */
     private Column groupKeyColumn(Groups groups, int k, int from, int count) {
         DataType type = inputSchema.type(groupKeys.get(k));
         boolean[] nulls = new boolean[count];
         long[] keys = new long[count];
         for (int i = 0; i < count; i++) {
-            nulls[i] = groups.table.isNull(k, from + i);
-            keys[i] = groups.table.key(k, from + i);
+            int id = groups.keptId(from + i);
+            nulls[i] = groups.table.isNull(k, id);
+            keys[i] = groups.table.key(k, id);
         }
         if (type.kind() == TypeKind.DOUBLE) {
             double[] values = new double[count];
@@ -309,8 +435,18 @@ final class HashAggregateOperator extends Operator {
         return Column.ofLongs(type, keys, nulls);
     }
 
+    /** Aggregate a of output groups [from, from + count). */
     private Column aggregateColumn(Groups groups, int a, int from, int count) {
-        Column result = groups.accumulators.get(a).result(from, count);
+        int first = groups.keptId(from);
+        int span = groups.keptId(from + count - 1) - first + 1;
+        Column result = groups.accumulators.get(a).result(first, span);
+        if (span > count) {
+            int[] rows = new int[count];
+            for (int i = 0; i < count; i++) {
+                rows[i] = groups.keptId(from + i) - first;
+            }
+            result = result.gather(rows);
+        }
         return resultConversions.get(a).evaluate(new ColumnsInput(count, result));
     }
 }

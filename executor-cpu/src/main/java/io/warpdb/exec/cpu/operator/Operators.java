@@ -92,9 +92,13 @@ public final class Operators {
         @Override
         public BatchStream visitAggregate(AggregateNode aggregate) {
             if (HashAggregateOperator.mergeable(aggregate)) {
-                Pipeline pipeline = Pipeline.of(aggregate.input(), context);
+                // The workers run the projection below (and its filter) themselves, straight into the columns they aggregate.
+                ProjectNode project = aggregate.input() instanceof ProjectNode p && placedHere(p, context) ? p : null;
+                FilterNode filter = project == null ? null : fusedFilter(project, context);
+                PlanNode below = filter != null ? filter.input() : project != null ? project.input() : aggregate.input();
+                Pipeline pipeline = Pipeline.of(below, context);
                 if (pipeline != null) {
-                    return new HashAggregateOperator(aggregate, pipeline.copies(aggregate.input()), context);
+                    return new HashAggregateOperator(aggregate, project, filter, pipeline.copies(below), context);
                 }
             }
             return overInputs(aggregate, inputs -> new HashAggregateOperator(aggregate, inputs, context));
@@ -167,11 +171,13 @@ public final class Operators {
 
     /** The filter below {@code project} that it runs itself: one placed on this executor, else null. */
     static FilterNode fusedFilter(ProjectNode project, ExecContext context) {
-        if (!(project.input() instanceof FilterNode filter)) {
-            return null;
-        }
-        String placed = context.executorFor(filter);
-        return placed == null || placed.equals(CpuExecutorProvider.NAME) ? filter : null;
+        return project.input() instanceof FilterNode filter && placedHere(filter, context) ? filter : null;
+    }
+
+    /** Whether {@code node} runs on this executor (placed here, or not placed at all). */
+    private static boolean placedHere(PlanNode node, ExecContext context) {
+        String placed = context.executorFor(node);
+        return placed == null || placed.equals(CpuExecutorProvider.NAME);
     }
 
     /** An input placed on another executor runs there; any other is built here. */

@@ -6,12 +6,10 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
-import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
-import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.cpu.batch.BatchRows;
 import io.warpdb.exec.cpu.column.ArrowColumns;
 import io.warpdb.exec.cpu.column.Column;
@@ -28,7 +26,7 @@ import org.apache.arrow.vector.FieldVector;
  * Computes one output column per expression. A bare column reference shares the input vector's
  * buffers (no copy); other expressions are evaluated over the batch and written to new vectors.
  *
- * <p>A projection over a filter may run the filter itself ({@link RowFilter}): it then computes
+ * <p>A projection over a filter may run the filter itself ({@link FusedFilter}): it then computes
  * its expressions on the passing rows only and gathers just the columns it passes through,
  * instead of the filter gathering every column of its input into a batch the projection reads
  * again (TPC-H Q1 keeps 98 % of lineitem's rows and uses 7 of its columns).
@@ -38,9 +36,7 @@ final class ProjectOperator extends Operator {
     /** Per output column: its evaluator, or null when it passes an input column through. */
     private final List<Evaluator> evaluators = new ArrayList<>();
     /** The filter this projection runs on its input first; null when there is none. */
-    private final RowFilter filter;
-    /** Where the filter's output rows are counted. */
-    private final NodeStats filterStats;
+    private final FusedFilter filter;
 
     ProjectOperator(ProjectNode node, BatchStream input, ExecContext context) {
         this(node, input, null, context);
@@ -49,11 +45,7 @@ final class ProjectOperator extends Operator {
     /** A projection of the rows of {@code input} that pass {@code filter} (may be null). */
     ProjectOperator(ProjectNode node, BatchStream input, FilterNode filter, ExecContext context) {
         super(context, node.schema(), input);
-        this.filter = filter == null ? null : new RowFilter(filter.condition());
-        this.filterStats = filter == null ? null : context.stats(filter);
-        if (filterStats != null) {
-            filterStats.setExecutor(CpuExecutorProvider.NAME);
-        }
+        this.filter = filter == null ? null : new FusedFilter(filter, context);
         this.exprs = node.exprs();
         List<Evaluator> compiled = ExprCompiler.compileAll(exprs, node.schema().fields().stream().map(Field::type).toList());
         for (int i = 0; i < exprs.size(); i++) {
@@ -71,12 +63,9 @@ final class ProjectOperator extends Operator {
         Batch batch;
         while ((batch = pullNonEmpty(input(0))) != null) {
             try (Batch in = batch) {
-                long start = System.nanoTime();
                 int[] passing = filter.passing(in);
-                filterStats.addRows(passing.length);
-                filterStats.addWallNanos(System.nanoTime() - start);
-                if (passing.length > 0) {
-                    return project(in, passing.length == in.rowCount() ? null : passing);
+                if (passing == null || passing.length > 0) {
+                    return project(in, passing);
                 }
             }
         }

@@ -20,7 +20,7 @@ import java.util.List;
  * with constants or with each other, or test one string column, run first, on the Arrow buffers
  * ({@link BufferPredicate}), each narrowing a selection vector; the other conjuncts are then
  * evaluated only on the rows still selected. Used by {@link FilterOperator} and by a
- * {@link ProjectOperator} that filters its input itself.
+ * {@link FusedFilter}, which an operator above the filter runs itself.
  */
 final class RowFilter {
     private final List<BufferPredicate> onBuffers;

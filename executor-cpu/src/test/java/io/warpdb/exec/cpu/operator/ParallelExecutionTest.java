@@ -124,11 +124,46 @@ class ParallelExecutionTest extends ExecTestBase {
     }
 
     /**
-     * Hundreds of thousands of groups, each seen by several workers: the partials merge in
-     * parallel, one hash partition per worker, and still give every group exactly once.
+     * Tens of thousands of groups, each seen by several workers: the partials merge in parallel,
+     * one hash partition per worker, and still give every group exactly once. The workers run
+     * the projection and its filter below the aggregate themselves.
      */
     @Test
-    void manyGroupsMergeByHashPartition() {
+    void groupsEveryWorkerSeesMergeByHashPartition() {
+        int groups = PARALLEL_GROUPS + 7;
+        Expr cheap = call(Op.LT, BOOL, col(3, dec(12, 2)), dec("50.00"));
+        AggregateNode byResidue = aggregate(project(new FilterNode(scan(facts()), cheap), call(Op.MOD, INT, col(0, INT), lit(groups)),
+                col(3, dec(12, 2))), List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.SUM, 1, dec(18, 2)));
+        List<List<Object>> rows = sameOnOneAndFourThreads(byResidue);
+        long passing = 0;
+        for (int i = 0; i < ROWS; i++) {
+            passing += i % 17 != 0 && i % 9973 < 5000 ? 1 : 0;
+        }
+        assertEquals(passing, rows.stream().mapToLong(r -> (long) r.get(1)).sum());
+        assertTrue(rows.size() > PARALLEL_GROUPS / 2, "enough groups to merge in parallel: " + rows.size());
+    }
+
+    /**
+     * Groups of three consecutive ids, as in a table clustered by the group key: the workers'
+     * morsels hold different groups but for those a batch boundary cuts, which merge into the
+     * earlier partial while the others stay in theirs; every group comes out once, whole.
+     */
+    @Test
+    void clusteredGroupsMergeOnlyWhereWorkersShareThem() {
+        AggregateNode byThree = aggregate(project(scan(facts()), call(Op.DIVIDE, INT, col(0, INT), lit(3)), col(3, dec(12, 2))),
+                List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.SUM, 1, dec(18, 2)));
+        List<List<Object>> rows = sameOnOneAndFourThreads(byThree);
+        assertEquals((ROWS + 2) / 3, rows.size());
+        int last = (ROWS - 1) / 3;
+        assertTrue(rows.stream().allMatch(r -> (long) r.get(1) == ((int) r.get(0) == last ? ROWS - 3L * last : 3)));
+    }
+
+    /**
+     * Hundreds of thousands of groups, most seen by one worker only: every group still comes out
+     * exactly once.
+     */
+    @Test
+    void manyGroupsMergeAcrossWorkers() {
         AggregateNode byId = aggregate(scan(facts()), List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT),
                 agg(AggFunction.SUM, 3, dec(18, 2)), agg(AggFunction.MAX, 2, VARCHAR), agg(AggFunction.MIN, 4, DOUBLE));
         List<List<Object>> rows = sameOnOneAndFourThreads(byId);

@@ -1,0 +1,31 @@
+package io.warpdb.exec.cpu.operator;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.exec.ExecContext;
+import io.warpdb.core.exec.NodeStats;
+import io.warpdb.core.plan.FilterNode;
+import io.warpdb.exec.cpu.CpuExecutorProvider;
+
+/**
+ * A filter that the operator above it runs itself ({@link RowFilter}), so that no batch of the
+ * passing rows is gathered between them; its rows and time still count under the filter's node.
+ */
+final class FusedFilter {
+    private final RowFilter filter;
+    private final NodeStats stats;
+
+    FusedFilter(FilterNode node, ExecContext context) {
+        this.filter = new RowFilter(node.condition());
+        this.stats = context.stats(node);
+        stats.setExecutor(CpuExecutorProvider.NAME);
+    }
+
+    /** The positions of the batch's passing rows, ascending; null when every row passes. */
+    int[] passing(Batch in) {
+        long start = System.nanoTime();
+        int[] passing = filter.passing(in);
+        stats.addRows(passing.length);
+        stats.addWallNanos(System.nanoTime() - start);
+        return passing.length == in.rowCount() ? null : passing;
+    }
+}
