@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.vector.BigIntVector;
@@ -449,8 +450,8 @@ public final class RepartitionJoinBench {
     }
 
     /** Appends rows {@code from} to {@code to} (key and payload of each row's number) to the node's shard of {@code name}. */
-    private static void fill(Database database, String name, long from, long to, java.util.function.LongUnaryOperator key,
-            java.util.function.LongUnaryOperator payload) throws InterruptedException {
+    private static void fill(Database database, String name, long from, long to, LongUnaryOperator key, LongUnaryOperator payload)
+            throws InterruptedException {
         Table table = table(database, name);
         Schema schema = table.schema();
         List<Batch> batches = new ArrayList<>();

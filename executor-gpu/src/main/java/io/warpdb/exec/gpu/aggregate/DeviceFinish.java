@@ -59,11 +59,7 @@ final class DeviceFinish {
             }
             return List.of(out);
         } catch (RuntimeException e) {
-            for (DeviceColumn c : out) {
-                if (c != null) {
-                    c.close();
-                }
-            }
+            DeviceColumn.closeAll(out);
             throw e;
         }
     }

@@ -107,11 +107,7 @@ final class VarianceAggregation {
             }
             return List.of(out);
         } catch (RuntimeException e) {
-            for (DeviceColumn c : out) {
-                if (c != null) {
-                    c.close();
-                }
-            }
+            DeviceColumn.closeAll(out);
             throw e;
         } finally {
             sums.forEach(Accumulation.DeviceState::close);

@@ -93,6 +93,15 @@ public final class DeviceColumn implements AutoCloseable {
         return null;
     }
 
+    /** Closes each of {@code columns} that is not null (what a failed step had made so far). */
+    public static void closeAll(DeviceColumn[] columns) {
+        for (DeviceColumn c : columns) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
     @Override
     public void close() {
         if (references.decrementAndGet() == 0) {

@@ -88,11 +88,7 @@ final class GpuScan {
             int rows = n == 0 ? (int) table.rowCount() : columns[0].rows();
             return new DeviceTable(scan.schema(), rows, List.of(columns));
         } catch (RuntimeException e) {
-            for (DeviceColumn c : columns) {
-                if (c != null) {
-                    c.close();
-                }
-            }
+            DeviceColumn.closeAll(columns);
             throw e;
         }
     }
