@@ -39,6 +39,9 @@ public final class ClusterCatalog {
      * SQLSTATE (the same on every node, so every node skips the same entries).
      */
     String apply(ClusterCommand command) {
+        if (command.op().equals(ClusterCommand.ABORT) || command.op().equals(ClusterCommand.ABANDON)) {
+            return null; // staged loads are the shards' alone
+        }
         String key = key(command.table());
         TableEntry entry = tables.get(key);
         switch (command.op()) {

@@ -27,7 +27,7 @@ public final class ClusterNode implements AutoCloseable {
     private ClusterNode(ClusterConfig config, Database database) throws IOException {
         this.config = config;
         this.database = database;
-        this.shard = new ShardStore(database, HashPartitioner.choose(config.gpuPartitioning()));
+        this.shard = new ShardStore(config.nodeId(), database, HashPartitioner.choose(config.gpuPartitioning()));
         LoadScratch.clear(config.dataDir());
         this.catalog = new ClusterCatalog(config.members());
         this.allocator = database.allocator().newChildAllocator("cluster-" + config.nodeId(), 0, Long.MAX_VALUE);
@@ -49,6 +49,13 @@ public final class ClusterNode implements AutoCloseable {
                 new ShardService(shard, allocator, flightExchange, exchange, config.members(), ucx == null ? null : ucx.address())).build();
         flight.start();
         this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
+        try {
+            // Loads a previous run of this node coordinated and never decided: no one else will.
+            log.append(ClusterCommand.abandon(config.nodeId()));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
         database.setInterceptor(new Coordinator(config, catalog, log, shard, exchange));
     }
 
@@ -96,7 +103,6 @@ public final class ClusterNode implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             exchange.close();
-            shard.abortAll();
             allocator.close();
         }
     }

@@ -34,32 +34,37 @@ final class ClusterStateMachine extends BaseStateMachine {
         ClusterCommand command = ClusterCommand.of(entry.getStateMachineLogEntry().getLogData().toByteArray());
         String refused = catalog.apply(command);
         if (refused == null && entry.getIndex() > shard.appliedIndex()) {
-            applyToShard(command);
-            shard.setAppliedIndex(entry.getIndex());
+            applyToShard(command, entry.getIndex());
         }
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         shard.logApplied(entry.getIndex());
         return CompletableFuture.completedFuture(Message.valueOf(refused == null ? "" : refused));
     }
 
-    private void applyToShard(ClusterCommand command) {
+    /** Applies {@code command}, the entry at log index {@code index}, to the shard, and records the index there. */
+    private void applyToShard(ClusterCommand command, long index) {
         try {
             switch (command.op()) {
                 case ClusterCommand.CREATE -> {
                     if (!shard.hasTable(command.table())) {
                         shard.run(command.sql());
                     }
+                    shard.setAppliedIndex(index);
                 }
                 case ClusterCommand.DROP -> {
                     if (shard.hasTable(command.table())) {
                         shard.run(command.sql());
                     }
+                    shard.setAppliedIndex(index);
                 }
-                default -> shard.publish(command.load());
+                case ClusterCommand.COMMIT -> shard.publish(command.load(), command.rowsStagedOn(shard.nodeId()), index);
+                case ClusterCommand.ABORT -> shard.discard(command.load(), index);
+                case ClusterCommand.ABANDON -> shard.abandon(command.node(), index);
+                default -> throw new IllegalArgumentException("unknown cluster command " + command.op());
             }
         } catch (RuntimeException e) {
             // The entry is committed; a shard that cannot follow it must say so loudly, but the log goes on.
-            LOG.error("shard could not apply {}", command, e);
+            LOG.error("shard {} could not apply {}", shard.nodeId(), command, e);
         }
     }
 

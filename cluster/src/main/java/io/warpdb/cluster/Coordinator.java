@@ -14,11 +14,11 @@ import io.warpdb.sql.ddl.DdlStatement;
 import io.warpdb.sql.ddl.Distribution;
 import io.warpdb.storage.Table;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -258,7 +258,7 @@ final class Coordinator implements StatementInterceptor {
     private StatementResult write(Session session, String target, String sql, List<Object> parameters) {
         ClusterCatalog.TableEntry entry = catalog.table(target)
                 .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + target + " does not exist"));
-        String load = UUID.randomUUID().toString();
+        String load = ClusterCommand.newLoad(config.nodeId());
         try (LoadScratch scratch = LoadScratch.create(config.dataDir(), load, shard.database())) {
             Database gathered = scratch.database();
             gatherInto(gathered, session, sql, parameters, entry.name());
@@ -267,20 +267,37 @@ final class Coordinator implements StatementInterceptor {
                 rows = result.updateCount();
             }
             List<Member> members = config.members();
+            Map<String, Long> staged;
             try {
-                stageAll(gathered, entry, load, members);
-                log.append(ClusterCommand.commit(entry.name(), load));
+                staged = stageAll(gathered, entry, load, members);
             } catch (RuntimeException e) {
                 for (Member m : members) {
                     try {
                         abort(m, load);
                     } catch (RuntimeException suppressed) {
-                        e.addSuppressed(suppressed); // an unreachable shard collects its staged files when it restarts
+                        e.addSuppressed(suppressed);
                     }
                 }
+                decide(ClusterCommand.abort(entry.name(), load), e); // for the shards the aborts did not reach
+                throw e;
+            }
+            try {
+                log.append(ClusterCommand.commit(entry.name(), load, staged));
+            } catch (RuntimeException e) {
+                // The COMMIT may be in the log all the same: only an entry after it may undo the staging.
+                decide(ClusterCommand.abort(entry.name(), load), e);
                 throw e;
             }
             return StatementResult.update(rows);
+        }
+    }
+
+    /** Appends {@code abort}, the fate of a load that failed with {@code failure}; a log that refuses it is added to the failure. */
+    private void decide(ClusterCommand abort, RuntimeException failure) {
+        try {
+            log.append(abort);
+        } catch (RuntimeException suppressed) {
+            failure.addSuppressed(suppressed); // the staging stays until this node restarts and abandons its loads
         }
     }
 
@@ -288,26 +305,30 @@ final class Coordinator implements StatementInterceptor {
      * Stages the gathered target's rows on every shard at once, each shard's by hash (or all of them
      * for a replicated table) from a scan of its own; fails with the first shard's error once every
      * shard is done.
+     *
+     * @return the rows staged on each node, by node id
      */
-    private void stageAll(Database gathered, ClusterCatalog.TableEntry entry, String load, List<Member> members) {
+    private Map<String, Long> stageAll(Database gathered, ClusterCatalog.TableEntry entry, String load, List<Member> members) {
         Table table = gathered.catalog().table(entry.name()).orElseThrow();
         List<Integer> keys = entry.distribution().replicated() ? List.of() : List.of(entry.distribution().columnIn(table.schema()));
         String scan = "SELECT * FROM " + TableReads.identifier(table.name());
-        List<CompletableFuture<Void>> staged = new ArrayList<>();
+        List<CompletableFuture<Long>> staged = new ArrayList<>();
         for (int s = 0; s < members.size(); s++) {
             int shardIndex = s;
-            staged.add(CompletableFuture.runAsync(() -> {
+            staged.add(CompletableFuture.supplyAsync(() -> {
                 try (Session session = gathered.newLocalSession();
-                        BatchStream rows = new ShardRows(new ResultStream(session.execute(scan, List.of()), () -> { }), keys,
+                        ShardRows rows = new ShardRows(new ResultStream(session.execute(scan, List.of()), () -> { }), keys,
                                 shardIndex, members.size(), gathered.allocator())) {
                     stage(members.get(shardIndex), load, entry.name(), rows);
+                    return rows.rowsReturned();
                 }
             }, runnable -> new Thread(runnable, "cluster-stage-" + members.get(shardIndex).id()).start()));
         }
         RuntimeException failure = null;
-        for (CompletableFuture<Void> shardStaged : staged) {
+        Map<String, Long> rowsByNode = new HashMap<>();
+        for (int s = 0; s < members.size(); s++) {
             try {
-                shardStaged.join();
+                rowsByNode.put(members.get(s).id(), staged.get(s).join());
             } catch (CompletionException e) {
                 RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
                 if (failure == null) {
@@ -320,6 +341,7 @@ final class Coordinator implements StatementInterceptor {
         if (failure != null) {
             throw failure;
         }
+        return rowsByNode;
     }
 
     private void stage(Member node, String load, String table, BatchStream rows) {

@@ -18,6 +18,7 @@ final class ShardRows implements BatchStream {
     private final int shard;
     private final int shards;
     private final BufferAllocator allocator;
+    private long rowsReturned;
 
     /** The rows of {@code all} whose {@code keys} hash to {@code shard} of {@code shards}; no keys: every row (a replicated table). */
     ShardRows(BatchStream all, List<Integer> keys, int shard, int shards, BufferAllocator allocator) {
@@ -37,6 +38,7 @@ final class ShardRows implements BatchStream {
     public Batch next() {
         for (Batch next = all.next(); next != null; next = all.next()) {
             if (keys.isEmpty()) {
+                rowsReturned += next.rowCount();
                 return next;
             }
             try (Batch batch = next) {
@@ -49,11 +51,17 @@ final class ShardRows implements BatchStream {
                     }
                 }
                 if (count > 0) {
+                    rowsReturned += count;
                     return CpuHashPartitioner.select(batch, rows, 0, count, allocator);
                 }
             }
         }
         return null;
+    }
+
+    /** The rows the batches returned so far hold: all of this shard's once {@link #next} returned null. */
+    long rowsReturned() {
+        return rowsReturned;
     }
 
     @Override

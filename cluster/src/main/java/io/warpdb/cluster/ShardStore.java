@@ -7,36 +7,40 @@ import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementResult;
-import io.warpdb.storage.StagedAppend;
 import io.warpdb.storage.Table;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.OptionalLong;
 
 /**
  * A node's shard: its own durable WarpDB database, holding its part of every hash-distributed
- * table and all of every replicated one, and the loads staged on it that the log has not
- * committed yet. It also remembers, as a property of that database, the last log index whose
- * effects it holds, so that a restarted node's log replay applies each entry once.
+ * table and all of every replicated one, and, durably in the same database, the loads staged on it
+ * that the log has not committed or aborted yet. It also remembers, as a property of that
+ * database, the last log index whose effects it holds, so that a restarted node's log replay
+ * applies each entry once.
  */
 final class ShardStore {
     private static final String APPLIED = "cluster.applied";
 
+    private final String nodeId;
     private final Database database;
     /** Hashes the rows this shard sends to the others in a repartition. */
     private final HashPartitioner partitioner;
-    private final Map<String, List<StagedAppend>> staged = new ConcurrentHashMap<>();
     /**
      * The log index of the last command this node has applied (entries without one, a leader's
      * metadata or a configuration, do not count): what requests from coordinators wait for.
      */
     private long logApplied;
 
-    ShardStore(Database database, HashPartitioner partitioner) {
+    ShardStore(String nodeId, Database database, HashPartitioner partitioner) {
+        this.nodeId = nodeId;
         this.database = database;
         this.partitioner = partitioner;
+    }
+
+    String nodeId() {
+        return nodeId;
     }
 
     Database database() {
@@ -103,38 +107,50 @@ final class ShardStore {
         return database.catalog().table(name).isPresent();
     }
 
-    /** Writes a load's rows for {@code table} to this shard, unpublished. */
+    /** Writes a load's rows for {@code table} to this shard, unpublished but durable (see {@link Table#stage}). */
     long stage(String load, String table, BatchStream rows) {
         Table t = database.catalog().table(table)
                 .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + table + " does not exist"));
-        StagedAppend append = t.stage(rows);
-        staged.computeIfAbsent(load, k -> java.util.Collections.synchronizedList(new ArrayList<>())).add(append);
-        return append.rows();
+        return t.stage(load, rows);
     }
 
-    /** Publishes what this shard staged for {@code load}; nothing when it staged nothing (no rows hashed here). */
-    void publish(String load) {
-        List<StagedAppend> appends = staged.remove(load);
-        if (appends == null) {
-            return;
+    /**
+     * Applies the COMMIT of {@code load} at log index {@code index}: publishes what this shard staged
+     * for it, in the same commit as the applied index, so that a crash replays it whole or not at all.
+     * A shard that was to stage {@code expectedRows} (-1: not known) and holds another number (none at
+     * all, when its staging was lost) fails loudly, naming the load: the cluster's copies no longer agree.
+     */
+    void publish(String load, long expectedRows, long index) {
+        OptionalLong published = database.catalog().publishStaged(load, Map.of(APPLIED, Long.toString(index)));
+        if (published.isEmpty()) {
+            setAppliedIndex(index);
         }
-        try {
-            appends.forEach(StagedAppend::publish);
-        } finally {
-            appends.forEach(StagedAppend::close);
+        long rows = published.orElse(0);
+        if (expectedRows >= 0 && rows != expectedRows) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "shard " + nodeId + " published " + rows + " rows of load " + load
+                    + ", not the " + expectedRows + " it had staged: its part of the load is lost");
         }
     }
 
-    /** Drops what this shard staged for {@code load}. */
+    /** Applies the ABORT of {@code load} at log index {@code index}: drops what this shard staged for it, if anything. */
+    void discard(String load, long index) {
+        if (!database.catalog().discardStaged(load, Map.of(APPLIED, Long.toString(index)))) {
+            setAppliedIndex(index);
+        }
+    }
+
+    /** Applies the ABANDON of {@code coordinator} at log index {@code index}: drops every load it staged here. */
+    void abandon(String coordinator, long index) {
+        for (String load : database.catalog().stagedLoads()) {
+            if (ClusterCommand.coordinatorOf(load).equals(coordinator)) {
+                database.catalog().discardStaged(load, Map.of());
+            }
+        }
+        setAppliedIndex(index);
+    }
+
+    /** Drops what this shard staged for {@code load}, at the coordinator's word before it decided the load's fate. */
     void abort(String load) {
-        List<StagedAppend> appends = staged.remove(load);
-        if (appends != null) {
-            appends.forEach(StagedAppend::close);
-        }
-    }
-
-    /** Drops every staged load: the node is going away. */
-    void abortAll() {
-        List.copyOf(staged.keySet()).forEach(this::abort);
+        database.catalog().discardStaged(load, Map.of());
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.warpdb.sql.Database;
+import io.warpdb.storage.StorageOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -178,6 +180,16 @@ class ClusterFailureTest {
                 }
                 assertTrue(counts.stream().distinct().count() == 1 && (counts.get(0) == 0 || counts.get(0) == ROWS),
                         table + " through n1, n2, n3: " + counts);
+            }
+            // Nothing staged is left behind: the restarted coordinator abandoned its undecided load, the restarted shard
+            // replayed the fate the log gave the other load (its COMMIT or its ABORT).
+            for (int n = 0; n < 3; n++) {
+                cluster.stop(n);
+            }
+            for (int n = 0; n < 3; n++) {
+                try (Database shard = Database.open(cluster.shardDirectory(n), StorageOptions.defaults())) {
+                    assertEquals(java.util.Set.of(), shard.catalog().stagedLoads(), "loads staged on n" + (n + 1));
+                }
             }
         }
     }

@@ -137,11 +137,36 @@ public final class LoopbackCluster implements AutoCloseable {
         }
     }
 
-    /** A port free now, kept by a socket added to {@code held}. */
-    private static int freePort(List<ServerSocket> held) throws IOException {
-        ServerSocket socket = new ServerSocket(0);
-        held.add(socket);
-        return socket.getLocalPort();
+    /**
+     * The ports this JVM's clusters were given: never handed out twice, so that clusters started side by side, or a node
+     * restarted while another cluster starts, cannot take each other's.
+     */
+    private static final java.util.Set<Integer> GIVEN = new java.util.HashSet<>();
+    /**
+     * Where ports are chosen: below Linux's default ephemeral range (32768 on), from which the nodes' own outgoing
+     * connections take their local ports, and which could hand a killed node's port to one of them before it restarts.
+     */
+    private static final int FIRST_PORT = 20000;
+    private static final int LAST_PORT = 32767;
+
+    /** A port free now and never given before, kept by a socket added to {@code held}. */
+    private static synchronized int freePort(List<ServerSocket> held) throws IOException {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = random.nextInt(FIRST_PORT, LAST_PORT + 1);
+            if (GIVEN.contains(port)) {
+                continue;
+            }
+            try {
+                ServerSocket socket = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress());
+                held.add(socket);
+                GIVEN.add(port);
+                return port;
+            } catch (IOException taken) {
+                // in use by something else: try another
+            }
+        }
+        throw new IOException("no free port between " + FIRST_PORT + " and " + LAST_PORT);
     }
 
     private Process launch(int n) throws IOException {

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -143,6 +144,46 @@ public final class Catalog implements AutoCloseable {
     /** Sets ({@code value} not null) or removes a property, as one commit. */
     public void setProperty(String key, String value) {
         commit(m -> m.withProperty(key, value));
+    }
+
+    /** The names of the loads staged (see {@link Table#stage}) and neither published nor discarded, sorted. */
+    public Set<String> stagedLoads() {
+        return manifest().staged().keySet();
+    }
+
+    /**
+     * Appends the rows of staged load {@code load} to its table and sets {@code properties} (a
+     * null value removes one) in one commit.
+     *
+     * @return the rows published; empty, with nothing committed, when no load of that name is staged
+     */
+    public synchronized OptionalLong publishStaged(String load, Map<String, String> properties) {
+        StagedLoad staged = manifest().staged().get(load);
+        if (staged == null) {
+            return OptionalLong.empty();
+        }
+        commit(m -> withProperties(m.withoutStaged(load, true), properties));
+        return OptionalLong.of(staged.rows());
+    }
+
+    /**
+     * Drops staged load {@code load} and sets {@code properties} in one commit; its files are deleted.
+     *
+     * @return whether a load of that name was staged
+     */
+    public synchronized boolean discardStaged(String load, Map<String, String> properties) {
+        if (!manifest().staged().containsKey(load)) {
+            return false;
+        }
+        commit(m -> withProperties(m.withoutStaged(load, false), properties));
+        return true;
+    }
+
+    private static Manifest withProperties(Manifest m, Map<String, String> properties) {
+        for (Map.Entry<String, String> p : properties.entrySet()) {
+            m = m.withProperty(p.getKey(), p.getValue());
+        }
+        return m;
     }
 
     /** The number of the current version; it grows by one with every commit. */

@@ -23,10 +23,12 @@ import java.util.TreeMap;
  * The durable form of a {@link Manifest}: magic {@code WARPMAN1}, the body below, CRC32C (see
  * {@link Checksums}). Big-endian; {@code str} is an i32 byte length and UTF-8 bytes.
  * <pre>
- * body     := i32 format (1) · i64 version · i64 nextId
+ * body     := i32 format (2) · i64 version · i64 nextId
  *             · i32 n · n × (str key · str value)                         properties
  *             · i32 n · n × table
+ *             · i32 n · n × staged                                        (format 2 on)
  * table    := i64 id · str name · i32 columns · columns × column · i32 n · n × segment
+ * staged   := str load · i64 tableId · i32 n · n × segment                with the table's columns
  * column   := str name · str kind (TypeKind name) · i32 precision · i32 scale · u8 nullable
  * segment  := i64 id · i32 rows · i64 deleteVectorId (0: none) · i64 deletedRows
  *             · columns × (i64 offset · i32 length · i32 crc32c · str encoding · zonemap)
@@ -38,7 +40,8 @@ import java.util.TreeMap;
  */
 final class ManifestFile {
     private static final String MAGIC = "WARPMAN1";
-    private static final int FORMAT = 1;
+    /** Written; format 1, the same without staged loads, is still read. */
+    private static final int FORMAT = 2;
     private static final String OWNER = "the catalog manifest";
 
     private ManifestFile() {
@@ -60,6 +63,13 @@ final class ManifestFile {
             for (TableState t : m.tables().values()) {
                 writeTable(out, t);
             }
+            out.writeInt(m.staged().size());
+            for (Map.Entry<String, StagedLoad> load : m.staged().entrySet()) {
+                writeString(out, load.getKey());
+                out.writeLong(load.getValue().tableId());
+                Schema schema = m.table(load.getValue().tableId()).orElseThrow().schema();
+                writeSegments(out, load.getValue().segments(), schema);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
         }
@@ -78,8 +88,12 @@ final class ManifestFile {
             out.writeInt(f.type().scale());
             out.writeBoolean(f.type().nullable());
         }
-        out.writeInt(t.segments().size());
-        for (SegmentRef ref : t.segments()) {
+        writeSegments(out, t.segments(), schema);
+    }
+
+    private static void writeSegments(DataOutputStream out, List<SegmentRef> segments, Schema schema) throws IOException {
+        out.writeInt(segments.size());
+        for (SegmentRef ref : segments) {
             FileSegment s = (FileSegment) ref.segment();
             out.writeLong(s.id());
             out.writeInt(s.rowCount());
@@ -138,8 +152,8 @@ final class ManifestFile {
         try {
             ByteBuffer in = Checksums.unseal(MAGIC, bytes);
             int format = in.getInt();
-            if (format != FORMAT) {
-                throw new IllegalArgumentException("format " + format + ", this build reads " + FORMAT);
+            if (format != 1 && format != FORMAT) {
+                throw new IllegalArgumentException("format " + format + ", this build reads 1 to " + FORMAT);
             }
             long version = in.getLong();
             long nextId = in.getLong();
@@ -152,10 +166,19 @@ final class ManifestFile {
                 TableState t = readTable(in, store);
                 tables.put(Manifest.key(t.name()), t);
             }
+            Map<String, StagedLoad> staged = new TreeMap<>();
+            for (int n = format == 1 ? 0 : count(in); n > 0; n--) {
+                String load = readString(in);
+                long tableId = in.getLong();
+                TableState table = tables.values().stream().filter(t -> t.id() == tableId).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("load " + load + " is staged for table id " + tableId
+                                + ", which the manifest does not hold"));
+                staged.put(load, new StagedLoad(tableId, readSegments(in, store, table.name(), table.schema())));
+            }
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " bytes after the last table");
             }
-            return new Manifest(version, nextId, properties, tables);
+            return new Manifest(version, nextId, properties, tables, staged);
         } catch (RuntimeException e) {
             throw e instanceof CorruptDataException c ? c : new CorruptDataException(file, OWNER, describe(e), e);
         }
@@ -173,6 +196,11 @@ final class ManifestFile {
             fields.add(new Field(column, new DataType(kind, precision, scale, in.get() != 0)));
         }
         Schema schema = new Schema(fields);
+        return new TableState(id, name, schema, readSegments(in, store, name, schema));
+    }
+
+    private static List<SegmentRef> readSegments(ByteBuffer in, DurableStore store, String name, Schema schema) {
+        List<Field> fields = schema.fields();
         List<DataType> types = fields.stream().map(Field::type).toList();
         List<SegmentRef> segments = new ArrayList<>();
         for (int n = count(in); n > 0; n--) {
@@ -193,7 +221,7 @@ final class ManifestFile {
             }
             segments.add(new SegmentRef(new FileSegment(store, segmentId, name, rows, zoneMaps, types, chunks), deletes));
         }
-        return new TableState(id, name, schema, segments);
+        return segments;
     }
 
     private static ZoneMap readZoneMap(ByteBuffer in, DataType type) {

@@ -115,17 +115,21 @@ public final class Table {
     }
 
     /**
-     * Writes every row of {@code rows} as segments of this table without publishing them (see
-     * {@link StagedAppend}); a NOT NULL violation or any other error stages nothing. The caller
-     * keeps ownership of the stream and owns the result.
+     * Writes every row of {@code rows} (whose columns match the table's, in order) as segments
+     * that no snapshot sees, kept in the catalog under the name {@code load} until
+     * {@link Catalog#publishStaged} appends them to the table or {@link Catalog#discardStaged}
+     * (or dropping the table) drops them: the first half of a load that a cluster commits on every
+     * shard at once. Durable in a durable catalog: a crash does not lose them. Staging the same
+     * load again adds to it. A NOT NULL violation or any other error stages nothing. The caller
+     * keeps ownership of the stream.
+     *
+     * @return the number of rows staged by this call
      */
-    public StagedAppend stage(BatchStream rows) {
-        TableWrite write = new TableWrite(catalog, id, name, schema, null);
-        try {
-            return new StagedAppend(write, write.insert(rows));
-        } catch (RuntimeException e) {
-            write.close();
-            throw e;
+    public long stage(String load, BatchStream rows) {
+        try (TableWrite write = new TableWrite(catalog, id, name, schema, null)) {
+            long staged = write.insert(rows);
+            write.stage(load);
+            return staged;
         }
     }
 

@@ -113,6 +113,15 @@ final class TableWrite implements AutoCloseable {
         }
     }
 
+    /** Keeps the appended segments as staged load {@code load} of the table (see {@link Table#stage}). */
+    void stage(String load) {
+        if (!replaced.isEmpty() || !emptied.isEmpty()) {
+            throw new IllegalStateException("only appends are staged");
+        }
+        List<SegmentRef> segments = added.stream().map(s -> new SegmentRef(s, DeleteVector.NONE)).toList();
+        catalog.commit(m -> m.withStaged(load, m.tableOrThrow(tableId, table), segments));
+    }
+
     private Manifest applyTo(Manifest m) {
         TableState current = m.tableOrThrow(tableId, table);
         Set<Long> touched = new HashSet<>(replaced.keySet());

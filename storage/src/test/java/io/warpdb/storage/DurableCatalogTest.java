@@ -288,6 +288,80 @@ class DurableCatalogTest {
         open().close(); // the lock went with the close
     }
 
+    /** Stages rows {@code from} to {@code to} of {@link #allTypesRow} as load {@code load} of {@code t}. */
+    private long stage(Table t, String load, long from, long to) {
+        try (BatchStream stream = Batches.of(t.schema(), List.of(TestData.batch(t.schema(), allTypesRows(from, to), query)))) {
+            return t.stage(load, stream);
+        }
+    }
+
+    @Test
+    void stagedLoadsSurviveReopenUntilPublishedOrDiscarded() throws IOException {
+        try (Catalog catalog = open()) {
+            Table t = catalog.create("t", ALL_TYPES, false);
+            append(t, 0, 10, 10, query);
+            assertEquals(1500, stage(t, "kept", 10, 1510));   // two segments
+            assertEquals(490, stage(t, "kept", 1510, 2000));  // the same load again: added to it
+            assertEquals(5, stage(t, "dropped", 5000, 5005));
+            assertEquals(10, t.rowCount());
+        }
+        // as after a crash between staging and the cluster's commit: both loads are still there, files and all
+        assertEquals(1 + 1 + 3 + 1, dataFiles().size(), dataFiles().toString());
+        try (Catalog catalog = open()) {
+            assertEquals(java.util.Set.of("dropped", "kept"), catalog.stagedLoads());
+            Table t = catalog.table("t").orElseThrow();
+            assertEquals(10, t.rowCount());
+            assertEquals(java.util.OptionalLong.of(1990), catalog.publishStaged("kept", Map.of("applied", "7")));
+            assertTrue(catalog.discardStaged("dropped", Map.of("applied", "8")));
+            assertEquals(java.util.OptionalLong.empty(), catalog.publishStaged("kept", Map.of("applied", "9")));
+            assertFalse(catalog.discardStaged("dropped", Map.of()));
+            assertEquals(Map.of("applied", "8"), catalog.properties());
+            assertEquals(allTypesRows(0, 2000), TestData.read(t.snapshot(), query));
+        }
+        assertEquals(1 + 1 + 3, dataFiles().size(), "the discarded load's file is gone: " + dataFiles());
+        try (Catalog catalog = open()) {
+            assertEquals(java.util.Set.of(), catalog.stagedLoads());
+            assertEquals(allTypesRows(0, 2000), TestData.read(catalog.table("t").orElseThrow().snapshot(), query));
+        }
+    }
+
+    @Test
+    void aManifestOfFormatOneWithoutStagedLoadsIsStillRead() throws IOException {
+        try (Catalog catalog = open()) {
+            append(catalog.create("t", ALL_TYPES, false), 0, 10, 10, query);
+        }
+        // format 2 is format 1 followed by the staged loads: rewrite the latest manifest as format 1
+        Path manifest;
+        try (var files = Files.list(dir)) {
+            manifest = files.filter(f -> f.getFileName().toString().startsWith("manifest-")).max(Path::compareTo).orElseThrow();
+        }
+        java.nio.ByteBuffer body = Checksums.unseal("WARPMAN1", Files.readAllBytes(manifest));
+        byte[] formatOne = new byte[body.remaining() - Integer.BYTES];
+        body.get(formatOne);
+        assertEquals(0, body.getInt(), "no staged loads");
+        java.nio.ByteBuffer.wrap(formatOne).putInt(0, 1);
+        Files.write(manifest, Checksums.seal("WARPMAN1", formatOne));
+        try (Catalog catalog = open()) {
+            assertEquals(allTypesRows(0, 10), TestData.read(catalog.table("t").orElseThrow().snapshot(), query));
+        }
+    }
+
+    @Test
+    void droppingATableDiscardsItsStagedLoadsAndALoadStaysWithOneTable() throws IOException {
+        try (Catalog catalog = open()) {
+            Table t = catalog.create("t", ALL_TYPES, false);
+            Table u = catalog.create("u", ALL_TYPES, false);
+            stage(t, "load", 0, 10);
+            WarpException e = assertThrows(WarpException.class, () -> stage(u, "load", 0, 10));
+            assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.state());
+            assertEquals("load load is staged for another table than u", e.getMessage());
+            catalog.drop("t", false);
+            assertEquals(java.util.Set.of(), catalog.stagedLoads());
+            assertEquals(java.util.OptionalLong.empty(), catalog.publishStaged("load", Map.of()));
+        }
+        assertEquals(1, dataFiles().size(), "only the manifest is left: " + dataFiles());
+    }
+
     @Test
     void filesOfUnfinishedCommitsAreRemovedOnOpen() throws IOException {
         try (Catalog catalog = open()) {

@@ -68,20 +68,19 @@ class TableTest {
     }
 
     @Test
-    void stagedRowsAreInvisibleUntilPublishedAndDiscardedWhenClosedUnpublished() {
+    void stagedRowsAreInvisibleUntilPublishedAndGoneWhenDiscarded() {
         Table t = catalog.create("people", SCHEMA, false);
         try (BufferAllocator q = root.newChildAllocator("q", 0, Long.MAX_VALUE)) {
-            try (StagedAppend staged = t.stage(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1, 2}, new Integer[] {0, 1}))))) {
-                assertEquals(2, staged.rows());
-                assertEquals(0, t.rowCount());
-                staged.publish();
-                assertEquals(2, t.rowCount());
-                assertThrows(IllegalStateException.class, staged::publish);
-            }
-            try (StagedAppend dropped = t.stage(Batches.of(SCHEMA, List.of(batch(q, new Integer[] {3}, new Integer[] {2}))))) {
-                assertEquals(1, dropped.rows());
-            }
+            assertEquals(2, t.stage("a", Batches.of(SCHEMA, List.of(batch(q, new Integer[] {1, 2}, new Integer[] {0, 1})))));
+            assertEquals(1, t.stage("b", Batches.of(SCHEMA, List.of(batch(q, new Integer[] {3}, new Integer[] {2})))));
+            assertEquals(0, t.rowCount());
+            assertEquals(java.util.OptionalLong.of(2), catalog.publishStaged("a", java.util.Map.of()));
+            assertEquals(2, t.rowCount());
+            assertTrue(catalog.discardStaged("b", java.util.Map.of()));
             assertEquals(List.of(List.of(1, "zero"), List.of(2, "one")), rows(t.snapshot(), List.of(0, 1), q));
+            assertThrows(WarpException.class, () -> t.stage("c", Batches.of(SCHEMA,
+                    List.of(batch(q, new Integer[] {null}, new Integer[] {0})))));
+            assertEquals(java.util.Set.of(), catalog.stagedLoads(), "a NOT NULL violation stages nothing");
         }
     }
 
