@@ -16,8 +16,14 @@ public record Member(String id, String host, int raftPort, int flightPort, int s
             throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "a member is id=host:raftPort:flightPort:sqlPort, not '"
                     + text.trim() + "'");
         }
+        String id = idAndAddress[0].trim();
+        if (!id.matches("[A-Za-z0-9_.-]+")) {
+            // it names the node's loads and their scratch directories
+            throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "a member's id is made of letters, digits, '_', '.' and '-', not '"
+                    + id + "'");
+        }
         try {
-            return new Member(idAndAddress[0].trim(), parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
+            return new Member(id, parts[0], Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
                     Integer.parseInt(parts[3]));
         } catch (NumberFormatException e) {
             throw new WarpException(SqlState.INVALID_PARAMETER_VALUE, "a member's ports must be numbers: '" + text.trim() + "'");

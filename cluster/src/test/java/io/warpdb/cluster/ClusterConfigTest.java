@@ -79,6 +79,16 @@ class ClusterConfigTest {
         assertEquals("exchange.shuffle must be one-level or two-level, not three-level", e.getMessage());
     }
 
+    @Test
+    void aMemberIdThatCouldNotNameAFileIsRefused() {
+        WarpException e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("members", "n1=127.0.0.1:1:2:3, a/b=h:4:5:6"),
+                Path.of(".")));
+        assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.state());
+        assertEquals("a member's id is made of letters, digits, '_', '.' and '-', not 'a/b'", e.getMessage());
+        assertEquals("gpu-0.host_1", ClusterConfig.of(node("members", "n1=127.0.0.1:1:2:3, gpu-0.host_1=h:4:5:6"), Path.of("."))
+                .members().get(1).id());
+    }
+
     /** The README's example clusters (on one machine, on three) are configurations a node accepts as written. */
     @Test
     void theExampleConfigurationsLoad() {
