@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * Compares query results as lists of rows (Java objects from {@link Batch#getObject}): as
  * multisets, or in order for ORDER BY. Doubles are equal within a relative 1e-9 (NaN equals NaN);
- * other values must be equal. Failures show the first rows that differ.
+ * -0.0 equals 0.0 (SQL's equality: a group of either may show either); other values must be
+ * equal. Failures show the first rows that differ.
  */
 public final class ResultAssert {
     private static final double RELATIVE_TOLERANCE = 1e-9;
@@ -93,6 +94,8 @@ public final class ResultAssert {
     }
 
     static boolean valuesEqual(Object a, Object b) {
+        a = withoutNegativeZero(a);
+        b = withoutNegativeZero(b);
         if (a == null || b == null) {
             return a == b;
         }
@@ -108,12 +111,23 @@ public final class ResultAssert {
         return a.equals(b);
     }
 
+    /** 0.0 for -0.0 (of a DOUBLE or a REAL), else the value itself. */
+    private static Object withoutNegativeZero(Object v) {
+        if (v instanceof Double d && d == 0.0) {
+            return 0.0;
+        }
+        if (v instanceof Float f && f == 0.0f) {
+            return 0.0f;
+        }
+        return v;
+    }
+
     /** NULLs first, then values by their natural order, column by column. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static final Comparator<List<Object>> ROW_ORDER = (a, b) -> {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            Object x = a.get(i);
-            Object y = b.get(i);
+            Object x = withoutNegativeZero(a.get(i));
+            Object y = withoutNegativeZero(b.get(i));
             int c = x == null ? (y == null ? 0 : -1) : y == null ? 1 : ((Comparable) x).compareTo(y);
             if (c != 0) {
                 return c;
