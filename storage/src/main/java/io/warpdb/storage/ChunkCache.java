@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.storage.encoding.DecodedColumn;
+import io.warpdb.storage.encoding.StringEntriesSource;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.ArrowBuf;
@@ -47,7 +48,7 @@ final class ChunkCache implements AutoCloseable {
     private final BufferAllocator allocator;
     private final long capacityBytes;
     private final Cache<Key, Entry> cache;
-    private final Cache<Key, StringDictionary> dictionaries;
+    private final Cache<Key, StringEntriesSource.Entries> dictionaries;
 
     /**
      * @param capacityBytes the budget of both: a quarter for the chunks' dictionaries (heap), the
@@ -72,13 +73,13 @@ final class ChunkCache implements AutoCloseable {
                 .build();
         this.dictionaries = Caffeine.newBuilder()
                 .maximumWeight(dictionaryBytes)
-                .weigher((Key k, StringDictionary d) -> (int) Math.min(Integer.MAX_VALUE, weigh(d)))
+                .weigher((Key k, StringEntriesSource.Entries e) -> (int) Math.min(Integer.MAX_VALUE, weigh(e.strings())))
                 .executor(Runnable::run)
                 .build();
     }
 
     /** The string dictionary of chunk {@code key}, parsed by {@code parse} unless kept from an earlier read. */
-    StringDictionary dictionary(Key key, Supplier<StringDictionary> parse) {
+    StringEntriesSource.Entries dictionary(Key key, Supplier<StringEntriesSource.Entries> parse) {
         return dictionaries.get(key, k -> parse.get());
     }
 

@@ -51,6 +51,16 @@ final class ByteReader {
         return slice;
     }
 
+    /** Where the next read starts, from the first byte. */
+    int position() {
+        return buffer.position();
+    }
+
+    /** Moves the next read to {@code position} (from the first byte). */
+    void position(int position) {
+        buffer.position(position);
+    }
+
     private void skip(long length) {
         buffer.position(Math.toIntExact(buffer.position() + length));
     }

@@ -138,17 +138,22 @@ record Dictionary(Cascade codesCascade) implements ValueEncoding {
     }
 
     private static StringDictionary readStrings(ByteReader in, int entryCount, StringEntriesSource source) {
-        long[] lengths = new long[entryCount];
-        Cascade.read(in, lengths, entryCount);
-        long totalBytes = 0;
-        for (long length : lengths) {
-            if (length < 0) {
-                throw new IllegalArgumentException("corrupt encoded chunk: string length " + length);
+        int start = in.position();
+        StringEntriesSource.Entries entries = source.strings(() -> {
+            long[] lengths = new long[entryCount];
+            Cascade.read(in, lengths, entryCount);
+            long totalBytes = 0;
+            for (long length : lengths) {
+                if (length < 0) {
+                    throw new IllegalArgumentException("corrupt encoded chunk: string length " + length);
+                }
+                totalBytes += length;
             }
-            totalBytes += length;
-        }
-        ByteBuffer bytes = in.readSlice(totalBytes);
-        StringDictionary strings = source.strings(() -> parseStrings(lengths, bytes));
+            StringDictionary parsed = parseStrings(lengths, in.readSlice(totalBytes));
+            return new StringEntriesSource.Entries(parsed, in.position() - start);
+        });
+        in.position(start + entries.encodedBytes()); // where the codes start, parsed now or before
+        StringDictionary strings = entries.strings();
         if (strings.size() != entryCount) {
             throw new IllegalStateException("a chunk of " + entryCount + " dictionary entries was given " + strings.size());
         }

@@ -8,11 +8,12 @@ import java.util.Map;
 
 /**
  * Compiled expressions for the GPU interpreter: instructions (six ints each: opcode, dst, a, b,
- * c, imm), 64-bit constants, int lookup tables, one {@link Output} per expression saying where
+ * c, imm), 64-bit constants, int lookup tables (one buffer on the device, made of these pieces,
+ * which programs may share and nobody changes), one {@link Output} per expression saying where
  * its instructions are and what its result is, and the errors of dictionary entries by table
  * position: a kernel that meets one reports {@link #ENTRY_ERROR_BASE} + position.
  */
-public record Program(int[] code, long[] consts, int[] tables, List<Output> outputs, Map<Integer, WarpException> entryErrors) {
+public record Program(int[] code, long[] consts, List<int[]> tables, List<Output> outputs, Map<Integer, WarpException> entryErrors) {
     public static final int INSTRUCTION_INTS = 6;
     /** Kernel error words from here on name a dictionary entry's error (vm.cuh ERR_ENTRY_BASE). */
     public static final int ENTRY_ERROR_BASE = 16;

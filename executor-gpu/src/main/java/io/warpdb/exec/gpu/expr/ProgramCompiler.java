@@ -55,9 +55,11 @@ public final class ProgramCompiler {
     private final List<Boolean> inputNullable;
     private final EntryEvaluator entries;
     private final List<int[]> code = new ArrayList<>();
-    private final List<Long> consts = new ArrayList<>();
-    // Lookup tables hold an int per dictionary entry (millions for a comment column): unboxed.
-    private int[] tables = new int[256];
+    // Constants and lookup tables hold a value per dictionary entry (millions for a comment column): unboxed, and the
+    // tables kept as the pieces they are made of (a per-entry table is shared by every program that reads it).
+    private long[] consts = new long[16];
+    private int constCount;
+    private final List<int[]> tables = new ArrayList<>();
     private int tableSize;
     // A per-entry result used twice in one program (TPC-H Q22 takes SUBSTRING(c_phone, 1, 2) seven times) has one table.
     private final Map<EntryEvaluator.EntryValues, PlacedTable> placedTables = new IdentityHashMap<>();
@@ -195,11 +197,22 @@ public final class ProgramCompiler {
         return o.start() + o.length();
     }
 
-    private void addTableEntry(int value) {
-        if (tableSize == tables.length) {
-            tables = Arrays.copyOf(tables, 2 * tables.length);
+    /** Appends {@code table} (not to be changed afterwards) to the lookup tables; returns where it starts. */
+    private int addTable(int[] table) {
+        int start = tableSize;
+        tables.add(table);
+        tableSize += table.length;
+        return start;
+    }
+
+    /** Appends {@code values} to the constants; returns where they start. */
+    private int addConstants(long... values) {
+        if (constCount + values.length > consts.length) {
+            consts = Arrays.copyOf(consts, Math.max(2 * consts.length, constCount + values.length));
         }
-        tables[tableSize++] = value;
+        System.arraycopy(values, 0, consts, constCount, values.length);
+        constCount += values.length;
+        return constCount - values.length;
     }
 
     public Program build() {
@@ -207,8 +220,8 @@ public final class ProgramCompiler {
         for (int i = 0; i < code.size(); i++) {
             System.arraycopy(code.get(i), 0, flat, i * Program.INSTRUCTION_INTS, Program.INSTRUCTION_INTS);
         }
-        return new Program(flat, consts.stream().mapToLong(Long::longValue).toArray(),
-                Arrays.copyOf(tables, tableSize), List.copyOf(outputs), java.util.Map.copyOf(entryErrors));
+        return new Program(flat, Arrays.copyOf(consts, constCount), List.copyOf(tables), List.copyOf(outputs),
+                java.util.Map.copyOf(entryErrors));
     }
 
     // ---- expressions ----
@@ -397,35 +410,19 @@ public final class ProgramCompiler {
     private record PlacedTable(int tableStart, int constStart, boolean anyNull) {
     }
 
-    /**
-     * Appends the lookup table of per-entry values of {@code type}: for BOOLEAN 0/1, 2 for NULL,
-     * 3 for a failing entry; for strings the result's code, -1 NULL, -2 failing; for numbers a
-     * NULL/failure flag per entry beside the values in the constants.
-     */
+    /** Appends the lookup table of per-entry values of {@code type} (see {@link EntryTable}), and for numbers their values. */
     private PlacedTable placeTable(EntryEvaluator.EntryValues perEntry, DataType type) {
-        int n = perEntry.values().length;
-        int tableStart = tableSize;
-        int constStart = consts.size();
-        boolean anyNull = false;
-        for (int i = 0; i < n; i++) {
-            boolean isNull = perEntry.nulls()[i];
-            boolean fails = perEntry.fails(i);
-            anyNull |= isNull;
-            if (fails) {
-                entryErrors.put(tableStart + i, perEntry.errors()[i]);
+        EntryTable table = EntryTable.of(perEntry, type.kind());
+        int tableStart = addTable(table.table());
+        int constStart = table.values() == null ? constCount : addConstants(table.values());
+        io.warpdb.core.error.WarpException[] errors = perEntry.errors();
+        for (int i = 0; errors != null && i < errors.length; i++) {
+            if (errors[i] != null) {
+                entryErrors.put(tableStart + i, errors[i]);
                 failingTables.add(tableStart);
             }
-            long value = perEntry.values()[i];
-            if (type.kind() == TypeKind.BOOLEAN) {
-                addTableEntry(fails ? 3 : isNull ? 2 : (int) value);
-            } else if (type.kind().isString()) {
-                addTableEntry(fails ? -2 : isNull ? -1 : (int) value);
-            } else {
-                addTableEntry(fails ? 2 : isNull ? 1 : 0);
-                consts.add(value);
-            }
         }
-        return new PlacedTable(tableStart, constStart, anyNull);
+        return new PlacedTable(tableStart, constStart, table.anyNull());
     }
 
     private Operand arithmetic(Call call) {
@@ -627,11 +624,7 @@ public final class ProgramCompiler {
 
     /** Appends a table of new codes by old code (none NULL, none failing) for MAP_CODE; returns its position. */
     private int placeCodeMap(int[] newCodes) {
-        int start = tableSize;
-        for (int newCode : newCodes) {
-            addTableEntry(newCode);
-        }
-        return start;
+        return addTable(newCodes);
     }
 
     /**
@@ -981,8 +974,7 @@ public final class ProgramCompiler {
     }
 
     private int constant(long bits) {
-        consts.add(bits);
-        return consts.size() - 1;
+        return addConstants(bits);
     }
 
     private int newSlot() {

@@ -1,6 +1,7 @@
 package io.warpdb.exec.gpu.runtime;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -83,6 +84,14 @@ public final class DeviceWork implements AutoCloseable {
     public DeviceBuffer upload(int[] values, String owner) {
         DeviceBuffer b = allocate(Math.max((long) values.length * Integer.BYTES, 8), owner);
         stage(b, upload -> upload.putInts(values));
+        return b;
+    }
+
+    /** A block holding {@code pieces} one after another, their copies queued on {@link #stream()}. */
+    public DeviceBuffer upload(List<int[]> pieces, String owner) {
+        long ints = pieces.stream().mapToLong(piece -> piece.length).sum();
+        DeviceBuffer b = allocate(Math.max(ints * Integer.BYTES, 8), owner);
+        stage(b, upload -> pieces.forEach(upload::putInts));
         return b;
     }
 

@@ -115,7 +115,7 @@ public final class FilterProject {
             }
             DeviceBuffer code = track(temporaries, work.upload(nonEmpty(program.code()), "program code"));
             DeviceBuffer consts = track(temporaries, work.upload(nonEmpty(program.consts()), "program constants"));
-            DeviceBuffer tables = track(temporaries, work.upload(nonEmpty(program.tables()), "program tables"));
+            DeviceBuffer tables = track(temporaries, work.upload(program.tables(), "program tables"));
             DeviceBuffer colValues = track(temporaries, work.upload(addresses(input, false), "column addresses"));
             DeviceBuffer colValid = track(temporaries, work.upload(addresses(input, true), "validity addresses"));
             DeviceBuffer usedBuffer = track(temporaries, work.upload(used, "interpreted columns"));
