@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Which nodes over which types the GPU takes, whatever the machine (no device needed): TIMESTAMP,
  * INTERVAL, SMALLINT, TINYINT and REAL columns go through in their physical form (compared,
- * grouped, sorted, joined), what would compute with them beyond it stays on the CPU; DECIMALs of
- * more than 18 digits stay there whole.
+ * grouped, sorted, joined), TIMESTAMPs through their functions too (EXTRACT, DATE_TRUNC, month and
+ * microsecond arithmetic, CASTs from and to DATE); what would compute with them beyond that stays
+ * on the CPU; DECIMALs of more than 18 digits stay there whole.
  */
 class GpuTypeSupportTest {
     private static PlanNode rowsOf(DataType type) {
@@ -46,21 +47,35 @@ class GpuTypeSupportTest {
     }
 
     @Test
-    void timestampsMixedWithDatesOrComputedRunOnTheCpu() {
+    void timestampFunctionsAndDatesMixedWithTimestampsRunOnTheGpu() {
         ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
         Support withDate = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
                 Call.of(Op.GT, DataType.BOOLEAN, ts, Literal.ofLong(19_000, DataType.DATE))));
-        assertFalse(withDate.supported(), withDate.toString());
+        assertTrue(withDate.supported(), withDate.toString());
         Support extract = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
-                List.of(Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ts)), Schema.of(new Field("y", DataType.BIGINT))));
-        assertFalse(extract.supported(), extract.toString());
+                List.of(Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ts), Call.of(Op.EXTRACT_EPOCH, DataType.BIGINT, ts),
+                        Call.of(Op.DATE_TRUNC, DataType.TIMESTAMP, Literal.ofString("week"), ts)),
+                Schema.of(new Field("y", DataType.BIGINT), new Field("e", DataType.BIGINT), new Field("w", DataType.TIMESTAMP))));
+        assertTrue(extract.supported(), extract.toString());
         Call midnight = Call.of(Op.CAST, DataType.TIMESTAMP, new ColumnRef(0, DataType.DATE));
         Support cast = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),
                 Call.of(Op.GT, DataType.BOOLEAN, midnight, Literal.ofLong(0, DataType.TIMESTAMP))));
-        assertFalse(cast.supported(), cast.toString());
+        assertTrue(cast.supported(), cast.toString());
         Support dates = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),
                 Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.DATE), Literal.ofLong(0, DataType.DATE))));
         assertTrue(dates.supported(), dates.toString());
+    }
+
+    @Test
+    void timestampsComputedBeyondTheirFunctionsRunOnTheCpu() {
+        ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
+        Support text = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
+                List.of(Call.of(Op.CAST, DataType.VARCHAR, ts)), Schema.of(new Field("s", DataType.VARCHAR))));
+        assertFalse(text.supported(), text.toString());
+        Support raw = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
+                List.of(Call.of(Op.ADD, DataType.TIMESTAMP, ts, Literal.ofLong(1, DataType.BIGINT))),
+                Schema.of(new Field("t", DataType.TIMESTAMP))));
+        assertFalse(raw.supported(), raw.toString());
     }
 
     @Test

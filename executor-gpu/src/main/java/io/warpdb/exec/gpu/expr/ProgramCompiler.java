@@ -11,6 +11,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Pow10;
+import io.warpdb.core.value.Timestamps;
 import io.warpdb.exec.gpu.column.MergedDictionary;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,6 +50,9 @@ public final class ProgramCompiler {
     static final int ROUND_CEILING = 2;
     /** MATH_F's functions (vm.cuh MATH_*), by operator, in the order of their numbers. */
     static final List<Op> MATH_FUNCTIONS = List.of(Op.SQRT, Op.EXP, Op.LN, Op.LOG10, Op.FLOOR, Op.CEIL, Op.SIGN, Op.TRUNC);
+    /** TS_PART's parts (vm.cuh PART_*), by operator, in the order of their numbers. */
+    static final List<Op> TIME_PARTS = List.of(Op.EXTRACT_HOUR, Op.EXTRACT_MINUTE, Op.EXTRACT_SECOND, Op.EXTRACT_MILLISECOND,
+            Op.EXTRACT_MICROSECOND, Op.EXTRACT_EPOCH);
 
     private final List<DataType> inputTypes;
     private final List<StringDictionary> inputDictionaries;
@@ -117,11 +121,13 @@ public final class ProgramCompiler {
 
     /**
      * Refuses a call that would compute with a {@link #isCarried carried} type beyond its physical
-     * form: a TIMESTAMP or INTERVAL operand or result but in comparisons, IN, IS [NOT] NULL, CASE
-     * and COALESCE among values of its own type (not DATE's days, not BIGINT); a SMALLINT, TINYINT
-     * or REAL result but from CASE or COALESCE among values of exactly that type (a narrowing's
-     * range check or a float's rounding would be missing). SMALLINT, TINYINT and REAL operands of
-     * other calls are INTEGER and DOUBLE values, as the CPU reads them.
+     * form: a TIMESTAMP or INTERVAL operand or result but in comparisons (a DATE compared with a
+     * TIMESTAMP as its midnight), IN, IS [NOT] NULL, CASE and COALESCE among values of its own type
+     * (not DATE's days, not BIGINT), the date and time functions ({@link #timestampFunction}), the
+     * INTERVAL between two TIMESTAMPs and CASTs between DATE and TIMESTAMP or from strings; a
+     * SMALLINT, TINYINT or REAL result but from CASE or COALESCE among values of exactly that type
+     * (a narrowing's range check or a float's rounding would be missing). SMALLINT, TINYINT and
+     * REAL operands of other calls are INTEGER and DOUBLE values, as the CPU reads them.
      */
     private static void requireCarried(Call call) {
         boolean temporal = isTemporal(call.type()) || call.args().stream().anyMatch(a -> isTemporal(a.type()));
@@ -129,10 +135,17 @@ public final class ProgramCompiler {
         if (!temporal && !narrowResult) {
             return;
         }
+        boolean sameKinds = call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
         boolean ok = switch (call.op()) {
-            case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult
-                    && call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
+            case EQ, NE, LT, LE, GT, GE -> !narrowResult && (sameKinds || call.args().stream().allMatch(a -> isDatetime(a.type())));
+            case IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult && sameKinds;
             case IS_NULL, IS_NOT_NULL -> !narrowResult;
+            case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY, EXTRACT_HOUR, EXTRACT_MINUTE,
+                    EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH, DATE_TRUNC, TIMESTAMP_ADD_MICROS,
+                    TIMESTAMP_ADD_MONTHS, DATE_DIFF_DAYS -> !narrowResult;
+            case SUBTRACT -> call.type().kind() == TypeKind.INTERVAL && call.args().stream().allMatch(a -> isDatetime(a.type()));
+            case CAST -> !narrowResult && (isDatetime(call.type()) && isDatetime(call.arg(0).type())
+                    || call.arg(0).type().kind().isString() || call.arg(0).type().kind() == call.type().kind());
             case CASE, COALESCE -> valueOperands(call).stream().allMatch(a -> sameVariant(a.type(), call.type()));
             default -> false;
         };
@@ -144,6 +157,11 @@ public final class ProgramCompiler {
 
     private static boolean isTemporal(DataType type) {
         return type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.INTERVAL;
+    }
+
+    /** DATE or TIMESTAMP: the kinds that convert into each other (a DATE as its midnight, a TIMESTAMP as its day). */
+    private static boolean isDatetime(DataType type) {
+        return type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP;
     }
 
     /** The operands whose value a CASE (THEN and ELSE values, not its conditions) or COALESCE (all) may give. */
@@ -246,6 +264,11 @@ public final class ProgramCompiler {
             case CAST -> cast(compile(call.arg(0)), call.type());
             case IN -> in(call);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY -> extract(call);
+            case EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH ->
+                    coerce(unary(Opcode.TS_PART, TIME_PARTS.indexOf(call.op()), timestamp(call.arg(0)), DataType.BIGINT, null), call.type());
+            case DATE_TRUNC -> dateTrunc(call);
+            case TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> timestampAdd(call);
+            case DATE_DIFF_DAYS -> checkFits(binary(Opcode.SUB_I, date(call.arg(1)), date(call.arg(0)), call.type()));
             case DATE_ADD_DAYS, DATE_ADD_MONTHS -> dateAdd(call);
             case ABS -> abs(call);
             case ROUND -> round(call);
@@ -429,6 +452,10 @@ public final class ProgramCompiler {
     }
 
     private Operand arithmetic(Call call) {
+        if (call.type().kind() == TypeKind.INTERVAL && call.op() == Op.SUBTRACT) {
+            // TIMESTAMP - TIMESTAMP: the microseconds between them (a DATE as its midnight), 22003 on overflow as on the CPU.
+            return binary(Opcode.SUB_I, timestamp(call.arg(0)), timestamp(call.arg(1)), call.type());
+        }
         Operand a = compile(call.arg(0));
         Operand b = compile(call.arg(1));
         requireNumeric(call, a, b);
@@ -510,6 +537,10 @@ public final class ProgramCompiler {
             int common = Math.max(a.scale(), b.scale());
             a = scaleUp(a, common - a.scale());
             b = scaleUp(b, common - b.scale());
+        } else if (a.type().kind() == TypeKind.DATE && b.type().kind() == TypeKind.TIMESTAMP) {
+            a = cast(a, b.type());  // a DATE compares as its midnight
+        } else if (a.type().kind() == TypeKind.TIMESTAMP && b.type().kind() == TypeKind.DATE) {
+            b = cast(b, a.type());
         } else if (a.type().kind() != b.type().kind()) {
             throw new Unsupported("comparing " + a.type() + " with " + b.type() + " runs on the CPU");
         }
@@ -684,10 +715,7 @@ public final class ProgramCompiler {
     }
 
     private Operand extract(Call call) {
-        Operand date = compile(call.arg(0));
-        if (date.type().kind() != TypeKind.DATE) {
-            throw new Unsupported(call.op() + " of " + date.type() + " runs on the CPU");
-        }
+        Operand date = date(call.arg(0));
         int field = switch (call.op()) {
             case EXTRACT_YEAR -> 0;
             case EXTRACT_QUARTER -> 1;
@@ -697,6 +725,44 @@ public final class ProgramCompiler {
             default -> 5;
         };
         return coerce(unary(Opcode.EXTRACT, field, date, DataType.BIGINT, null), call.type());
+    }
+
+    /** A DATE or TIMESTAMP operand as DATE days (a TIMESTAMP's day, 22003 beyond DATE's range), as the CPU builds it. */
+    private Operand date(Expr expr) {
+        Operand a = compile(expr);
+        if (!isDatetime(a.type())) {
+            throw new Unsupported(a.type() + " as a DATE runs on the CPU");
+        }
+        return cast(a, DataType.DATE);
+    }
+
+    /** A DATE or TIMESTAMP operand as TIMESTAMP microseconds (a DATE's midnight). */
+    private Operand timestamp(Expr expr) {
+        Operand a = compile(expr);
+        if (!isDatetime(a.type())) {
+            throw new Unsupported(a.type() + " as a TIMESTAMP runs on the CPU");
+        }
+        return cast(a, DataType.TIMESTAMP);
+    }
+
+    /** DATE_TRUNC(unit, x): x as a TIMESTAMP rounded down to the unit, a string constant (the CPU reads it alike). */
+    private Operand dateTrunc(Call call) {
+        if (!(call.arg(0) instanceof Literal literal && literal.value() instanceof String unit)) {
+            throw new Unsupported("DATE_TRUNC to a unit that is not a constant runs on the CPU");
+        }
+        Timestamps.Unit truncation = Timestamps.Unit.of(unit);
+        return unary(Opcode.TS_TRUNC, truncation.ordinal(), timestamp(call.arg(1)), call.type(), null);
+    }
+
+    /** TIMESTAMP_ADD_MICROS and TIMESTAMP_ADD_MONTHS (timestamp, amount): the amount as the CPU reads it, a BIGINT. */
+    private Operand timestampAdd(Call call) {
+        Operand ts = timestamp(call.arg(0));
+        Operand amount = compile(call.arg(1));
+        TypeKind kind = amount.type().kind();
+        if (!(kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.INTERVAL)) {
+            throw new Unsupported(call + " runs on the CPU");
+        }
+        return binary(call.op() == Op.TIMESTAMP_ADD_MICROS ? Opcode.TS_ADD_MICROS : Opcode.TS_ADD_MONTHS, ts, amount, call.type());
     }
 
     private Operand dateAdd(Call call) {
@@ -846,6 +912,12 @@ public final class ProgramCompiler {
         }
         if (from == to.kind()) {
             return new Operand(a.slot(), to, a.nullable(), null);
+        }
+        if (from == TypeKind.DATE && to.kind() == TypeKind.TIMESTAMP) {
+            return unary(Opcode.DATE_TO_TS, 0, a, to, null);
+        }
+        if (from == TypeKind.TIMESTAMP && to.kind() == TypeKind.DATE) {
+            return unary(Opcode.TS_TO_DATE, 0, a, to, null);
         }
         throw new Unsupported("CAST from " + a.type() + " to " + to + " runs on the CPU");
     }

@@ -40,7 +40,9 @@ public final class GpuWindow {
                 return Support.no("a RANGE frame with an offset needs exactly one ORDER BY key (the CPU reports it)");
             }
             TypeKind key = input.type(node.orderKeys().get(0).column()).kind();
-            if (key != TypeKind.INTEGER && key != TypeKind.BIGINT && key != TypeKind.DECIMAL && key != TypeKind.DATE) {
+            // Keys and offsets in their physical units: days for DATE, microseconds for TIMESTAMP, unscaled for DECIMAL.
+            if (key != TypeKind.INTEGER && key != TypeKind.BIGINT && key != TypeKind.DECIMAL && key != TypeKind.DATE
+                    && key != TypeKind.TIMESTAMP) {
                 return Support.no("a RANGE frame with an offset over a " + key + " key runs on the CPU");
             }
         }
