@@ -96,7 +96,7 @@ class GpuWindowTest extends GpuTestBase {
     @Test
     void rangeFramesWithOffsetsOnEveryKeyType() {
         long seed = 600;
-        for (DataType key : List.of(DataType.INTEGER, DataType.BIGINT, DataType.decimal(12, 2), DataType.DATE)) {
+        for (DataType key : List.of(DataType.INTEGER, DataType.BIGINT, DataType.decimal(12, 2), DataType.DATE, DataType.TIMESTAMP)) {
             for (boolean descending : new boolean[] {false, true}) {
                 check(seed++, schema(DataType.INTEGER, key, DataType.BIGINT),
                         Options.plain().withDistinct(40).withNulls(0.1), List.of(0),
