@@ -25,14 +25,15 @@ enum Opcode : int {
     OP_ADD_I, OP_SUB_I, OP_MUL_I, OP_NEG_I, OP_MOD_I,
     OP_ADD_F, OP_SUB_F, OP_MUL_F, OP_DIV_F, OP_MOD_F, OP_NEG_F,
     OP_SCALE_UP, OP_RESCALE, OP_MUL_RESCALE, OP_DIV_SCALED,
-    OP_CHECK_INT32, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
+    OP_CHECK_BITS, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
     OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_COALESCE,
     OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
     OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F,
     OP_GUARD, OP_UNGUARD, OP_CASE_THEN, OP_CASE_ELSE,
     OP_ABS_I, OP_ABS_F, OP_ROUND_F,
     OP_ROUND_I, OP_SIGN_I, OP_MATH_F, OP_POW_F,
-    OP_TS_TO_DATE, OP_DATE_TO_TS, OP_TS_PART, OP_TS_TRUNC, OP_TS_ADD_MICROS, OP_TS_ADD_MONTHS
+    OP_TS_TO_DATE, OP_DATE_TO_TS, OP_TS_PART, OP_TS_TRUNC, OP_TS_ADD_MICROS, OP_TS_ADD_MONTHS,
+    OP_ROUND_FLOAT
 };
 
 // OP_ROUND_I's rounding modes (c) and OP_MATH_F's functions (imm), as ProgramCompiler numbers them
@@ -356,10 +357,18 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 v[d] = (long long)r;
                 break;
             }
-            case OP_CHECK_INT32:
+            case OP_CHECK_BITS:  // a fits a signed integer of imm bits (INTEGER 32, SMALLINT 16, TINYINT 8), as Decimals.checkFits
                 n[d] = n[I.a]; v[d] = v[I.a];
-                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW, off);
+                if (!n[d] && (v[d] >> (I.imm - 1)) != (v[d] >> 63)) fail(in.error, ERR_OVERFLOW, off);
                 break;
+            case OP_ROUND_FLOAT: {  // a REAL: the double rounded to float32 (DataType.roundToDeclared); imm 1: 22003 where a finite value becomes infinite (convertToDeclared)
+                n[d] = n[I.a];
+                const double x = asDouble(v[I.a]);
+                const double r = (double)__double2float_rn(x);
+                if (!n[d] && I.imm && isinf(r) && !isinf(x)) fail(in.error, ERR_OVERFLOW, off);
+                v[d] = n[d] ? 0 : asBits(r);
+                break;
+            }
             case OP_CHECK_PRECISION: {
                 n[d] = n[I.a]; v[d] = v[I.a];
                 long long limit = pow10ll(I.imm);

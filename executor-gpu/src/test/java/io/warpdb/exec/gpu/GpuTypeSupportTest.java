@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * Which nodes over which types the GPU takes, whatever the machine (no device needed): TIMESTAMP,
  * INTERVAL, SMALLINT, TINYINT and REAL columns go through in their physical form (compared,
  * grouped, sorted, joined), TIMESTAMPs through their functions too (EXTRACT, DATE_TRUNC, month and
- * microsecond arithmetic, CASTs from and to DATE); what would compute with them beyond that stays
- * on the CPU; DECIMALs of more than 18 digits stay there whole.
+ * microsecond arithmetic, CASTs from and to DATE), SMALLINT, TINYINT and REAL through arithmetic and
+ * CASTs (range-checked, rounded to float32); what would compute with them beyond that stays on the
+ * CPU; DECIMALs of more than 18 digits stay there whole.
  */
 class GpuTypeSupportTest {
     private static PlanNode rowsOf(DataType type) {
@@ -79,7 +80,7 @@ class GpuTypeSupportTest {
     }
 
     @Test
-    void narrowIntegersAndRealsGoThroughButNarrowingAndRoundingRunOnTheCpu() {
+    void narrowIntegersAndRealsAreComputedAndCastOnTheGpuButNotInMathFunctions() {
         for (DataType type : List.of(DataType.SMALLINT, DataType.TINYINT, DataType.REAL)) {
             assertEquals(Support.YES, GpuExecutorProvider.planSupport(rowsOf(type)), type.toString());
         }
@@ -88,12 +89,19 @@ class GpuTypeSupportTest {
                         Literal.ofLong(1, DataType.INTEGER)), Literal.ofLong(5, DataType.INTEGER))));
         assertTrue(widened.supported(), widened.toString());
         Support narrowed = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.INTEGER),
-                List.of(Call.of(Op.CAST, DataType.SMALLINT, new ColumnRef(0, DataType.INTEGER))), Schema.of(new Field("s", DataType.SMALLINT))));
-        assertFalse(narrowed.supported(), narrowed.toString());
+                List.of(Call.of(Op.CAST, DataType.SMALLINT, new ColumnRef(0, DataType.INTEGER)),
+                        Call.of(Op.ADD, DataType.TINYINT, Call.of(Op.CAST, DataType.TINYINT, new ColumnRef(0, DataType.INTEGER)),
+                                Literal.ofLong(1, DataType.TINYINT))),
+                Schema.of(new Field("s", DataType.SMALLINT), new Field("t", DataType.TINYINT))));
+        assertTrue(narrowed.supported(), narrowed.toString());
         Support real = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DOUBLE),
-                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.CAST, DataType.REAL, new ColumnRef(0, DataType.DOUBLE)),
-                        new Literal(0.0, DataType.REAL))));
-        assertFalse(real.supported(), real.toString());
+                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.MULTIPLY, DataType.REAL, Call.of(Op.CAST, DataType.REAL,
+                        new ColumnRef(0, DataType.DOUBLE)), new Literal(2.0, DataType.REAL)), new Literal(0.0, DataType.REAL))));
+        assertTrue(real.supported(), real.toString());
+        Support roundedReal = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.REAL),
+                List.of(Call.of(Op.ROUND, DataType.REAL, new ColumnRef(0, DataType.REAL), Literal.ofLong(2, DataType.INTEGER))),
+                Schema.of(new Field("r", DataType.REAL))));
+        assertFalse(roundedReal.supported(), roundedReal.toString());
     }
 
     @Test

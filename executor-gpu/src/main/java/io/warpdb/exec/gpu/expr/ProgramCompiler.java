@@ -125,9 +125,11 @@ public final class ProgramCompiler {
      * TIMESTAMP as its midnight), IN, IS [NOT] NULL, CASE and COALESCE among values of its own type
      * (not DATE's days, not BIGINT), the date and time functions ({@link #timestampFunction}), the
      * INTERVAL between two TIMESTAMPs and CASTs between DATE and TIMESTAMP or from strings; a
-     * SMALLINT, TINYINT or REAL result but from CASE or COALESCE among values of exactly that type
-     * (a narrowing's range check or a float's rounding would be missing). SMALLINT, TINYINT and
-     * REAL operands of other calls are INTEGER and DOUBLE values, as the CPU reads them.
+     * SMALLINT, TINYINT or REAL result but from arithmetic and CASTs (range-checked to its bits,
+     * rounded to float32) and from CASE or COALESCE among values of exactly that type (elsewhere,
+     * e.g. in math functions, a narrowing's range check or a float's rounding would be missing).
+     * SMALLINT, TINYINT and REAL operands of other calls are INTEGER and DOUBLE values, as the CPU
+     * reads them.
      */
     private static void requireCarried(Call call) {
         boolean temporal = isTemporal(call.type()) || call.args().stream().anyMatch(a -> isTemporal(a.type()));
@@ -136,6 +138,16 @@ public final class ProgramCompiler {
             return;
         }
         boolean sameKinds = call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
+        if (!temporal) {
+            // A SMALLINT, TINYINT or REAL result of arithmetic or a CAST is range-checked or rounded as the CPU does (checkFits, declared).
+            switch (call.op()) {
+                case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD, NEGATE, CAST -> {
+                    return;
+                }
+                default -> {
+                }
+            }
+        }
         boolean ok = switch (call.op()) {
             case EQ, NE, LT, LE, GT, GE -> !narrowResult && (sameKinds || call.args().stream().allMatch(a -> isDatetime(a.type())));
             case IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult && sameKinds;
@@ -472,7 +484,7 @@ public final class ProgramCompiler {
                 default -> Opcode.MOD_F;
             };
             Operand r = binary(f, x, y, DataType.DOUBLE);
-            return type.kind() == TypeKind.DOUBLE ? r : cast(r, type);
+            return type.kind() == TypeKind.DOUBLE ? declared(r, type, false) : cast(r, type);
         }
         if (!type.kind().isExactNumeric()) {
             throw new Unsupported(call + " of type " + type + " runs on the CPU");
@@ -818,7 +830,7 @@ public final class ProgramCompiler {
     /**
      * FLOOR, CEIL, SIGN and TRUNC(x [, digits]) as the CPU's MathFunctionEvaluator computes them:
      * for a DOUBLE result, on the argument as a double (FLOOR, CEIL, SIGN as Java's Math, TRUNC to
-     * an integer); otherwise on the exact value at its own scale, rounded to a multiple of
+     * an integer), and so for a DOUBLE argument, the double then cast to the result's type; otherwise on the exact value at its own scale, rounded to a multiple of
      * 10^dropped digits by the function's mode (FLOOR, CEILING, DOWN) or replaced by its sign, and
      * brought to the result's type.
      */
@@ -833,7 +845,11 @@ public final class ProgramCompiler {
         Operand a = compile(call.arg(0));
         requireNumeric(call, a);
         if (a.isDouble()) {
-            throw new Unsupported(call + " of a DOUBLE typed " + call.type() + " runs on the CPU");
+            // As the CPU: computed on the double, then cast to the exact result type.
+            if (digits != 0) {
+                throw new Unsupported(call + " of a DOUBLE to " + digits + " digits typed " + call.type() + " runs on the CPU");
+            }
+            return cast(unary(Opcode.MATH_F, mathFunction(call.op()), a, DataType.DOUBLE, null), call.type());
         }
         if (call.op() == Op.SIGN) {
             return toResultType(unary(Opcode.SIGN_I, a.scale(), a, a.type(), null), call.type());
@@ -901,7 +917,8 @@ public final class ProgramCompiler {
             throw new Unsupported("CAST between " + a.type() + " and " + to + " runs on the CPU");
         }
         if (to.kind() == TypeKind.DOUBLE) {
-            return toDouble(a);
+            Operand d = toDouble(a);
+            return d.type().isReal() && to.isReal() ? new Operand(d.slot(), to, d.nullable(), null) : declared(d, to, true);
         }
         if (from == TypeKind.DOUBLE && to.kind().isExactNumeric()) {
             return checkDeclared(unary(Opcode.F2DEC, Decimals.scaleOf(to), a, to, null));
@@ -951,12 +968,21 @@ public final class ProgramCompiler {
         return unary(Opcode.RESCALE, from - toScale, a, withScale(a.type(), toScale), null);
     }
 
-    /** As {@link Decimals#checkFits}: INTEGER results must fit 32 bits. */
+    /** As {@link Decimals#checkFits}: INTEGER results must fit 32 bits, SMALLINT 16 and TINYINT 8. */
     private Operand checkFits(Operand a) {
         if (a.type().kind() == TypeKind.INTEGER) {
-            emit(Opcode.CHECK_INT32, a.slot(), a.slot(), 0, 0, 0);
+            emit(Opcode.CHECK_BITS, a.slot(), a.slot(), 0, 0, a.type().isNarrowInteger() ? a.type().precision() : Integer.SIZE);
         }
         return a;
+    }
+
+    /**
+     * A computed DOUBLE-kind value as {@code type} holds it: a REAL rounded to float32, as
+     * {@link DataType#roundToDeclared} (an infinity past its range), or with {@code checked} as
+     * {@link DataType#convertToDeclared} (22003 there: a CAST); a DOUBLE as it is.
+     */
+    private Operand declared(Operand a, DataType type, boolean checked) {
+        return type.isReal() ? unary(Opcode.ROUND_FLOAT, checked ? 1 : 0, a, type, null) : new Operand(a.slot(), type, a.nullable(), null);
     }
 
     /** As {@link Decimals#checkDeclared}: DECIMAL precision, INTEGER range. */
