@@ -10,15 +10,12 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.PlanNode;
-import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
-import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
 import io.warpdb.exec.gpu.testing.RandomBatches;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,7 +71,7 @@ class NarrowArithmeticTest extends GpuTestBase {
     @Test
     void theGpuAcceptsNarrowResultsAndTheCpuRunsThem() {
         try (ListSource source = randomSource(new RandomBatches(4), SCHEMA, 40, RandomBatches.Options.plain().withNulls(0.2))) {
-            for (PlanNode plan : plans(source)) {
+            for (PlanNode plan : projections(source, expressions())) {
                 assertAcceptedByGpu(plan);
                 try {
                     cpuRows(plan);
@@ -89,24 +86,7 @@ class NarrowArithmeticTest extends GpuTestBase {
     @ParameterizedTest
     @MethodSource("sizes")
     void narrowResultsMatchTheCpu(int rows) {
-        GpuTests.assumeGpu();
-        for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
-                RandomBatches.Options.plain().withNulls(0.1).withExtremes())) {
-            RandomBatches random = new RandomBatches(rows * 19L + 7);
-            try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
-                String context = "seed " + random.seed() + ", " + rows + " rows, " + options;
-                for (PlanNode plan : plans(source)) {
-                    assertSameOnGpu(plan, false, context + ": " + plan.describe());
-                }
-            }
-        }
-    }
-
-    private static List<PlanNode> plans(ListSource source) {
-        List<PlanNode> plans = new ArrayList<>();
-        for (Expr e : expressions()) {
-            plans.add(new ProjectNode(scan(source), List.of(e), Schema.of(new Field("e", e.type()))));
-        }
-        return plans;
+        assertPlansSameOnGpu(SCHEMA, rows, rows * 19L + 7, List.of(RandomBatches.Options.plain().withNulls(0.2),
+                RandomBatches.Options.plain().withNulls(0.1).withExtremes()), source -> projections(source, expressions()));
     }
 }

@@ -7,13 +7,11 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.PlanNode;
-import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.value.Timestamps;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
-import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
 import io.warpdb.exec.gpu.testing.RandomBatches;
 import java.util.ArrayList;
@@ -86,24 +84,13 @@ class TimestampFunctionsTest extends GpuTestBase {
     @ParameterizedTest
     @MethodSource("sizes")
     void timestampFunctionsMatchTheCpu(int rows) {
-        GpuTests.assumeGpu();
-        for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
-                RandomBatches.Options.plain().withNulls(0.1).withExtremes(), RandomBatches.Options.plain().withDistinct(7).withZipf())) {
-            RandomBatches random = new RandomBatches(rows * 17L + 5);
-            try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
-                String context = "seed " + random.seed() + ", " + rows + " rows, " + options;
-                for (PlanNode plan : plans(source)) {
-                    assertSameOnGpu(plan, false, context + ": " + plan.describe());
-                }
-            }
-        }
+        assertPlansSameOnGpu(SCHEMA, rows, rows * 17L + 5, List.of(RandomBatches.Options.plain().withNulls(0.2),
+                RandomBatches.Options.plain().withNulls(0.1).withExtremes(), RandomBatches.Options.plain().withDistinct(7).withZipf()),
+                TimestampFunctionsTest::plans);
     }
 
     private static List<PlanNode> plans(ListSource source) {
-        List<PlanNode> plans = new ArrayList<>();
-        for (Expr f : functions()) {
-            plans.add(new ProjectNode(scan(source), List.of(f), Schema.of(new Field("f", f.type()))));
-        }
+        List<PlanNode> plans = new ArrayList<>(projections(source, functions()));
         // A DATE compared with a TIMESTAMP as its midnight, both ways round, and a time of day in a filter.
         plans.add(new FilterNode(scan(source), Call.of(Op.GT, DataType.BOOLEAN, D, T)));
         plans.add(new FilterNode(scan(source), Call.of(Op.LE, DataType.BOOLEAN, SPREAD, D)));
