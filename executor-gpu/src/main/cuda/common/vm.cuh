@@ -33,7 +33,7 @@ enum Opcode : int {
     OP_ABS_I, OP_ABS_F, OP_ROUND_F,
     OP_ROUND_I, OP_SIGN_I, OP_MATH_F, OP_POW_F,
     OP_TS_TO_DATE, OP_DATE_TO_TS, OP_TS_PART, OP_TS_TRUNC, OP_TS_ADD_MICROS, OP_TS_ADD_MONTHS,
-    OP_ROUND_FLOAT
+    OP_ROUND_FLOAT, OP_CMP_SCALED, OP_DISTINCT_SCALED
 };
 
 // OP_ROUND_I's rounding modes (c) and OP_MATH_F's functions (imm), as ProgramCompiler numbers them
@@ -202,6 +202,16 @@ __device__ __forceinline__ bool truncateTimestamp(long long micros, int unit, lo
         default: start = daysFromCivil(floorDiv(y, 1000) * 1000, 1, 1); break;  // UNIT_MILLENNIUM
     }
     return midnight(start, r);
+}
+
+// The sign of a * 10^shift against b (shift > 0) or of a against b * 10^-shift (shift < 0), in 128
+// bits: exact numbers of scales up to 18 apart compared exactly and without overflow, as the CPU's
+// ComparisonEvaluator compares them.
+__device__ __forceinline__ int compareScaled(long long a, long long b, int shift) {
+    __int128 x = a, y = b;
+    if (shift > 0) x *= pow10ll(shift);
+    else if (shift < 0) y *= pow10ll(-shift);
+    return x < y ? -1 : x > y ? 1 : 0;
 }
 
 __device__ __forceinline__ int compareResult(int cmp, int c) {
@@ -400,6 +410,15 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                     c = x < y ? -1 : x > y ? 1 : 0;
                 }
                 v[d] = n[d] ? 0 : compareResult(I.imm, c);
+                break;
+            }
+            case OP_CMP_SCALED:  // a against b with a scaled up by 10^c (c < 0: b by 10^-c); imm as OP_CMP_I's
+                n[d] = n[I.a] || n[I.b];
+                v[d] = n[d] ? 0 : compareResult(I.imm, compareScaled(v[I.a], v[I.b], I.c));
+                break;
+            case OP_DISTINCT_SCALED: {  // as OP_DISTINCT_I with a or b scaled as by OP_CMP_SCALED
+                const bool distinct = n[I.a] || n[I.b] ? n[I.a] != n[I.b] : compareScaled(v[I.a], v[I.b], I.c) != 0;
+                n[d] = false; v[d] = I.imm == 0 ? distinct : !distinct;
                 break;
             }
             case OP_AND: {  // FALSE wins over NULL

@@ -22,7 +22,7 @@ enum Opcode {
     ABS_I, ABS_F, ROUND_F,
     ROUND_I, SIGN_I, MATH_F, POW_F,
     TS_TO_DATE, DATE_TO_TS, TS_PART, TS_TRUNC, TS_ADD_MICROS, TS_ADD_MONTHS,
-    ROUND_FLOAT;
+    ROUND_FLOAT, CMP_SCALED, DISTINCT_SCALED;
 
     private static final Opcode[] BY_CODE = values();
 

@@ -273,7 +273,7 @@ public final class ProgramCompiler {
             case IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE -> truth(call);
             case CASE -> caseWhen(call);
             case COALESCE -> coalesce(call);
-            case CAST -> cast(compile(call.arg(0)), call.type());
+            case CAST -> cast(call.type().kind().isExactNumeric() ? compileReadingWidenings(call.arg(0)) : compile(call.arg(0)), call.type());
             case IN -> in(call);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY -> extract(call);
             case EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH ->
@@ -290,6 +290,50 @@ public final class ProgramCompiler {
                     call.type());
             default -> throw new Unsupported(call.op() + " runs on the CPU");
         };
+    }
+
+    /** An operand of a comparison or of a CAST to an exact type, which read a {@link #isWidening widening} CAST's value alike. */
+    private Operand compileReadingWidenings(Expr expr) {
+        return isWidening(expr) ? widening(expr) : compile(expr);
+    }
+
+    /**
+     * Whether {@code expr} is a DECIMAL of more than 18 digits whose value fits the interpreter's 64
+     * bits: a CAST of an exact number of at most 18 digits to no smaller scale (Calcite's common
+     * type of a BIGINT and a DECIMAL: {@code 1.5 <= bigint_column}), whose value the interpreter
+     * keeps at the argument's own scale; or a constant of at most 18 decimals whose unscaled value
+     * fits 64 bits (the {@code 1.5} there).
+     */
+    private static boolean isWidening(Expr expr) {
+        if (expr instanceof Literal literal) {
+            return literal.type().isWideDecimal() && literal.type().scale() <= DataType.MAX_DECIMAL_PRECISION
+                    && (literal.value() == null || ((java.math.BigInteger) literal.value()).bitLength() < Long.SIZE);
+        }
+        return expr instanceof Call call && call.op() == Op.CAST && call.type().isWideDecimal()
+                && call.arg(0).type().kind().isExactNumeric() && runsOnGpu(call.arg(0).type())
+                && Decimals.scaleOf(call.arg(0).type()) <= call.type().scale();
+    }
+
+    /**
+     * A {@link #isWidening} constant as a DECIMAL of 18 digits, or CAST as its argument's value at
+     * the argument's scale, with the declared precision's check where the argument can exceed it. Only comparisons (exact at any
+     * scales) and CASTs to exact types of at most 18 digits read it ({@link #compileReadingWidenings}):
+     * a 128-bit value never reaches a column, nor a conversion to DOUBLE (the CPU's from 128 bits may round otherwise).
+     */
+    private Operand widening(Expr expr) {
+        if (expr instanceof Literal literal) {
+            java.math.BigInteger unscaled = (java.math.BigInteger) literal.value();
+            DataType narrow = DataType.decimal(DataType.MAX_DECIMAL_PRECISION, literal.type().scale());
+            return literal(unscaled == null ? Literal.ofNull(narrow) : Literal.ofLong(unscaled.longValueExact(), narrow));
+        }
+        Call cast = (Call) expr;
+        Operand a = compile(cast.arg(0));
+        int integerDigits = cast.type().precision() - cast.type().scale();
+        int digitsAtArgumentScale = integerDigits + a.scale();
+        if (digitsAtArgumentScale <= DataType.MAX_DECIMAL_PRECISION) {
+            emit(Opcode.CHECK_PRECISION, a.slot(), a.slot(), 0, 0, digitsAtArgumentScale);
+        }
+        return a;
     }
 
     private Operand column(ColumnRef ref) {
@@ -528,8 +572,8 @@ public final class ProgramCompiler {
     }
 
     private Operand compare(Call call, Opcode exact, Opcode inexact, int imm) {
-        Operand a = compile(call.arg(0));
-        Operand b = compile(call.arg(1));
+        Operand a = compileReadingWidenings(call.arg(0));
+        Operand b = compileReadingWidenings(call.arg(1));
         boolean aString = a.type().kind().isString();
         boolean bString = b.type().kind().isString();
         if (aString && bString) {
@@ -543,12 +587,15 @@ public final class ProgramCompiler {
             throw new Unsupported("comparing " + a.type() + " with " + b.type() + " runs on the CPU: " + call);
         }
         if (a.isDouble() || b.isDouble()) {
+            if (isWidening(call.arg(0)) || isWidening(call.arg(1))) {
+                throw new Unsupported("comparing a " + call.arg(0).type() + " with a " + call.arg(1).type() + " runs on the CPU");
+            }
             return binaryImm(inexact, toDouble(a), toDouble(b), 0, imm, call.type());
         }
-        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric()) {
-            int common = Math.max(a.scale(), b.scale());
-            a = scaleUp(a, common - a.scale());
-            b = scaleUp(b, common - b.scale());
+        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric() && a.scale() != b.scale()) {
+            // Exactly, in 128 bits: the CPU compares exact numbers of any scales without overflow.
+            Opcode scaled = exact == Opcode.CMP_I ? Opcode.CMP_SCALED : Opcode.DISTINCT_SCALED;
+            return binaryImm(scaled, a, b, b.scale() - a.scale(), imm, call.type());
         } else if (a.type().kind() == TypeKind.DATE && b.type().kind() == TypeKind.TIMESTAMP) {
             a = cast(a, b.type());  // a DATE compares as its midnight
         } else if (a.type().kind() == TypeKind.TIMESTAMP && b.type().kind() == TypeKind.DATE) {
@@ -1068,7 +1115,7 @@ public final class ProgramCompiler {
         emit(op, a.slot(), a.slot(), b.slot(), c, imm);
         release(a.slot());
         boolean nullable = switch (op) {
-            case DISTINCT_I, DISTINCT_F -> false;
+            case DISTINCT_I, DISTINCT_F, DISTINCT_SCALED -> false;
             default -> a.nullable() || b.nullable();
         };
         return new Operand(a.slot(), type, nullable, null);
