@@ -54,9 +54,7 @@ class CorpusGpuPlacementTest {
             Map.entry("ProjectNode: CONCAT runs on the CPU", List.of("sql/function/string.test")),
             Map.entry("ProjectNode: LEFT runs on the CPU", List.of("sql/function/string.test")),
             Map.entry("ProjectNode: REPLACE runs on the CPU", List.of("sql/function/string.test")),
-            Map.entry("ProjectNode: STRPOS runs on the CPU", List.of("sql/function/string.test")),
-            // A string constant as LAG's default: the result keeps one dictionary.
-            Map.entry("WindowNode: LAG($n, 1, 'none') typed VARCHAR runs on the CPU: its default needs a cast", List.of("sql/window/offset.test"))));
+            Map.entry("ProjectNode: STRPOS runs on the CPU", List.of("sql/function/string.test"))));
 
     @Test
     void everyNodeOfTheCorpusIsPlacedOnTheGpuButTheListedFeatures() {
