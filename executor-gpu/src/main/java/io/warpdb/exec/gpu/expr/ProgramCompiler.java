@@ -809,7 +809,12 @@ public final class ProgramCompiler {
         if (!(call.arg(0) instanceof Literal literal && literal.value() instanceof String unit)) {
             throw new Unsupported("DATE_TRUNC to a unit that is not a constant runs on the CPU");
         }
-        Timestamps.Unit truncation = Timestamps.Unit.of(unit);
+        Timestamps.Unit truncation;
+        try {
+            truncation = Timestamps.Unit.of(unit);
+        } catch (io.warpdb.core.error.WarpException e) {
+            throw new Unsupported("DATE_TRUNC to '" + unit + "' runs on the CPU, which reports the unknown unit");
+        }
         return unary(Opcode.TS_TRUNC, truncation.ordinal(), timestamp(call.arg(1)), call.type(), null);
     }
 

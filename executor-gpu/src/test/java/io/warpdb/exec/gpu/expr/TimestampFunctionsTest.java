@@ -1,5 +1,7 @@
 package io.warpdb.exec.gpu.expr;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
@@ -79,6 +81,9 @@ class TimestampFunctionsTest extends GpuTestBase {
                 cpuRows(plan);
             }
         }
+        // An unknown unit stays on the CPU, which reports it.
+        Expr fortnight = Call.of(Op.DATE_TRUNC, DataType.TIMESTAMP, Literal.ofString("fortnight"), T);
+        assertThrows(Unsupported.class, () -> ProgramCompiler.check(SCHEMA.fields().stream().map(Field::type).toList(), List.of(fortnight)));
     }
 
     @ParameterizedTest
