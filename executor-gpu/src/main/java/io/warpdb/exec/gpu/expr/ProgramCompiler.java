@@ -42,6 +42,9 @@ public final class ProgramCompiler {
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
             Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.REPLACE, Op.STRPOS,
             Op.LEFT, Op.RIGHT, Op.LPAD, Op.RPAD, Op.SPLIT_PART, Op.STARTS_WITH, Op.REGEXP_MATCHES, Op.REGEXP_REPLACE, Op.CAST);
+    /** The string functions a select may evaluate per distinct combination of several columns' values ({@link #combinesStrings}). */
+    private static final Set<Op> COMBINED_OPS = EnumSet.of(Op.CONCAT, Op.REPLACE, Op.STRPOS, Op.STARTS_WITH, Op.LEFT, Op.RIGHT,
+            Op.SPLIT_PART);
     /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
     static final int MAX_SLOTS = 24;
     /** ROUND_I's rounding modes (vm.cuh ROUND_*). */
@@ -400,18 +403,26 @@ public final class ProgramCompiler {
     }
 
     /**
-     * Whether {@code e} is a CONCAT of several string operands that read columns (TPC-DS q84's
-     * {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}), none of which can raise
-     * an error. Its value depends on a combination of codes, not on one dictionary's entries: the
-     * select evaluates it before its program, once per distinct combination (select/StringCombinations),
-     * and the program reads it as a column.
+     * Whether {@code e} is a string function of several operands that read columns, strings or
+     * INTEGERs, at least one a string, none of which can raise an error (CONCAT(a, b) and TPC-DS
+     * q84's {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}, CONCAT(a, n),
+     * REPLACE(a, b, '_'), STRPOS(a, b), LEFT(a, n)). Its value depends on a combination of values,
+     * not on one dictionary's entries: the select evaluates it before its program, once per distinct
+     * combination (select/StringCombinations), and the program reads it as a column.
      */
     public static boolean combinesStrings(Expr e) {
-        if (!(e instanceof Call call) || call.op() != Op.CONCAT || !call.type().kind().isString()) {
+        if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op())) {
             return false;
         }
-        long reading = call.args().stream().filter(ProgramCompiler::readsColumn).count();
-        return reading > 1 && call.args().stream().allMatch(a -> a.type().kind().isString() && !mayRaise(a));
+        List<Expr> reading = call.args().stream().filter(ProgramCompiler::readsColumn).toList();
+        return reading.size() > 1 && reading.stream().anyMatch(a -> a.type().kind().isString())
+                && reading.stream().allMatch(a -> a.type().kind().isString() || isPlainInteger(a.type()))
+                && call.args().stream().noneMatch(ProgramCompiler::mayRaise);
+    }
+
+    /** INTEGER itself (not SMALLINT, TINYINT): the host reads a combination's operand as int32 codes or values. */
+    private static boolean isPlainInteger(DataType type) {
+        return type.kind() == TypeKind.INTEGER && !type.isNarrowInteger();
     }
 
     /** As {@link Exprs#mayRaise}, but a CAST from a string to a string (which keeps or trims the text) does not raise. */
@@ -433,7 +444,7 @@ public final class ProgramCompiler {
             compile(arg);
         }
         release(first);
-        return new Operand(first, call.type(), true, StringDictionary.EMPTY);
+        return new Operand(first, call.type(), true, call.type().kind().isString() ? StringDictionary.EMPTY : null);
     }
 
     /** Whether {@code e} reads a column (else it is a constant expression). */
