@@ -25,13 +25,15 @@ enum Opcode : int {
     OP_ADD_I, OP_SUB_I, OP_MUL_I, OP_NEG_I, OP_MOD_I,
     OP_ADD_F, OP_SUB_F, OP_MUL_F, OP_DIV_F, OP_MOD_F, OP_NEG_F,
     OP_SCALE_UP, OP_RESCALE, OP_MUL_RESCALE, OP_DIV_SCALED,
-    OP_CHECK_INT32, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
+    OP_CHECK_BITS, OP_CHECK_PRECISION, OP_I2F, OP_F2DEC,
     OP_CMP_I, OP_CMP_F, OP_AND, OP_OR, OP_NOT, OP_TRUTH, OP_COALESCE,
     OP_LOOKUP_BOOL, OP_MAP_CODE, OP_LOOKUP_I64,
     OP_EXTRACT, OP_ADD_DAYS, OP_ADD_MONTHS, OP_DISTINCT_I, OP_DISTINCT_F,
     OP_GUARD, OP_UNGUARD, OP_CASE_THEN, OP_CASE_ELSE,
     OP_ABS_I, OP_ABS_F, OP_ROUND_F,
-    OP_ROUND_I, OP_SIGN_I, OP_MATH_F, OP_POW_F
+    OP_ROUND_I, OP_SIGN_I, OP_MATH_F, OP_POW_F,
+    OP_TS_TO_DATE, OP_DATE_TO_TS, OP_TS_PART, OP_TS_TRUNC, OP_TS_ADD_MICROS, OP_TS_ADD_MONTHS,
+    OP_ROUND_FLOAT, OP_CMP_SCALED, OP_DISTINCT_SCALED
 };
 
 // OP_ROUND_I's rounding modes (c) and OP_MATH_F's functions (imm), as ProgramCompiler numbers them
@@ -47,11 +49,33 @@ constexpr int MATH_FLOOR = 4;
 constexpr int MATH_CEIL = 5;
 constexpr int MATH_SIGN = 6;
 constexpr int MATH_TRUNC = 7;
+// OP_TS_PART's parts (imm), as ProgramCompiler.TIME_PARTS numbers them, and OP_TS_TRUNC's units
+// (imm), as io.warpdb.core.value.Timestamps.Unit numbers them (VmConstantsTest checks both).
+constexpr int PART_EXTRACT_HOUR = 0;
+constexpr int PART_EXTRACT_MINUTE = 1;
+constexpr int PART_EXTRACT_SECOND = 2;
+constexpr int PART_EXTRACT_MILLISECOND = 3;
+constexpr int PART_EXTRACT_MICROSECOND = 4;
+constexpr int PART_EXTRACT_EPOCH = 5;
+constexpr int UNIT_MICROSECOND = 0;
+constexpr int UNIT_MILLISECOND = 1;
+constexpr int UNIT_SECOND = 2;
+constexpr int UNIT_MINUTE = 3;
+constexpr int UNIT_HOUR = 4;
+constexpr int UNIT_DAY = 5;
+constexpr int UNIT_WEEK = 6;
+constexpr int UNIT_MONTH = 7;
+constexpr int UNIT_QUARTER = 8;
+constexpr int UNIT_YEAR = 9;
+constexpr int UNIT_DECADE = 10;
+constexpr int UNIT_CENTURY = 11;
+constexpr int UNIT_MILLENNIUM = 12;
 
 // Errors reported through the kernel's error word; the host raises the SQLSTATE.
 // ERR_ENTRY_BASE + p: the dictionary entry at table position p failed on the host (a bad CAST);
 // the host raises that entry's error.
-enum ErrorCode : int { ERR_NONE = 0, ERR_OVERFLOW = 1, ERR_DIVISION_BY_ZERO = 2, ERR_ENTRY_BASE = 16 };
+// ERR_TIMESTAMP_RANGE: a TIMESTAMP beyond int64 microseconds (22008, Timestamps.outOfRange).
+enum ErrorCode : int { ERR_NONE = 0, ERR_OVERFLOW = 1, ERR_DIVISION_BY_ZERO = 2, ERR_TIMESTAMP_RANGE = 3, ERR_ENTRY_BASE = 16 };
 
 struct Instr {
     int op, dst, a, b, c, imm;
@@ -73,6 +97,11 @@ struct VmInput {
 // Dates: the calendar counts from 0000-03-01, in eras of 400 years.
 constexpr long long DAYS_FROM_0000_03_01_TO_EPOCH = 719468;
 constexpr long long DAYS_PER_400_YEARS = 146097;
+// Timestamps: int64 microseconds since 1970-01-01 00:00:00.
+constexpr long long MICROS_PER_SECOND = 1000000;
+constexpr long long MICROS_PER_MINUTE = 60000000;
+constexpr long long MICROS_PER_HOUR = 3600000000;
+constexpr long long MICROS_PER_DAY = 86400000000;
 // Decimals.fromDouble: a scaled double converts below 2^63 in magnitude; a fraction this near .5 is a tie.
 constexpr double TWO_POW_63 = 9.223372036854775807e18;
 constexpr double TIE_TOLERANCE = 1e-6;
@@ -138,6 +167,51 @@ __device__ __forceinline__ int monthLength(long long y, int m) {
 __device__ __forceinline__ long long floorDiv(long long a, long long b) {
     long long q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+__device__ __forceinline__ long long floorMod(long long a, long long b) { return a - floorDiv(a, b) * b; }
+
+// Timestamps.ofEpochDay: midnight of a day; false where that is beyond int64 microseconds.
+__device__ __forceinline__ bool midnight(long long day, long long& micros) {
+    const __int128 r = (__int128)day * MICROS_PER_DAY;
+    micros = (long long)r;
+    return fits64(r);
+}
+
+// Timestamps.truncate: the start of the unit a timestamp falls in (weeks from Monday; decades,
+// centuries and millennia from years divisible by 10, 100, 1000). The sub-day units wrap in int64
+// as Java's subtraction does; false where the start's midnight is beyond int64 microseconds.
+__device__ __forceinline__ bool truncateTimestamp(long long micros, int unit, long long& r) {
+    const long long day = floorDiv(micros, MICROS_PER_DAY);
+    long long y; int m, dd;
+    civil(day, y, m, dd);
+    long long start;
+    switch (unit) {
+        case UNIT_MICROSECOND: r = micros; return true;
+        case UNIT_MILLISECOND: r = (long long)((unsigned long long)micros - (unsigned long long)floorMod(micros, 1000)); return true;
+        case UNIT_SECOND: r = (long long)((unsigned long long)micros - (unsigned long long)floorMod(micros, MICROS_PER_SECOND)); return true;
+        case UNIT_MINUTE: r = (long long)((unsigned long long)micros - (unsigned long long)floorMod(micros, MICROS_PER_MINUTE)); return true;
+        case UNIT_HOUR: r = (long long)((unsigned long long)micros - (unsigned long long)floorMod(micros, MICROS_PER_HOUR)); return true;
+        case UNIT_DAY: start = day; break;
+        case UNIT_WEEK: start = day - floorMod(day + 3, 7); break;
+        case UNIT_MONTH: start = daysFromCivil(y, m, 1); break;
+        case UNIT_QUARTER: start = daysFromCivil(y, (m - 1) / 3 * 3 + 1, 1); break;
+        case UNIT_YEAR: start = daysFromCivil(y, 1, 1); break;
+        case UNIT_DECADE: start = daysFromCivil(floorDiv(y, 10) * 10, 1, 1); break;
+        case UNIT_CENTURY: start = daysFromCivil(floorDiv(y, 100) * 100, 1, 1); break;
+        default: start = daysFromCivil(floorDiv(y, 1000) * 1000, 1, 1); break;  // UNIT_MILLENNIUM
+    }
+    return midnight(start, r);
+}
+
+// The sign of a * 10^shift against b (shift > 0) or of a against b * 10^-shift (shift < 0), in 128
+// bits: exact numbers of scales up to 18 apart compared exactly and without overflow, as the CPU's
+// ComparisonEvaluator compares them.
+__device__ __forceinline__ int compareScaled(long long a, long long b, int shift) {
+    __int128 x = a, y = b;
+    if (shift > 0) x *= pow10ll(shift);
+    else if (shift < 0) y *= pow10ll(-shift);
+    return x < y ? -1 : x > y ? 1 : 0;
 }
 
 __device__ __forceinline__ int compareResult(int cmp, int c) {
@@ -293,10 +367,18 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 v[d] = (long long)r;
                 break;
             }
-            case OP_CHECK_INT32:
+            case OP_CHECK_BITS:  // a fits a signed integer of imm bits (INTEGER 32, SMALLINT 16, TINYINT 8), as Decimals.checkFits
                 n[d] = n[I.a]; v[d] = v[I.a];
-                if (!n[d] && (long long)(int)v[d] != v[d]) fail(in.error, ERR_OVERFLOW, off);
+                if (!n[d] && (v[d] >> (I.imm - 1)) != (v[d] >> 63)) fail(in.error, ERR_OVERFLOW, off);
                 break;
+            case OP_ROUND_FLOAT: {  // a REAL: the double rounded to float32 (DataType.roundToDeclared); imm 1: 22003 where a finite value becomes infinite (convertToDeclared)
+                n[d] = n[I.a];
+                const double x = asDouble(v[I.a]);
+                const double r = (double)__double2float_rn(x);
+                if (!n[d] && I.imm && isinf(r) && !isinf(x)) fail(in.error, ERR_OVERFLOW, off);
+                v[d] = n[d] ? 0 : asBits(r);
+                break;
+            }
             case OP_CHECK_PRECISION: {
                 n[d] = n[I.a]; v[d] = v[I.a];
                 long long limit = pow10ll(I.imm);
@@ -328,6 +410,15 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                     c = x < y ? -1 : x > y ? 1 : 0;
                 }
                 v[d] = n[d] ? 0 : compareResult(I.imm, c);
+                break;
+            }
+            case OP_CMP_SCALED:  // a against b with a scaled up by 10^c (c < 0: b by 10^-c); imm as OP_CMP_I's
+                n[d] = n[I.a] || n[I.b];
+                v[d] = n[d] ? 0 : compareResult(I.imm, compareScaled(v[I.a], v[I.b], I.c));
+                break;
+            case OP_DISTINCT_SCALED: {  // as OP_DISTINCT_I with a or b scaled as by OP_CMP_SCALED
+                const bool distinct = n[I.a] || n[I.b] ? n[I.a] != n[I.b] : compareScaled(v[I.a], v[I.b], I.c) != 0;
+                n[d] = false; v[d] = I.imm == 0 ? distinct : !distinct;
                 break;
             }
             case OP_AND: {  // FALSE wins over NULL
@@ -412,6 +503,67 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 long long r = daysFromCivil(ny, nm, dd < len ? dd : len);
                 if ((long long)(int)r != r) fail(in.error, ERR_OVERFLOW, off);
                 v[d] = r;
+                break;
+            }
+            case OP_TS_TO_DATE: {  // the day a timestamp falls on; 22003 beyond DATE's int32 days (Dates.checkDate)
+                n[d] = n[I.a];
+                const long long day = n[d] ? 0 : floorDiv(v[I.a], MICROS_PER_DAY);
+                if (!n[d] && (long long)(int)day != day) fail(in.error, ERR_OVERFLOW, off);
+                v[d] = day;
+                break;
+            }
+            case OP_DATE_TO_TS: {  // midnight of a day
+                n[d] = n[I.a];
+                long long r = 0;
+                if (!n[d] && !midnight(v[I.a], r)) fail(in.error, ERR_TIMESTAMP_RANGE, off);
+                v[d] = n[d] ? 0 : r;
+                break;
+            }
+            case OP_TS_PART: {  // imm: PART_*, as Timestamps.hour ... epochSecond
+                n[d] = n[I.a];
+                const long long x = v[I.a], time = floorMod(x, MICROS_PER_DAY);
+                long long r;
+                switch (I.imm) {
+                    case PART_EXTRACT_HOUR: r = time / MICROS_PER_HOUR; break;
+                    case PART_EXTRACT_MINUTE: r = time / MICROS_PER_MINUTE % 60; break;
+                    case PART_EXTRACT_SECOND: r = time / MICROS_PER_SECOND % 60; break;
+                    case PART_EXTRACT_MILLISECOND: r = time % MICROS_PER_MINUTE / 1000; break;
+                    case PART_EXTRACT_MICROSECOND: r = time % MICROS_PER_MINUTE; break;
+                    default: r = floorDiv(x, MICROS_PER_SECOND); break;  // PART_EXTRACT_EPOCH
+                }
+                v[d] = n[d] ? 0 : r;
+                break;
+            }
+            case OP_TS_TRUNC: {  // imm: UNIT_*
+                n[d] = n[I.a];
+                long long r = 0;
+                if (!n[d] && !truncateTimestamp(v[I.a], I.imm, r)) fail(in.error, ERR_TIMESTAMP_RANGE, off);
+                v[d] = n[d] ? 0 : r;
+                break;
+            }
+            case OP_TS_ADD_MICROS: {  // Timestamps.addMicros
+                n[d] = n[I.a] || n[I.b];
+                const __int128 r = (__int128)v[I.a] + v[I.b];
+                if (!n[d] && !fits64(r)) fail(in.error, ERR_TIMESTAMP_RANGE, off);
+                v[d] = n[d] ? 0 : (long long)r;
+                break;
+            }
+            case OP_TS_ADD_MONTHS: {  // Timestamps.addMonths: the day's months moved (22003 past int64 months), the time of day kept
+                n[d] = n[I.a] || n[I.b];
+                if (n[d]) { v[d] = 0; break; }
+                const long long x = v[I.a], day = floorDiv(x, MICROS_PER_DAY);
+                long long y; int m, dd;
+                civil(day, y, m, dd);
+                const __int128 index = (__int128)(y * 12 + (m - 1)) + v[I.b];
+                if (!fits64(index)) { fail(in.error, ERR_OVERFLOW, off); v[d] = 0; break; }
+                const long long ny = floorDiv((long long)index, 12);
+                const int nm = (int)((long long)index - ny * 12) + 1;
+                const int len = monthLength(ny, nm);
+                long long start = 0;
+                const bool inRange = midnight(daysFromCivil(ny, nm, dd < len ? dd : len), start);
+                const __int128 r = (__int128)start + floorMod(x, MICROS_PER_DAY);
+                if (!inRange || !fits64(r)) fail(in.error, ERR_TIMESTAMP_RANGE, off);
+                v[d] = (long long)r;
                 break;
             }
             case OP_DISTINCT_I: case OP_DISTINCT_F: {  // imm 0: IS DISTINCT FROM, 1: IS NOT DISTINCT FROM

@@ -94,7 +94,7 @@ frame_bounds(const int* partId, const int* partStarts, const int* peerId, const 
     }
 }
 
-// The RANGE key by sorted position: the order column's values (INTEGER/DATE: width 4; BIGINT,
+// The RANGE key by sorted position: the order column's values (INTEGER/DATE: width 4; BIGINT, TIMESTAMP,
 // DECIMAL: 8) of the sorted rows, negated for a descending key so that they ascend either way.
 extern "C" __global__ void __launch_bounds__(BLOCK)
 range_keys(const void* values, const unsigned char* valid, int width, const int* sorted, int n, int descending,

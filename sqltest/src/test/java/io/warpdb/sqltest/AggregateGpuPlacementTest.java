@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The aggregate forms issue 21 wants off the CPU, planned from SQL and checked without a device
  * ({@link GpuExecutorProvider#planSupport}): variances of DOUBLE, BIGINT and DECIMAL(18) values,
- * DISTINCT and plain aggregates mixed under GROUP BY, and COUNT(DISTINCT a, b). Every node of
+ * DISTINCT and plain aggregates mixed under GROUP BY, COUNT(DISTINCT a, b) and APPROX_COUNT_DISTINCT. Every node of
  * each plan must be accepted, so that the gpu targets of the sqltest records run them on the GPU.
  */
 class AggregateGpuPlacementTest {
@@ -27,7 +27,9 @@ class AggregateGpuPlacementTest {
             "SELECT g, COUNT(DISTINCT i), SUM(m), COUNT(*) FROM t GROUP BY g",
             "SELECT g, COUNT(DISTINCT i), COUNT(DISTINCT s), AVG(DISTINCT m), MAX(x) FROM t GROUP BY g",
             "SELECT g, COUNT(DISTINCT i, s) FROM t GROUP BY g",
-            "SELECT COUNT(DISTINCT i, s, b), COUNT(*) FROM t");
+            "SELECT COUNT(DISTINCT i, s, b), COUNT(*) FROM t",
+            "SELECT g, APPROX_COUNT_DISTINCT(i), APPROX_COUNT_DISTINCT(s), APPROX_COUNT_DISTINCT(x), COUNT(DISTINCT b) FROM t GROUP BY g",
+            "SELECT APPROX_COUNT_DISTINCT(m), APPROX_COUNT_DISTINCT(b) FILTER (WHERE g > 0) FROM t");
 
     @Test
     void everyNodeOfTheNewAggregateFormsIsPlacedOnTheGpu() {

@@ -57,7 +57,7 @@ public final class Timestamps {
         try {
             return Math.multiplyExact(epochDay, MICROS_PER_DAY);
         } catch (ArithmeticException e) {
-            throw overflow();
+            throw outOfRange();
         }
     }
 
@@ -88,7 +88,7 @@ public final class Timestamps {
         try {
             return Math.addExact(micros, amount);
         } catch (ArithmeticException e) {
-            throw overflow();
+            throw outOfRange();
         }
     }
 
@@ -254,7 +254,8 @@ public final class Timestamps {
         return b.append((char) ('0' + v / 10)).append((char) ('0' + v % 10));
     }
 
-    private static WarpException overflow() {
+    /** The error of a TIMESTAMP beyond int64 microseconds (22008). */
+    public static WarpException outOfRange() {
         return new WarpException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range");
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.warpdb.core.exec.Support;
 import io.warpdb.core.expr.Call;
 import io.warpdb.core.expr.ColumnRef;
+import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.FilterNode;
@@ -22,12 +23,28 @@ import org.junit.jupiter.api.Test;
 /**
  * Which nodes over which types the GPU takes, whatever the machine (no device needed): TIMESTAMP,
  * INTERVAL, SMALLINT, TINYINT and REAL columns go through in their physical form (compared,
- * grouped, sorted, joined), what would compute with them beyond it stays on the CPU; DECIMALs of
- * more than 18 digits stay there whole.
+ * grouped, sorted, joined), TIMESTAMPs through their functions too (EXTRACT, DATE_TRUNC, month and
+ * microsecond arithmetic, CASTs from and to DATE), SMALLINT, TINYINT and REAL through arithmetic and
+ * CASTs (range-checked, rounded to float32); what would compute with them beyond that stays on the
+ * CPU; DECIMALs of more than 18 digits stay there whole.
  */
 class GpuTypeSupportTest {
     private static PlanNode rowsOf(DataType type) {
         return new ValuesNode(new Schema(List.of(new Field("c", type))), List.of());
+    }
+
+    /** Whether the GPU takes a filter by {@code condition} over a column of {@code type}. */
+    private static Support filterSupport(DataType type, Expr condition) {
+        return GpuExecutorProvider.planSupport(new FilterNode(rowsOf(type), condition));
+    }
+
+    /** Whether the GPU takes a projection of {@code exprs} over a column of {@code type}. */
+    private static Support projectSupport(DataType type, Expr... exprs) {
+        List<Field> fields = new java.util.ArrayList<>();
+        for (int i = 0; i < exprs.length; i++) {
+            fields.add(new Field("e" + i, exprs[i].type()));
+        }
+        return GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(type), List.of(exprs), new Schema(fields)));
     }
 
     @Test
@@ -39,32 +56,36 @@ class GpuTypeSupportTest {
         Support later = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
                 Call.of(Op.GT, DataType.BOOLEAN, ts, Literal.ofLong(1_700_000_000_000_000L, DataType.TIMESTAMP))));
         assertTrue(later.supported(), later.toString());
-        Support choice = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
-                List.of(Call.of(Op.COALESCE, DataType.TIMESTAMP, ts, Literal.ofLong(0, DataType.TIMESTAMP))),
-                Schema.of(new Field("t", DataType.TIMESTAMP))));
+        Support choice = projectSupport(DataType.TIMESTAMP, Call.of(Op.COALESCE, DataType.TIMESTAMP, ts, Literal.ofLong(0, DataType.TIMESTAMP)));
         assertTrue(choice.supported(), choice.toString());
     }
 
     @Test
-    void timestampsMixedWithDatesOrComputedRunOnTheCpu() {
+    void timestampFunctionsAndDatesMixedWithTimestampsRunOnTheGpu() {
         ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
-        Support withDate = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.TIMESTAMP),
-                Call.of(Op.GT, DataType.BOOLEAN, ts, Literal.ofLong(19_000, DataType.DATE))));
-        assertFalse(withDate.supported(), withDate.toString());
-        Support extract = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.TIMESTAMP),
-                List.of(Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ts)), Schema.of(new Field("y", DataType.BIGINT))));
-        assertFalse(extract.supported(), extract.toString());
+        Support withDate = filterSupport(DataType.TIMESTAMP, Call.of(Op.GT, DataType.BOOLEAN, ts, Literal.ofLong(19_000, DataType.DATE)));
+        assertTrue(withDate.supported(), withDate.toString());
+        Support extract = projectSupport(DataType.TIMESTAMP, Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ts),
+                Call.of(Op.EXTRACT_EPOCH, DataType.BIGINT, ts), Call.of(Op.DATE_TRUNC, DataType.TIMESTAMP, Literal.ofString("week"), ts));
+        assertTrue(extract.supported(), extract.toString());
         Call midnight = Call.of(Op.CAST, DataType.TIMESTAMP, new ColumnRef(0, DataType.DATE));
-        Support cast = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),
-                Call.of(Op.GT, DataType.BOOLEAN, midnight, Literal.ofLong(0, DataType.TIMESTAMP))));
-        assertFalse(cast.supported(), cast.toString());
-        Support dates = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DATE),
-                Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.DATE), Literal.ofLong(0, DataType.DATE))));
+        Support cast = filterSupport(DataType.DATE, Call.of(Op.GT, DataType.BOOLEAN, midnight, Literal.ofLong(0, DataType.TIMESTAMP)));
+        assertTrue(cast.supported(), cast.toString());
+        Support dates = filterSupport(DataType.DATE, Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.DATE), Literal.ofLong(0, DataType.DATE)));
         assertTrue(dates.supported(), dates.toString());
     }
 
     @Test
-    void narrowIntegersAndRealsGoThroughButNarrowingAndRoundingRunOnTheCpu() {
+    void timestampsComputedBeyondTheirFunctionsRunOnTheCpu() {
+        ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
+        Support text = projectSupport(DataType.TIMESTAMP, Call.of(Op.CAST, DataType.VARCHAR, ts));
+        assertFalse(text.supported(), text.toString());
+        Support raw = projectSupport(DataType.TIMESTAMP, Call.of(Op.ADD, DataType.TIMESTAMP, ts, Literal.ofLong(1, DataType.BIGINT)));
+        assertFalse(raw.supported(), raw.toString());
+    }
+
+    @Test
+    void narrowIntegersAndRealsAreComputedAndCastOnTheGpuButNotInMathFunctions() {
         for (DataType type : List.of(DataType.SMALLINT, DataType.TINYINT, DataType.REAL)) {
             assertEquals(Support.YES, GpuExecutorProvider.planSupport(rowsOf(type)), type.toString());
         }
@@ -72,13 +93,17 @@ class GpuTypeSupportTest {
                 Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.ADD, DataType.INTEGER, new ColumnRef(0, DataType.SMALLINT),
                         Literal.ofLong(1, DataType.INTEGER)), Literal.ofLong(5, DataType.INTEGER))));
         assertTrue(widened.supported(), widened.toString());
-        Support narrowed = GpuExecutorProvider.planSupport(new ProjectNode(rowsOf(DataType.INTEGER),
-                List.of(Call.of(Op.CAST, DataType.SMALLINT, new ColumnRef(0, DataType.INTEGER))), Schema.of(new Field("s", DataType.SMALLINT))));
-        assertFalse(narrowed.supported(), narrowed.toString());
+        Support narrowed = projectSupport(DataType.INTEGER, Call.of(Op.CAST, DataType.SMALLINT, new ColumnRef(0, DataType.INTEGER)),
+                Call.of(Op.ADD, DataType.TINYINT, Call.of(Op.CAST, DataType.TINYINT, new ColumnRef(0, DataType.INTEGER)),
+                        Literal.ofLong(1, DataType.TINYINT)));
+        assertTrue(narrowed.supported(), narrowed.toString());
         Support real = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.DOUBLE),
-                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.CAST, DataType.REAL, new ColumnRef(0, DataType.DOUBLE)),
-                        new Literal(0.0, DataType.REAL))));
-        assertFalse(real.supported(), real.toString());
+                Call.of(Op.GT, DataType.BOOLEAN, Call.of(Op.MULTIPLY, DataType.REAL, Call.of(Op.CAST, DataType.REAL,
+                        new ColumnRef(0, DataType.DOUBLE)), new Literal(2.0, DataType.REAL)), new Literal(0.0, DataType.REAL))));
+        assertTrue(real.supported(), real.toString());
+        Support roundedReal = projectSupport(DataType.REAL, Call.of(Op.ROUND, DataType.REAL, new ColumnRef(0, DataType.REAL),
+                Literal.ofLong(2, DataType.INTEGER)));
+        assertFalse(roundedReal.supported(), roundedReal.toString());
     }
 
     @Test

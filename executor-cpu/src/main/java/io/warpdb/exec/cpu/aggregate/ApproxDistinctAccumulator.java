@@ -2,6 +2,7 @@ package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.HyperLogLog;
 import io.warpdb.exec.cpu.column.Column;
 
 /**
@@ -35,8 +36,7 @@ final class ApproxDistinctAccumulator implements MergeableAccumulator {
             return HyperLogLog.hash(values.string(row));
         }
         if (values.isDouble()) {
-            double v = values.doubles()[row];
-            return HyperLogLog.hash(Double.doubleToLongBits(v == 0 ? 0.0 : v));
+            return HyperLogLog.hash(values.doubles()[row]);
         }
         return HyperLogLog.hash(values.longs()[row]);
     }

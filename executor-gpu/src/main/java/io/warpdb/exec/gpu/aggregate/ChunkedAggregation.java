@@ -43,12 +43,13 @@ final class ChunkedAggregation {
 
     /**
      * Whether the node's aggregates have states that merge across chunks: all but DISTINCT ones
-     * (MIN and MAX aside) and variances (whose sum of squares needs its sum beside it, which the
-     * chunks' partial states do not carry).
+     * (MIN and MAX aside), APPROX_COUNT_DISTINCT (whose distinct hashes the chunks' states do not
+     * carry) and variances (whose sum of squares needs its sum beside it, which the chunks'
+     * partial states do not carry).
      */
     static boolean mergeable(AggregateNode node) {
         for (AggCall call : node.aggregates()) {
-            if (DistinctAggregation.isDistinct(call) || VarianceAggregation.isVariance(call)) {
+            if (DistinctAggregation.isDistinct(call) || ApproxDistinctAggregation.applies(call) || VarianceAggregation.isVariance(call)) {
                 return false;
             }
         }

@@ -27,8 +27,10 @@ import org.apache.arrow.memory.BufferAllocator;
  * on the device, the per-group state is finished into values there too ({@link DeviceFinish}, by
  * the CPU's exact decimal rules; the host finishes what the kernel cannot), and the key columns
  * are gathered from the representatives. Variances take passes of their own over the same groups
- * ({@link VarianceAggregation}), and DISTINCT aggregates accumulate the distinct rows of each
- * argument into the same groups ({@link DistinctAggregation}), so that every column lines up.
+ * ({@link VarianceAggregation}), DISTINCT aggregates accumulate the distinct rows of each
+ * argument into the same groups ({@link DistinctAggregation}) and APPROX_COUNT_DISTINCT counts or
+ * sketches the distinct hashes of each group ({@link ApproxDistinctAggregation}), so that every
+ * column lines up.
  */
 public final class GpuAggregate {
     private GpuAggregate() {
@@ -49,7 +51,7 @@ public final class GpuAggregate {
                         : arg.kind().isExactNumeric() && (result.isNumeric());
                 case MIN, MAX, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
                 case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> VarianceAggregation.supports(arg, call.type());
-                case APPROX_COUNT_DISTINCT -> false;
+                case APPROX_COUNT_DISTINCT -> ApproxDistinctAggregation.supports(call);
             };
             // A SMALLINT, TINYINT or REAL result of a computation needs the CPU's range check or rounding.
             boolean picked = f == AggFunction.MIN || f == AggFunction.MAX || f == AggFunction.SINGLE_VALUE;
@@ -69,14 +71,18 @@ public final class GpuAggregate {
     static DeviceTable run(AggregateNode node, DeviceTable input, DeviceWork work, AggregationPath forced) {
         List<AggCall> calls = node.aggregates();
         List<Integer> distinct = new ArrayList<>();
+        List<Integer> approx = new ArrayList<>();
         List<Integer> plain = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
-            (DistinctAggregation.isDistinct(calls.get(i)) ? distinct : plain).add(i);
+            AggCall call = calls.get(i);
+            (ApproxDistinctAggregation.applies(call) ? approx : DistinctAggregation.isDistinct(call) ? distinct : plain).add(i);
         }
         DeviceColumn[] results = new DeviceColumn[calls.size()];
         try (Grouping grouping = grouping(node, input, forced, work)) {
             place(results, plain, columns(plain.stream().map(calls::get).toList(), input, grouping.groupOfRow(), grouping.count(), work));
             place(results, distinct, DistinctAggregation.columns(distinct.stream().map(calls::get).toList(), input, grouping.groupIds(),
+                    grouping.count(), work));
+            place(results, approx, ApproxDistinctAggregation.columns(approx.stream().map(calls::get).toList(), input, grouping.groupIds(),
                     grouping.count(), work));
             List<DeviceColumn> out = new ArrayList<>();
             if (grouping.keys() != null) {

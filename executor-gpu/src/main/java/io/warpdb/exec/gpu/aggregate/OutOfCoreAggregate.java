@@ -88,7 +88,7 @@ public final class OutOfCoreAggregate {
     /** Why {@code node} cannot run out of core, or null when it can. */
     public static String unsupported(AggregateNode node) {
         return node.groupKeys().isEmpty() && !ChunkedAggregation.mergeable(node)
-                ? "DISTINCT and variance aggregates without group keys need all rows in core" : null;
+                ? "DISTINCT, APPROX_COUNT_DISTINCT and variance aggregates without group keys need all rows in core" : null;
     }
 
     /** Aggregates {@code input} (a host table of the node's input schema, taken over) within {@code budget} bytes of device memory. */
@@ -192,7 +192,7 @@ public final class OutOfCoreAggregate {
             work.synchronize();
             if (!ChunkedAggregation.mergeable(node)) {
                 throw new GpuOutOfMemoryException("a group of up to " + rows.rows() + " rows (or groups whose keys hash alike) does"
-                        + " not fit a device budget share of " + streamBudget + " bytes, and DISTINCT and variance aggregates do not merge"
+                        + " not fit a device budget share of " + streamBudget + " bytes, and DISTINCT, APPROX_COUNT_DISTINCT and variance aggregates do not merge"
                         + " across chunks (" + e.getMessage() + ")");
             }
             chunkedGroups.incrementAndGet();

@@ -14,19 +14,22 @@ enum Opcode {
     ADD_I, SUB_I, MUL_I, NEG_I, MOD_I,
     ADD_F, SUB_F, MUL_F, DIV_F, MOD_F, NEG_F,
     SCALE_UP, RESCALE, MUL_RESCALE, DIV_SCALED,
-    CHECK_INT32, CHECK_PRECISION, I2F, F2DEC,
+    CHECK_BITS, CHECK_PRECISION, I2F, F2DEC,
     CMP_I, CMP_F, AND, OR, NOT, TRUTH, COALESCE,
     LOOKUP_BOOL, MAP_CODE, LOOKUP_I64,
     EXTRACT, ADD_DAYS, ADD_MONTHS, DISTINCT_I, DISTINCT_F,
     GUARD, UNGUARD, CASE_THEN, CASE_ELSE,
     ABS_I, ABS_F, ROUND_F,
-    ROUND_I, SIGN_I, MATH_F, POW_F;
+    ROUND_I, SIGN_I, MATH_F, POW_F,
+    TS_TO_DATE, DATE_TO_TS, TS_PART, TS_TRUNC, TS_ADD_MICROS, TS_ADD_MONTHS,
+    ROUND_FLOAT, CMP_SCALED, DISTINCT_SCALED;
 
     private static final Opcode[] BY_CODE = values();
 
-    /** The instructions whose vm.cuh case calls {@code fail} (overflow, division by zero). */
+    /** The instructions whose vm.cuh case calls {@code fail} (overflow, division by zero, a timestamp out of range). */
     private static final Set<Opcode> RAISING = EnumSet.of(ADD_I, SUB_I, MUL_I, NEG_I, MOD_I, DIV_F, MOD_F, SCALE_UP,
-            MUL_RESCALE, DIV_SCALED, CHECK_INT32, CHECK_PRECISION, F2DEC, ADD_DAYS, ADD_MONTHS, ABS_I, ROUND_I);
+            MUL_RESCALE, DIV_SCALED, CHECK_BITS, CHECK_PRECISION, F2DEC, ADD_DAYS, ADD_MONTHS, ABS_I, ROUND_I,
+            TS_TO_DATE, DATE_TO_TS, TS_TRUNC, TS_ADD_MICROS, TS_ADD_MONTHS, ROUND_FLOAT);
 
     /** The lookups, which raise the error of a failing dictionary entry (a table may have none). */
     private static final Set<Opcode> LOOKUPS = EnumSet.of(LOOKUP_BOOL, MAP_CODE, LOOKUP_I64);

@@ -11,6 +11,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Pow10;
+import io.warpdb.core.value.Timestamps;
 import io.warpdb.exec.gpu.column.MergedDictionary;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,6 +42,9 @@ public final class ProgramCompiler {
     private static final Set<Op> PER_STRING_OPS = EnumSet.of(Op.EQ, Op.NE, Op.LT, Op.LE, Op.GT, Op.GE, Op.LIKE, Op.IN,
             Op.CHAR_LENGTH, Op.UPPER, Op.LOWER, Op.TRIM, Op.LTRIM, Op.RTRIM, Op.SUBSTRING, Op.CONCAT, Op.REPLACE, Op.STRPOS,
             Op.LEFT, Op.RIGHT, Op.LPAD, Op.RPAD, Op.SPLIT_PART, Op.STARTS_WITH, Op.REGEXP_MATCHES, Op.REGEXP_REPLACE, Op.CAST);
+    /** The string functions a select may evaluate per distinct combination of several columns' values ({@link #combinesStrings}). */
+    private static final Set<Op> COMBINED_OPS = EnumSet.of(Op.CONCAT, Op.REPLACE, Op.STRPOS, Op.STARTS_WITH, Op.LEFT, Op.RIGHT,
+            Op.SPLIT_PART);
     /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
     static final int MAX_SLOTS = 24;
     /** ROUND_I's rounding modes (vm.cuh ROUND_*). */
@@ -49,6 +53,9 @@ public final class ProgramCompiler {
     static final int ROUND_CEILING = 2;
     /** MATH_F's functions (vm.cuh MATH_*), by operator, in the order of their numbers. */
     static final List<Op> MATH_FUNCTIONS = List.of(Op.SQRT, Op.EXP, Op.LN, Op.LOG10, Op.FLOOR, Op.CEIL, Op.SIGN, Op.TRUNC);
+    /** TS_PART's parts (vm.cuh PART_*), by operator, in the order of their numbers. */
+    static final List<Op> TIME_PARTS = List.of(Op.EXTRACT_HOUR, Op.EXTRACT_MINUTE, Op.EXTRACT_SECOND, Op.EXTRACT_MILLISECOND,
+            Op.EXTRACT_MICROSECOND, Op.EXTRACT_EPOCH);
 
     private final List<DataType> inputTypes;
     private final List<StringDictionary> inputDictionaries;
@@ -119,11 +126,15 @@ public final class ProgramCompiler {
 
     /**
      * Refuses a call that would compute with a {@link #isCarried carried} type beyond its physical
-     * form: a TIMESTAMP or INTERVAL operand or result but in comparisons, IN, IS [NOT] NULL, CASE
-     * and COALESCE among values of its own type (not DATE's days, not BIGINT); a SMALLINT, TINYINT
-     * or REAL result but from CASE or COALESCE among values of exactly that type (a narrowing's
-     * range check or a float's rounding would be missing). SMALLINT, TINYINT and REAL operands of
-     * other calls are INTEGER and DOUBLE values, as the CPU reads them.
+     * form: a TIMESTAMP or INTERVAL operand or result but in comparisons (a DATE compared with a
+     * TIMESTAMP as its midnight), IN, IS [NOT] NULL, CASE and COALESCE among values of its own type
+     * (not DATE's days, not BIGINT), the date and time functions ({@link #timestampFunction}), the
+     * INTERVAL between two TIMESTAMPs and CASTs between DATE and TIMESTAMP or from strings; a
+     * SMALLINT, TINYINT or REAL result but from arithmetic and CASTs (range-checked to its bits,
+     * rounded to float32) and from CASE or COALESCE among values of exactly that type (elsewhere,
+     * e.g. in math functions, a narrowing's range check or a float's rounding would be missing).
+     * SMALLINT, TINYINT and REAL operands of other calls are INTEGER and DOUBLE values, as the CPU
+     * reads them.
      */
     private static void requireCarried(Call call) {
         boolean temporal = isTemporal(call.type()) || call.args().stream().anyMatch(a -> isTemporal(a.type()));
@@ -131,10 +142,27 @@ public final class ProgramCompiler {
         if (!temporal && !narrowResult) {
             return;
         }
+        boolean sameKinds = call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
+        if (!temporal) {
+            // A SMALLINT, TINYINT or REAL result of arithmetic or a CAST is range-checked or rounded as the CPU does (checkFits, declared).
+            switch (call.op()) {
+                case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD, NEGATE, CAST -> {
+                    return;
+                }
+                default -> {
+                }
+            }
+        }
         boolean ok = switch (call.op()) {
-            case EQ, NE, LT, LE, GT, GE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult
-                    && call.args().stream().allMatch(a -> a.type().kind() == call.arg(0).type().kind());
+            case EQ, NE, LT, LE, GT, GE -> !narrowResult && (sameKinds || call.args().stream().allMatch(a -> isDatetime(a.type())));
+            case IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM, IN -> !narrowResult && sameKinds;
             case IS_NULL, IS_NOT_NULL -> !narrowResult;
+            case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY, EXTRACT_HOUR, EXTRACT_MINUTE,
+                    EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH, DATE_TRUNC, TIMESTAMP_ADD_MICROS,
+                    TIMESTAMP_ADD_MONTHS, DATE_DIFF_DAYS -> !narrowResult;
+            case SUBTRACT -> call.type().kind() == TypeKind.INTERVAL && call.args().stream().allMatch(a -> isDatetime(a.type()));
+            case CAST -> !narrowResult && (isDatetime(call.type()) && isDatetime(call.arg(0).type())
+                    || call.arg(0).type().kind().isString() || call.arg(0).type().kind() == call.type().kind());
             case CASE, COALESCE -> valueOperands(call).stream().allMatch(a -> sameVariant(a.type(), call.type()));
             default -> false;
         };
@@ -146,6 +174,11 @@ public final class ProgramCompiler {
 
     private static boolean isTemporal(DataType type) {
         return type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.INTERVAL;
+    }
+
+    /** DATE or TIMESTAMP: the kinds that convert into each other (a DATE as its midnight, a TIMESTAMP as its day). */
+    private static boolean isDatetime(DataType type) {
+        return type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP;
     }
 
     /** The operands whose value a CASE (THEN and ELSE values, not its conditions) or COALESCE (all) may give. */
@@ -256,9 +289,14 @@ public final class ProgramCompiler {
             case IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE -> truth(call);
             case CASE -> caseWhen(call);
             case COALESCE -> coalesce(call);
-            case CAST -> cast(compile(call.arg(0)), call.type());
+            case CAST -> cast(call.type().kind().isExactNumeric() ? compileReadingWidenings(call.arg(0)) : compile(call.arg(0)), call.type());
             case IN -> in(call);
             case EXTRACT_YEAR, EXTRACT_QUARTER, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_DOW, EXTRACT_DOY -> extract(call);
+            case EXTRACT_HOUR, EXTRACT_MINUTE, EXTRACT_SECOND, EXTRACT_MILLISECOND, EXTRACT_MICROSECOND, EXTRACT_EPOCH ->
+                    coerce(unary(Opcode.TS_PART, TIME_PARTS.indexOf(call.op()), timestamp(call.arg(0)), DataType.BIGINT, null), call.type());
+            case DATE_TRUNC -> dateTrunc(call);
+            case TIMESTAMP_ADD_MICROS, TIMESTAMP_ADD_MONTHS -> timestampAdd(call);
+            case DATE_DIFF_DAYS -> checkFits(binary(Opcode.SUB_I, date(call.arg(1)), date(call.arg(0)), call.type()));
             case DATE_ADD_DAYS, DATE_ADD_MONTHS -> dateAdd(call);
             case ABS -> abs(call);
             case ROUND -> round(call);
@@ -268,6 +306,50 @@ public final class ProgramCompiler {
                     call.type());
             default -> throw new Unsupported(call.op() + " runs on the CPU");
         };
+    }
+
+    /** An operand of a comparison or of a CAST to an exact type, which read a {@link #isWidening widening} CAST's value alike. */
+    private Operand compileReadingWidenings(Expr expr) {
+        return isWidening(expr) ? widening(expr) : compile(expr);
+    }
+
+    /**
+     * Whether {@code expr} is a DECIMAL of more than 18 digits whose value fits the interpreter's 64
+     * bits: a CAST of an exact number of at most 18 digits to no smaller scale (Calcite's common
+     * type of a BIGINT and a DECIMAL: {@code 1.5 <= bigint_column}), whose value the interpreter
+     * keeps at the argument's own scale; or a constant of at most 18 decimals whose unscaled value
+     * fits 64 bits (the {@code 1.5} there).
+     */
+    private static boolean isWidening(Expr expr) {
+        if (expr instanceof Literal literal) {
+            return literal.type().isWideDecimal() && literal.type().scale() <= DataType.MAX_DECIMAL_PRECISION
+                    && (literal.value() == null || ((java.math.BigInteger) literal.value()).bitLength() < Long.SIZE);
+        }
+        return expr instanceof Call call && call.op() == Op.CAST && call.type().isWideDecimal()
+                && call.arg(0).type().kind().isExactNumeric() && runsOnGpu(call.arg(0).type())
+                && Decimals.scaleOf(call.arg(0).type()) <= call.type().scale();
+    }
+
+    /**
+     * A {@link #isWidening} constant as a DECIMAL of 18 digits, or CAST as its argument's value at
+     * the argument's scale, with the declared precision's check where the argument can exceed it. Only comparisons (exact at any
+     * scales) and CASTs to exact types of at most 18 digits read it ({@link #compileReadingWidenings}):
+     * a 128-bit value never reaches a column, nor a conversion to DOUBLE (the CPU's from 128 bits may round otherwise).
+     */
+    private Operand widening(Expr expr) {
+        if (expr instanceof Literal literal) {
+            java.math.BigInteger unscaled = (java.math.BigInteger) literal.value();
+            DataType narrow = DataType.decimal(DataType.MAX_DECIMAL_PRECISION, literal.type().scale());
+            return literal(unscaled == null ? Literal.ofNull(narrow) : Literal.ofLong(unscaled.longValueExact(), narrow));
+        }
+        Call cast = (Call) expr;
+        Operand a = compile(cast.arg(0));
+        int integerDigits = cast.type().precision() - cast.type().scale();
+        int digitsAtArgumentScale = integerDigits + a.scale();
+        if (digitsAtArgumentScale <= DataType.MAX_DECIMAL_PRECISION) {
+            emit(Opcode.CHECK_PRECISION, a.slot(), a.slot(), 0, 0, digitsAtArgumentScale);
+        }
+        return a;
     }
 
     private Operand column(ColumnRef ref) {
@@ -334,18 +416,26 @@ public final class ProgramCompiler {
     }
 
     /**
-     * Whether {@code e} is a CONCAT of several string operands that read columns (TPC-DS q84's
-     * {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}), none of which can raise
-     * an error. Its value depends on a combination of codes, not on one dictionary's entries: the
-     * select evaluates it before its program, once per distinct combination (select/StringCombinations),
-     * and the program reads it as a column.
+     * Whether {@code e} is a string function of several operands that read columns, strings or
+     * INTEGERs, at least one a string, none of which can raise an error (CONCAT(a, b) and TPC-DS
+     * q84's {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}, CONCAT(a, n),
+     * REPLACE(a, b, '_'), STRPOS(a, b), LEFT(a, n)). Its value depends on a combination of values,
+     * not on one dictionary's entries: the select evaluates it before its program, once per distinct
+     * combination (select/StringCombinations), and the program reads it as a column.
      */
     public static boolean combinesStrings(Expr e) {
-        if (!(e instanceof Call call) || call.op() != Op.CONCAT || !call.type().kind().isString()) {
+        if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op())) {
             return false;
         }
-        long reading = call.args().stream().filter(ProgramCompiler::readsColumn).count();
-        return reading > 1 && call.args().stream().allMatch(a -> a.type().kind().isString() && !mayRaise(a));
+        List<Expr> reading = call.args().stream().filter(ProgramCompiler::readsColumn).toList();
+        return reading.size() > 1 && reading.stream().anyMatch(a -> a.type().kind().isString())
+                && reading.stream().allMatch(a -> a.type().kind().isString() || isPlainInteger(a.type()))
+                && call.args().stream().noneMatch(ProgramCompiler::mayRaise);
+    }
+
+    /** INTEGER itself (not SMALLINT, TINYINT): the host reads a combination's operand as int32 codes or values. */
+    private static boolean isPlainInteger(DataType type) {
+        return type.kind() == TypeKind.INTEGER && !type.isNarrowInteger();
     }
 
     /** As {@link Exprs#mayRaise}, but a CAST from a string to a string (which keeps or trims the text) does not raise. */
@@ -367,7 +457,7 @@ public final class ProgramCompiler {
             compile(arg);
         }
         release(first);
-        return new Operand(first, call.type(), true, StringDictionary.EMPTY);
+        return new Operand(first, call.type(), true, call.type().kind().isString() ? StringDictionary.EMPTY : null);
     }
 
     /** Whether {@code e} reads a column (else it is a constant expression). */
@@ -426,6 +516,10 @@ public final class ProgramCompiler {
     }
 
     private Operand arithmetic(Call call) {
+        if (call.type().kind() == TypeKind.INTERVAL && call.op() == Op.SUBTRACT) {
+            // TIMESTAMP - TIMESTAMP: the microseconds between them (a DATE as its midnight), 22003 on overflow as on the CPU.
+            return binary(Opcode.SUB_I, timestamp(call.arg(0)), timestamp(call.arg(1)), call.type());
+        }
         Operand a = compile(call.arg(0));
         Operand b = compile(call.arg(1));
         requireNumeric(call, a, b);
@@ -442,7 +536,7 @@ public final class ProgramCompiler {
                 default -> Opcode.MOD_F;
             };
             Operand r = binary(f, x, y, DataType.DOUBLE);
-            return type.kind() == TypeKind.DOUBLE ? r : cast(r, type);
+            return type.kind() == TypeKind.DOUBLE ? declared(r, type, false) : cast(r, type);
         }
         if (!type.kind().isExactNumeric()) {
             throw new Unsupported(call + " of type " + type + " runs on the CPU");
@@ -486,8 +580,8 @@ public final class ProgramCompiler {
     }
 
     private Operand compare(Call call, Opcode exact, Opcode inexact, int imm) {
-        Operand a = compile(call.arg(0));
-        Operand b = compile(call.arg(1));
+        Operand a = compileReadingWidenings(call.arg(0));
+        Operand b = compileReadingWidenings(call.arg(1));
         boolean aString = a.type().kind().isString();
         boolean bString = b.type().kind().isString();
         if (aString && bString) {
@@ -501,12 +595,19 @@ public final class ProgramCompiler {
             throw new Unsupported("comparing " + a.type() + " with " + b.type() + " runs on the CPU: " + call);
         }
         if (a.isDouble() || b.isDouble()) {
+            if (isWidening(call.arg(0)) || isWidening(call.arg(1))) {
+                throw new Unsupported("comparing a " + call.arg(0).type() + " with a " + call.arg(1).type() + " runs on the CPU");
+            }
             return binaryImm(inexact, toDouble(a), toDouble(b), 0, imm, call.type());
         }
-        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric()) {
-            int common = Math.max(a.scale(), b.scale());
-            a = scaleUp(a, common - a.scale());
-            b = scaleUp(b, common - b.scale());
+        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric() && a.scale() != b.scale()) {
+            // Exactly, in 128 bits: the CPU compares exact numbers of any scales without overflow.
+            Opcode scaled = exact == Opcode.CMP_I ? Opcode.CMP_SCALED : Opcode.DISTINCT_SCALED;
+            return binaryImm(scaled, a, b, b.scale() - a.scale(), imm, call.type());
+        } else if (a.type().kind() == TypeKind.DATE && b.type().kind() == TypeKind.TIMESTAMP) {
+            a = cast(a, b.type());  // a DATE compares as its midnight
+        } else if (a.type().kind() == TypeKind.TIMESTAMP && b.type().kind() == TypeKind.DATE) {
+            b = cast(b, a.type());
         } else if (a.type().kind() != b.type().kind()) {
             throw new Unsupported("comparing " + a.type() + " with " + b.type() + " runs on the CPU");
         }
@@ -677,10 +778,7 @@ public final class ProgramCompiler {
     }
 
     private Operand extract(Call call) {
-        Operand date = compile(call.arg(0));
-        if (date.type().kind() != TypeKind.DATE) {
-            throw new Unsupported(call.op() + " of " + date.type() + " runs on the CPU");
-        }
+        Operand date = date(call.arg(0));
         int field = switch (call.op()) {
             case EXTRACT_YEAR -> 0;
             case EXTRACT_QUARTER -> 1;
@@ -690,6 +788,49 @@ public final class ProgramCompiler {
             default -> 5;
         };
         return coerce(unary(Opcode.EXTRACT, field, date, DataType.BIGINT, null), call.type());
+    }
+
+    /** A DATE or TIMESTAMP operand as DATE days (a TIMESTAMP's day, 22003 beyond DATE's range), as the CPU builds it. */
+    private Operand date(Expr expr) {
+        Operand a = compile(expr);
+        if (!isDatetime(a.type())) {
+            throw new Unsupported(a.type() + " as a DATE runs on the CPU");
+        }
+        return cast(a, DataType.DATE);
+    }
+
+    /** A DATE or TIMESTAMP operand as TIMESTAMP microseconds (a DATE's midnight). */
+    private Operand timestamp(Expr expr) {
+        Operand a = compile(expr);
+        if (!isDatetime(a.type())) {
+            throw new Unsupported(a.type() + " as a TIMESTAMP runs on the CPU");
+        }
+        return cast(a, DataType.TIMESTAMP);
+    }
+
+    /** DATE_TRUNC(unit, x): x as a TIMESTAMP rounded down to the unit, a string constant (the CPU reads it alike). */
+    private Operand dateTrunc(Call call) {
+        if (!(call.arg(0) instanceof Literal literal && literal.value() instanceof String unit)) {
+            throw new Unsupported("DATE_TRUNC to a unit that is not a constant runs on the CPU");
+        }
+        Timestamps.Unit truncation;
+        try {
+            truncation = Timestamps.Unit.of(unit);
+        } catch (io.warpdb.core.error.WarpException e) {
+            throw new Unsupported("DATE_TRUNC to '" + unit + "' runs on the CPU, which reports the unknown unit");
+        }
+        return unary(Opcode.TS_TRUNC, truncation.ordinal(), timestamp(call.arg(1)), call.type(), null);
+    }
+
+    /** TIMESTAMP_ADD_MICROS and TIMESTAMP_ADD_MONTHS (timestamp, amount): the amount as the CPU reads it, a BIGINT. */
+    private Operand timestampAdd(Call call) {
+        Operand ts = timestamp(call.arg(0));
+        Operand amount = compile(call.arg(1));
+        TypeKind kind = amount.type().kind();
+        if (!(kind == TypeKind.INTEGER || kind == TypeKind.BIGINT || kind == TypeKind.INTERVAL)) {
+            throw new Unsupported(call + " runs on the CPU");
+        }
+        return binary(call.op() == Op.TIMESTAMP_ADD_MICROS ? Opcode.TS_ADD_MICROS : Opcode.TS_ADD_MONTHS, ts, amount, call.type());
     }
 
     private Operand dateAdd(Call call) {
@@ -745,7 +886,7 @@ public final class ProgramCompiler {
     /**
      * FLOOR, CEIL, SIGN and TRUNC(x [, digits]) as the CPU's MathFunctionEvaluator computes them:
      * for a DOUBLE result, on the argument as a double (FLOOR, CEIL, SIGN as Java's Math, TRUNC to
-     * an integer); otherwise on the exact value at its own scale, rounded to a multiple of
+     * an integer), and so for a DOUBLE argument, the double then cast to the result's type; otherwise on the exact value at its own scale, rounded to a multiple of
      * 10^dropped digits by the function's mode (FLOOR, CEILING, DOWN) or replaced by its sign, and
      * brought to the result's type.
      */
@@ -760,7 +901,11 @@ public final class ProgramCompiler {
         Operand a = compile(call.arg(0));
         requireNumeric(call, a);
         if (a.isDouble()) {
-            throw new Unsupported(call + " of a DOUBLE typed " + call.type() + " runs on the CPU");
+            // As the CPU: computed on the double, then cast to the exact result type.
+            if (digits != 0) {
+                throw new Unsupported(call + " of a DOUBLE to " + digits + " digits typed " + call.type() + " runs on the CPU");
+            }
+            return cast(unary(Opcode.MATH_F, mathFunction(call.op()), a, DataType.DOUBLE, null), call.type());
         }
         if (call.op() == Op.SIGN) {
             return toResultType(unary(Opcode.SIGN_I, a.scale(), a, a.type(), null), call.type());
@@ -828,7 +973,8 @@ public final class ProgramCompiler {
             throw new Unsupported("CAST between " + a.type() + " and " + to + " runs on the CPU");
         }
         if (to.kind() == TypeKind.DOUBLE) {
-            return toDouble(a);
+            Operand d = toDouble(a);
+            return d.type().isReal() && to.isReal() ? new Operand(d.slot(), to, d.nullable(), null) : declared(d, to, true);
         }
         if (from == TypeKind.DOUBLE && to.kind().isExactNumeric()) {
             return checkDeclared(unary(Opcode.F2DEC, Decimals.scaleOf(to), a, to, null));
@@ -839,6 +985,12 @@ public final class ProgramCompiler {
         }
         if (from == to.kind()) {
             return new Operand(a.slot(), to, a.nullable(), null);
+        }
+        if (from == TypeKind.DATE && to.kind() == TypeKind.TIMESTAMP) {
+            return unary(Opcode.DATE_TO_TS, 0, a, to, null);
+        }
+        if (from == TypeKind.TIMESTAMP && to.kind() == TypeKind.DATE) {
+            return unary(Opcode.TS_TO_DATE, 0, a, to, null);
         }
         throw new Unsupported("CAST from " + a.type() + " to " + to + " runs on the CPU");
     }
@@ -872,12 +1024,21 @@ public final class ProgramCompiler {
         return unary(Opcode.RESCALE, from - toScale, a, withScale(a.type(), toScale), null);
     }
 
-    /** As {@link Decimals#checkFits}: INTEGER results must fit 32 bits. */
+    /** As {@link Decimals#checkFits}: INTEGER results must fit 32 bits, SMALLINT 16 and TINYINT 8. */
     private Operand checkFits(Operand a) {
         if (a.type().kind() == TypeKind.INTEGER) {
-            emit(Opcode.CHECK_INT32, a.slot(), a.slot(), 0, 0, 0);
+            emit(Opcode.CHECK_BITS, a.slot(), a.slot(), 0, 0, a.type().isNarrowInteger() ? a.type().precision() : Integer.SIZE);
         }
         return a;
+    }
+
+    /**
+     * A computed DOUBLE-kind value as {@code type} holds it: a REAL rounded to float32, as
+     * {@link DataType#roundToDeclared} (an infinity past its range), or with {@code checked} as
+     * {@link DataType#convertToDeclared} (22003 there: a CAST); a DOUBLE as it is.
+     */
+    private Operand declared(Operand a, DataType type, boolean checked) {
+        return type.isReal() ? unary(Opcode.ROUND_FLOAT, checked ? 1 : 0, a, type, null) : new Operand(a.slot(), type, a.nullable(), null);
     }
 
     /** As {@link Decimals#checkDeclared}: DECIMAL precision, INTEGER range. */
@@ -963,7 +1124,7 @@ public final class ProgramCompiler {
         emit(op, a.slot(), a.slot(), b.slot(), c, imm);
         release(a.slot());
         boolean nullable = switch (op) {
-            case DISTINCT_I, DISTINCT_F -> false;
+            case DISTINCT_I, DISTINCT_F, DISTINCT_SCALED -> false;
             default -> a.nullable() || b.nullable();
         };
         return new Operand(a.slot(), type, nullable, null);

@@ -10,6 +10,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
@@ -222,6 +223,7 @@ public final class FilterProject {
             }
             case 1 -> throw Decimals.outOfRange();
             case 2 -> throw Decimals.divisionByZero();
+            case 3 -> throw Timestamps.outOfRange();
             default -> throw new WarpException(SqlState.INTERNAL_ERROR, "GPU kernel reported error " + code);
         }
     }

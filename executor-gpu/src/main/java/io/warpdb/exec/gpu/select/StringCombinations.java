@@ -17,14 +17,16 @@ import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * String calls over several string columns ({@link ProgramCompiler#combinesStrings}: CONCAT(a, b))
- * as columns computed before a select's program: the operands' codes are computed on the device,
- * the rows grouped by their combination of codes (as a GROUP BY of them), the call evaluated on the
- * host once per distinct combination (the CPU executor's string functions, as for one dictionary's
- * entries), and the results' codes gathered back to the rows by their group. The program then reads
+ * String calls over several columns ({@link ProgramCompiler#combinesStrings}: CONCAT(a, b),
+ * REPLACE(a, b, '_'), LEFT(a, n)) as columns computed before a select's program: the operands'
+ * codes (and INTEGER values) are computed on the device, the rows grouped by their combination
+ * (as a GROUP BY of them), the call evaluated on the host once per distinct combination (the CPU
+ * executor's string functions, as for one dictionary's entries), and the results (a string's
+ * codes, a number) gathered back to the rows by their group. The program then reads
  * each such call as a column. Operands that could raise are not combined (the call stays on the CPU),
  * since they are computed here for every row, also those a filter or CASE would not evaluate them for.
  */
@@ -98,7 +100,8 @@ final class StringCombinations {
             fields.add(new Field("operand" + i, operands.get(i).type()));
         }
         if (input.rows() == 0) {
-            return new DeviceColumn(call.type(), 0, work.allocate(Integer.BYTES, "combined codes"), null, StringDictionary.EMPTY);
+            return new DeviceColumn(call.type(), 0, work.allocate(Long.BYTES, "combined values"), null,
+                    call.type().kind().isString() ? StringDictionary.EMPTY : null);
         }
         try (DeviceTable codes = FilterProject.run(input, null, operands, new Schema(fields), entries, work);
                 Groups groups = GpuAggregate.rowGroups(codes, work);
@@ -137,25 +140,37 @@ final class StringCombinations {
         return out;
     }
 
-    /** The per-combination codes as a device column (validity where some is NULL). */
+    /** The per-combination results as a device column of {@code type}'s device form (validity where some is NULL). */
     private static DeviceColumn upload(DataType type, EntryEvaluator.EntryValues values, DeviceWork work) {
         int n = values.values().length;
-        int[] codes = new int[n];
         byte[] valid = new byte[n];
         boolean anyNull = false;
         for (int i = 0; i < n; i++) {
             boolean isNull = values.nulls()[i];
-            codes[i] = isNull ? 0 : (int) values.values()[i];
             valid[i] = isNull ? (byte) 0 : 1;
             anyNull |= isNull;
         }
-        DeviceBuffer data = work.upload(codes, "combined codes");
+        DeviceBuffer data = switch (DeviceColumn.width(type)) {
+            case 1 -> work.upload(bytes(values.values()), "combined values");
+            case 4 -> work.upload(Arrays.stream(values.values()).mapToInt(v -> (int) v).toArray(), "combined values");
+            default -> work.upload(values.values(), "combined values");
+        };
         try {
-            StringDictionary dictionary = values.dictionary() == null ? StringDictionary.EMPTY : values.dictionary();
+            StringDictionary dictionary = !type.kind().isString() ? null
+                    : values.dictionary() == null ? StringDictionary.EMPTY : values.dictionary();
             return new DeviceColumn(type, n, data, anyNull ? work.upload(valid, "combined validity") : null, dictionary);
         } catch (RuntimeException e) {
             data.close();
             throw e;
         }
+    }
+
+    /** BOOLEAN results as one byte each. */
+    private static byte[] bytes(long[] values) {
+        byte[] out = new byte[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = (byte) values[i];
+        }
+        return out;
     }
 }

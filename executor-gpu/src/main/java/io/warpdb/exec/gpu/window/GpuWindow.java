@@ -40,7 +40,9 @@ public final class GpuWindow {
                 return Support.no("a RANGE frame with an offset needs exactly one ORDER BY key (the CPU reports it)");
             }
             TypeKind key = input.type(node.orderKeys().get(0).column()).kind();
-            if (key != TypeKind.INTEGER && key != TypeKind.BIGINT && key != TypeKind.DECIMAL && key != TypeKind.DATE) {
+            // Keys and offsets in their physical units: days for DATE, microseconds for TIMESTAMP, unscaled for DECIMAL.
+            if (key != TypeKind.INTEGER && key != TypeKind.BIGINT && key != TypeKind.DECIMAL && key != TypeKind.DATE
+                    && key != TypeKind.TIMESTAMP) {
                 return Support.no("a RANGE frame with an offset over a " + key + " key runs on the CPU");
             }
         }
@@ -97,11 +99,12 @@ public final class GpuWindow {
 
     /**
      * Why LAG's or LEAD's default cannot be read as the result type, or null. A string default must
-     * be the value's own column: the result keeps one dictionary.
+     * be the value's own column (the result keeps one dictionary) or a constant that a VARCHAR
+     * result holds as it is (the dictionary gets its entry).
      */
     private static String unsupportedDefault(Expr fallback, ColumnRef value, DataType type, Schema input) {
         if (fallback instanceof Literal literal) {
-            if (literal.isNull()) {
+            if (literal.isNull() || PickedValueColumn.isTextDefault(literal, type)) {
                 return null;
             }
             return PickedValueColumn.deviceDefault(literal, type) != null ? null : "its default needs a cast";

@@ -1,5 +1,6 @@
 package io.warpdb.exec.gpu.window;
 
+import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
@@ -13,6 +14,8 @@ import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.GridSize;
 import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, MIN and MAX: the argument's value at one sorted
@@ -67,7 +70,14 @@ final class PickedValueColumn {
         int width = DeviceColumn.width(call.type());
         Expr fallback = call.args().size() > 2 ? call.args().get(2) : null;
         DeviceColumn defaults = fallback instanceof ColumnRef ref ? input.column(ref.index()) : null;
-        Long constant = fallback instanceof Literal literal && !literal.isNull() ? deviceDefault(literal, call.type()) : null;
+        StringDictionary dictionary = values.dictionary();
+        Long constant = null;
+        if (fallback instanceof Literal literal && isTextDefault(literal, call.type())) {
+            dictionary = withEntry(dictionary, (String) literal.value());
+            constant = (long) codeOf(dictionary, (String) literal.value());
+        } else if (fallback instanceof Literal literal && !literal.isNull()) {
+            constant = deviceDefault(literal, call.type());
+        }
         int defaultMode = defaults != null ? COLUMN_DEFAULT : constant != null ? CONSTANT_DEFAULT : NO_DEFAULT;
         DeviceBuffer out = work.allocate((long) rows * width, "window picked values");
         DeviceBuffer outValid = null;
@@ -76,7 +86,7 @@ final class PickedValueColumn {
             work.kernel(MODULE, "pick_values").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0, values.values(),
                     values.validity(), width, segments.sorted(), source, rows, defaultMode, constant == null ? 0L : constant,
                     defaults == null ? null : defaults.values(), defaults == null ? null : defaults.validity(), out, outValid);
-            return new DeviceColumn(call.type(), rows, out, outValid, values.dictionary());
+            return new DeviceColumn(call.type(), rows, out, outValid, dictionary);
         } catch (RuntimeException e) {
             out.close();
             if (outValid != null) {
@@ -84,6 +94,39 @@ final class PickedValueColumn {
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether a LAG or LEAD default is a string constant that a VARCHAR result holds as it is (a
+     * VARCHAR constant, or a CHAR one without trailing spaces to drop): its code in the values'
+     * dictionary, with the entry added where it is missing.
+     */
+    static boolean isTextDefault(Literal constant, DataType type) {
+        return constant.value() instanceof String text && type.kind() == TypeKind.VARCHAR
+                && (constant.type().kind() == TypeKind.VARCHAR || text.equals(text.stripTrailing()));
+    }
+
+    /** The values' dictionary, with {@code text} appended when no entry holds it. */
+    private static StringDictionary withEntry(StringDictionary dictionary, String text) {
+        if (codeOf(dictionary, text) >= 0) {
+            return dictionary;
+        }
+        List<String> entries = new ArrayList<>(dictionary.size() + 1);
+        for (int code = 0; code < dictionary.size(); code++) {
+            entries.add(dictionary.get(code));
+        }
+        entries.add(text);
+        return dictionary.isUnique() ? StringDictionary.ofDistinct(entries) : StringDictionary.ofValues(entries.toArray(new String[0]));
+    }
+
+    /** The first code of {@code text} in {@code dictionary}, -1 if none. */
+    private static int codeOf(StringDictionary dictionary, String text) {
+        for (int code = 0; code < dictionary.size(); code++) {
+            if (text.equals(dictionary.get(code))) {
+                return code;
+            }
+        }
+        return -1;
     }
 
     /**

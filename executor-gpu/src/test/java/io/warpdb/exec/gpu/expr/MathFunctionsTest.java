@@ -7,12 +7,10 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.PlanNode;
-import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
-import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
 import io.warpdb.exec.gpu.testing.RandomBatches;
 import java.util.ArrayList;
@@ -105,24 +103,12 @@ class MathFunctionsTest extends GpuTestBase {
     @ParameterizedTest
     @MethodSource("sizes")
     void absAndRoundMatchTheCpu(int rows) {
-        GpuTests.assumeGpu();
-        for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2).withDistinct(40),
-                RandomBatches.Options.plain().withNulls(0.1).withExtremes())) {
-            RandomBatches random = new RandomBatches(rows * 13L + 3);
-            try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
-                String context = "seed " + random.seed() + ", " + rows + " rows, " + options;
-                for (PlanNode plan : plans(source)) {
-                    assertSameOnGpu(plan, false, context + ": " + plan.describe());
-                }
-            }
-        }
+        assertPlansSameOnGpu(SCHEMA, rows, rows * 13L + 3, List.of(RandomBatches.Options.plain().withNulls(0.2).withDistinct(40),
+                RandomBatches.Options.plain().withNulls(0.1).withExtremes()), MathFunctionsTest::plans);
     }
 
     private static List<PlanNode> plans(ListSource source) {
-        List<PlanNode> plans = new ArrayList<>();
-        for (Expr f : functions()) {
-            plans.add(new ProjectNode(scan(source), List.of(f), Schema.of(new Field("f", f.type()))));
-        }
+        List<PlanNode> plans = new ArrayList<>(projections(source, functions()));
         // TPC-DS q47: ABS in a filter.
         plans.add(new FilterNode(scan(source), Call.of(Op.GT, DataType.BOOLEAN,
                 Call.of(Op.DIVIDE, DataType.decimal(18, 6), abs(Call.of(Op.SUBTRACT, MONEY, M, Literal.ofLong(4000, MONEY)), MONEY),

@@ -14,6 +14,7 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
 import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.ListSource;
@@ -27,8 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * String operands on the GPU against the CPU executor: CASE and COALESCE that yield strings (the
  * operands' dictionaries unified on the host, codes chosen on the device), comparisons of two
- * string operands (ranks in their values together), CONCAT of several string columns (once per
- * distinct combination of codes, TPC-DS q84), and calls over string constants only (TPC-DS's
+ * string operands (ranks in their values together), CONCAT, REPLACE, STRPOS, STARTS_WITH, LEFT and
+ * SPLIT_PART of several columns (once per distinct combination of values, TPC-DS q84), and calls over string constants only (TPC-DS's
  * {@code CAST('2000-02-01' AS DATE)}, evaluated as a one-entry dictionary), in projections, filters
  * and under an aggregation grouping by a string CASE, at the harness's sizes, with NULLs, duplicates
  * and dictionaries that differ between batches. Placement is checked without a device.
@@ -37,12 +38,13 @@ class StringOperandsTest extends GpuTestBase {
     private static final DataType MONEY = DataType.decimal(12, 2);
     private static final Schema SCHEMA = Schema.of(new Field("s", DataType.VARCHAR), new Field("t", DataType.VARCHAR),
             new Field("n", DataType.BIGINT), new Field("b", DataType.BOOLEAN), new Field("dt", DataType.DATE),
-            new Field("m", MONEY));
+            new Field("m", MONEY), new Field("i", DataType.INTEGER));
     private static final ColumnRef S = new ColumnRef(0, DataType.VARCHAR);
     private static final ColumnRef T = new ColumnRef(1, DataType.VARCHAR);
     private static final ColumnRef N = new ColumnRef(2, DataType.BIGINT);
     private static final ColumnRef B = new ColumnRef(3, DataType.BOOLEAN);
     private static final ColumnRef DT = new ColumnRef(4, DataType.DATE);
+    private static final ColumnRef I = new ColumnRef(6, DataType.INTEGER);
     private static final DataType DATE_CONSTANT_TYPE = DataType.chars(10).withNullable(false);
 
     static List<Integer> sizes() {
@@ -79,11 +81,17 @@ class StringOperandsTest extends GpuTestBase {
         return out;
     }
 
-    /** CONCAT of several string columns: evaluated once per distinct combination of codes (select/StringCombinations). */
+    /**
+     * String functions of several columns (strings, INTEGERs): evaluated once per distinct combination
+     * of their values (select/StringCombinations), with string, INTEGER and BOOLEAN results.
+     */
     static List<Expr> combinations() {
         Expr q84 = concat(concat(coalesce(S, Literal.ofString("")), Literal.ofString(", ")), coalesce(T, Literal.ofString("")));
         return List.of(concat(S, T), q84, concat(S, Literal.ofString("-"), Call.of(Op.UPPER, DataType.VARCHAR, T)),
-                caseWhen(B, concat(S, T), S), concat(S, S), concat(Call.of(Op.CAST, DataType.varchar(30), S), T));
+                caseWhen(B, concat(S, T), S), concat(S, S), concat(Call.of(Op.CAST, DataType.varchar(30), S), T),
+                concat(S, I), Call.of(Op.REPLACE, DataType.VARCHAR, S, T, Literal.ofString("_")),
+                Call.of(Op.STRPOS, DataType.INTEGER, S, T), Call.of(Op.STARTS_WITH, DataType.BOOLEAN, S, T),
+                Call.of(Op.LEFT, DataType.VARCHAR, S, I), Call.of(Op.SPLIT_PART, DataType.VARCHAR, S, T, Literal.ofLong(2, DataType.INTEGER)));
     }
 
     /** Calls whose string arguments are all constants. */
@@ -145,7 +153,11 @@ class StringOperandsTest extends GpuTestBase {
         all.addAll(combinations());
         plans.add(new ProjectNode(scan(source), all, schemaOf(all)));
         for (Expr combination : combinations()) {
-            plans.add(new FilterNode(scan(source), Call.of(Op.LIKE, DataType.BOOLEAN, combination, Literal.ofString("%a%b%"))));
+            DataType type = combination.type();
+            Expr condition = type.kind().isString() ? Call.of(Op.LIKE, DataType.BOOLEAN, combination, Literal.ofString("%a%b%"))
+                    : type.kind() == TypeKind.BOOLEAN ? combination
+                    : Call.of(Op.GT, DataType.BOOLEAN, combination, Literal.ofLong(1, DataType.INTEGER));
+            plans.add(new FilterNode(scan(source), condition));
             plans.add(groupedBy(new ProjectNode(scan(source), List.of(combination, N), schemaOf(List.of(combination, N)))));
         }
         for (Expr comparison : stringComparisons()) {

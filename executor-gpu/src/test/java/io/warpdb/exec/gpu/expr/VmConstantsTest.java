@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.value.Dates;
 import io.warpdb.core.value.Decimals;
+import io.warpdb.core.value.Timestamps;
 import java.io.IOException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,6 +21,25 @@ class VmConstantsTest {
         String vm = VmSource.read();
         assertEquals(Dates.DAYS_FROM_0000_03_01_TO_EPOCH, Long.parseLong(constexpr(vm, "long long", "DAYS_FROM_0000_03_01_TO_EPOCH")));
         assertEquals(Dates.DAYS_PER_400_YEARS, Long.parseLong(constexpr(vm, "long long", "DAYS_PER_400_YEARS")));
+    }
+
+    @Test
+    void timestampConstantsAreCoreTimestamps() throws IOException {
+        String vm = VmSource.read();
+        assertEquals(Timestamps.MICROS_PER_SECOND, Long.parseLong(constexpr(vm, "long long", "MICROS_PER_SECOND")));
+        assertEquals(Timestamps.MICROS_PER_MINUTE, Long.parseLong(constexpr(vm, "long long", "MICROS_PER_MINUTE")));
+        assertEquals(Timestamps.MICROS_PER_HOUR, Long.parseLong(constexpr(vm, "long long", "MICROS_PER_HOUR")));
+        assertEquals(Timestamps.MICROS_PER_DAY, Long.parseLong(constexpr(vm, "long long", "MICROS_PER_DAY")));
+        for (Timestamps.Unit unit : Timestamps.Unit.values()) {
+            assertEquals(unit.ordinal(), Integer.parseInt(constexpr(vm, "int", "UNIT_" + unit.name())), unit.name());
+        }
+        for (int p = 0; p < ProgramCompiler.TIME_PARTS.size(); p++) {
+            String name = "PART_" + ProgramCompiler.TIME_PARTS.get(p).name();
+            assertEquals(p, Integer.parseInt(constexpr(vm, "int", name)), name);
+        }
+        Matcher range = Pattern.compile("ERR_TIMESTAMP_RANGE = (\\d+)").matcher(vm);
+        assertTrue(range.find(), "no ERR_TIMESTAMP_RANGE in vm.cuh");
+        assertEquals(3, Integer.parseInt(range.group(1)), "FilterProject.raiseError's case for Timestamps.outOfRange");
     }
 
     @Test

@@ -10,8 +10,11 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.exec.NodeStats;
+import io.warpdb.core.expr.Expr;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
 import io.warpdb.exec.gpu.GpuExecutorProvider;
@@ -24,6 +27,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -208,6 +212,29 @@ public abstract class GpuTestBase {
     private static void placeAll(PlanNode node, String executor, Map<PlanNode, String> placement) {
         placement.put(node, executor);
         node.inputs().forEach(in -> placeAll(in, executor, placement));
+    }
+
+    /** One projection of each expression over a scan of {@code source}: one expression's error does not hide the others' results. */
+    protected static List<PlanNode> projections(ListSource source, List<Expr> exprs) {
+        return exprs.stream().<PlanNode>map(e -> new ProjectNode(scan(source), List.of(e), Schema.of(new Field("f", e.type())))).toList();
+    }
+
+    /**
+     * Per {@code options}: {@code rows} random rows of {@code schema} from {@code seed}, and each of
+     * {@code plans} over them on the GPU executor as on the CPU (rows as multisets, or the same
+     * SQLSTATE). Skipped without a device.
+     */
+    protected void assertPlansSameOnGpu(Schema schema, int rows, long seed, List<RandomBatches.Options> options,
+            Function<ListSource, List<PlanNode>> plans) {
+        GpuTests.assumeGpu();
+        for (RandomBatches.Options o : options) {
+            try (ListSource source = randomSource(new RandomBatches(seed), schema, rows, o)) {
+                String context = "seed " + seed + ", " + rows + " rows, " + o;
+                for (PlanNode plan : plans.apply(source)) {
+                    assertSameOnGpu(plan, false, context + ": " + plan.describe());
+                }
+            }
+        }
     }
 
     /** A source over random batches (owned by the caller, who closes it). */

@@ -75,6 +75,19 @@ class GpuWindowTest extends GpuTestBase {
                 List.of(new SortKey(1, true, true), new SortKey(2, false, false)), allCalls(DataType.decimal(12, 2), WindowPlans.FRAMES));
     }
 
+    /** A string constant as the default: its code in the values' dictionary, added where the dictionary lacks it. */
+    @Test
+    void lagAndLeadWithStringConstantDefaults() {
+        ColumnRef v = new ColumnRef(2, DataType.VARCHAR);
+        List<WindowCall> calls = List.of(WindowPlans.call(WindowFunction.LAG, List.of(v, Literal.ofLong(1, DataType.INTEGER),
+                Literal.ofString("none")), WindowFrame.RANGE_TO_CURRENT_ROW, DataType.VARCHAR),
+                WindowPlans.call(WindowFunction.LEAD, List.of(v, Literal.ofLong(2, DataType.INTEGER), Literal.ofString("")),
+                        WindowFrame.RANGE_TO_CURRENT_ROW, DataType.VARCHAR));
+        check(800, schema(DataType.INTEGER, DataType.INTEGER, DataType.VARCHAR),
+                Options.plain().withDistinct(12).withNulls(0.2).withExtremes().withVaryingDictionaries(), List.of(0),
+                List.of(new SortKey(1, false, false)), calls);
+    }
+
     @Test
     void manyTinyPartitions() {
         check(300, schema(DataType.BIGINT, DataType.DOUBLE, DataType.BIGINT), Options.plain().withNulls(0.05), List.of(0),
@@ -96,7 +109,7 @@ class GpuWindowTest extends GpuTestBase {
     @Test
     void rangeFramesWithOffsetsOnEveryKeyType() {
         long seed = 600;
-        for (DataType key : List.of(DataType.INTEGER, DataType.BIGINT, DataType.decimal(12, 2), DataType.DATE)) {
+        for (DataType key : List.of(DataType.INTEGER, DataType.BIGINT, DataType.decimal(12, 2), DataType.DATE, DataType.TIMESTAMP)) {
             for (boolean descending : new boolean[] {false, true}) {
                 check(seed++, schema(DataType.INTEGER, key, DataType.BIGINT),
                         Options.plain().withDistinct(40).withNulls(0.1), List.of(0),
