@@ -17,9 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -80,18 +78,17 @@ public final class TpcdsGenerator {
      * the rows generated with its sales, so when both are written they come from one pass.
      */
     public LoadReport writeDat(List<TpcdsSchema.Table> tables, Path dir, int threads) {
-        List<TpcdsSchema.Table> generated = tables.stream().filter(t -> !tables.contains(parentOf(t))).toList();
-        List<int[]> tableParts = new ArrayList<>();
-        for (int t = 0; t < generated.size(); t++) {
-            for (int part = 0; part < parts(generated.get(t)); part++) {
-                tableParts.add(new int[] {t, part});
+        List<TextFileWriter.Group> groups = new ArrayList<>();
+        for (TpcdsSchema.Table table : tables) {
+            if (tables.contains(parentOf(table))) {
+                continue; // written with its parent
             }
+            TpcdsSchema.Table child = tables.contains(childOf(table)) ? childOf(table) : null;
+            List<String> files = child == null ? List.of(DatFiles.fileName(table))
+                    : List.of(DatFiles.fileName(table), DatFiles.fileName(child));
+            groups.add(new TextFileWriter.Group(files, parts(table), part -> datText(table, child, part)));
         }
-        return TextFileWriter.write(dir, tableParts.size(), task -> {
-            TpcdsSchema.Table table = generated.get(tableParts.get(task)[0]);
-            TpcdsSchema.Table child = childOf(table);
-            return datText(table, tables.contains(child) ? child : null, tableParts.get(task)[1]);
-        }, threads);
+        return TextFileWriter.write(dir, groups, threads);
     }
 
     /** The table whose rows are generated with this one's (its returns, for a sales table), or null. */
@@ -107,7 +104,7 @@ public final class TpcdsGenerator {
      * The text of one part of {@code table}, and with {@code child} (null: not written) the child
      * rows generated with it: each result holds the table's row and then its child rows.
      */
-    private Map<String, TextFileWriter.Text> datText(TpcdsSchema.Table table, TpcdsSchema.Table child, int part) {
+    private List<TextFileWriter.Text> datText(TpcdsSchema.Table table, TpcdsSchema.Table child, int part) {
         StringBuilder text = new StringBuilder(1 << 20);
         StringBuilder childText = new StringBuilder(child == null ? 0 : 1 << 18);
         long rows = 0;
@@ -122,12 +119,7 @@ public final class TpcdsGenerator {
                 childRows++;
             }
         }
-        Map<String, TextFileWriter.Text> texts = new LinkedHashMap<>();
-        texts.put(DatFiles.fileName(table), datBytes(text, rows));
-        if (child != null) {
-            texts.put(DatFiles.fileName(child), datBytes(childText, childRows));
-        }
-        return texts;
+        return child == null ? List.of(datBytes(text, rows)) : List.of(datBytes(text, rows), datBytes(childText, childRows));
     }
 
     private static void appendDat(StringBuilder text, List<String> row) {

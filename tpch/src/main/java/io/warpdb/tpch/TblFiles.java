@@ -4,9 +4,7 @@ import io.trino.tpch.TpchEntity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * TPC-H data as dbgen text files in one directory: {@code <table>.tbl}, one row per line, each
@@ -68,17 +66,11 @@ public final class TblFiles implements TpchData {
      * exists is whole.
      */
     public static LoadReport write(TpchGenerator generator, Path dir, int threads) {
-        List<int[]> tableParts = new ArrayList<>();
-        List<TpchSchema.Table> tables = TpchSchema.tables();
-        for (int t = 0; t < tables.size(); t++) {
-            for (int part = 0; part < generator.parts(tables.get(t)); part++) {
-                tableParts.add(new int[] {t, part});
-            }
-        }
-        return TextFileWriter.write(dir, tableParts.size(), task -> {
-            TpchSchema.Table table = tables.get(tableParts.get(task)[0]);
-            return Map.of(file(dir, table).getFileName().toString(), text(generator.rows(table, tableParts.get(task)[1])));
-        }, threads);
+        List<TextFileWriter.Group> tables = TpchSchema.tables().stream()
+                .map(t -> new TextFileWriter.Group(List.of(file(dir, t).getFileName().toString()), generator.parts(t),
+                        part -> List.of(text(generator.rows(t, part)))))
+                .toList();
+        return TextFileWriter.write(dir, tables, threads);
     }
 
     private static TextFileWriter.Text text(Iterable<? extends TpchEntity> rows) {
