@@ -13,18 +13,10 @@ import java.util.stream.Collectors;
  * TpcdsGenerator#writeDat} ({@code warpdb tpcds gen}) or by dsdgen itself; each file is read as a
  * {@link TextTableFile}, in byte ranges that load concurrently.
  */
-public final class DatFiles {
-    private final Path dir;
-    private final long partBytes;
-
+public record DatFiles(Path dir, long partBytes) {
+    /** Files read in parts of {@link TextTableFile#PART_BYTES}; tests pass small parts to cross many part boundaries. */
     public DatFiles(Path dir) {
         this(dir, TextTableFile.PART_BYTES);
-    }
-
-    /** Files read in parts of {@code partBytes}; small parts let tests cross many part boundaries. */
-    DatFiles(Path dir, long partBytes) {
-        this.dir = dir;
-        this.partBytes = partBytes;
     }
 
     static String fileName(TpcdsSchema.Table table) {
