@@ -25,6 +25,10 @@ public record DatFiles(Path dir, long partBytes) {
 
     /** These tables, read from their files; fails before reading anything when a file is missing, naming each. */
     public List<TableParts> parts(List<TpcdsSchema.Table> tables) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("no TPC-DS data directory " + dir + " (write it with: warpdb tpcds gen --sf <SF> --out "
+                    + dir + ")");
+        }
         String missing = tables.stream().map(t -> dir.resolve(fileName(t))).filter(f -> !Files.isRegularFile(f))
                 .map(Path::toString).collect(Collectors.joining(", "));
         if (!missing.isEmpty()) {

@@ -115,5 +115,8 @@ class DatFilesTest {
                 () -> new DatFiles(dir).parts(List.of(TpcdsSchema.table("call_center"), TpcdsSchema.table("store_sales"))));
         assertEquals("missing TPC-DS data files: " + dir.resolve("store_sales.dat") + " (write them with: warpdb tpcds gen --sf <SF> --out "
                 + dir + ")", e.getMessage());
+        Path none = dir.resolve("none");
+        assertEquals("no TPC-DS data directory " + none + " (write it with: warpdb tpcds gen --sf <SF> --out " + none + ")",
+                assertThrows(IllegalArgumentException.class, () -> new DatFiles(none).parts(TpcdsSchema.tables())).getMessage());
     }
 }
