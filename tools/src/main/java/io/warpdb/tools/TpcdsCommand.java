@@ -1,6 +1,7 @@
 package io.warpdb.tools;
 
 import io.warpdb.sql.Database;
+import io.warpdb.tpcds.DatFiles;
 import io.warpdb.tpcds.TpcdsGenerator;
 import io.warpdb.tpcds.TpcdsQueries;
 import io.warpdb.tpcds.TpcdsQuery;
@@ -11,6 +12,7 @@ import io.warpdb.tpch.SuiteBench;
 import io.warpdb.tpch.SuiteRunner;
 import io.warpdb.tpch.SuiteSetup;
 import io.warpdb.tpch.TableLoader;
+import io.warpdb.tpch.TableParts;
 import io.warpdb.tpch.WarpDbTarget;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,9 +26,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code warpdb tpcds gen|load|run|bench}: the bundled TPC-DS suite. Data is generated with
- * io.trino.tpcds and kept in a durable WarpDB database directory, loaded on first use, or with
- * {@code --in-memory} loaded into memory on every run; DuckDB, loaded in-process with the same
- * data, is the reference answer and the benchmark peer.
+ * io.trino.tpcds, or read from the .dat files that {@code gen} writes ({@code --dat}), and kept in
+ * a durable WarpDB database directory, loaded on first use, or with {@code --in-memory} loaded
+ * into memory on every run; DuckDB, loaded in-process with the same data (from the same files by
+ * its own read_csv), is the reference answer and the benchmark peer.
  */
 @Command(name = "tpcds", mixinStandardHelpOptions = true, description = "Generate, load, run and benchmark TPC-DS.",
         subcommands = {TpcdsCommand.Gen.class, TpcdsCommand.Load.class, TpcdsCommand.Run.class, TpcdsCommand.Bench.class})
@@ -43,8 +46,23 @@ public final class TpcdsCommand implements Runnable {
             return "tpcds";
         }
 
-        TpcdsGenerator source() {
+        @Option(names = "--dat", paramLabel = "DIR",
+                description = "Read the .dat files of tpcds gen (or dsdgen) from DIR instead of generating; DuckDB reads them"
+                        + " with its own read_csv.")
+        Path dat;
+
+        TpcdsGenerator generator() {
             return new TpcdsGenerator(scaleFactor);
+        }
+
+        /** These tables' rows: read from the .dat files when --dat names them, else generated. */
+        List<TableParts> parts(List<TpcdsSchema.Table> tables) {
+            return dat != null ? new DatFiles(dat).parts(tables) : generator().parts(tables);
+        }
+
+        /** Where the rows come from, for the load reports. */
+        String describe() {
+            return dat != null ? new DatFiles(dat).describe() : generator().describe();
         }
     }
 
@@ -70,8 +88,11 @@ public final class TpcdsCommand implements Runnable {
 
         @Override
         public Integer call() {
+            if (common.dat != null) {
+                throw new IllegalArgumentException("gen writes the .dat files: name their directory with --out, not --dat");
+            }
             Path dir = out != null ? out : Path.of("data", "tpcds-sf" + SuiteOptions.format(common.scaleFactor) + "-dat");
-            System.out.print(common.source().writeDat(TpcdsSchema.tables(), dir, common.threads).format());
+            System.out.print(common.generator().writeDat(TpcdsSchema.tables(), dir, common.threads).format());
             System.out.println("wrote " + dir);
             return 0;
         }
@@ -86,8 +107,7 @@ public final class TpcdsCommand implements Runnable {
         public Integer call() {
             try (Database db = common.open()) {
                 TpcdsSchema.tables().forEach(t -> db.catalog().drop(t.name(), true));
-                TpcdsGenerator data = common.source();
-                LoadReport report = TableLoader.load(db, data.parts(TpcdsSchema.tables()), common.threads, data.describe());
+                LoadReport report = TableLoader.load(db, common.parts(TpcdsSchema.tables()), common.threads, common.describe());
                 System.out.print(report.format());
             }
             return 0;
@@ -174,7 +194,6 @@ public final class TpcdsCommand implements Runnable {
     }
 
     private static SuiteSetup setup(Common common, List<TpcdsQuery> queries, List<String> executors) {
-        TpcdsGenerator data = common.source();
-        return common.setup(data.parts(TpcdsQueries.tablesRead(queries)), data.describe(), executors);
+        return common.setup(common.parts(TpcdsQueries.tablesRead(queries)), common.describe(), executors);
     }
 }

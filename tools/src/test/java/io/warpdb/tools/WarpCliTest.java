@@ -132,6 +132,27 @@ class WarpCliTest {
         assertEquals("Plan nodes left on the CPU: 0", lines.get(lines.size() - 1), lines.toString());
     }
 
+    /**
+     * tpcds run --dat loads WarpDB from the .dat files of gen and DuckDB by read_csv of the same
+     * files: the answers agree (q40 reads catalog sales and returns and compares DATEs, q93 store
+     * sales and returns and their DECIMALs). Only the tables they read are written, to keep the test
+     * short. A missing file is named before any load.
+     */
+    @Test
+    void tpcdsRunReadsTheDatFilesOfGen(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.util.List<io.warpdb.tpcds.TpcdsQuery> queries = io.warpdb.tpcds.TpcdsQueries.select(java.util.List.of(40, 93));
+        new io.warpdb.tpcds.TpcdsGenerator(0.01).writeDat(io.warpdb.tpcds.TpcdsQueries.tablesRead(queries), dir, 2);
+        String[] result = runCapturingSystemOut("tpcds", "run", "--sf", "0.01", "--in-memory", "--dat", dir.toString(), "--queries",
+                "40,93", "--executor", "cpu");
+        assertEquals("0", result[0], result[1]);
+        assertTrue(result[1].contains("2 of 2 OK"), result[1]);
+        assertTrue(result[1].contains("(" + dir + " -> DuckDB,"), result[1]);
+        StringWriter err = new StringWriter();
+        assertEquals(1, WarpCli.commandLine().setErr(new PrintWriter(err, true))
+                .execute("tpcds", "run", "--sf", "0.01", "--in-memory", "--dat", dir.toString(), "--queries", "1", "--executor", "cpu"));
+        assertTrue(err.toString().contains("missing TPC-DS data files: " + dir.resolve("customer.dat")), err.toString());
+    }
+
     /** The lines that count as left on the CPU: refused at planning with a reason, or rerun on the CPU at run time. */
     @Test
     void explainAnalyzeLinesLeftOnTheCpu() {

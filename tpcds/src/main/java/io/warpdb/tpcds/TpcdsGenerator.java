@@ -7,18 +7,13 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.ingest.TextValueParser;
+import io.warpdb.tpch.LoadReport;
 import io.warpdb.tpch.RowCursor;
 import io.warpdb.tpch.TableParts;
-import io.warpdb.ingest.OrderedParallel;
-import io.warpdb.tpch.LoadReport;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
+import io.warpdb.tpch.TextFileWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.concurrent.ExecutorService;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Iterator;
@@ -77,48 +72,68 @@ public final class TpcdsGenerator {
     }
 
     /**
-     * Writes each table as dsdgen writes it, {@code <table>.dat} in {@code dir}: one row a line,
-     * each value followed by {@code |}, NULL as nothing. Parts are generated on {@code threads}
-     * threads and written in order.
+     * Writes each table as dsdgen writes it, {@code <table>.dat} in {@code dir} ({@link DatFiles}):
+     * one row a line, each value followed by {@code |}, NULL as nothing. The parts of all tables
+     * are generated on {@code threads} threads and written in order; a sales table's returns are
+     * the rows generated with its sales, so when both are written they come from one pass.
      */
     public LoadReport writeDat(List<TpcdsSchema.Table> tables, Path dir, int threads) {
-        long start = System.nanoTime();
-        List<LoadReport.TableLoad> written = new ArrayList<>();
-        ExecutorService pool = OrderedParallel.pool(threads, "tpcds-gen");
-        try {
-            Files.createDirectories(dir);
-            for (TpcdsSchema.Table table : tables) {
-                long t0 = System.nanoTime();
-                long rows = 0;
-                try (OutputStream out = Files.newOutputStream(dir.resolve(table.name() + ".dat"));
-                        OrderedParallel<String> parts = new OrderedParallel<>(pool, parts(table), 2 * threads,
-                                part -> datText(table, part), text -> { })) {
-                    while (parts.hasNext()) {
-                        String text = parts.next();
-                        out.write(text.getBytes(StandardCharsets.UTF_8));
-                        rows += text.chars().filter(c -> c == '\n').count();
-                    }
-                }
-                written.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
+        List<TextFileWriter.Group> groups = new ArrayList<>();
+        for (TpcdsSchema.Table table : tables) {
+            if (tables.contains(parentOf(table))) {
+                continue; // written with its parent
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write TPC-DS files to " + dir, e);
-        } finally {
-            pool.shutdownNow();
+            TpcdsSchema.Table child = tables.contains(childOf(table)) ? childOf(table) : null;
+            List<String> files = child == null ? List.of(DatFiles.fileName(table))
+                    : List.of(DatFiles.fileName(table), DatFiles.fileName(child));
+            groups.add(new TextFileWriter.Group(files, parts(table), part -> datText(table, child, part)));
         }
-        return new LoadReport(dir.toString(), written, System.nanoTime() - start);
+        return TextFileWriter.write(dir, groups, threads);
     }
 
-    private String datText(TpcdsSchema.Table table, int part) {
-        StringBuilder text = new StringBuilder();
-        Iterator<List<List<String>>> rows = results(table, part);
-        while (rows.hasNext()) {
-            for (String value : rows.next().get(0)) {
-                text.append(value == null ? "" : value).append('|');
+    /** The table whose rows are generated with this one's (its returns, for a sales table), or null. */
+    private static TpcdsSchema.Table childOf(TpcdsSchema.Table table) {
+        return table.generator().hasChild() ? TpcdsSchema.table(table.generator().getChild().getName()) : null;
+    }
+
+    private static TpcdsSchema.Table parentOf(TpcdsSchema.Table table) {
+        return table.generator().isChild() ? TpcdsSchema.table(table.generator().getParent().getName()) : null;
+    }
+
+    /**
+     * The text of one part of {@code table}, and with {@code child} (null: not written) the child
+     * rows generated with it: each result holds the table's row and then its child rows.
+     */
+    private List<TextFileWriter.Text> datText(TpcdsSchema.Table table, TpcdsSchema.Table child, int part) {
+        StringBuilder text = new StringBuilder(1 << 20);
+        StringBuilder childText = new StringBuilder(child == null ? 0 : 1 << 18);
+        long rows = 0;
+        long childRows = 0;
+        Iterator<List<List<String>>> results = results(table, part, child != null);
+        while (results.hasNext()) {
+            List<List<String>> result = results.next();
+            appendDat(text, result.get(0));
+            rows++;
+            for (int r = 1; child != null && r < result.size(); r++) {
+                appendDat(childText, result.get(r));
+                childRows++;
             }
-            text.append('\n');
         }
-        return text.toString();
+        return child == null ? List.of(datBytes(text, rows)) : List.of(datBytes(text, rows), datBytes(childText, childRows));
+    }
+
+    private static void appendDat(StringBuilder text, List<String> row) {
+        for (String value : row) {
+            if (value != null) {
+                text.append(value);
+            }
+            text.append('|');
+        }
+        text.append('\n');
+    }
+
+    private static TextFileWriter.Text datBytes(StringBuilder text, long rows) {
+        return new TextFileWriter.Text(text.toString().getBytes(StandardCharsets.UTF_8), rows);
     }
 
     /** How many parts the table is generated in. */
@@ -140,24 +155,26 @@ public final class TpcdsGenerator {
      * with the session telling the generator which part it makes.
      */
     RowCursor open(TpcdsSchema.Table table, int part) {
-        return new Cursor(results(table, part), table.schema());
+        return new Cursor(results(table, part, false), table.schema());
     }
 
-    private Iterator<List<List<String>>> results(TpcdsSchema.Table table, int part) {
+    /**
+     * The generator's results for part {@code part} of the table: each holds the table's row and,
+     * {@code withChild}, then the rows of its child table generated with it (a sale's return).
+     */
+    private Iterator<List<List<String>>> results(TpcdsSchema.Table table, int part, boolean withChild) {
         int parts = parts(table);
         long units = session.getScaling().getRowCount(table.generator());
         long size = units / parts;
         long extra = units % parts;
         long first = 1 + part * size + Math.min(part, extra);
         long last = first + size + (part < extra ? 1 : 0) - 1;
-        Session own = session.withTable(table.generator()).withParallelism(parts).withChunkNumber(part + 1);
+        // A session for one table makes only that table's rows.
+        Session own = (withChild ? session : session.withTable(table.generator())).withParallelism(parts).withChunkNumber(part + 1);
         return last < first ? Collections.emptyIterator() : Results.constructResults(table.generator(), first, last, own).iterator();
     }
 
-    /**
-     * Reads the generator's text values: each result holds the table's row first (then rows of a
-     * child table generated with it, which are not this table's). NULL is a null string.
-     */
+    /** Reads the generator's text values, the first row of each result. NULL is a null string. */
     private static final class Cursor implements RowCursor {
         private final Iterator<List<List<String>>> rows;
         private final DataType[] types;

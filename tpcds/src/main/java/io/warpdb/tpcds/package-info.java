@@ -5,6 +5,7 @@
  * {@code SuiteBench}, {@code AnswerChecker}. What each {@code warpdb tpcds} command does:
  * <pre>{@code
  * TpcdsGenerator data = new TpcdsGenerator(sf);
+ * // gen:   data.writeDat(TpcdsSchema.tables(), dir, threads)       -> LoadReport; new DatFiles(dir).parts(tables) reads them back
  * // load:  TableLoader.load(database, data.parts(TpcdsSchema.tables()), threads, data.describe())
  * // run:   try (SuiteSetup setup = SuiteSetup.open(Database.inMemory("tpcds"), data.parts(TpcdsSchema.tables()),
  * //                threads, data.describe());

@@ -4,6 +4,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.ingest.OrderedParallel;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -79,7 +80,8 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
     }
 
     /**
-     * Creates and fills {@code tables}, one after another; a table's parts are appended
+     * Creates and fills {@code tables}, one after another: a table read from a text file by
+     * DuckDB's own parallel read_csv of that file, generated rows by appending the table's parts
      * concurrently, one connection each. {@code source} names the data in the report.
      */
     public LoadReport load(List<TableParts> tables, int threads, String source) {
@@ -91,13 +93,8 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
                 long t0 = System.nanoTime();
                 long memoryBefore = tableMemory(statement);
                 statement.execute(createTable(table.name(), table.schema()));
-                long rows = 0;
-                try (OrderedParallel<Long> parts = new OrderedParallel<>(pool, table.parts(), 2 * threads,
-                        part -> append(table, part), count -> { })) {
-                    while (parts.hasNext()) {
-                        rows += parts.next();
-                    }
-                }
+                long rows = table.file().isPresent() ? statement.executeUpdate(insertFromFile(table, table.file().get()))
+                        : append(table, pool, threads);
                 loaded.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
                 tableBytes.put(table.name(), tableMemory(statement) - memoryBefore);
             }
@@ -132,9 +129,38 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
     }
 
     private static String column(Field field) {
-        DataType type = field.type();
-        String name = type.kind().isString() ? "VARCHAR" : type.sqlName();
-        return field.name() + " " + name + (type.nullable() ? "" : " NOT NULL");
+        return field.name() + " " + duckDbType(field.type()) + (field.type().nullable() ? "" : " NOT NULL");
+    }
+
+    private static String duckDbType(DataType type) {
+        return type.kind().isString() ? "VARCHAR" : type.sqlName();
+    }
+
+    private long append(TableParts table, ExecutorService pool, int threads) {
+        long rows = 0;
+        try (OrderedParallel<Long> parts = new OrderedParallel<>(pool, table.parts(), 2 * threads,
+                part -> append(table, part), count -> { })) {
+            while (parts.hasNext()) {
+                rows += parts.next();
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The INSERT that reads the table's text file ({@link TextTableFile}: each value followed by
+     * {@code |}, no quoting) with the schema's column types, so that DuckDB parses the values
+     * as WarpDB does: an empty value is NULL, in NOT NULL columns an empty string.
+     */
+    static String insertFromFile(TableParts table, Path file) {
+        List<Field> fields = table.schema().fields();
+        String columns = fields.stream().map(f -> "'" + f.name() + "': '" + duckDbType(f.type()) + "'")
+                .collect(Collectors.joining(", ", "{", "}"));
+        String notNull = fields.stream().filter(f -> !f.type().nullable()).map(f -> "'" + f.name() + "'")
+                .collect(Collectors.joining(", ", "[", "]"));
+        return "INSERT INTO " + table.name() + " SELECT * FROM read_csv('" + file.toAbsolutePath().toString().replace("'", "''")
+                + "', delim = '|', header = false, quote = '', escape = '', nullstr = '', auto_detect = false, columns = "
+                + columns + (notNull.equals("[]") ? "" : ", force_not_null = " + notNull) + ")";
     }
 
     private long append(TableParts table, int part) {

@@ -12,6 +12,11 @@ public interface TpchData {
     /** A cursor over part {@code part} (0-based) of the table. */
     RowCursor open(TpchSchema.Table table, int part);
 
+    /** The table to load. */
+    default TableParts tableParts(TpchSchema.Table table) {
+        return new TableParts(table.name(), table.schema(), parts(table), part -> open(table, part));
+    }
+
     /** For messages, e.g. {@code SF 0.1} or {@code /data/tpch}. */
     String describe();
 }
