@@ -600,10 +600,12 @@ public final class ProgramCompiler {
             }
             return binaryImm(inexact, toDouble(a), toDouble(b), 0, imm, call.type());
         }
-        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric() && a.scale() != b.scale()) {
-            // Exactly, in 128 bits: the CPU compares exact numbers of any scales without overflow.
-            Opcode scaled = exact == Opcode.CMP_I ? Opcode.CMP_SCALED : Opcode.DISTINCT_SCALED;
-            return binaryImm(scaled, a, b, b.scale() - a.scale(), imm, call.type());
+        if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric()) {
+            if (a.scale() != b.scale()) {
+                // Exactly, in 128 bits: the CPU compares exact numbers of any scales without overflow.
+                Opcode scaled = exact == Opcode.CMP_I ? Opcode.CMP_SCALED : Opcode.DISTINCT_SCALED;
+                return binaryImm(scaled, a, b, b.scale() - a.scale(), imm, call.type());
+            } // one scale (an INTEGER with a BIGINT): as 64-bit integers
         } else if (a.type().kind() == TypeKind.DATE && b.type().kind() == TypeKind.TIMESTAMP) {
             a = cast(a, b.type());  // a DATE compares as its midnight
         } else if (a.type().kind() == TypeKind.TIMESTAMP && b.type().kind() == TypeKind.DATE) {

@@ -85,6 +85,7 @@ class ScaledComparisonTest extends GpuTestBase {
             }
         }
         List<DataType> types = SCHEMA.fields().stream().map(Field::type).toList();
+        ProgramCompiler.check(types, List.of(compare(Op.LT, I, B), compare(Op.IS_NOT_DISTINCT_FROM, B, I))); // one scale, two widths
         assertThrows(Unsupported.class, () -> ProgramCompiler.check(types, List.of(compare(Op.GT, widened(B, 20, 1), X))));
         assertThrows(Unsupported.class, () -> ProgramCompiler.check(types, List.of(Call.of(Op.CAST, DataType.DOUBLE, widened(B, 20, 1)))));
         assertThrows(Unsupported.class, () -> ProgramCompiler.check(types, List.of(widened(W, 20, 2))));
