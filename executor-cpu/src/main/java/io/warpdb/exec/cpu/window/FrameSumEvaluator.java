@@ -15,9 +15,10 @@ import io.warpdb.exec.cpu.column.Column;
  * COUNT(*), COUNT, SUM, SUM0 and AVG over each row's frame. Exact types (INTEGER, BIGINT, DECIMAL)
  * keep 128-bit prefix sums over all positions (and prefix counts of non-NULL values), so any
  * frame's sum is one subtraction and exact, finished by core's {@link ExactSums} and
- * {@link ExactQuotients} as the grouped aggregates are. DOUBLE sums slide: a frame's sum adds
- * the values entering it and subtracts those leaving it, in row order (a frame that starts at the
- * partition's start only adds).
+ * {@link ExactQuotients} as the grouped aggregates are. DOUBLE sums never subtract: a running sum
+ * (or prefix) that has held a huge value loses the small ones for good, so a frame after it would
+ * come out as rounding noise (and an infinity that left the frame as NaN). Instead each partition
+ * gets a segment tree of compensated (double-double) sums, and a frame adds its O(log n) nodes.
  */
 final class FrameSumEvaluator extends WindowEvaluator {
     private final WindowCall call;
@@ -30,6 +31,13 @@ final class FrameSumEvaluator extends WindowEvaluator {
     /** Exact types: the 128-bit sum of positions [0, p) as a high and a low long. */
     private final long[] high;
     private final long[] low;
+    /**
+     * DOUBLE sums: the segment tree of the partition at [from, to) keeps node k (1 to 2(to - from) - 1,
+     * leaves from to - from on) at 2 * from + k, so that partitions evaluated at once write apart;
+     * a node's sum is treeHigh + treeLow, treeLow the rounding error of treeHigh.
+     */
+    private final double[] treeHigh;
+    private final double[] treeLow;
     private final long[] longs;
     private final double[] doubles;
     private final boolean[] nulls;
@@ -61,6 +69,9 @@ final class FrameSumEvaluator extends WindowEvaluator {
                 high[p + 1] = high[p] + (v >> 63) + (Long.compareUnsigned(low[p + 1], low[p]) < 0 ? 1 : 0);
             }
         }
+        boolean treeSums = isSum() && !exact;
+        this.treeHigh = treeSums ? new double[2 * rows] : null;
+        this.treeLow = treeSums ? new double[2 * rows] : null;
         boolean isDouble = type.kind() == TypeKind.DOUBLE;
         this.longs = isDouble ? null : new long[rows];
         this.doubles = isDouble ? new double[rows] : null;
@@ -73,8 +84,8 @@ final class FrameSumEvaluator extends WindowEvaluator {
 
     @Override
     public void evaluate(int from, int to, int[] peerStart, int[] peerEnd, int[] frameStart, int[] frameEnd) {
-        if (isSum() && high == null) {
-            slideDoubles(from, to, frameStart, frameEnd);
+        if (treeHigh != null) {
+            sumDoubles(from, to, frameStart, frameEnd);
             return;
         }
         for (int i = from; i < to; i++) {
@@ -98,27 +109,59 @@ final class FrameSumEvaluator extends WindowEvaluator {
         }
     }
 
-    /** DOUBLE sums: frames only move forward, so each value enters and leaves the running sum once. */
-    private void slideDoubles(int from, int to, int[] frameStart, int[] frameEnd) {
+    /** DOUBLE sums: each frame's sum from the partition's tree, whatever the frame's shape. */
+    private void sumDoubles(int from, int to, int[] frameStart, int[] frameEnd) {
+        int leaves = to - from;
+        int base = 2 * from;
         double[] v = values.doubles();
-        double sum = 0;
-        int start = from;
-        int end = from;
+        for (int k = 0; k < leaves; k++) {
+            treeHigh[base + leaves + k] = values.isNull(from + k) ? 0 : v[from + k];
+            treeLow[base + leaves + k] = 0;
+        }
+        double[] sum = new double[2];
+        for (int k = leaves - 1; k >= 1; k--) {
+            sum[0] = treeHigh[base + 2 * k];
+            sum[1] = treeLow[base + 2 * k];
+            addNode(sum, base + 2 * k + 1);
+            treeHigh[base + k] = sum[0];
+            treeLow[base + k] = sum[1];
+        }
         for (int i = from; i < to; i++) {
-            for (; end < frameEnd[i]; end++) {
-                sum += values.isNull(end) ? 0 : v[end];
-            }
-            for (; start < frameStart[i]; start++) {
-                sum -= values.isNull(start) ? 0 : v[start];
-            }
-            if (start == end) {
-                // An empty frame: start afresh, so that no rounding left by earlier frames carries over.
-                sum = 0;
+            sum[0] = 0;
+            sum[1] = 0;
+            // Bottom-up walk over [frameStart, frameEnd): each level adds at most one node per side.
+            for (int l = frameStart[i] - from + leaves, r = frameEnd[i] - from + leaves; l < r; l >>= 1, r >>= 1) {
+                if ((l & 1) != 0) {
+                    addNode(sum, base + l++);
+                }
+                if ((r & 1) != 0) {
+                    addNode(sum, base + --r);
+                }
             }
             long count = counts[frameEnd[i]] - counts[frameStart[i]];
             nulls[i] = count == 0 && function != WindowFunction.SUM0;
-            doubles[i] = count == 0 ? 0 : function == WindowFunction.AVG ? sum / count : sum;
+            doubles[i] = count == 0 ? 0 : function == WindowFunction.AVG ? sum[0] / count : sum[0];
         }
+    }
+
+    /**
+     * Adds tree node {@code node} to the double-double {@code sum} ({high, low}, normalized so that
+     * high is the sum rounded): Knuth's two-sum of the highs, plus both lows.
+     */
+    private void addNode(double[] sum, int node) {
+        double a = sum[0];
+        double b = treeHigh[node];
+        double high = a + b;
+        if (!Double.isFinite(high)) {
+            // An infinity or NaN has no rounding error worth carrying (it would only turn into NaN).
+            sum[0] = high;
+            sum[1] = 0;
+            return;
+        }
+        double bPart = high - a;
+        double error = (a - (high - bPart)) + (b - bPart) + sum[1] + treeLow[node];
+        sum[0] = high + error;
+        sum[1] = error - (sum[0] - high);
     }
 
     @Override

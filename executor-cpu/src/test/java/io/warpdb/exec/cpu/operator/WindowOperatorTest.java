@@ -18,12 +18,14 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.ExecTestBase;
 import io.warpdb.exec.cpu.TestTable;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -168,6 +170,64 @@ class WindowOperatorTest extends ExecTestBase {
                 row(null, "kiwi", bd("0.01"), "none", "kiwi", bd("0.01"), 0.01),
                 row("x", null, bd("-2.00"), "apple", "pear", bd("-0.90"), -0.45),
                 row("x", "pear", bd("1.10"), null, "pear", bd("-0.90"), -0.45)), rows);
+    }
+
+    /**
+     * DOUBLE sums over frames whose start moves, on partitions of 1 to 1000 rows whose values mix
+     * +-1e18 with eighths (so every exact frame sum is a double): each frame's sum is the exact one,
+     * rounded once, though huge values entered and left the frames before it.
+     */
+    @Test
+    void doubleFrameSumsKeepSmallValuesAfterHugeOnes() {
+        Random random = new Random(42);
+        List<List<Object>> data = new ArrayList<>();
+        int id = 0;
+        for (int size : new int[] {1, 2, 3, 5, 31, 32, 33, 100, 1000}) {
+            for (int i = 0; i < size; i++) {
+                int kind = random.nextInt(10);
+                Double x = kind == 0 ? null : kind == 1 ? (random.nextBoolean() ? 1e18 : -1e18) : (random.nextInt(2001) - 1000) / 8.0;
+                data.add(row(id++, size, x));
+            }
+        }
+        TestTable t = TestTable.of("t", "id", INT, "g", INT, "x", DOUBLE).batches(data, new int[] {data.size()});
+        WindowFrame following = new WindowFrame(true, new Bound(BoundKind.FOLLOWING, 1), new Bound(BoundKind.FOLLOWING, 4));
+        WindowFrame toEnd = new WindowFrame(true, Bound.CURRENT_ROW, Bound.UNBOUNDED_FOLLOWING);
+        WindowNode node = window(scan(t), List.of(1), List.of(new SortKey(0, false, false)), List.of(
+                new WindowCall(WindowFunction.SUM, List.of(col(2, DOUBLE)), ROWS_3_PRECEDING_1_FOLLOWING, DOUBLE, "sum"),
+                new WindowCall(WindowFunction.AVG, List.of(col(2, DOUBLE)), following, DOUBLE, "avg"),
+                new WindowCall(WindowFunction.SUM, List.of(col(2, DOUBLE)), toEnd, DOUBLE, "sum_to_end")));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int first = 0; first < data.size(); ) {
+            int size = (Integer) data.get(first).get(1);
+            for (int i = 0; i < size; i++) {
+                List<Object> r = new ArrayList<>(data.get(first + i));
+                List<List<Object>> partition = data.subList(first, first + size);
+                r.add(exactSum(partition, i - 3, i + 2, false));
+                r.add(exactSum(partition, i + 1, i + 5, true));
+                r.add(exactSum(partition, i, size, false));
+                expected.add(r);
+            }
+            first += size;
+        }
+        for (int parallelism : new int[] {1, 4}) {
+            List<List<Object>> actual = new ArrayList<>(run(node, context(parallelism)));
+            actual.sort(Comparator.comparing(r -> (Integer) r.get(0)));
+            assertEquals(expected, actual, "parallelism " + parallelism);
+        }
+    }
+
+    /** The exact sum (or average) of the non-NULL x of partition rows [from, to), clipped, rounded once; NULL for none. */
+    private static Double exactSum(List<List<Object>> partition, int from, int to, boolean average) {
+        BigDecimal sum = BigDecimal.ZERO;
+        int count = 0;
+        for (int j = Math.max(0, from); j < Math.min(partition.size(), to); j++) {
+            Double x = (Double) partition.get(j).get(2);
+            if (x != null) {
+                sum = sum.add(new BigDecimal(x));
+                count++;
+            }
+        }
+        return count == 0 ? null : average ? sum.doubleValue() / count : sum.doubleValue();
     }
 
     @Test
