@@ -14,7 +14,7 @@ import java.util.List;
  * ANALYZE and its plan written to the file, then the plan nodes left on the CPU, each with the
  * reason its executor gave (refused at planning: {@code [cpu; gpu cannot run it: ...]}, or at run
  * time: {@code reran on cpu}), listed at the end and counted on stderr; last, the per-query
- * roofline ({@link RooflineTable}) at {@code copyGigabytesPerSecond}.
+ * roofline ({@link RooflineTable}) at {@code copyGigabytesPerSecond} where the plans ran on the GPU.
  */
 final class ExplainAnalyzeFile {
     private ExplainAnalyzeFile() {
@@ -43,8 +43,11 @@ final class ExplainAnalyzeFile {
         lines.add("");
         lines.add("Plan nodes left on the CPU: " + onCpu.size());
         lines.addAll(onCpu);
-        lines.add("");
-        lines.addAll(RooflineTable.format(roofline, copyGigabytesPerSecond));
+        List<String> table = RooflineTable.format(roofline, copyGigabytesPerSecond);
+        if (!table.isEmpty()) {
+            lines.add("");
+            lines.addAll(table);
+        }
         try {
             Files.write(file, lines);
         } catch (IOException e) {

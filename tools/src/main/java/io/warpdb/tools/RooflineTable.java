@@ -55,9 +55,15 @@ final class RooflineTable {
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
-    /** The table of {@code rows} and their total, read against {@code gigabytesPerSecond}. */
+    /**
+     * The table of {@code rows} and their total, read against {@code gigabytesPerSecond}; no lines
+     * when no row has kernel time or device bytes (the plans ran on the CPU).
+     */
     static List<String> format(List<Row> rows, double gigabytesPerSecond) {
         List<String> lines = new ArrayList<>();
+        if (rows.stream().allMatch(row -> row.kernelMillis() == 0 && row.deviceMegabytes() == 0)) {
+            return lines;
+        }
         lines.add(String.format(Locale.ROOT, "Roofline at %.0f GB/s (device bytes estimated per node from the columns it"
                 + " consumed and produced):", gigabytesPerSecond));
         lines.add(String.format(Locale.ROOT, "%-16s %10s %12s %10s %12s %8s", "query", "kernel ms", "dev MB r+w", "GB/s",

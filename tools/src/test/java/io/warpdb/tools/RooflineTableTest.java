@@ -46,6 +46,11 @@ class RooflineTableTest {
     }
 
     @Test
+    void plansThatRanOnTheCpuGetNoTable() {
+        assertEquals(List.of(), RooflineTable.format(List.of(new RooflineTable.Row("q01", 0, 0)), 3000));
+    }
+
+    @Test
     void theBandwidthIsTheOneGiven() {
         List<String> lines = RooflineTable.format(List.of(new RooflineTable.Row("q01", 10, 1000)), 1000);
         assertEquals("Roofline at 1000 GB/s (device bytes estimated per node from the columns it consumed and produced):",
