@@ -128,8 +128,8 @@ public final class TpcdsCommand implements Runnable {
 
         @Option(names = "--explain-analyze", paramLabel = "FILE",
                 description = "After the checks, run each query once more under EXPLAIN ANALYZE and write its plan to FILE: the"
-                        + " executor, rows, time, kernel time and copies of every node; at the end, every node left on the CPU"
-                        + " with the reason its executor gave.")
+                        + " executor, rows, time, kernel time, copies and device-memory traffic of every node; at the end, every"
+                        + " node left on the CPU with the reason its executor gave and, on the GPU, each query's roofline.")
         Path explainAnalyze;
 
         @Override

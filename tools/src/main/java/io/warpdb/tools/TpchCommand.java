@@ -153,7 +153,8 @@ public final class TpchCommand implements Runnable {
 
         @Option(names = "--explain-analyze", paramLabel = "FILE",
                 description = "After the checks, run each query once more under EXPLAIN ANALYZE and write its plan to FILE: the"
-                        + " executor, rows, time, kernel time and copies of every node.")
+                        + " executor, rows, time, kernel time, copies and device-memory traffic of every node; on the GPU, each"
+                        + " query's roofline at the end (at 3000 GB/s).")
         Path explainAnalyze;
 
         @Override
