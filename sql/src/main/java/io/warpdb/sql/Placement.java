@@ -139,6 +139,13 @@ final class Placement {
             if (s.bytesToHost() != 0) {
                 line.append(" d2h=").append(megabytes(s.bytesToHost()));
             }
+            if (s.deviceBytesRead() != 0 || s.deviceBytesWritten() != 0) {
+                line.append(" dev_read=").append(megabytes(s.deviceBytesRead()))
+                        .append(" dev_write=").append(megabytes(s.deviceBytesWritten()));
+                if (s.kernelNanos() != 0) {
+                    line.append(String.format(Locale.ROOT, " dev_bw=%.0f GB/s", s.deviceGigabytesPerSecond()));
+                }
+            }
             s.notes().forEach(note -> line.append("; ").append(note));
             return line.toString();
         });

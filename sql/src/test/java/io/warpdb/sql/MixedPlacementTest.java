@@ -191,6 +191,29 @@ class MixedPlacementTest {
         }
     }
 
+    @Test
+    void explainAnalyzedShowsDeviceTrafficAndItsBandwidthOnlyWhereCounted() {
+        FilterNode filter = new FilterNode(values(3), compare(Op.GT, 1));
+        Placement placement = Placement.of(filter, "cpu", new ExecutorRegistry(List.of(new CpuExecutorProvider())));
+        Map<PlanNode, NodeStats> stats = new IdentityHashMap<>();
+        NodeStats top = new NodeStats();
+        top.setExecutor("gpu");
+        top.addWallNanos(3_000_000);
+        top.addKernelNanos(2_000_000);
+        top.addDeviceBytesRead(4_000_000_000L);
+        top.addDeviceBytesWritten(1_000_000_000L);
+        stats.put(filter, top);
+        NodeStats below = new NodeStats();
+        below.setExecutor("gpu");
+        below.addDeviceBytesWritten(500_000);
+        stats.put(filter.input(), below);
+        List<String> lines = placement.explainAnalyzed(filter, stats::get);
+        assertEquals("Filter(condition=GT($0, 1))  [gpu] rows=0 time=3.0 ms kernel=2.0 ms dev_read=4000.0 MB dev_write=1000.0 MB"
+                + " dev_bw=2500 GB/s", lines.get(0));
+        assertEquals("  Values(rows=3)  [gpu] rows=0 time=0.0 ms dev_read=0.0 MB dev_write=0.5 MB", lines.get(1),
+                "no kernel time: no bandwidth");
+    }
+
     /** An executor that supports every node where it is available, running them as {@code execute} says. */
     private static ExecutorProvider provider(String name, Support availability, BiFunction<PlanNode, ExecContext, BatchStream> execute) {
         return new ExecutorProvider() {

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * EXPLAIN and EXPLAIN ANALYZE with {@code executor=gpu} through JDBC: which nodes run on the GPU,
- * why the others do not, and per node the rows, kernel time and bytes copied to the device (for
- * a durable table, its stored chunks, decoded on the device). Skipped (with the reason printed) where the GPU executor is not available.
+ * why the others do not, and per node the rows, kernel time, device-memory traffic and bytes copied to
+ * the device (for a durable table, its stored chunks, decoded on the device). Skipped (with the reason printed) where the GPU executor is not available.
  */
 class GpuExplainAnalyzeTest {
     @Test
@@ -36,7 +36,8 @@ class GpuExplainAnalyzeTest {
             List<String> analyzed = lines(s, "EXPLAIN ANALYZE SELECT g, SUM(v) FROM t WHERE v > 1 GROUP BY g ORDER BY g");
             String all = String.join("\n", analyzed);
             assertTrue(analyzed.get(0).contains("Sort") && analyzed.get(0).contains("rows=2"), all);
-            assertTrue(analyzed.stream().anyMatch(l -> l.contains("Aggregate") && l.contains("[gpu]") && l.contains("kernel=")), all);
+            assertTrue(analyzed.stream().anyMatch(l -> l.contains("Aggregate") && l.contains("[gpu]") && l.contains("kernel=")
+                    && l.contains(" dev_read=") && l.contains(" dev_write=") && l.contains(" dev_bw=")), all);
             assertTrue(analyzed.stream().anyMatch(l -> l.contains("Scan") && l.contains("h2d=")), all);
 
             // Joins run on the GPU, and EXPLAIN says by which algorithm: hash for inner, sort-merge for FULL.

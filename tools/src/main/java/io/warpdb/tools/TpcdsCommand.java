@@ -128,8 +128,8 @@ public final class TpcdsCommand implements Runnable {
 
         @Option(names = "--explain-analyze", paramLabel = "FILE",
                 description = "After the checks, run each query once more under EXPLAIN ANALYZE and write its plan to FILE: the"
-                        + " executor, rows, time, kernel time and copies of every node; at the end, every node left on the CPU"
-                        + " with the reason its executor gave.")
+                        + " executor, rows, time, kernel time, copies and device-memory traffic of every node; at the end, every"
+                        + " node left on the CPU with the reason its executor gave and, on the GPU, each query's roofline.")
         Path explainAnalyze;
 
         @Override
@@ -138,7 +138,8 @@ public final class TpcdsCommand implements Runnable {
             try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
                 List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out);
                 if (explainAnalyze != null) {
-                    ExplainAnalyzeFile.write(List.of(warpdb), queries, explainAnalyze);
+                    ExplainAnalyzeFile.write(List.of(warpdb), queries, explainAnalyze,
+                            RooflineTable.H100_COPY_GIGABYTES_PER_SECOND);
                 }
                 return SuiteRunner.allOk(outcomes) ? 0 : 1;
             }
@@ -184,7 +185,8 @@ public final class TpcdsCommand implements Runnable {
                         + ") vs DuckDB";
                 SuiteBench.Report report = new SuiteBench(targets, setup.reference(), warmups, runs).run(title, queries, System.out);
                 if (explainAnalyze != null) {
-                    ExplainAnalyzeFile.write(List.of(targets.get(executors.get(0))), queries, explainAnalyze);
+                    ExplainAnalyzeFile.write(List.of(targets.get(executors.get(0))), queries, explainAnalyze,
+                            RooflineTable.H100_COPY_GIGABYTES_PER_SECOND);
                 }
                 return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
             } finally {

@@ -153,7 +153,8 @@ public final class TpchCommand implements Runnable {
 
         @Option(names = "--explain-analyze", paramLabel = "FILE",
                 description = "After the checks, run each query once more under EXPLAIN ANALYZE and write its plan to FILE: the"
-                        + " executor, rows, time, kernel time and copies of every node.")
+                        + " executor, rows, time, kernel time, copies and device-memory traffic of every node; on the GPU, each"
+                        + " query's roofline at the end (at 3000 GB/s).")
         Path explainAnalyze;
 
         @Override
@@ -162,7 +163,8 @@ public final class TpchCommand implements Runnable {
             try (SuiteSetup setup = setup(common, queries, List.of(executor)); WarpDbTarget warpdb = setup.warpdb(executor)) {
                 List<SuiteRunner.Outcome> outcomes = new SuiteRunner(warpdb, setup.reference()).runAll(queries, System.out);
                 if (explainAnalyze != null) {
-                    ExplainAnalyzeFile.write(List.of(warpdb), queries, explainAnalyze);
+                    ExplainAnalyzeFile.write(List.of(warpdb), queries, explainAnalyze,
+                            RooflineTable.H100_COPY_GIGABYTES_PER_SECOND);
                 }
                 return SuiteRunner.allOk(outcomes) ? 0 : 1;
             }
@@ -199,8 +201,14 @@ public final class TpchCommand implements Runnable {
 
         @Option(names = "--explain-analyze", paramLabel = "FILE",
                 description = "After timing, run each query once more under EXPLAIN ANALYZE on the first executor (and on the"
-                        + " cluster, with --cluster) and write the plans to FILE.")
+                        + " cluster, with --cluster) and write the plans to FILE, ending with each query's roofline: kernel"
+                        + " time against the time its device bytes would take at --copy-bandwidth.")
         Path explainAnalyze;
+
+        @Option(names = "--copy-bandwidth", paramLabel = "GBPS",
+                description = "The device memory bandwidth the --explain-analyze roofline reads queries against, in GB/s"
+                        + " (default: 3000, the H100's measured copy bandwidth).")
+        double copyGigabytesPerSecond = RooflineTable.H100_COPY_GIGABYTES_PER_SECOND;
 
         @Option(names = "--cluster", paramLabel = "URL",
                 description = "Also time the queries on a running WarpDB cluster through its coordinator's JDBC URL (e.g."
@@ -249,7 +257,7 @@ public final class TpchCommand implements Runnable {
                     if (cluster != null) {
                         explained.add(targets.get("cluster"));
                     }
-                    ExplainAnalyzeFile.write(explained, queries, explainAnalyze);
+                    ExplainAnalyzeFile.write(explained, queries, explainAnalyze, copyGigabytesPerSecond);
                 }
                 return report.timings().stream().allMatch(SuiteBench.Timing::counts) ? 0 : 1;
             } finally {

@@ -14,6 +14,8 @@ public final class NodeStats {
     private final AtomicLong kernelNanos = new AtomicLong();
     private final AtomicLong bytesToDevice = new AtomicLong();
     private final AtomicLong bytesToHost = new AtomicLong();
+    private final AtomicLong deviceBytesRead = new AtomicLong();
+    private final AtomicLong deviceBytesWritten = new AtomicLong();
     private final List<String> notes = new CopyOnWriteArrayList<>();
     private volatile String executor;
 
@@ -58,6 +60,36 @@ public final class NodeStats {
 
     public long bytesToHost() {
         return bytesToHost.get();
+    }
+
+    /**
+     * Device-memory bytes the node's kernels read: estimated from the device columns it consumed
+     * (rows x value width, plus validity bytes), not counted per kernel launch; stays 0 on the CPU.
+     */
+    public void addDeviceBytesRead(long n) {
+        deviceBytesRead.addAndGet(n);
+    }
+
+    public long deviceBytesRead() {
+        return deviceBytesRead.get();
+    }
+
+    /** Device-memory bytes of the columns the node produced (estimated as {@link #addDeviceBytesRead} is). */
+    public void addDeviceBytesWritten(long n) {
+        deviceBytesWritten.addAndGet(n);
+    }
+
+    public long deviceBytesWritten() {
+        return deviceBytesWritten.get();
+    }
+
+    /**
+     * (read + written) / kernel time in GB/s (10^9 bytes per second), what the node's kernels achieved
+     * against the device's memory bandwidth; 0 without kernel time.
+     */
+    public double deviceGigabytesPerSecond() {
+        long nanos = kernelNanos();
+        return nanos == 0 ? 0 : (double) (deviceBytesRead() + deviceBytesWritten()) / nanos;
     }
 
     /** Something EXPLAIN ANALYZE should say about the node, e.g. "gpu out of memory (...): reran on cpu". */

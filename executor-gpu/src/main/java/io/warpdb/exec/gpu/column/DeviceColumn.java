@@ -72,6 +72,14 @@ public final class DeviceColumn implements AutoCloseable {
         return values.bytes() + (validity == null ? 0 : validity.bytes());
     }
 
+    /**
+     * Bytes its rows take: {@link #width} per value, and a validity byte per row where it has NULLs
+     * (the buffers may be larger); what a kernel reading every row moves from device memory.
+     */
+    public long dataBytes() {
+        return (long) rows * (width(type) + (validity == null ? 0 : 1));
+    }
+
     /** Another reference to this column; each reference is closed once. */
     public DeviceColumn share() {
         DeviceColumn shared = tryShare();

@@ -22,6 +22,11 @@ public record DeviceTable(Schema schema, int rows, List<DeviceColumn> columns) i
         return columns.stream().mapToLong(DeviceColumn::bytes).sum();
     }
 
+    /** Bytes its rows take ({@link DeviceColumn#dataBytes}). */
+    public long dataBytes() {
+        return columns.stream().mapToLong(DeviceColumn::dataBytes).sum();
+    }
+
     @Override
     public void close() {
         columns.forEach(DeviceColumn::close);

@@ -22,6 +22,7 @@ import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.plan.WindowNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.aggregate.GpuAggregate;
+import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
@@ -205,11 +206,35 @@ public final class GpuPlanRunner {
                 TransferCounters.addBytesToDevice(work.bytesToDevice());
                 stats.addBytesToHost(work.bytesToHost());
             }
+            DeviceTable produced = result instanceof DeviceTable t ? t : ((Result) result).device();
+            if (produced != null && !(node instanceof ScanNode)) {
+                // A scan counts what it put in device memory itself: cached columns were not written.
+                work.countDeviceWritten(written(produced, work));
+            }
+            stats.addDeviceBytesRead(work.deviceBytesRead());
+            stats.addDeviceBytesWritten(work.deviceBytesWritten());
         }
         stats.setExecutor(NAME);
         stats.addRows(result instanceof DeviceTable t ? t.rows() : ((Result) result).rows());
         stats.addWallNanos(System.nanoTime() - start);
         return result;
+    }
+
+    /**
+     * {@code input} as the operator on {@code work} consumes it: every row of each column counted as
+     * read once (dev_read), an estimate per node rather than per kernel launch.
+     */
+    private static DeviceTable consumed(DeviceTable input, DeviceWork work) {
+        for (DeviceColumn column : input.columns()) {
+            work.countDeviceRead(column.values(), column.dataBytes());
+        }
+        return input;
+    }
+
+    /** The bytes of {@code result}'s columns that its operator made: those passed on from an input were not written. */
+    private static long written(DeviceTable result, DeviceWork work) {
+        return result.columns().stream().filter(column -> !work.countedAsRead(column.values()))
+                .mapToLong(DeviceColumn::dataBytes).sum();
     }
 
     /** The device operator of one node, queued on {@code work}; its inputs are evaluated first. */
@@ -274,7 +299,7 @@ public final class GpuPlanRunner {
         /** {@code operator} over the device result of {@code input}, which is freed once its kernels are done. */
         private DeviceTable overInput(PlanNode input, Function<DeviceTable, DeviceTable> operator) {
             try (DeviceTable table = evaluate(input)) {
-                DeviceTable result = operator.apply(table);
+                DeviceTable result = operator.apply(consumed(table, work));
                 work.synchronize();
                 return result;
             }
@@ -370,11 +395,11 @@ public final class GpuPlanRunner {
                     List<DeviceTable> onDevice = new ArrayList<>();
                     for (Result input : inputs) {
                         if (input.device() != null) {
-                            onDevice.add(input.device());
+                            onDevice.add(consumed(input.device(), work));
                         } else {
                             DeviceTable copy = HostToDevice.upload(input.host().schema(), input.host().batches(), work);
                             copiedIn.add(copy);
-                            onDevice.add(copy);
+                            onDevice.add(consumed(copy, work));
                         }
                     }
                     DeviceTable result = inCore.apply(onDevice);
@@ -499,7 +524,7 @@ public final class GpuPlanRunner {
 
     private DeviceTable setOperation(SetOpNode setOp, DeviceWork work) {
         try (DeviceTable left = evaluate(setOp.left()); DeviceTable right = evaluate(setOp.right())) {
-            DeviceTable result = GpuSetOperation.run(setOp, left, right, work);
+            DeviceTable result = GpuSetOperation.run(setOp, consumed(left, work), consumed(right, work), work);
             work.synchronize();
             return result;
         }
@@ -509,7 +534,7 @@ public final class GpuPlanRunner {
         List<DeviceTable> inputs = new ArrayList<>();
         try {
             for (PlanNode in : union.inputs()) {
-                inputs.add(evaluate(in));
+                inputs.add(consumed(evaluate(in), work));
             }
             return GpuUnionAll.run(union, inputs, work);
         } finally {
@@ -523,7 +548,8 @@ public final class GpuPlanRunner {
         if (project.input() instanceof FilterNode filter && NAME.equals(placementOf(filter))) {
             long start = System.nanoTime();
             try (DeviceTable input = evaluate(filter.input())) {
-                DeviceTable result = FilterProject.run(input, filter.condition(), project.exprs(), project.schema(), entries, work);
+                DeviceTable result = FilterProject.run(consumed(input, work), filter.condition(), project.exprs(), project.schema(),
+                        entries, work);
                 NodeStats fs = context.stats(filter);
                 fs.setExecutor(NAME);
                 fs.addRows(result.rows());
@@ -533,7 +559,7 @@ public final class GpuPlanRunner {
             }
         }
         try (DeviceTable input = evaluate(project.input())) {
-            return FilterProject.run(input, null, project.exprs(), project.schema(), entries, work);
+            return FilterProject.run(consumed(input, work), null, project.exprs(), project.schema(), entries, work);
         }
     }
 

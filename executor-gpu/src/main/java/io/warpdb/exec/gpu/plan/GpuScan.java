@@ -70,6 +70,7 @@ final class GpuScan {
                         int i = missing.get(m);
                         columns[i] = read.column(m, scan.schema().type(i), work);
                         deviceBytes += columns[i].bytes();
+                        work.countDeviceWritten(columns[i].dataBytes());
                     }
                     read.note(stats, work.bytesToDevice() - copiedBefore, deviceBytes);
                     TransferCounters.addScannedColumnBytes(deviceBytes);

@@ -1,7 +1,10 @@
 package io.warpdb.exec.gpu.runtime;
 
 import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +22,10 @@ public final class DeviceWork implements AutoCloseable {
     private GpuStream transfers;
     private long bytesToDevice;
     private long bytesToHost;
+    private long deviceBytesRead;
+    private long deviceBytesWritten;
+    /** The blocks counted in {@link #deviceBytesRead}, by identity: each counts once, and is not written. */
+    private final Set<DeviceBuffer> blocksRead = Collections.newSetFromMap(new IdentityHashMap<>());
 
     public DeviceWork(CudaDevice device) {
         this(device, null);
@@ -164,6 +171,34 @@ public final class DeviceWork implements AutoCloseable {
 
     public long bytesToHost() {
         return bytesToHost;
+    }
+
+    /**
+     * Counts {@code bytes} of {@code block} as read by this work's kernels (EXPLAIN ANALYZE's
+     * dev_read), once however often the block is named.
+     */
+    public void countDeviceRead(DeviceBuffer block, long bytes) {
+        if (blocksRead.add(block)) {
+            deviceBytesRead += bytes;
+        }
+    }
+
+    /** Whether {@code block} was counted as read: a result that passes it on did not write it. */
+    public boolean countedAsRead(DeviceBuffer block) {
+        return blocksRead.contains(block);
+    }
+
+    /** Counts bytes this work's kernels or copies wrote to device memory (EXPLAIN ANALYZE's dev_write). */
+    public void countDeviceWritten(long bytes) {
+        deviceBytesWritten += bytes;
+    }
+
+    public long deviceBytesRead() {
+        return deviceBytesRead;
+    }
+
+    public long deviceBytesWritten() {
+        return deviceBytesWritten;
     }
 
     /** Waits for queued work (copies too); kernel time so far is then in {@link #kernelNanos()}. */
