@@ -89,15 +89,14 @@ final class JoinKeyFilter {
         boolean anyNull = keys.getNullCount() > 0;
         long validity = keys.getValidityBuffer().memoryAddress();
         int kept = 0;
+        // Without a branch on the outcome: about half the keys pass in TPC-H Q21's scans, where a
+        // branch would be mispredicted at every other row.
         for (int i = 0; i < count; i++) {
             int row = selected == null ? i : selected[i];
-            if (anyNull && (MemoryUtil.getByte(validity + (row >> 3)) >> (row & 7) & 1) == 0) {
-                continue;
-            }
+            boolean present = !anyNull || (MemoryUtil.getByte(validity + (row >> 3)) >> (row & 7) & 1) != 0;
             long key = wide ? MemoryUtil.getLong(data + ((long) row << 3)) : MemoryUtil.getInt(data + ((long) row << 2));
-            if (table.mayContain(key)) {
-                out[kept++] = row;
-            }
+            out[kept] = row;
+            kept += present & table.mayContain(key) ? 1 : 0;
         }
         return kept;
     }

@@ -327,7 +327,7 @@ class ParallelExecutionTest extends ExecTestBase {
 
     /**
      * The builds of the inner and semi joins of a pipeline filter the scanned rows by key before
-     * the first join (JoinKeyFilterOperator): the rows are those of one thread, which filters
+     * the first join (JoinKeyFilter): the rows are those of one thread, which filters
      * nothing early, whether the key reaches the join through a projection, lies under a LEFT
      * join (which filters nothing), or comes from a computed expression (not filterable); a
      * filter that keeps every row turns itself off.
