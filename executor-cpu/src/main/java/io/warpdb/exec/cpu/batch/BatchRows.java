@@ -76,7 +76,9 @@ public final class BatchRows {
             }
         }
         long targetValidity = target.getValidityBuffer().memoryAddress();
-        boolean sourceHasNulls = source.getNullCount() > 0;
+        // Counting the source's nulls reads its whole validity buffer: for a few rows of a large
+        // vector (a join's matches in a scanned batch) testing their own bits costs less.
+        boolean sourceHasNulls = rows != null && count < source.getValueCount() >> 6 || source.getNullCount() > 0;
         if (!sourceHasNulls && !anyMissing) {
             setBits(targetValidity, at, count);
             return;

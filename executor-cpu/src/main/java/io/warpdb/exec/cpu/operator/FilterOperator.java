@@ -14,9 +14,10 @@ import io.warpdb.exec.cpu.batch.BatchRows;
 final class FilterOperator extends Operator {
     private final RowFilter filter;
 
-    FilterOperator(FilterNode node, BatchStream input, ExecContext context) {
+    /** Keeps the rows of {@code input} that pass the node's condition and {@code keys} (may be null). */
+    FilterOperator(FilterNode node, BatchStream input, JoinKeyFilter keys, ExecContext context) {
         super(context, node.schema(), input);
-        this.filter = new RowFilter(node.condition());
+        this.filter = new RowFilter(node.condition(), keys);
     }
 
     @Override

@@ -30,7 +30,7 @@ final class FusedProjection {
 
     /** {@code filter}, the projection's input, may be null. */
     FusedProjection(ProjectNode project, FilterNode filter, ExecContext context) {
-        this.filter = filter == null ? null : new FusedFilter(filter, context);
+        this.filter = filter == null ? null : new FusedFilter(filter, null, context);
         this.evaluators = ExprCompiler.compileAll(project.exprs(), project.schema().fields().stream().map(Field::type).toList());
         this.stats = context.stats(project);
         stats.setExecutor(CpuExecutorProvider.NAME);

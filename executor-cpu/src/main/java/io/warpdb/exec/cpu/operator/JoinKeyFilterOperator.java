@@ -4,108 +4,37 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.exec.cpu.batch.BatchRows;
-import io.warpdb.exec.cpu.hash.LongJoinTable;
-import java.util.List;
-import org.apache.arrow.memory.util.MemoryUtil;
-import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.FieldVector;
 
 /**
- * Sideways information passing in a pipeline: drops the scanned rows whose key cannot match
- * the build side of an inner or semi join higher up, or the indexed left rows of the SEMI or
- * ANTI join the pipeline streams into ({@link LeftBuildSemiJoinOperator}), before any join
- * gathers them. Each join lends its build's probe filter ({@link LongJoinTable#mayContain}),
- * tested on the scan's key column straight from the Arrow buffer. In TPC-H Q5 lineitem's 6 M rows meet the orders of 1994
- * (15 % pass) and Asia's suppliers (20 %): filtered together at the scan, 3 % of the rows reach
- * the joins, where otherwise the first join gathers 910 K rows for the second to drop most.
- *
- * <p>A filter that keeps more than {@link #USELESS_PASS_RATE} of the rows it has tested, once it
- * has tested {@link #TRIAL_ROWS}, is turned off: it would cost more than the gathers it saves.
+ * Keeps the scanned rows that pass a {@link JoinKeyFilter}, where no operator above the scan
+ * runs it itself (a pipeline that is the scan alone, streaming into a join outside it, or a scan
+ * under a LEFT or ANTI join whose probe cannot drop rows).
  */
 final class JoinKeyFilterOperator extends Operator {
-    static final double USELESS_PASS_RATE = 0.9;
-    static final long TRIAL_ROWS = 100_000;
+    private final JoinKeyFilter filter;
 
-    /** A scan column holding the probe key of a join whose build must match it. */
-    record KeyFilter(int column, JoinBuild build) {
-    }
-
-    private final List<KeyFilter> filters;
-    private LongJoinTable[] tables;
-    private long[] tested;
-    private long[] passed;
-
-    JoinKeyFilterOperator(BatchStream input, List<KeyFilter> filters, ExecContext context) {
+    JoinKeyFilterOperator(BatchStream input, JoinKeyFilter filter, ExecContext context) {
         super(context, input.schema(), input);
-        this.filters = List.copyOf(filters);
+        this.filter = filter;
     }
 
     @Override
     public Batch next() {
         Batch in;
         while ((in = pullNonEmpty(input(0))) != null) {
-            int[] selected = null;
-            int count = in.rowCount();
+            int[] kept = new int[in.rowCount()];
+            int count;
             try {
-                if (tables == null) {
-                    loadFilters();
-                }
-                for (int f = 0; f < tables.length && count > 0; f++) {
-                    if (tables[f] == null) {
-                        continue;
-                    }
-                    int[] out = selected != null ? selected : new int[count];
-                    int kept = retain(in.vector(filters.get(f).column()), tables[f], selected, count, out);
-                    tested[f] += count;
-                    passed[f] += kept;
-                    if (tested[f] >= TRIAL_ROWS && passed[f] > USELESS_PASS_RATE * tested[f]) {
-                        tables[f] = null;
-                    }
-                    selected = out;
-                    count = kept;
-                }
+                count = filter.select(in, null, in.rowCount(), kept);
             } catch (RuntimeException e) {
                 in.close();
                 throw e;
             }
-            Batch kept = BatchRows.keep(in, selected, count, allocator());
-            if (kept != null) {
-                return kept;
+            Batch out = BatchRows.keep(in, kept, count, allocator());
+            if (out != null) {
+                return out;
             }
         }
         return null;
-    }
-
-    /** Builds the joins' hash tables (each once, shared with the probes) and takes their filters. */
-    private void loadFilters() {
-        LongJoinTable[] loaded = new LongJoinTable[filters.size()];
-        for (int f = 0; f < loaded.length; f++) {
-            JoinBuild build = filters.get(f).build();
-            build.ensureBuilt();
-            loaded[f] = build.singleKeyTable();
-        }
-        tested = new long[loaded.length];
-        passed = new long[loaded.length];
-        tables = loaded;
-    }
-
-    /** Writes to {@code out} the rows (of {@code selected}, or all) whose non-NULL key the table may hold; returns their count. */
-    private static int retain(FieldVector keys, LongJoinTable table, int[] selected, int count, int[] out) {
-        long data = keys.getDataBuffer().memoryAddress();
-        boolean wide = ((BaseFixedWidthVector) keys).getTypeWidth() == Long.BYTES;
-        boolean anyNull = keys.getNullCount() > 0;
-        long validity = keys.getValidityBuffer().memoryAddress();
-        int kept = 0;
-        for (int i = 0; i < count; i++) {
-            int row = selected == null ? i : selected[i];
-            if (anyNull && (MemoryUtil.getByte(validity + (row >> 3)) >> (row & 7) & 1) == 0) {
-                continue;
-            }
-            long key = wide ? MemoryUtil.getLong(data + ((long) row << 3)) : MemoryUtil.getInt(data + ((long) row << 2));
-            if (table.mayContain(key)) {
-                out[kept++] = row;
-            }
-        }
-        return kept;
     }
 }

@@ -77,14 +77,14 @@ public final class Operators {
 
         @Override
         public BatchStream visitFilter(FilterNode filter) {
-            return overInputs(filter, inputs -> new FilterOperator(filter, inputs.get(0), context));
+            return overInputs(filter, inputs -> new FilterOperator(filter, inputs.get(0), null, context));
         }
 
         @Override
         public BatchStream visitProject(ProjectNode project) {
             FilterNode fused = fusedFilter(project, context);
             if (fused != null) {
-                return new ProjectOperator(project, input(fused.input(), context), fused, context);
+                return new ProjectOperator(project, input(fused.input(), context), fused, null, context);
             }
             return overInputs(project, inputs -> new ProjectOperator(project, inputs.get(0), context));
         }

@@ -44,8 +44,8 @@ final class Pipeline {
     private final ExecContext context;
     private final MorselSource morsels;
     private final Map<PlanNode, JoinBuild> builds = new IdentityHashMap<>();
-    /** The joins whose builds filter the scanned rows by key (see {@link JoinKeyFilterOperator}). */
-    private final List<JoinKeyFilterOperator.KeyFilter> keyFilters = new ArrayList<>();
+    /** The joins whose builds filter the scanned rows by key (see {@link JoinKeyFilter}). */
+    private final List<JoinKeyFilter.KeyFilter> keyFilters = new ArrayList<>();
     private final AtomicInteger openCopies = new AtomicInteger();
 
     private Pipeline(PlanNode root, ScanNode scan, ExecContext context) {
@@ -58,7 +58,7 @@ final class Pipeline {
                     builds.put(join, build);
                     int column = filterableKeyColumn(join);
                     if (column >= 0) {
-                        keyFilters.add(new JoinKeyFilterOperator.KeyFilter(column, build));
+                        keyFilters.add(new JoinKeyFilter.KeyFilter(column, build));
                     }
                 }
             }
@@ -113,7 +113,7 @@ final class Pipeline {
         Pipeline pipeline = of(root, context);
         int column = pipeline == null ? -1 : filterableKeyColumn(root, keys, indexSchema, indexKeys);
         if (column >= 0) {
-            pipeline.keyFilters.add(new JoinKeyFilterOperator.KeyFilter(column, index));
+            pipeline.keyFilters.add(new JoinKeyFilter.KeyFilter(column, index));
         }
         return pipeline;
     }
@@ -129,7 +129,7 @@ final class Pipeline {
     /**
      * The scan column holding the one key ({@code keys}, columns of {@code node}'s output) when it
      * is compared as stored with the build's key ({@link KeyEncoder#joinsAsStored}; a fixed-width
-     * number or date, as {@link JoinKeyFilterOperator} reads it) and reaches {@code node} from the
+     * number or date, as {@link JoinKeyFilter} reads it) and reaches {@code node} from the
      * scan unchanged; else -1.
      */
     private static int filterableKeyColumn(PlanNode node, List<Integer> keys, Schema buildSchema, List<Integer> buildKeys) {
@@ -176,23 +176,52 @@ final class Pipeline {
     }
 
     private BatchStream copy(PlanNode node) {
+        return copy(node, keyFilters.isEmpty() ? null : new JoinKeyFilter(keyFilters));
+    }
+
+    /**
+     * The copy of the chain from {@code node} down; {@code keys} (may be null), the copy's key
+     * filter, is run by the operator that reads the scan where it can, else over the scan.
+     */
+    private BatchStream copy(PlanNode node, JoinKeyFilter keys) {
         if (node instanceof ScanNode scan) {
             BatchStream scanned = Operators.metered(node, new ScanOperator(scan, morsels.view(), context), context);
-            return keyFilters.isEmpty() ? scanned : new JoinKeyFilterOperator(scanned, keyFilters, context);
+            return keys == null ? scanned : new JoinKeyFilterOperator(scanned, keys, context);
+        }
+        if (node instanceof JoinNode join) {
+            return copyJoin(join, keys);
         }
         FilterNode fused = node instanceof ProjectNode project ? Operators.fusedFilter(project, context) : null;
-        BatchStream input = copy(fused != null ? fused.input() : node.inputs().get(0));
+        PlanNode below = fused != null ? fused.input() : node.inputs().get(0);
+        JoinKeyFilter runHere = below instanceof ScanNode ? keys : null;
+        BatchStream input = copy(below, runHere == null ? keys : null);
         try {
-            BatchStream operator;
-            if (node instanceof FilterNode filter) {
-                operator = new FilterOperator(filter, input, context);
-            } else if (node instanceof ProjectNode project) {
-                operator = new ProjectOperator(project, input, fused, context);
-            } else {
-                JoinNode join = (JoinNode) node;
-                operator = new HashJoinOperator(join, input, builds.get(join), false, context);
-            }
+            BatchStream operator = node instanceof FilterNode filter ? new FilterOperator(filter, input, runHere, context)
+                    : new ProjectOperator((ProjectNode) node, input, fused, runHere, context);
             return Operators.metered(node, operator, context);
+        } catch (RuntimeException e) {
+            input.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A join's copy, which runs the projection of columns and the filter right below it itself
+     * (see {@link HashJoinOperator}), and the key filter where they read the scan.
+     */
+    private BatchStream copyJoin(JoinNode join, JoinKeyFilter keys) {
+        PlanNode below = join.left();
+        // Every node of the chain is placed here (see drivingScan).
+        ProjectNode projection = below instanceof ProjectNode p && p.exprs().stream().allMatch(ColumnRef.class::isInstance) ? p : null;
+        below = projection != null ? projection.input() : below;
+        FilterNode filter = below instanceof FilterNode f ? f : null;
+        below = filter != null ? filter.input() : below;
+        JoinKeyFilter runHere = below instanceof ScanNode ? keys : null;
+        BatchStream input = copy(below, runHere == null ? keys : null);
+        try {
+            FusedFilter fused = filter == null && runHere == null ? null : new FusedFilter(filter, runHere, context);
+            return Operators.metered(join, new HashJoinOperator(join, input, projection, fused, builds.get(join), false, context),
+                    context);
         } catch (RuntimeException e) {
             input.close();
             throw e;

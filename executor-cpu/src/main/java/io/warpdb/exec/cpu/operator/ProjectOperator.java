@@ -39,13 +39,13 @@ final class ProjectOperator extends Operator {
     private final FusedFilter filter;
 
     ProjectOperator(ProjectNode node, BatchStream input, ExecContext context) {
-        this(node, input, null, context);
+        this(node, input, null, null, context);
     }
 
-    /** A projection of the rows of {@code input} that pass {@code filter} (may be null). */
-    ProjectOperator(ProjectNode node, BatchStream input, FilterNode filter, ExecContext context) {
+    /** A projection of the rows of {@code input} that pass {@code filter} and {@code keys} (either may be null). */
+    ProjectOperator(ProjectNode node, BatchStream input, FilterNode filter, JoinKeyFilter keys, ExecContext context) {
         super(context, node.schema(), input);
-        this.filter = filter == null ? null : new FusedFilter(filter, context);
+        this.filter = filter == null && keys == null ? null : new FusedFilter(filter, keys, context);
         this.exprs = node.exprs();
         List<Evaluator> compiled = ExprCompiler.compileAll(exprs, node.schema().fields().stream().map(Field::type).toList());
         for (int i = 0; i < exprs.size(); i++) {

@@ -35,6 +35,36 @@ class LongJoinTableTest {
         }
     }
 
+    @Test
+    void keysDenseInTheirRangeFindTheirRows() {
+        Random random = new Random(11);
+        for (int rows : new int[] {1, 31, 32, 33, 1000, LongJoinTable.MIN_PARTITIONED_ROWS + 5_000}) {
+            // Unique keys spread over 1x and 3x their count (indexed directly), then with one duplicate (hashed).
+            for (int spread : new int[] {1, 3}) {
+                for (boolean duplicate : new boolean[] {false, true}) {
+                    long[] keys = new long[rows];
+                    boolean[] skip = new boolean[rows];
+                    for (int i = 0; i < rows; i++) {
+                        keys[i] = (long) i * spread - 17;
+                        skip[i] = random.nextInt(10) == 0;
+                    }
+                    for (int i = rows - 1; i > 0; i--) {
+                        int j = random.nextInt(i + 1);
+                        long t = keys[i];
+                        keys[i] = keys[j];
+                        keys[j] = t;
+                    }
+                    if (duplicate && rows > 1) {
+                        keys[rows - 1] = keys[0];
+                        skip[rows - 1] = false;
+                        skip[0] = false;
+                    }
+                    check(keys, skip, 2, random);
+                }
+            }
+        }
+    }
+
     private static void check(long[] keys, boolean[] skip, int parallelism, Random random) {
         LongJoinTable table = LongJoinTable.build(keys, skip, parallelism,
                 (count, task) -> IntStream.range(0, count).parallel().forEach(task));

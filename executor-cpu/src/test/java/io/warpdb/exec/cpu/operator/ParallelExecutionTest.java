@@ -195,6 +195,36 @@ class ParallelExecutionTest extends ExecTestBase {
     }
 
     /**
+     * A join over a filter and a projection of columns runs both itself on the scanned batches
+     * (HashJoinOperator): every kind, with and without a residual on the projected columns, gives
+     * the one-thread rows, and the rows the filter drops join nothing, not even in LEFT or ANTI.
+     */
+    @Test
+    void joinsOverAFilterAndAProjectionOfColumnsGiveTheSerialRows() {
+        Expr cheap = call(Op.LT, BOOL, col(3, dec(12, 2)), dec("10.00"));
+        PlanNode projected = project(new FilterNode(scan(facts()), cheap), col(2, VARCHAR), col(1, INT), col(0, INT));
+        long passing = 0;
+        long passingEven = 0;
+        for (int i = 0; i < ROWS; i++) {
+            boolean passes = i % 17 != 0 && i % 9973 < 1000;
+            passing += passes ? 1 : 0;
+            passingEven += passes && i % 2 == 0 ? 1 : 0;
+        }
+        for (JoinKind kind : JoinKind.values()) {
+            List<List<Object>> rows = sameOnOneAndFourThreads(join(projected, scan(parts()), kind));
+            long expected = switch (kind) {
+                case INNER, SEMI, RIGHT -> passingEven; // every even part has a passing row
+                case LEFT, FULL -> passing;
+                case ANTI -> passing - passingEven;
+            };
+            assertEquals(expected, rows.size(), kind.toString());
+            Schema schema = kind.outputsRight() ? projected.schema().concat(parts().schema()) : projected.schema();
+            Expr idAbove = call(Op.GT, BOOL, col(2, INT), lit(ROWS / 2));
+            sameOnOneAndFourThreads(new JoinNode(projected, scan(parts()), kind, List.of(1), List.of(0), idAbove, schema));
+        }
+    }
+
+    /**
      * A build side above {@link PartitionedJoinKeys#MIN_PARTITIONED_ROWS} rows is indexed by hash
      * partition on every worker: every join kind gives the rows of a one-thread build.
      */
@@ -297,7 +327,7 @@ class ParallelExecutionTest extends ExecTestBase {
 
     /**
      * The builds of the inner and semi joins of a pipeline filter the scanned rows by key before
-     * the first join (JoinKeyFilterOperator): the rows are those of one thread, which filters
+     * the first join (JoinKeyFilter): the rows are those of one thread, which filters
      * nothing early, whether the key reaches the join through a projection, lies under a LEFT
      * join (which filters nothing), or comes from a computed expression (not filterable); a
      * filter that keeps every row turns itself off.
