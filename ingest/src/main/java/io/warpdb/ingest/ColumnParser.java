@@ -55,8 +55,8 @@ final class ColumnParser {
     private boolean[] nulls;
     private boolean anyNull;
     private int capacity;
-    /** VARCHAR and CHAR: the values of the non-null rows. */
-    private final Utf8Dictionary strings;
+    /** VARCHAR and CHAR: the values of the non-null rows; handed to each batch built, so made afresh for the next. */
+    private Utf8Dictionary strings;
     private int stringsAdded;
     private CharsetDecoder utf8;
 
@@ -74,7 +74,22 @@ final class ColumnParser {
             highs = new long[this.capacity];
         }
         this.nulls = new boolean[this.capacity];
-        this.strings = type.kind().isString() ? new Utf8Dictionary(Math.min(this.capacity, SAMPLE_VALUES), this.capacity * 8) : null;
+        this.strings = newStrings();
+    }
+
+    private Utf8Dictionary newStrings() {
+        return type.kind().isString() ? new Utf8Dictionary(Math.min(capacity, SAMPLE_VALUES), capacity * 8) : null;
+    }
+
+    /**
+     * Starts the next batch from row 0, keeping the value arrays: a load parses hundreds of
+     * chunks, and fresh arrays for each were a fifth of its allocation. Every row is set again
+     * before it is read, so the old values need no clearing.
+     */
+    void reset() {
+        anyNull = false;
+        stringsAdded = 0;
+        strings = newStrings();
     }
 
     /** The first {@code rows} values as a new vector, which the caller owns. */
