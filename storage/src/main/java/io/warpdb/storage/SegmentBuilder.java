@@ -253,7 +253,11 @@ final class SegmentBuilder implements AutoCloseable {
             return strings[column] == null ? null : strings[column].build();
         }
 
-        /** Empties the columns for the next segment: no rows, no NULLs, no dictionaries. */
+        /**
+         * Empties the columns for the next segment. Every row's validity bit is written as it is
+         * copied; clearing the bitmap keeps the bits past a partial last segment's rows zero, as in a
+         * fresh vector, so that its encoding does not depend on the segments before.
+         */
         void clear() {
             for (FieldVector v : vectors) {
                 v.getValidityBuffer().setZero(0, v.getValidityBuffer().capacity());
