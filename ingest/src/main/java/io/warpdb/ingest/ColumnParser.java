@@ -2,6 +2,7 @@ package io.warpdb.ingest;
 
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Utf8Dictionary;
+import io.warpdb.core.batch.Utf8Strings;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
@@ -58,6 +59,8 @@ final class ColumnParser {
     /** VARCHAR and CHAR: the values of the non-null rows; handed to each batch built, so made afresh for the next. */
     private Utf8Dictionary strings;
     private int stringsAdded;
+    /** The bytes of the strings of the last batch built: the room the next batch's start with, so that they rarely grow. */
+    private int stringBytes;
     private CharsetDecoder utf8;
 
     ColumnParser(String name, DataType type, int capacity, BufferAllocator allocator) {
@@ -78,7 +81,8 @@ final class ColumnParser {
     }
 
     private Utf8Dictionary newStrings() {
-        return type.kind().isString() ? new Utf8Dictionary(Math.min(capacity, SAMPLE_VALUES), capacity * 8) : null;
+        return type.kind().isString()
+                ? new Utf8Dictionary(Math.min(capacity, SAMPLE_VALUES), Math.max(capacity * 8, stringBytes + stringBytes / 4)) : null;
     }
 
     /**
@@ -137,7 +141,12 @@ final class ColumnParser {
     }
 
     StringDictionary dictionary() {
-        return strings == null ? null : StringDictionary.ofUtf8(strings.build(), strings.isDistinct());
+        if (strings == null) {
+            return null;
+        }
+        Utf8Strings entries = strings.build();
+        stringBytes = entries.size() == 0 ? 0 : entries.offset(entries.size());
+        return StringDictionary.ofUtf8(entries, strings.isDistinct());
     }
 
     void setNull(int row) {

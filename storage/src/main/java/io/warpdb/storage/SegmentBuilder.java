@@ -186,15 +186,15 @@ final class SegmentBuilder implements AutoCloseable {
     /**
      * The columns of one segment while it fills: a vector of the segment's size per column, and
      * per string column its dictionary so far (UTF-8 bytes for batches that bring them, as loads
-     * do; Strings once any batch does not).
+     * do; Strings once any batch does not). The vectors and UTF-8 dictionaries serve segment after
+     * segment, so they are allocated at their full size only once.
      */
     private final class SegmentColumns {
         private final List<FieldVector> vectors = new ArrayList<>(schema.size());
+        /** Per string column, the UTF-8 dictionary kept from segment to segment, and whether this segment uses it. */
         private final Utf8Dictionary[] utf8 = new Utf8Dictionary[schema.size()];
+        private final boolean[] inUtf8 = new boolean[schema.size()];
         private final StringDictionary.Builder[] strings = new StringDictionary.Builder[schema.size()];
-        /** Per string column, the entries and bytes of its last segment's dictionary: the size the next one starts at. */
-        private final int[] lastEntries = new int[schema.size()];
-        private final long[] lastBytes = new long[schema.size()];
         private int rows;
 
         SegmentColumns() {
@@ -223,15 +223,17 @@ final class SegmentBuilder implements AutoCloseable {
             IntVector out = (IntVector) vectors.get(column);
             boolean isChar = types.get(column).kind() == TypeKind.CHAR;
             if (rows == 0 && source.utf8() != null) {
-                utf8[column] = new Utf8Dictionary(Math.max(lastEntries[column], count),
-                        (int) Math.min(Math.max(lastBytes[column], count), Integer.MAX_VALUE - 8));
+                if (utf8[column] == null) {
+                    utf8[column] = new Utf8Dictionary(count, count * 8);
+                }
+                inUtf8[column] = true;
             } else if (rows == 0) {
                 strings[column] = new StringDictionary.Builder(count);
-            } else if (utf8[column] != null && source.utf8() == null) {
+            } else if (inUtf8[column] && source.utf8() == null) {
                 strings[column] = asStrings(utf8[column]); // the same entries in the same order: the codes so far stay
-                utf8[column] = null;
+                inUtf8[column] = false;
             }
-            int[] remap = utf8[column] != null ? remapUtf8(codes, source, from, count, isChar, utf8[column])
+            int[] remap = inUtf8[column] ? remapUtf8(codes, source, from, count, isChar, utf8[column])
                     : remapStrings(codes, source, from, count, isChar, strings[column]);
             for (int r = from, at = rows; r < from + count; r++, at++) {
                 if (codes.isNull(r)) {
@@ -244,11 +246,8 @@ final class SegmentBuilder implements AutoCloseable {
 
         /** The segment's dictionary of a string column (null for other columns), complete once the segment is. */
         StringDictionary dictionary(int column) {
-            if (utf8[column] != null) {
-                lastEntries[column] = utf8[column].size();
-                Utf8Strings entries = utf8[column].build();
-                lastBytes[column] = entries.size() == 0 ? 0 : entries.offset(entries.size()) - entries.offset(0);
-                return StringDictionary.ofUtf8(entries, true);
+            if (inUtf8[column]) {
+                return StringDictionary.ofUtf8(utf8[column].build(), true);
             }
             return strings[column] == null ? null : strings[column].build();
         }
@@ -263,7 +262,12 @@ final class SegmentBuilder implements AutoCloseable {
                 v.getValidityBuffer().setZero(0, v.getValidityBuffer().capacity());
                 v.setValueCount(0);
             }
-            Arrays.fill(utf8, null);
+            for (Utf8Dictionary dictionary : utf8) {
+                if (dictionary != null) {
+                    dictionary.clear();
+                }
+            }
+            Arrays.fill(inUtf8, false);
             Arrays.fill(strings, null);
             rows = 0;
         }
