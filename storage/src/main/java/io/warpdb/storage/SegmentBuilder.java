@@ -224,7 +224,7 @@ final class SegmentBuilder implements AutoCloseable {
             boolean isChar = types.get(column).kind() == TypeKind.CHAR;
             if (rows == 0 && source.utf8() != null) {
                 if (utf8[column] == null) {
-                    utf8[column] = new Utf8Dictionary(count, count * 8);
+                    utf8[column] = newUtf8Dictionary(source.utf8(), batch.rowCount());
                 }
                 inUtf8[column] = true;
             } else if (rows == 0) {
@@ -242,6 +242,19 @@ final class SegmentBuilder implements AutoCloseable {
                     out.set(at, remap[codes.get(r)]);
                 }
             }
+        }
+
+        /**
+         * A dictionary sized for a segment whose batches are like the first one (whose dictionary
+         * covers all its rows, of which the segment may take only some): as many distinct
+         * values per row, as many bytes per value (a million distinct comments would otherwise grow
+         * it six times over, each time a copy).
+         */
+        private Utf8Dictionary newUtf8Dictionary(Utf8Strings first, int rowsOfFirst) {
+            double scale = segmentRows / (double) Math.max(1, rowsOfFirst);
+            long bytes = first.size() == 0 ? 0 : first.offset(first.size()) - first.offset(0);
+            return new Utf8Dictionary((int) Math.min(segmentRows, first.size() * scale),
+                    (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, bytes * scale)));
         }
 
         /** The segment's dictionary of a string column (null for other columns), complete once the segment is. */
