@@ -87,7 +87,7 @@ final class ColumnParser {
 
     /**
      * Starts the next batch from row 0, keeping the value arrays: a load parses hundreds of
-     * chunks, and fresh arrays for each were a fifth of its allocation. Every row is set again
+     * chunks, and fresh arrays for each were a sixth of its allocation. Every row is set again
      * before it is read, so the old values need no clearing.
      */
     void reset() {

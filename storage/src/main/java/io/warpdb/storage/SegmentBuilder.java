@@ -84,7 +84,7 @@ final class SegmentBuilder implements AutoCloseable {
             check(batch);
             for (int from = 0; from < batch.rowCount(); ) {
                 if (filling == null) {
-                    filling = nextColumns();
+                    filling = nextColumns(batch.rowCount() - from);
                 }
                 int take = Math.min(segmentRows - filling.rows, batch.rowCount() - from);
                 filling.append(batch, from, take);
@@ -105,10 +105,11 @@ final class SegmentBuilder implements AutoCloseable {
         return takeEncoded(0);
     }
 
-    private SegmentColumns nextColumns() {
+    /** Columns for the next segment, reused when some are free, else new ones with room for {@code rows} rows to begin with. */
+    private SegmentColumns nextColumns(int rows) {
         SegmentColumns columns = freeColumns.poll();
         if (columns == null) {
-            columns = new SegmentColumns(); // added to allColumns first, so that close frees it whatever happens
+            columns = new SegmentColumns(Math.min(rows, segmentRows)); // in allColumns first, so that close frees it whatever happens
         }
         return columns;
     }
@@ -184,7 +185,8 @@ final class SegmentBuilder implements AutoCloseable {
     }
 
     /**
-     * The columns of one segment while it fills: a vector of the segment's size per column, and
+     * The columns of one segment while it fills: a vector per column, grown to the segment's size
+     * as rows come (a one-row INSERT allocates for one row, not a segment's worth), and
      * per string column its dictionary so far (UTF-8 bytes for batches that bring them, as loads
      * do; Strings once any batch does not). The vectors and UTF-8 dictionaries serve segment after
      * segment, so they are allocated at their full size only once.
@@ -197,15 +199,20 @@ final class SegmentBuilder implements AutoCloseable {
         private final StringDictionary.Builder[] strings = new StringDictionary.Builder[schema.size()];
         private int rows;
 
-        SegmentColumns() {
+        SegmentColumns(int capacity) {
             allColumns.add(this);
             for (int c = 0; c < schema.size(); c++) {
-                vectors.add(Vectors.allocate(schema.field(c).name(), types.get(c), segmentRows, allocator));
+                vectors.add(Vectors.allocate(schema.field(c).name(), types.get(c), capacity, allocator));
             }
         }
 
         /** Copies rows {@code [from, from + count)} of {@code batch} behind the rows already here. */
         void append(Batch batch, int from, int count) {
+            for (FieldVector v : vectors) {
+                while (v.getValueCapacity() < rows + count) {
+                    v.reAlloc(); // doubles, and zeroes the new part as a fresh vector would be
+                }
+            }
             for (int c = 0; c < schema.size(); c++) {
                 if (types.get(c).kind().isString()) {
                     appendStrings(batch, c, from, count);
