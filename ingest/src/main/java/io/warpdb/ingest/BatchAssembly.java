@@ -8,7 +8,10 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 
-/** The columns of one batch being loaded: Java arrays until {@link #build} makes the batch's vectors. */
+/**
+ * The columns of one batch being loaded: Java arrays until {@link #build} makes the batch's
+ * vectors; then {@link #reset} makes it ready for the next batch, with the same arrays.
+ */
 final class BatchAssembly {
     private final Schema schema;
     private final List<ColumnParser> columns;
@@ -20,6 +23,15 @@ final class BatchAssembly {
         for (int c = 0; c < schema.size(); c++) {
             columns.add(new ColumnParser(schema.field(c).name(), schema.type(c), capacity, allocator));
         }
+    }
+
+    Schema schema() {
+        return schema;
+    }
+
+    /** Empties the assembly for the next batch; the batches built before keep their own vectors and dictionaries. */
+    void reset() {
+        columns.forEach(ColumnParser::reset);
     }
 
     ColumnParser column(int c) {

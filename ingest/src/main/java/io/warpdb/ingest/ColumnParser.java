@@ -2,6 +2,7 @@ package io.warpdb.ingest;
 
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Utf8Dictionary;
+import io.warpdb.core.batch.Utf8Strings;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.types.DataType;
@@ -55,9 +56,11 @@ final class ColumnParser {
     private boolean[] nulls;
     private boolean anyNull;
     private int capacity;
-    /** VARCHAR and CHAR: the values of the non-null rows. */
-    private final Utf8Dictionary strings;
+    /** VARCHAR and CHAR: the values of the non-null rows; handed to each batch built, so made afresh for the next. */
+    private Utf8Dictionary strings;
     private int stringsAdded;
+    /** The bytes of the strings of the last batch built: the room the next batch's start with, so that they rarely grow. */
+    private int stringBytes;
     private CharsetDecoder utf8;
 
     ColumnParser(String name, DataType type, int capacity, BufferAllocator allocator) {
@@ -74,7 +77,23 @@ final class ColumnParser {
             highs = new long[this.capacity];
         }
         this.nulls = new boolean[this.capacity];
-        this.strings = type.kind().isString() ? new Utf8Dictionary(Math.min(this.capacity, SAMPLE_VALUES), this.capacity * 8) : null;
+        this.strings = newStrings();
+    }
+
+    private Utf8Dictionary newStrings() {
+        return type.kind().isString()
+                ? new Utf8Dictionary(Math.min(capacity, SAMPLE_VALUES), Math.max(capacity * 8, stringBytes + stringBytes / 4)) : null;
+    }
+
+    /**
+     * Starts the next batch from row 0, keeping the value arrays: a load parses hundreds of
+     * chunks, and fresh arrays for each were a sixth of its allocation. Every row is set again
+     * before it is read, so the old values need no clearing.
+     */
+    void reset() {
+        anyNull = false;
+        stringsAdded = 0;
+        strings = newStrings();
     }
 
     /** The first {@code rows} values as a new vector, which the caller owns. */
@@ -122,7 +141,12 @@ final class ColumnParser {
     }
 
     StringDictionary dictionary() {
-        return strings == null ? null : StringDictionary.ofUtf8(strings.build(), strings.isDistinct());
+        if (strings == null) {
+            return null;
+        }
+        Utf8Strings entries = strings.build();
+        stringBytes = entries.size() == 0 ? 0 : entries.offset(entries.size());
+        return StringDictionary.ofUtf8(entries, strings.isDistinct());
     }
 
     void setNull(int row) {

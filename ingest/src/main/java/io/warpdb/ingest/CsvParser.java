@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Parses chunks of one CSV file (RFC 4180, with the file's {@link CsvDialect}): into a batch
@@ -40,18 +39,19 @@ final class CsvParser {
     }
 
     /**
-     * The chunk's rows as a batch of {@code schema}; the first record is skipped when it is the
-     * file's header. A bad row fails the parse, or when {@code reject} is set, is left out and
-     * reported in the result.
+     * The chunk's rows as a batch, assembled in {@code batch} (new or {@link BatchAssembly#reset}),
+     * which the caller may reset and reuse once this returns; the first record is skipped when it
+     * is the file's header. A bad row fails the parse, or when {@code reject} is set, is left out
+     * and reported in the result.
      */
-    LoadedPart parse(CsvChunker.Chunk chunk, Schema schema, boolean skipHeader, boolean reject, BufferAllocator allocator) {
+    LoadedPart parse(CsvChunker.Chunk chunk, BatchAssembly batch, boolean skipHeader, boolean reject) {
         Cursor cursor = new Cursor(chunk);
         if (skipHeader) {
             cursor.skipRecord();
         }
         List<Rejection> rejections = new ArrayList<>();
+        Schema schema = batch.schema();
         int columns = schema.size();
-        BatchAssembly batch = new BatchAssembly(schema, (int) chunk.lines() + 1, allocator);
         int row = 0;
         while (!cursor.atEnd()) {
             int recordStart = cursor.pos;

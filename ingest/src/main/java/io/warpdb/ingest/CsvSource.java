@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -21,6 +23,8 @@ final class CsvSource implements LoadSource {
     private final InputFiles.CountingStream counted;
     private final InputStream in;
     private final OrderedParallel<LoadedPart> parts;
+    /** Assemblies free for the next chunk: each parse task takes one and puts it back, so their arrays serve many chunks. */
+    private final Queue<BatchAssembly> assemblies = new ConcurrentLinkedQueue<>();
 
     CsvSource(Path file, CsvDialect dialect, Schema schema, boolean reject, ExecutorService pool, int window,
             BufferAllocator allocator) {
@@ -50,7 +54,14 @@ final class CsvSource implements LoadSource {
             return null;
         }
         return () -> {
-            LoadedPart part = parser.parse(chunk, schema, header && chunk.index() == 0, reject, allocator);
+            BatchAssembly batch = assemblies.poll();
+            if (batch == null) {
+                batch = new BatchAssembly(schema, (int) chunk.lines() + 1, allocator);
+            } else {
+                batch.reset();
+            }
+            LoadedPart part = parser.parse(chunk, batch, header && chunk.index() == 0, reject);
+            assemblies.add(batch);
             chunker.recycle(chunk);
             return part;
         };

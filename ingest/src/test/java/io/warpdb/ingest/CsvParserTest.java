@@ -42,9 +42,11 @@ class CsvParserTest {
         CsvChunker chunker = new CsvChunker(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), CSV, chunkBytes);
         CsvParser parser = new CsvParser("f.csv", CSV);
         List<LoadedPart> parts = new ArrayList<>();
+        BatchAssembly batch = new BatchAssembly(schema, 1, allocator); // one assembly for every chunk, grown by the first, as a load reuses them
         try {
             for (CsvChunker.Chunk c = chunker.next(); c != null; c = chunker.next()) {
-                parts.add(parser.parse(c, schema, false, reject, allocator));
+                parts.add(parser.parse(c, batch, false, reject));
+                batch.reset();
             }
         } catch (RuntimeException e) {
             parts.forEach(LoadedPart::close);
@@ -141,7 +143,8 @@ class CsvParserTest {
         byte[] text = {'a', ',', 'b', (byte) 0xC3, 'c', '\n'};
         CsvChunker chunker = new CsvChunker(new ByteArrayInputStream(text), CSV, 1 << 10);
         WarpException e = assertThrows(WarpException.class,
-                () -> new CsvParser("f.csv", CSV).parse(chunker.next(), schema(DataType.VARCHAR, DataType.VARCHAR), false, false, allocator));
+                () -> new CsvParser("f.csv", CSV).parse(chunker.next(),
+                        new BatchAssembly(schema(DataType.VARCHAR, DataType.VARCHAR), 1, allocator), false, false));
         assertEquals("22021", e.sqlState());
         assertTrue(e.getMessage().startsWith("f.csv:1:3: expected valid UTF-8 text"), e.getMessage());
     }
@@ -179,5 +182,37 @@ class CsvParserTest {
                 () -> parse(bad, schema(DataType.INTEGER, DataType.VARCHAR), false, 64));
         long lines = csv.chars().filter(ch -> ch == '\n').count();
         assertEquals("f.csv:" + (lines + 1) + ":1: expected an INTEGER, found 'x' (column c0)", e.getMessage());
+    }
+
+    @Test
+    void aReusedAssemblyCarriesNothingOverFromTheChunkBefore() throws IOException {
+        // Chunks of 64 bytes: NULLs and repeated strings in the first, none in the later ones, a boolean column
+        // whose values flip; every chunk after the first is assembled in the arrays of the one before.
+        StringBuilder csv = new StringBuilder(",,a,true\n,,a,true\n,,a,true\n");
+        List<Object> ints = new ArrayList<>();
+        List<Object> strings = new ArrayList<>();
+        List<Object> flags = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ints.add(null);
+            strings.add("a");
+            flags.add(true);
+        }
+        for (int i = 0; i < 200; i++) {
+            csv.append(i).append(',').append(i * 10L).append(",distinct ").append(i).append(',').append(i % 3 == 0).append('\n');
+            ints.add(i);
+            strings.add("distinct " + i);
+            flags.add(i % 3 == 0);
+        }
+        Schema schema = schema(DataType.INTEGER, DataType.BIGINT, DataType.VARCHAR, DataType.BOOLEAN);
+        List<LoadedPart> parts = parse(csv.toString(), schema, false, 64);
+        assertTrue(parts.size() > 20);
+        for (LoadedPart part : parts.subList(1, parts.size())) {
+            assertEquals(0, part.batch().vector(0).getNullCount());
+        }
+        List<LoadedPart> again = parse(csv.toString(), schema, false, 64);
+        List<LoadedPart> third = parse(csv.toString(), schema, false, 64);
+        assertEquals(ints, column(parts, 0));
+        assertEquals(strings, column(again, 2));
+        assertEquals(flags, column(third, 3));
     }
 }

@@ -10,15 +10,19 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.types.TypeKind;
 import io.warpdb.storage.encoding.ChunkCodec;
+import io.warpdb.storage.encoding.ChunkScratch;
 import io.warpdb.storage.encoding.EncodedChunk;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongSupplier;
 import org.apache.arrow.memory.ArrowBuf;
@@ -30,15 +34,19 @@ import org.apache.arrow.vector.IntVector;
 
 /**
  * Cuts appended rows into segments of a fixed number of rows, checking them against the table
- * on the way (column count, NOT NULL). Rows wait as shared slices of the incoming batches and are
- * copied once, into vectors of the exact segment size, when a segment is complete; string codes
- * are then rewritten against a segment-local dictionary holding exactly the values used, and each
- * column is encoded with {@link ChunkCodec}'s selector (the form both stores keep) and freed.
+ * on the way (column count, NOT NULL). Each batch is copied as it arrives into the columns of the
+ * segment being filled, vectors of the exact segment size, and closed at once: string codes are
+ * rewritten on the way against a segment-local dictionary holding exactly the values used. Holding
+ * the batches until their segment was complete kept their memory (Arrow's and their dictionaries'
+ * on the heap) alive for a whole segment, which made the garbage collector copy it and grow the
+ * heap, and emptied Arrow's pooled chunks all at once so that new ones had to be zeroed again.
  *
- * <p>Completed segments are encoded (copy, re-encoding, zone maps, chunk encoding) on the common fork-join pool
- * while the caller goes on appending: done on the appending thread alone, this was the limit of
- * bulk loads on many cores. Segments are handed back in row order, at most {@link #inFlightLimit}
- * of them being encoded at a time, which bounds the memory held by rows not yet encoded.
+ * <p>Completed segments are encoded (zone maps, chunk encoding with {@link ChunkCodec}'s selector,
+ * the form both stores keep) on the common fork-join pool while the caller goes on appending: done
+ * on the appending thread alone, this was the limit of bulk loads on many cores. Segments are
+ * handed back in row order, at most {@link #inFlightLimit} of them being encoded at a time, which
+ * bounds the memory held by rows not yet encoded. The segment columns and the encoders' working
+ * memory go back to this builder after each segment and serve the next ones; it frees them on close.
  */
 final class SegmentBuilder implements AutoCloseable {
     private final String table;
@@ -49,8 +57,14 @@ final class SegmentBuilder implements AutoCloseable {
     private final LongSupplier ids;
     private final int inFlightLimit = ForkJoinPool.getCommonPoolParallelism() + 1;
     private final ArrayDeque<CompletableFuture<BuiltSegment>> inFlight = new ArrayDeque<>();
-    private List<Batch> pending = new ArrayList<>();
-    private int pendingRows;
+    /** Encoding memory free for the next segment: each encoding task takes one and puts it back. */
+    private final Queue<ChunkScratch> scratches = new ConcurrentLinkedQueue<>();
+    /** Segment columns free for the next segment: an encoding task puts its own back when done. */
+    private final Queue<SegmentColumns> freeColumns = new ConcurrentLinkedQueue<>();
+    /** Every segment columns made (on the appending thread), for {@link #close} to free. */
+    private final List<SegmentColumns> allColumns = new ArrayList<>();
+    /** The segment being filled; null between segments. */
+    private SegmentColumns filling;
 
     SegmentBuilder(String table, Schema schema, int segmentRows, BufferAllocator allocator, LongSupplier ids) {
         this.table = table;
@@ -69,11 +83,13 @@ final class SegmentBuilder implements AutoCloseable {
         try (batch) {
             check(batch);
             for (int from = 0; from < batch.rowCount(); ) {
-                int take = Math.min(segmentRows - pendingRows, batch.rowCount() - from);
-                pending.add(slice(batch, from, take));
-                pendingRows += take;
+                if (filling == null) {
+                    filling = nextColumns(batch.rowCount() - from);
+                }
+                int take = Math.min(segmentRows - filling.rows, batch.rowCount() - from);
+                filling.append(batch, from, take);
                 from += take;
-                if (pendingRows == segmentRows) {
+                if (filling.rows == segmentRows) {
                     seal();
                 }
             }
@@ -83,20 +99,27 @@ final class SegmentBuilder implements AutoCloseable {
 
     /** The remaining segments, the last one partial, in row order; empty when no rows are left. */
     List<BuiltSegment> finish() {
-        if (pendingRows > 0) {
+        if (filling != null && filling.rows > 0) {
             seal();
         }
         return takeEncoded(0);
     }
 
-    /** Starts encoding the pending rows as the next segment; from here on they belong to the encoding task. */
+    /** Columns for the next segment, reused when some are free, else new ones with room for {@code rows} rows to begin with. */
+    private SegmentColumns nextColumns(int rows) {
+        SegmentColumns columns = freeColumns.poll();
+        if (columns == null) {
+            columns = new SegmentColumns(Math.min(rows, segmentRows)); // in allColumns first, so that close frees it whatever happens
+        }
+        return columns;
+    }
+
+    /** Starts encoding the filled rows as the next segment; from here on the columns belong to the encoding task. */
     private void seal() {
-        List<Batch> batches = pending;
-        int rows = pendingRows;
+        SegmentColumns columns = filling;
         long id = ids.getAsLong();
-        pending = new ArrayList<>();
-        pendingRows = 0;
-        inFlight.add(CompletableFuture.supplyAsync(() -> encode(id, batches, rows), ForkJoinPool.commonPool()));
+        filling = null;
+        inFlight.add(CompletableFuture.supplyAsync(() -> encode(id, columns), ForkJoinPool.commonPool()));
     }
 
     /**
@@ -135,151 +158,220 @@ final class SegmentBuilder implements AutoCloseable {
         }
     }
 
-    private Batch slice(Batch batch, int from, int count) {
-        List<FieldVector> vectors = new ArrayList<>(schema.size());
-        for (FieldVector v : batch.vectors()) {
-            vectors.add(Segment.slice(v, from, count, allocator));
-        }
-        return new Batch(batch.schema(), vectors, batch.dictionaries(), count);
-    }
-
-    /**
-     * Copies {@code rows} rows of {@code batches} (closing them) into a new segment, a column at
-     * a time: copied, measured for its zone map, encoded, and freed.
-     */
-    private BuiltSegment encode(long id, List<Batch> batches, int rows) {
+    /** Encodes the filled columns as a segment, a column at a time: measured for its zone map, then encoded; then frees them for the next segment. */
+    private BuiltSegment encode(long id, SegmentColumns columns) {
+        int rows = columns.rows;
         List<EncodedChunk> chunks = new ArrayList<>(schema.size());
         List<ZoneMap> zoneMaps = new ArrayList<>(schema.size());
+        ChunkScratch scratch = scratches.poll();
+        if (scratch == null) {
+            scratch = new ChunkScratch();
+        }
         try {
             for (int c = 0; c < schema.size(); c++) {
                 DataType type = types.get(c);
-                try (FieldVector out = Vectors.allocate(schema.field(c).name(), type, rows, allocator)) {
-                    StringDictionary dict = null;
-                    if (type.kind().isString()) {
-                        dict = copyStrings(batches, c, (IntVector) out);
-                    } else {
-                        copyValues(batches, c, out);
-                    }
-                    out.setValueCount(rows);
-                    zoneMaps.add(ZoneMap.of(out, type, dict, rows));
-                    chunks.add(ChunkCodec.encode(out, type, dict, rows));
-                }
+                FieldVector vector = columns.vectors.get(c);
+                vector.setValueCount(rows);
+                StringDictionary dict = columns.dictionary(c);
+                zoneMaps.add(ZoneMap.of(vector, type, dict, rows));
+                chunks.add(ChunkCodec.encode(vector, type, dict, rows, scratch));
             }
         } finally {
-            batches.forEach(Batch::close);
+            scratches.add(scratch);
+            columns.clear();
+            freeColumns.add(columns);
         }
         return new BuiltSegment(id, table, rows, zoneMaps, types, chunks);
     }
 
-    /** Copies a column; fixed-width values without nulls in one block per batch, the rest value by value. */
-    private static void copyValues(List<Batch> batches, int column, FieldVector out) {
-        int at = 0;
-        for (Batch b : batches) {
-            FieldVector in = b.vector(column);
-            int rows = b.rowCount();
-            if (in instanceof BaseFixedWidthVector fixed && fixed.getTypeWidth() > 0 && in.getNullCount() == 0) {
-                long width = fixed.getTypeWidth();
-                out.getDataBuffer().setBytes(at * width, in.getDataBuffer(), 0, rows * width);
-                ArrowBuf validity = out.getValidityBuffer();
-                for (int r = 0; r < rows; r++) {
-                    BitVectorHelper.setBit(validity, at + r);
-                }
-            } else {
-                for (int r = 0; r < rows; r++) {
-                    out.copyFromSafe(r, at + r, in);
+    /**
+     * The columns of one segment while it fills: a vector per column, grown to the segment's size
+     * as rows come (a one-row INSERT allocates for one row, not a segment's worth), and
+     * per string column its dictionary so far (UTF-8 bytes for batches that bring them, as loads
+     * do; Strings once any batch does not). The vectors and UTF-8 dictionaries serve segment after
+     * segment, so they are allocated at their full size only once.
+     */
+    private final class SegmentColumns {
+        private final List<FieldVector> vectors = new ArrayList<>(schema.size());
+        /** Per string column, the UTF-8 dictionary kept from segment to segment, and whether this segment uses it. */
+        private final Utf8Dictionary[] utf8 = new Utf8Dictionary[schema.size()];
+        private final boolean[] inUtf8 = new boolean[schema.size()];
+        private final StringDictionary.Builder[] strings = new StringDictionary.Builder[schema.size()];
+        private int rows;
+
+        SegmentColumns(int capacity) {
+            allColumns.add(this);
+            for (int c = 0; c < schema.size(); c++) {
+                vectors.add(Vectors.allocate(schema.field(c).name(), types.get(c), capacity, allocator));
+            }
+        }
+
+        /** Copies rows {@code [from, from + count)} of {@code batch} behind the rows already here. */
+        void append(Batch batch, int from, int count) {
+            for (FieldVector v : vectors) {
+                while (v.getValueCapacity() < rows + count) {
+                    v.reAlloc(); // doubles, and zeroes the new part as a fresh vector would be
                 }
             }
-            at += rows;
+            for (int c = 0; c < schema.size(); c++) {
+                if (types.get(c).kind().isString()) {
+                    appendStrings(batch, c, from, count);
+                } else {
+                    copyValues(batch.vector(c), from, count, vectors.get(c), rows);
+                }
+            }
+            rows += count;
         }
-    }
 
-    /** Re-encodes a string column over one dictionary; CHAR values are kept without trailing spaces. */
-    private StringDictionary copyStrings(List<Batch> batches, int column, IntVector out) {
-        boolean isChar = schema.type(column).kind() == io.warpdb.core.types.TypeKind.CHAR;
-        // The batches' dictionaries together bound the segment's distinct values.
-        int bound = Math.min(batches.stream().mapToInt(b -> b.dictionary(column).size()).sum(), out.getValueCapacity());
-        if (batches.stream().allMatch(b -> b.dictionary(column).utf8() != null)) {
-            return copyUtf8(batches, column, out, isChar, bound);
-        }
-        StringDictionary.Builder dict = new StringDictionary.Builder(bound);
-        int at = 0;
-        for (Batch b : batches) {
-            IntVector codes = (IntVector) b.vector(column);
-            StringDictionary source = b.dictionary(column);
-            int[] remap = remap(source.size());
-            for (int r = 0; r < b.rowCount(); r++, at++) {
+        /** Re-encodes a string column's rows over the segment's dictionary; CHAR values are kept without trailing spaces. */
+        private void appendStrings(Batch batch, int column, int from, int count) {
+            IntVector codes = (IntVector) batch.vector(column);
+            StringDictionary source = batch.dictionary(column);
+            IntVector out = (IntVector) vectors.get(column);
+            boolean isChar = types.get(column).kind() == TypeKind.CHAR;
+            if (rows == 0 && source.utf8() != null) {
+                if (utf8[column] == null) {
+                    utf8[column] = newUtf8Dictionary(source.utf8(), batch.rowCount());
+                }
+                inUtf8[column] = true;
+            } else if (rows == 0) {
+                strings[column] = new StringDictionary.Builder(count);
+            } else if (inUtf8[column] && source.utf8() == null) {
+                strings[column] = asStrings(utf8[column]); // the same entries in the same order: the codes so far stay
+                inUtf8[column] = false;
+            }
+            int[] remap = inUtf8[column] ? remapUtf8(codes, source, from, count, isChar, utf8[column])
+                    : remapStrings(codes, source, from, count, isChar, strings[column]);
+            for (int r = from, at = rows; r < from + count; r++, at++) {
                 if (codes.isNull(r)) {
                     out.setNull(at);
                 } else {
-                    int code = codes.get(r);
-                    if (remap[code] < 0) {
-                        String value = source.get(code);
-                        remap[code] = dict.add(isChar ? value.stripTrailing() : value);
-                    }
-                    out.set(at, remap[code]);
+                    out.set(at, remap[codes.get(r)]);
                 }
             }
         }
-        return dict.build();
+
+        /**
+         * A dictionary sized for a segment whose batches are like the first one (whose dictionary
+         * covers all its rows, of which the segment may take only some): as many distinct
+         * values per row, as many bytes per value (a million distinct comments would otherwise grow
+         * it six times over, each time a copy).
+         */
+        private Utf8Dictionary newUtf8Dictionary(Utf8Strings first, int rowsOfFirst) {
+            double scale = segmentRows / (double) Math.max(1, rowsOfFirst);
+            long bytes = first.size() == 0 ? 0 : first.offset(first.size()) - first.offset(0);
+            return new Utf8Dictionary((int) Math.min(segmentRows, first.size() * scale),
+                    (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, bytes * scale)));
+        }
+
+        /** The segment's dictionary of a string column (null for other columns), complete once the segment is. */
+        StringDictionary dictionary(int column) {
+            if (inUtf8[column]) {
+                return StringDictionary.ofUtf8(utf8[column].build(), true);
+            }
+            return strings[column] == null ? null : strings[column].build();
+        }
+
+        /**
+         * Empties the columns for the next segment. Every row's validity bit is written as it is
+         * copied; clearing the bitmap keeps the bits past a partial last segment's rows zero, as in a
+         * fresh vector, so that its encoding does not depend on the segments before.
+         */
+        void clear() {
+            for (FieldVector v : vectors) {
+                v.getValidityBuffer().setZero(0, v.getValidityBuffer().capacity());
+                v.setValueCount(0);
+            }
+            for (Utf8Dictionary dictionary : utf8) {
+                if (dictionary != null) {
+                    dictionary.clear();
+                }
+            }
+            Arrays.fill(inUtf8, false);
+            Arrays.fill(strings, null);
+            rows = 0;
+        }
+    }
+
+    /** Copies {@code count} values of {@code in} from {@code from} to {@code out} at {@code at}; without nulls in one block, else value by value. */
+    private static void copyValues(FieldVector in, int from, int count, FieldVector out, int at) {
+        if (in instanceof BaseFixedWidthVector fixed && fixed.getTypeWidth() > 0 && in.getNullCount() == 0) {
+            long width = fixed.getTypeWidth();
+            out.getDataBuffer().setBytes(at * width, in.getDataBuffer(), from * width, count * width);
+            ArrowBuf validity = out.getValidityBuffer();
+            for (int r = 0; r < count; r++) {
+                BitVectorHelper.setBit(validity, at + r);
+            }
+        } else {
+            for (int r = 0; r < count; r++) {
+                out.copyFromSafe(from + r, at + r, in);
+            }
+        }
+    }
+
+    /** A UTF-8 dictionary's entries as Strings, in order. */
+    private static StringDictionary.Builder asStrings(Utf8Dictionary dictionary) {
+        StringDictionary entries = StringDictionary.ofUtf8(dictionary.build(), true);
+        StringDictionary.Builder strings = new StringDictionary.Builder(entries.size());
+        for (int code = 0; code < entries.size(); code++) {
+            strings.add(entries.get(code));
+        }
+        return strings;
+    }
+
+    /** Segment codes for the source codes that rows {@code [from, from + count)} use (-1 for the others), by String. */
+    private static int[] remapStrings(IntVector codes, StringDictionary source, int from, int count, boolean isChar,
+            StringDictionary.Builder dict) {
+        int[] remap = remap(source.size());
+        for (int r = from; r < from + count; r++) {
+            if (!codes.isNull(r) && remap[codes.get(r)] < 0) {
+                String value = source.get(codes.get(r));
+                remap[codes.get(r)] = dict.add(isChar ? value.stripTrailing() : value);
+            }
+        }
+        return remap;
     }
 
     /**
-     * {@link #copyStrings} for batches whose dictionaries hold UTF-8 (bulk loads): the distinct
-     * values are found by hashing the bytes, no String made. CHAR values from a load come
-     * stripped already; one that may end in white space is stripped here, decoded.
+     * As {@link #remapStrings} for a source dictionary of UTF-8 (bulk loads): the distinct values are
+     * found by hashing the bytes, no String made, a block at a time in the order first used. CHAR
+     * values from a load come stripped already; one that may end in white space is stripped here, decoded.
      */
-    private static StringDictionary copyUtf8(List<Batch> batches, int column, IntVector out, boolean isChar, int bound) {
-        long bytes = batches.stream().mapToLong(b -> {
-            Utf8Strings u = b.dictionary(column).utf8();
-            return u.size() == 0 ? 0 : u.offset(u.size()) - u.offset(0);
-        }).sum();
-        Utf8Dictionary dict = new Utf8Dictionary(bound, (int) Math.min(bytes, Integer.MAX_VALUE - 8));
-        int[] from = new int[Utf8Dictionary.BLOCK];
-        int[] to = new int[Utf8Dictionary.BLOCK];
+    private static int[] remapUtf8(IntVector rowCodes, StringDictionary source, int from, int count, boolean isChar,
+            Utf8Dictionary dict) {
+        Utf8Strings entries = source.utf8();
+        int[] remap = remap(source.size());
+        int[] starts = new int[Utf8Dictionary.BLOCK];
+        int[] ends = new int[Utf8Dictionary.BLOCK];
         int[] sourceCodes = new int[Utf8Dictionary.BLOCK];
         int[] codes = new int[Utf8Dictionary.BLOCK];
-        int at = 0;
-        for (Batch b : batches) {
-            IntVector rowCodes = (IntVector) b.vector(column);
-            StringDictionary source = b.dictionary(column);
-            Utf8Strings entries = source.utf8();
-            int[] remap = remap(source.size());
-            // First the entries the rows use, looked up a block at a time in the order first used; then the rows' codes.
-            int pending = 0;
-            for (int r = 0; r < b.rowCount(); r++) {
-                if (rowCodes.isNull(r)) {
-                    continue;
-                }
-                int code = rowCodes.get(r);
-                if (remap[code] != -1) {
-                    continue;
-                }
-                int start = entries.offset(code);
-                int end = start + entries.length(code);
-                if (isChar && end > start && entries.bytes()[end - 1] <= ' ') { // white space or non-ASCII
-                    byte[] stripped = source.get(code).stripTrailing().getBytes(StandardCharsets.UTF_8);
-                    remap[code] = dict.add(stripped, 0, stripped.length);
-                    continue;
-                }
-                remap[code] = -2; // looked up with its block
-                sourceCodes[pending] = code;
-                from[pending] = start;
-                to[pending] = end;
-                if (++pending == Utf8Dictionary.BLOCK) {
-                    addBlock(dict, entries, from, to, sourceCodes, pending, codes, remap);
-                    pending = 0;
-                }
+        int pending = 0;
+        for (int r = from; r < from + count; r++) {
+            if (rowCodes.isNull(r)) {
+                continue;
             }
-            addBlock(dict, entries, from, to, sourceCodes, pending, codes, remap);
-            for (int r = 0; r < b.rowCount(); r++, at++) {
-                if (rowCodes.isNull(r)) {
-                    out.setNull(at);
-                } else {
-                    out.set(at, remap[rowCodes.get(r)]);
-                }
+            int code = rowCodes.get(r);
+            if (remap[code] != -1) {
+                continue;
+            }
+            int start = entries.offset(code);
+            int end = start + entries.length(code);
+            if (isChar && end > start && entries.bytes()[end - 1] <= ' ') { // white space or non-ASCII
+                byte[] stripped = source.get(code).stripTrailing().getBytes(StandardCharsets.UTF_8);
+                remap[code] = dict.add(stripped, 0, stripped.length);
+                continue;
+            }
+            remap[code] = -2; // looked up with its block
+            sourceCodes[pending] = code;
+            starts[pending] = start;
+            ends[pending] = end;
+            if (++pending == Utf8Dictionary.BLOCK) {
+                addBlock(dict, entries, starts, ends, sourceCodes, pending, codes, remap);
+                pending = 0;
             }
         }
-        return StringDictionary.ofUtf8(dict.build(), true);
+        addBlock(dict, entries, starts, ends, sourceCodes, pending, codes, remap);
+        return remap;
     }
 
     private static void addBlock(Utf8Dictionary dict, Utf8Strings entries, int[] from, int[] to, int[] sourceCodes, int count,
@@ -296,19 +388,20 @@ final class SegmentBuilder implements AutoCloseable {
         return remap;
     }
 
-    /** Frees the rows not handed back: pending ones, and (by waiting for them) those of segments still encoding. */
+    /** Frees everything: the rows not handed back (by waiting for the segments still encoding), and the segment columns. */
     @Override
     public void close() {
-        pending.forEach(Batch::close);
-        pending.clear();
-        pendingRows = 0;
         for (CompletableFuture<BuiltSegment> f : inFlight) {
             try {
                 f.join();
             } catch (CompletionException e) {
-                // That encoding failed and freed what it held; whoever closes early is already failing.
+                // That encoding failed; whoever closes early is already failing.
             }
         }
         inFlight.clear();
+        filling = null;
+        freeColumns.clear();
+        allColumns.forEach(c -> c.vectors.forEach(FieldVector::close));
+        allColumns.clear();
     }
 }

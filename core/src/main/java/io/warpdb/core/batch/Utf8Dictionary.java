@@ -153,9 +153,23 @@ public final class Utf8Dictionary {
         slots = grown;
     }
 
-    /** The entries, in the order added (distinct unless appended); the dictionary must not be used afterwards. */
+    /**
+     * The entries, in the order added (distinct unless appended); the dictionary must not be used
+     * afterwards, unless {@link #clear}ed once they are not.
+     */
     public Utf8Strings build() {
         return entries.build();
+    }
+
+    /**
+     * Empties the dictionary for reuse, keeping its table and byte array at the size they grew
+     * to: what {@link #build} returned before becomes invalid. Cheaper than a new dictionary of
+     * that size, which would be zeroed just the same and, being large, make the heap grow.
+     */
+    public void clear() {
+        Arrays.fill(slots, 0);
+        entries.clear();
+        appended = false;
     }
 
     /** A hash of the bytes, eight at a time: xxHash64's rounds and final mix (not its exact value). */

@@ -107,7 +107,12 @@ public final class Utf8Strings {
             return offsets[i];
         }
 
-        /** The entries added; the builder must not be used afterwards. */
+        /** Drops every entry, keeping the arrays: the strings {@link #build} returned before become invalid. */
+        public void clear() {
+            size = 0;
+        }
+
+        /** The entries added; the builder must not be used afterwards, unless {@link #clear}ed once they are not. */
         public Utf8Strings build() {
             return new Utf8Strings(bytes, offsets, size);
         }

@@ -42,6 +42,31 @@ class Utf8DictionaryTest {
     }
 
     @Test
+    void aClearedDictionaryStartsOverAsANewOneWould() {
+        // Cleared when grown and full of other values, after an append (which refuses lookups), and twice in a row.
+        Utf8Dictionary reused = new Utf8Dictionary(2, 4);
+        for (int i = 0; i < 3000; i++) {
+            add(reused, "old " + i);
+        }
+        reused.append(new byte[] {'x'}, 0, 1);
+        reused.clear();
+        reused.clear();
+        Utf8Dictionary fresh = new Utf8Dictionary(2, 4);
+        for (int i = 0; i < 4000; i++) {
+            String v = i % 7 == 0 ? "" : "new " + i % 900;
+            assertEquals(add(fresh, v), add(reused, v), v);
+        }
+        assertTrue(reused.isDistinct());
+        assertEquals(fresh.size(), reused.size());
+        StringDictionary entries = StringDictionary.ofUtf8(reused.build(), true);
+        assertEquals("", entries.get(0));
+        assertEquals("new 1", entries.get(1));
+        for (int code = 0; code < entries.size(); code++) {
+            assertFalse(entries.get(code).startsWith("old"), entries.get(code));
+        }
+    }
+
+    @Test
     void blocksFindTheCodesThatOneByOneLookupsFind() {
         // Repeats within a block and across blocks, empty strings (one last in the bytes), growth past the expected size.
         Random random = new Random(11);

@@ -32,7 +32,13 @@ public final class ChunkCodec {
      *     or repeated entries; the chunk keeps only what it uses); ignored for other types
      */
     public static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount) {
-        return encode(vector, type, dictionaryOrNull, rowCount, null);
+        return encode(vector, type, dictionaryOrNull, rowCount, new ChunkScratch());
+    }
+
+    /** As {@link #encode(FieldVector, DataType, StringDictionary, int)}, in working memory kept for the caller's next chunk. */
+    public static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
+            ChunkScratch scratch) {
+        return encode(vector, type, dictionaryOrNull, rowCount, null, scratch);
     }
 
     /**
@@ -54,7 +60,7 @@ public final class ChunkCodec {
         if (type.isWideDecimal()) {
             throw new IllegalArgumentException("a " + type + " chunk chooses an encoding per word stream");
         }
-        return CascadeSelector.choose(ColumnValues.read(vector, type, dictionaryOrNull, rowCount)).toString();
+        return CascadeSelector.choose(ColumnValues.read(vector, type, dictionaryOrNull, rowCount, new ChunkScratch())).toString();
     }
 
     /** As {@link #encode(FieldVector, DataType, StringDictionary, int)}, storing the values in {@code encoding}, one of {@link #candidateEncodings}. */
@@ -62,12 +68,17 @@ public final class ChunkCodec {
             String encoding) {
         ValueEncoding forced = CascadeSelector.candidates(type).stream().filter(e -> e.toString().equals(encoding)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no value encoding " + encoding + " for " + type));
-        return encode(vector, type, dictionaryOrNull, rowCount, forced);
+        return encode(vector, type, dictionaryOrNull, rowCount, forced, new ChunkScratch());
     }
 
     /** As above, with {@code forced} (when not null) used instead of the selector's choice; for tests. */
     static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
             ValueEncoding forced) {
+        return encode(vector, type, dictionaryOrNull, rowCount, forced, new ChunkScratch());
+    }
+
+    private static EncodedChunk encode(FieldVector vector, DataType type, StringDictionary dictionaryOrNull, int rowCount,
+            ValueEncoding forced, ChunkScratch scratch) {
         if (!vector.getField().getType().equals(type.arrowType())) {
             throw new IllegalArgumentException("a " + type + " column needs a vector of " + type.arrowType()
                     + ", not " + vector.getField().getType());
@@ -76,7 +87,7 @@ public final class ChunkCodec {
             throw new IllegalArgumentException("rowCount " + rowCount + " outside the vector's " + vector.getValueCount() + " rows");
         }
         PhysicalLayout layout = PhysicalLayout.of(type.kind());
-        ByteWriter out = new ByteWriter(rowCount + 64); // a byte a row: most encoded chunks need about that or less
+        ByteWriter out = scratch.writer(rowCount + 64); // a byte a row: most encoded chunks need about that or less
         out.putByte(FORMAT_VERSION);
         out.putByte(type.isWideDecimal() ? WIDE_LAYOUT_ID : layout.wireId);
         out.putInt(rowCount);
@@ -91,7 +102,7 @@ public final class ChunkCodec {
             String highs = forced != null ? writeValues(forced, words[1], out) : writeChosenValues(words[1], out);
             return new EncodedChunk(out.toByteArray(), "low " + lows + ", high " + highs + validity.description);
         }
-        ColumnValues column = ColumnValues.read(vector, type, dictionaryOrNull, rowCount);
+        ColumnValues column = ColumnValues.read(vector, type, dictionaryOrNull, rowCount, scratch);
         String description = forced != null ? writeValues(forced, column, out) : writeChosenValues(column, out);
         return new EncodedChunk(out.toByteArray(), description + validity.description);
     }

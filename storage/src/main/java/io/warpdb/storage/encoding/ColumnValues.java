@@ -19,9 +19,11 @@ record ColumnValues(PhysicalLayout layout, long[] values, StringDictionary dicti
         return values.length;
     }
 
-    static ColumnValues read(FieldVector vector, DataType type, StringDictionary dictionary, int rowCount) {
+    /** The first {@code rowCount} rows of {@code vector}, their values in {@code scratch}'s array (valid until its next use). */
+    static ColumnValues read(FieldVector vector, DataType type, StringDictionary dictionary, int rowCount, ChunkScratch scratch) {
         PhysicalLayout layout = PhysicalLayout.of(type.kind());
-        long[] values = layout.load(vector.getDataBuffer(), rowCount);
+        long[] values = scratch.longs(rowCount);
+        layout.load(vector.getDataBuffer(), values);
         fillNullSlots(vector, values);
         if (!type.kind().isString()) {
             return new ColumnValues(layout, values, null);

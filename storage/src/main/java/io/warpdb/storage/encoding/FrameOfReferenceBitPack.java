@@ -41,20 +41,23 @@ final class FrameOfReferenceBitPack implements IntegerEncoding {
         if (width == 0) {
             return 0;
         }
-        int words = wordCount(values.length, width);
-        // One spare word, so that a value may always spill into word + 1 without a branch.
-        long[] packed = new long[words + 1];
-        long bit = 0;
+        // Straight into the output a word at a time, no packed array to allocate and copy per stream.
+        long word = 0;
+        int filled = 0; // bits of word in use
         for (long value : values) {
             long offset = value - reference;
-            int word = (int) (bit >>> 6);
-            int shift = (int) bit & 63;
-            packed[word] |= offset << shift;
-            // The bits that did not fit: (x >>> 1) >>> (63 - shift) is x >>> (64 - shift), yet 0 when shift == 0.
-            packed[word + 1] |= (offset >>> 1) >>> (63 - shift);
-            bit += width;
+            word |= offset << filled;
+            filled += width;
+            if (filled >= Long.SIZE) {
+                out.putLong(word);
+                filled -= Long.SIZE;
+                // The bits of offset that did not fit (none when it ended the word exactly).
+                word = filled == 0 ? 0 : offset >>> (width - filled);
+            }
         }
-        out.putLongs(packed, words);
+        if (filled > 0) {
+            out.putLong(word);
+        }
         return width;
     }
 

@@ -54,11 +54,11 @@ enum PhysicalLayout {
         return ((long) count * bitsPerValue + 7) / 8;
     }
 
-    /** The first {@code count} values of an Arrow data buffer, widened to longs. */
-    long[] load(ArrowBuf data, int count) {
-        long[] values = new long[count];
+    /** The first {@code values.length} values of an Arrow data buffer, widened to longs into {@code values}. */
+    void load(ArrowBuf data, long[] values) {
+        int count = values.length;
         if (count == 0) {
-            return values;
+            return;
         }
         switch (this) {
             case BIT -> {
@@ -74,7 +74,6 @@ enum PhysicalLayout {
             }
             case INT64 -> data.nioBuffer(0, count * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
         }
-        return values;
     }
 
     /** Writes {@code values[0..count)} into an Arrow data buffer: a bulk copy or one narrowing loop. */

@@ -1,0 +1,108 @@
+package io.warpdb.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Dictionary;
+import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
+import io.warpdb.storage.encoding.ChunkCodec;
+import io.warpdb.storage.encoding.DecodedColumn;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Batches are copied into the segment being filled as they arrive, into columns reused from one
+ * segment to the next: batches that straddle segment boundaries, NULLs in one segment and none in
+ * the next, string dictionaries of UTF-8 (loads) and of Strings mixed in one segment.
+ */
+class SegmentBuilderTest {
+    private static final Schema SCHEMA = Schema.of(new Field("i", DataType.INTEGER), new Field("s", DataType.varchar(0)),
+            new Field("c", DataType.chars(5)), new Field("d", DataType.DOUBLE));
+
+    @Test
+    void segmentsHoldTheRowsInOrderWhateverTheBatchesAndReusedColumns() {
+        int[] batchSizes = {3, 5, 1, 7, 2, 4, 4, 1};
+        List<List<Object>> all = new ArrayList<>();
+        try (BufferAllocator a = new RootAllocator()) {
+            List<BuiltSegment> segments = new ArrayList<>();
+            AtomicLong ids = new AtomicLong();
+            try (SegmentBuilder builder = new SegmentBuilder("t", SCHEMA, 4, a, ids::incrementAndGet)) {
+                for (int b = 0; b < batchSizes.length; b++) {
+                    List<List<Object>> rows = new ArrayList<>();
+                    for (int r = 0; r < batchSizes[b]; r++) {
+                        long n = all.size();
+                        // NULLs only among the first six rows; strings repeat within and across batches.
+                        rows.add(TestData.row(n < 6 && n % 2 == 0 ? null : n, n < 6 && n % 3 == 0 ? null : "v" + n % 5,
+                                "c" + n % 3, n * 0.5));
+                        all.add(rows.get(r));
+                    }
+                    Batch batch = TestData.batch(SCHEMA, rows, a);
+                    segments.addAll(builder.add(b % 2 == 1 ? withUtf8Dictionaries(batch) : batch));
+                }
+                segments.addAll(builder.finish());
+            }
+            assertEquals(List.of(4, 4, 4, 4, 4, 4, 3), segments.stream().map(BuiltSegment::rowCount).toList());
+            assertEquals(all, decode(segments, a));
+            assertEquals(List.of(2L, 1L, 0L, 0L, 0L, 0L, 0L),
+                    segments.stream().map(s -> s.zoneMaps().get(0).nullCount()).toList(), "a reused column keeps no NULL");
+            assertEquals(new ZoneMap(0, "v0", "v4"), segments.get(2).zoneMaps().get(1));
+        }
+    }
+
+    /** The batch with each string column's dictionary as UTF-8 bytes (the form loads produce), entries in the same order. */
+    private static Batch withUtf8Dictionaries(Batch batch) {
+        List<StringDictionary> dictionaries = new ArrayList<>();
+        for (int c = 0; c < batch.columnCount(); c++) {
+            StringDictionary strings = batch.dictionary(c);
+            if (strings == null) {
+                dictionaries.add(null);
+                continue;
+            }
+            Utf8Dictionary utf8 = new Utf8Dictionary(strings.size(), 16);
+            for (int code = 0; code < strings.size(); code++) {
+                byte[] bytes = strings.get(code).getBytes(StandardCharsets.UTF_8);
+                utf8.append(bytes, 0, bytes.length);
+            }
+            dictionaries.add(StringDictionary.ofUtf8(utf8.build(), false));
+        }
+        return new Batch(batch.schema(), new ArrayList<>(batch.vectors()), dictionaries, batch.rowCount());
+    }
+
+    /** The segments' rows, decoded from their chunks. */
+    private static List<List<Object>> decode(List<BuiltSegment> segments, BufferAllocator a) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (BuiltSegment segment : segments) {
+            List<DecodedColumn> columns = new ArrayList<>();
+            try {
+                List<FieldVector> vectors = new ArrayList<>();
+                List<StringDictionary> dictionaries = new ArrayList<>();
+                for (int c = 0; c < SCHEMA.size(); c++) {
+                    columns.add(ChunkCodec.decode(ByteBuffer.wrap(segment.chunks().get(c).bytes()), SCHEMA.type(c), a));
+                    vectors.add(columns.get(c).vector());
+                    dictionaries.add(columns.get(c).dictionary());
+                }
+                Batch batch = new Batch(SCHEMA, vectors, dictionaries, segment.rowCount());
+                for (int r = 0; r < segment.rowCount(); r++) {
+                    List<Object> row = new ArrayList<>();
+                    for (int c = 0; c < SCHEMA.size(); c++) {
+                        row.add(TestData.value(batch, c, r));
+                    }
+                    rows.add(row);
+                }
+            } finally {
+                columns.forEach(DecodedColumn::close);
+            }
+        }
+        return rows;
+    }
+}
