@@ -118,8 +118,7 @@ final class TableWrite implements AutoCloseable {
         if (!replaced.isEmpty() || !emptied.isEmpty()) {
             throw new IllegalStateException("only appends are staged");
         }
-        List<SegmentRef> segments = added.stream().map(s -> new SegmentRef(s, DeleteVector.NONE)).toList();
-        catalog.commit(m -> m.withStaged(load, m.tableOrThrow(tableId, table), segments));
+        catalog.commit(m -> m.withStaged(load, m.tableOrThrow(tableId, table), addedRefs()));
     }
 
     private Manifest applyTo(Manifest m) {
@@ -146,10 +145,13 @@ final class TableWrite implements AutoCloseable {
         if (found != touched.size()) {
             throw concurrentModification(); // a touched segment is gone: emptied by another delete
         }
-        for (Segment s : added) {
-            segments.add(new SegmentRef(s, DeleteVector.NONE));
-        }
+        segments.addAll(addedRefs());
         return m.with(current.withSegments(segments));
+    }
+
+    /** The appended segments as a table holds them: without deletes. */
+    private List<SegmentRef> addedRefs() {
+        return added.stream().map(s -> new SegmentRef(s, DeleteVector.NONE)).toList();
     }
 
     private static Map<Long, SegmentRef> bySegmentId(TableState state) {

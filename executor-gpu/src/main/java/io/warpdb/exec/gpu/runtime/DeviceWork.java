@@ -89,9 +89,7 @@ public final class DeviceWork implements AutoCloseable {
 
     /** A block holding {@code values}, their copy queued on {@link #stream()} (the array may change once this returns). */
     public DeviceBuffer upload(int[] values, String owner) {
-        DeviceBuffer b = allocate(Math.max((long) values.length * Integer.BYTES, 8), owner);
-        stage(b, upload -> upload.putInts(values));
-        return b;
+        return upload(List.of(values), owner);
     }
 
     /** A block holding {@code pieces} one after another, their copies queued on {@link #stream()}. */
