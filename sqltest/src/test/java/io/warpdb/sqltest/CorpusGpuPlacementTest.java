@@ -40,9 +40,7 @@ class CorpusGpuPlacementTest {
             Map.entry("SortNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
             Map.entry("UnionNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
             Map.entry("ValuesNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
-            Map.entry("WindowNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
-            // DOUBLE and REAL columns as text: the GPU makes text per distinct value, and its GROUP BY takes -0.0 for 0.0.
-            Map.entry("ProjectNode: CAST between REAL and VARCHAR runs on the CPU", List.of("sql/expr/small_types.test"))));
+            Map.entry("WindowNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test"))));
 
     @Test
     void everyNodeOfTheCorpusIsPlacedOnTheGpuButTheListedFeatures() {

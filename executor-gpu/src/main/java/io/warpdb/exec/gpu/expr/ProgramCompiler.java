@@ -432,18 +432,17 @@ public final class ProgramCompiler {
      * one dictionary's entries: a string function of several operands that read columns (CONCAT(a, b)
      * and TPC-DS q84's {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))},
      * REPLACE(a, b, '_'), STRPOS(a, b), LEFT(a, n)), or of one that is not a string (CONCAT('#', n),
-     * the implicit text of a number), or a number, date or timestamp as text ({@link #formatsAsText});
-     * its operands are strings or {@link #hasExactText} values. The
-     * select evaluates it ({@link #combinedCalls}) before its program, once per distinct combination (select/StringCombinations,
-     * with the CPU executor's functions, so the text is the CPU's), and the program reads it as a column.
+     * the implicit text of a number), or a number, date or timestamp as text ({@link #formatsAsText}).
+     * The select evaluates it ({@link #combinedCalls}) before its program, once per distinct
+     * combination (select/StringCombinations, with the CPU executor's functions, so the text is the
+     * CPU's; -0.0 and 0.0 are distinct there), and the program reads it as a column.
      */
-    public static boolean combinesStrings(Expr e) {
+    private static boolean combinesStrings(Expr e) {
         if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op()) && !formatsAsText(call)) {
             return false;
         }
         List<Expr> reading = call.args().stream().filter(ProgramCompiler::readsColumn).toList();
-        boolean combined = reading.size() > 1 || reading.size() == 1 && !reading.get(0).type().kind().isString();
-        return combined && reading.stream().allMatch(a -> a.type().kind().isString() || hasExactText(a.type()));
+        return reading.size() > 1 || reading.size() == 1 && !reading.get(0).type().kind().isString();
     }
 
     /**
@@ -480,15 +479,6 @@ public final class ProgramCompiler {
     private static boolean formatsAsText(Call call) {
         return call.op() == Op.CAST && call.type().kind() == TypeKind.VARCHAR && call.type().precision() == 0
                 && !call.arg(0).type().kind().isString();
-    }
-
-    /**
-     * Whether equal values of {@code type}, as a GROUP BY on the GPU finds them, have one text: all
-     * but DOUBLE and REAL (the grouping takes -0.0 for 0.0, whose texts differ) and DECIMALs of more
-     * than 18 digits (no kernel reads them).
-     */
-    private static boolean hasExactText(DataType type) {
-        return type.kind() != TypeKind.DOUBLE && runsOnGpu(type);
     }
 
     /**

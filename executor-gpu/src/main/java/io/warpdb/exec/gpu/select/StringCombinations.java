@@ -21,7 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * String calls over combinations of values ({@link ProgramCompiler#combinesStrings}: CONCAT(a, b),
+ * String calls over combinations of values ({@link ProgramCompiler#combinedCalls}: CONCAT(a, b),
  * REPLACE(a, b, '_'), LEFT(a, n), CAST(n AS VARCHAR)) as columns computed before a select's program: the operands'
  * codes (and numbers, dates, timestamps) are computed on the device, the rows grouped by their combination
  * (as a GROUP BY of them), the call evaluated on the host once per distinct combination (the CPU
@@ -91,7 +91,7 @@ final class StringCombinations {
                     call.type().kind().isString() ? StringDictionary.EMPTY : null);
         }
         try (DeviceTable codes = FilterProject.run(input, null, operands, new Schema(fields), entries, work);
-                Groups groups = GpuAggregate.rowGroups(codes, work);
+                Groups groups = GpuAggregate.rowGroups(codes, false, work);
                 DeviceTable distinct = ColumnGather.gather(codes, groups.representatives(), groups.count(), work)) {
             EntryEvaluator.EntryValues values = entries.evaluateCombinations(overCombinations, distinct, work);
             try (DeviceTable perGroup = new DeviceTable(Schema.of(new Field("combined", call.type())), groups.count(),

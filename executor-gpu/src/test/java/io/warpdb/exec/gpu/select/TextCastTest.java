@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * CAST(x AS VARCHAR), CONCAT with numbers): the same strings as the CPU executor's, at the
  * harness's sizes (empty, 1, 31/32/33, many blocks) with NULLs, duplicates and, in a second round,
  * each type's limits (BIGINT and TIMESTAMP extremes, 18-digit decimals, -0.xxx decimals, dates
- * from 1696 to 2243). Placement is checked without a device; the results need one.
+ * from 1696 to 2243, -0.0 apart from 0.0, infinities and NaN). Placement is checked without a device;
+ * the results need one.
  */
 class TextCastTest extends GpuTestBase {
     private static final DataType FRACTION = DataType.decimal(3, 3);
@@ -34,7 +35,7 @@ class TextCastTest extends GpuTestBase {
             new Field("s", DataType.SMALLINT), new Field("t", DataType.TINYINT), new Field("m", DataType.decimal(12, 2)),
             new Field("w", DataType.decimal(18, 4)), new Field("f", FRACTION), new Field("d", DataType.DATE),
             new Field("ts", DataType.TIMESTAMP), new Field("iv", DataType.INTERVAL), new Field("k", DataType.BOOLEAN),
-            new Field("v", DataType.VARCHAR));
+            new Field("v", DataType.VARCHAR), new Field("x", DataType.DOUBLE), new Field("r", DataType.REAL));
 
     private static ColumnRef column(String name) {
         return new ColumnRef(SCHEMA.indexOf(name), SCHEMA.field(SCHEMA.indexOf(name)).type());
@@ -54,7 +55,7 @@ class TextCastTest extends GpuTestBase {
 
     static List<Expr> expressions() {
         List<Expr> out = new ArrayList<>();
-        for (String name : List.of("i", "b", "s", "t", "m", "w", "f", "d", "ts", "iv", "k")) {
+        for (String name : List.of("i", "b", "s", "t", "m", "w", "f", "d", "ts", "iv", "k", "x", "r")) {
             out.add(text(column(name)));
         }
         out.add(concat(column("v"), text(column("b"))));
@@ -62,6 +63,7 @@ class TextCastTest extends GpuTestBase {
         out.add(concat(text(column("i")), text(column("d"))));
         out.add(concat(new Literal("n=", DataType.VARCHAR), column("b")));
         out.add(concat(column("m"), column("s")));
+        out.add(concat(column("v"), column("x")));
         out.add(Call.of(Op.UPPER, DataType.VARCHAR, text(column("k"))));
         // Operands that can raise (22003 on both sides where the extremes overflow), and a CASE of a safe one.
         out.add(text(Call.of(Op.ADD, DataType.INTEGER, column("i"), column("i"))));
