@@ -40,18 +40,7 @@ class CorpusGpuPlacementTest {
             Map.entry("SortNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
             Map.entry("UnionNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
             Map.entry("ValuesNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
-            Map.entry("WindowNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test")),
-            // Numbers, dates and timestamps as text (CAST to VARCHAR, also inside CONCAT): the GPU's strings are codes into
-            // dictionaries whose entries the host computes per entry of a string column, or per distinct combination of
-            // the string and INTEGER columns of a string function (CONCAT(a, b), REPLACE(a, b, c), LEFT(a, n)).
-            Map.entry("ProjectNode: CAST between BIGINT and VARCHAR runs on the CPU", List.of("sql/expr/cast.test")),
-            Map.entry("ProjectNode: CAST between DATE and VARCHAR runs on the CPU", List.of("sql/expr/cast.test", "sql/expr/date.test", "sql/expr/null_date.test")),
-            Map.entry("ProjectNode: CAST between DECIMAL and VARCHAR runs on the CPU", List.of("sql/expr/cast.test", "sql/expr/constant_casts.test", "sql/setop/union_intersect_except.test")),
-            Map.entry("ProjectNode: CAST between INTEGER and VARCHAR runs on the CPU", List.of("sql/aggregate/count_columns.test", "sql/expr/cast.test", "sql/function/string.test")),
-            Map.entry("ProjectNode: CAST between REAL and VARCHAR runs on the CPU", List.of("sql/expr/small_types.test")),
-            Map.entry("ProjectNode: CAST of [INTERVAL] as VARCHAR runs on the CPU", List.of("sql/expr/timestamp.test")),
-            Map.entry("ProjectNode: CAST of [TIMESTAMP] as VARCHAR runs on the CPU", List.of("sql/expr/timestamp.test", "sql/function/timestamp.test")),
-            Map.entry("ProjectNode: CONCAT runs on the CPU", List.of("sql/function/string.test"))));
+            Map.entry("WindowNode: DECIMAL(wide) columns run on the CPU", List.of("sql/expr/decimal_wide.test"))));
 
     @Test
     void everyNodeOfTheCorpusIsPlacedOnTheGpuButTheListedFeatures() {

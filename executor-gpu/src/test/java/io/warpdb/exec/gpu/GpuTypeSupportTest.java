@@ -10,6 +10,9 @@ import io.warpdb.core.expr.ColumnRef;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
+import io.warpdb.core.plan.AggCall;
+import io.warpdb.core.plan.AggFunction;
+import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.PlanNode;
@@ -78,8 +81,6 @@ class GpuTypeSupportTest {
     @Test
     void timestampsComputedBeyondTheirFunctionsRunOnTheCpu() {
         ColumnRef ts = new ColumnRef(0, DataType.TIMESTAMP);
-        Support text = projectSupport(DataType.TIMESTAMP, Call.of(Op.CAST, DataType.VARCHAR, ts));
-        assertFalse(text.supported(), text.toString());
         Support raw = projectSupport(DataType.TIMESTAMP, Call.of(Op.ADD, DataType.TIMESTAMP, ts, Literal.ofLong(1, DataType.BIGINT)));
         assertFalse(raw.supported(), raw.toString());
     }
@@ -104,6 +105,48 @@ class GpuTypeSupportTest {
         Support roundedReal = projectSupport(DataType.REAL, Call.of(Op.ROUND, DataType.REAL, new ColumnRef(0, DataType.REAL),
                 Literal.ofLong(2, DataType.INTEGER)));
         assertFalse(roundedReal.supported(), roundedReal.toString());
+    }
+
+    /**
+     * Numbers, dates, timestamps and intervals as unbounded text (CAST, CONCAT's implicit text) run on
+     * the GPU, per distinct value with the CPU's formatting, constants too; a bounded VARCHAR
+     * (whose length check can fail) and an operand that can raise where SQL evaluates it lazily (it is computed
+     * for every row first) stay on the CPU.
+     */
+    @Test
+    void numbersDatesAndTimestampsAsTextRunOnTheGpu() {
+        for (DataType type : List.of(DataType.INTEGER, DataType.BIGINT, DataType.SMALLINT, DataType.TINYINT, DataType.decimal(18, 4),
+                DataType.DATE, DataType.TIMESTAMP, DataType.INTERVAL, DataType.BOOLEAN, DataType.DOUBLE, DataType.REAL)) {
+            ColumnRef c = new ColumnRef(0, type);
+            Support text = projectSupport(type, Call.of(Op.CAST, DataType.VARCHAR, c),
+                    Call.of(Op.CONCAT, DataType.VARCHAR, new Literal("#", DataType.VARCHAR), c));
+            assertTrue(text.supported(), type + ": " + text);
+        }
+        ColumnRef i = new ColumnRef(0, DataType.INTEGER);
+        Support bounded = projectSupport(DataType.INTEGER, Call.of(Op.CAST, DataType.varchar(3), i));
+        assertFalse(bounded.supported(), bounded.toString());
+        Call raising = Call.of(Op.CAST, DataType.VARCHAR, Call.of(Op.ADD, DataType.INTEGER, i, Literal.ofLong(1, DataType.INTEGER)));
+        Support everyRow = projectSupport(DataType.INTEGER, raising, Call.of(Op.CAST, DataType.VARCHAR, Literal.ofLong(-5, DataType.decimal(3, 2))));
+        assertTrue(everyRow.supported(), everyRow.toString());
+        Support lazy = projectSupport(DataType.INTEGER, Call.of(Op.CASE, DataType.VARCHAR,
+                Call.of(Op.GT, DataType.BOOLEAN, i, Literal.ofLong(0, DataType.INTEGER)), raising));
+        assertFalse(lazy.supported(), lazy.toString());
+        Support lazyButSafe = projectSupport(DataType.INTEGER, Call.of(Op.CASE, DataType.VARCHAR,
+                Call.of(Op.GT, DataType.BOOLEAN, i, Literal.ofLong(0, DataType.INTEGER)), Call.of(Op.CAST, DataType.VARCHAR, i)));
+        assertTrue(lazyButSafe.supported(), lazyButSafe.toString());
+    }
+
+    /** SUM and AVG of SMALLINT, TINYINT and REAL, typed BIGINT and DOUBLE as the sql layer types them, run on the GPU. */
+    @Test
+    void sumsAndAveragesOfNarrowTypesRunOnTheGpu() {
+        for (DataType type : List.of(DataType.SMALLINT, DataType.TINYINT, DataType.REAL)) {
+            DataType sum = type.isReal() ? DataType.DOUBLE : DataType.BIGINT;
+            List<AggCall> calls = List.of(new AggCall(AggFunction.SUM, List.of(0), false, sum, "s"),
+                    new AggCall(AggFunction.AVG, List.of(0), false, DataType.DOUBLE, "a"));
+            AggregateNode node = new AggregateNode(rowsOf(type), List.of(0), calls,
+                    Schema.of(new Field("c", type), new Field("s", sum), new Field("a", DataType.DOUBLE)));
+            assertEquals(Support.YES, GpuExecutorProvider.planSupport(node), type.toString());
+        }
     }
 
     @Test

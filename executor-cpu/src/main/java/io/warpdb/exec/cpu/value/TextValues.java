@@ -76,7 +76,7 @@ public final class TextValues {
 
     /** A wide DECIMAL's value as text, every fraction digit of its scale written. */
     public static String formatWide(long high, long low, DataType type) {
-        return Int128.toBigDecimal(high, low, type.scale()).toPlainString();
+        return decimalText(Int128.toBigDecimal(high, low, type.scale()), type);
     }
 
     private static long parseDecimal(String s, String text, DataType type) {
@@ -124,13 +124,22 @@ public final class TextValues {
     public static String formatLong(long v, DataType type) {
         return switch (type.kind()) {
             case INTEGER, BIGINT -> Long.toString(v);
-            case DECIMAL -> BigDecimal.valueOf(v, type.scale()).toPlainString();
+            case DECIMAL -> decimalText(BigDecimal.valueOf(v, type.scale()), type);
             case DATE -> Dates.format(v);
             case TIMESTAMP -> Timestamps.format(v);
             case INTERVAL -> Timestamps.formatInterval(v);
             case BOOLEAN -> v != 0 ? "TRUE" : "FALSE";
             default -> throw new IllegalArgumentException("not a long-valued type: " + type);
         };
+    }
+
+    /** A DECIMAL's digits as DuckDB writes them: a type of no integer digits (DECIMAL(3,3)) has no 0 before the point (-.001). */
+    private static String decimalText(BigDecimal v, DataType type) {
+        String plain = v.toPlainString();
+        if (type.precision() != type.scale()) {
+            return plain;
+        }
+        return plain.startsWith("-0.") ? "-" + plain.substring(2) : plain.startsWith("0.") ? plain.substring(1) : plain;
     }
 
     /** A DOUBLE as Java writes it; a REAL with the digits its float32 needs (0.1, not 0.10000000149011612). */

@@ -274,10 +274,18 @@ public final class GpuAggregate {
 
     /** As {@link #rowGroupNumbers}, with a representative row of each group (owned by the caller). */
     public static Groups rowGroups(DeviceTable table, DeviceWork work) {
+        return rowGroups(table, true, work);
+    }
+
+    /**
+     * As {@link #rowGroups(DeviceTable, DeviceWork)}; {@code forEquality} false keeps -0.0 and 0.0
+     * apart (values whose texts differ), as MIN and MAX order them.
+     */
+    public static Groups rowGroups(DeviceTable table, boolean forEquality, DeviceWork work) {
         List<KeyColumn> keys = new ArrayList<>();
         try {
             for (DeviceColumn c : table.columns()) {
-                keys.add(new KeyColumn(c, true, work));
+                keys.add(new KeyColumn(c, forEquality, work));
             }
             return group(keys, table.rows(), null, work);
         } finally {

@@ -4,7 +4,8 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.expr.Expr;
 import io.warpdb.core.types.DataType;
-import java.util.List;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
 
 /**
  * Evaluates an expression once per entry of a string dictionary (the entry is column 0 of type
@@ -16,12 +17,10 @@ public interface EntryEvaluator {
     EntryValues evaluate(Expr overEntries, DataType entryType, StringDictionary dictionary);
 
     /**
-     * Evaluates an expression over several string columns once per combination of their codes
-     * (CONCAT(a, b)): combination i holds {@code codes.get(c)[i]} of column c (of {@code types.get(c)},
-     * codes into {@code dictionaries.get(c)}), NULL where {@code nulls.get(c)} says so (null: no NULLs).
+     * Evaluates an expression over the columns of {@code combinations} once per row: the distinct
+     * combinations of values that a string function reads (CONCAT(a, b), CAST(n AS VARCHAR)), on the device.
      */
-    EntryValues evaluateCombinations(Expr overColumns, List<DataType> types, List<StringDictionary> dictionaries, List<int[]> codes,
-            List<boolean[]> nulls);
+    EntryValues evaluateCombinations(Expr overColumns, DeviceTable combinations, DeviceWork work);
 
     /**
      * The result per entry: the value as the interpreter holds it (booleans 0/1, numbers and dates

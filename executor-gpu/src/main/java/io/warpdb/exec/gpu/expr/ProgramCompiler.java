@@ -45,6 +45,8 @@ public final class ProgramCompiler {
     /** The string functions a select may evaluate per distinct combination of several columns' values ({@link #combinesStrings}). */
     private static final Set<Op> COMBINED_OPS = EnumSet.of(Op.CONCAT, Op.REPLACE, Op.STRPOS, Op.STARTS_WITH, Op.LEFT, Op.RIGHT,
             Op.SPLIT_PART);
+    /** The operators that evaluate their operands lazily, as the CPU executor does. */
+    private static final Set<Op> LAZY_OPS = EnumSet.of(Op.CASE, Op.COALESCE, Op.AND, Op.OR);
     /** Registers of the interpreter (vm.cuh VM_SLOTS; VmConstantsTest checks they agree). */
     static final int MAX_SLOTS = 24;
     /** ROUND_I's rounding modes (vm.cuh ROUND_*). */
@@ -76,6 +78,8 @@ public final class ProgramCompiler {
     private int nextSlot;
     /** Table positions of the lookup tables that have a failing entry: a lookup into one can raise. */
     private final Set<Integer> failingTables = new HashSet<>();
+    /** When checking support, the calls a select evaluates before its program ({@link #combinedCalls}); at run time they are columns. */
+    private List<Call> combined = List.of();
     /** Guard levels in use by the lazy operators around the operand being compiled (vm.cuh levels start at 1). */
     private int guardDepth;
 
@@ -205,6 +209,7 @@ public final class ProgramCompiler {
     public static void check(List<DataType> inputTypes, List<Expr> exprs) {
         List<Boolean> nullable = inputTypes.stream().map(t -> true).toList();
         ProgramCompiler c = new ProgramCompiler(inputTypes, null, nullable, null);
+        c.combined = combinedCalls(exprs);
         exprs.forEach(c::add);
     }
 
@@ -270,10 +275,17 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
-        requireCarried(call);
-        if (combinesStrings(call)) {
+        if (combined.contains(call)) {
+            // Evaluated on the host with the CPU's functions: only its operands must compute on the GPU.
             return combination(call);
         }
+        if (call.op() == Op.CAST && call.type().kind() == TypeKind.VARCHAR && !call.arg(0).type().kind().isString()
+                && !readsColumn(call) && runsOnGpu(call.arg(0).type())) {
+            // A constant's text (CAST(1.50 AS VARCHAR(4))), by the CPU's formatting, as the one entry of a constant
+            // dictionary (which the CAST does not read); an entry that fails raises only for the rows that use it.
+            return perDictionaryEntry(call, new Literal("", DataType.VARCHAR));
+        }
+        requireCarried(call);
         Expr soleString = perEntryArgument(call);
         if (soleString != null) {
             return perDictionaryEntry(call, soleString);
@@ -416,46 +428,84 @@ public final class ProgramCompiler {
     }
 
     /**
-     * Whether {@code e} is a string function of several operands that read columns, strings or
-     * INTEGERs, at least one a string, none of which can raise an error (CONCAT(a, b) and TPC-DS
-     * q84's {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))}, CONCAT(a, n),
-     * REPLACE(a, b, '_'), STRPOS(a, b), LEFT(a, n)). Its value depends on a combination of values,
-     * not on one dictionary's entries: the select evaluates it before its program, once per distinct
-     * combination (select/StringCombinations), and the program reads it as a column.
+     * Whether {@code e} is a string function whose value depends on a combination of values, not on
+     * one dictionary's entries: a string function of several operands that read columns (CONCAT(a, b)
+     * and TPC-DS q84's {@code concat(concat(coalesce(last, ''), ', '), coalesce(first, ''))},
+     * REPLACE(a, b, '_'), STRPOS(a, b), LEFT(a, n)), or of one that is not a string (CONCAT('#', n),
+     * the implicit text of a number), or a number, date or timestamp as text ({@link #formatsAsText}).
+     * The select evaluates it ({@link #combinedCalls}) before its program, once per distinct
+     * combination (select/StringCombinations, with the CPU executor's functions, so the text is the
+     * CPU's; -0.0 and 0.0 are distinct there), and the program reads it as a column.
      */
-    public static boolean combinesStrings(Expr e) {
-        if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op())) {
+    private static boolean combinesStrings(Expr e) {
+        if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op()) && !formatsAsText(call)) {
             return false;
         }
         List<Expr> reading = call.args().stream().filter(ProgramCompiler::readsColumn).toList();
-        return reading.size() > 1 && reading.stream().anyMatch(a -> a.type().kind().isString())
-                && reading.stream().allMatch(a -> a.type().kind().isString() || isPlainInteger(a.type()))
-                && call.args().stream().noneMatch(ProgramCompiler::mayRaise);
+        return reading.size() > 1 || reading.size() == 1 && !reading.get(0).type().kind().isString();
     }
 
-    /** INTEGER itself (not SMALLINT, TINYINT): the host reads a combination's operand as int32 codes or values. */
-    private static boolean isPlainInteger(DataType type) {
-        return type.kind() == TypeKind.INTEGER && !type.isNarrowInteger();
+    /**
+     * The {@link #combinesStrings} calls of {@code exprs} (each evaluated for every row: a projection's
+     * expressions, a predicate), outermost, each once. A select computes their operands for all its
+     * input rows first, so one whose operands can raise an error (CAST(t + INTERVAL '1' DAY AS VARCHAR))
+     * is combined only where SQL evaluates it for every row too: not under CASE, COALESCE, AND or OR,
+     * which evaluate operands lazily (elsewhere it stays uncombined, and the GPU refuses it).
+     */
+    public static List<Call> combinedCalls(List<Expr> exprs) {
+        List<Call> out = new ArrayList<>();
+        exprs.forEach(e -> collectCombined(e, false, out));
+        return out;
     }
 
-    /** As {@link Exprs#mayRaise}, but a CAST from a string to a string (which keeps or trims the text) does not raise. */
+    private static void collectCombined(Expr e, boolean lazy, List<Call> out) {
+        if (!(e instanceof Call call)) {
+            return;
+        }
+        if (combinesStrings(call) && (!lazy || call.args().stream().noneMatch(ProgramCompiler::mayRaise))) {
+            if (!out.contains(call)) {
+                out.add(call);
+            }
+            return;
+        }
+        boolean lazyArgs = lazy || LAZY_OPS.contains(call.op());
+        call.args().forEach(a -> collectCombined(a, lazyArgs, out));
+    }
+
+    /**
+     * A CAST of a value that is not a string to an unbounded VARCHAR (which no text exceeds, so it
+     * cannot fail): SQL's CAST(n AS VARCHAR) and the text Calcite makes of a number for {@code ||}.
+     */
+    private static boolean formatsAsText(Call call) {
+        return call.op() == Op.CAST && call.type().kind() == TypeKind.VARCHAR && call.type().precision() == 0
+                && !call.arg(0).type().kind().isString();
+    }
+
+    /**
+     * As {@link Exprs#mayRaise}, but a CAST from a string to a string (which keeps or trims the text)
+     * and a {@link #formatsAsText} CAST do not raise.
+     */
     private static boolean mayRaise(Expr e) {
         if (!(e instanceof Call call)) {
             return false;
         }
         boolean stringCast = call.op() == Op.CAST && call.type().kind().isString() && call.arg(0).type().kind().isString();
-        return call.op().mayRaise() && !stringCast || call.args().stream().anyMatch(ProgramCompiler::mayRaise);
+        return call.op().mayRaise() && !stringCast && !formatsAsText(call) || call.args().stream().anyMatch(ProgramCompiler::mayRaise);
     }
 
-    /** Checks the operands of a {@link #combinesStrings} call (only when checking support: at run time it is a column). */
+    /** Checks the operands of a {@link #combinedCalls combined} call (only when checking support: at run time it is a column). */
     private Operand combination(Call call) {
         if (entries != null) {
             throw new IllegalStateException(call + " must be evaluated before the program (StringCombinations)");
         }
         int first = nextSlot;
+        List<Call> outer = combined;
+        // The operands that read columns are a select of their own, which combines its own calls.
+        combined = combinedCalls(call.args().stream().filter(ProgramCompiler::readsColumn).toList());
         for (Expr arg : call.args()) {
             compile(arg);
         }
+        combined = outer;
         release(first);
         return new Operand(first, call.type(), true, call.type().kind().isString() ? StringDictionary.EMPTY : null);
     }
@@ -467,11 +517,14 @@ public final class ProgramCompiler {
         return reads[0];
     }
 
-    /** Evaluates the call once per entry of its string argument's dictionary; the rows look the result up by code. */
+    /**
+     * Evaluates the call once per entry of its string argument's dictionary (or of a constant that it
+     * does not read); the rows look the result up by code.
+     */
     private Operand perDictionaryEntry(Call call, Expr stringArg) {
         Operand codes = compile(stringArg);
         DataType type = call.type();
-        if (type.kind().isString() && call.op() == Op.CAST && type.kind() == TypeKind.VARCHAR && type.precision() == 0) {
+        if (call.op() == Op.CAST && type.kind() == TypeKind.VARCHAR && type.precision() == 0 && call.arg(0).type().kind().isString()) {
             return new Operand(codes.slot(), type, codes.nullable(), codes.dictionary());
         }
         if (entries == null || codes.dictionary().size() == 0) {

@@ -16,9 +16,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 
 /**
- * String columns given as codes into their dictionaries, as a table for the host evaluator: the
- * entries of one dictionary (row i holds code i), or the distinct combinations of several columns'
- * codes that a GPU result holds.
+ * The entries of one dictionary (row i holds code i) as a table for the host evaluator.
  */
 final class CodeColumns implements TableSource {
     private final Schema schema;
@@ -44,11 +42,6 @@ final class CodeColumns implements TableSource {
     static CodeColumns entries(DataType type, StringDictionary dictionary) {
         int[] all = IntStream.range(0, dictionary.size()).toArray();
         return new CodeColumns(List.of(type), List.of(dictionary), List.of(all), java.util.Collections.singletonList(null));
-    }
-
-    /** Columns of {@code types}: codes into {@code dictionaries}, NULL where {@code nulls} says (a null array: none). */
-    static CodeColumns of(List<DataType> types, List<StringDictionary> dictionaries, List<int[]> codes, List<boolean[]> nulls) {
-        return new CodeColumns(types, dictionaries, codes, nulls);
     }
 
     @Override

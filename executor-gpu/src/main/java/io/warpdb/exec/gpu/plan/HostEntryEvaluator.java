@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
@@ -14,7 +15,10 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.column.DeviceToHost;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -89,16 +93,22 @@ final class HostEntryEvaluator implements EntryEvaluator {
     }
 
     /**
-     * The values of {@code overColumns} per combination of codes, evaluated together (not kept: the
-     * combinations are those of one query's rows).
+     * The values of {@code overColumns} per combination, downloaded and evaluated together (not
+     * kept: the combinations are those of one query's rows).
      */
     @Override
-    public EntryValues evaluateCombinations(Expr overColumns, List<DataType> types, List<StringDictionary> dictionaries,
-            List<int[]> codes, List<boolean[]> nulls) {
-        int n = codes.get(0).length;
+    public EntryValues evaluateCombinations(Expr overColumns, DeviceTable combinations, DeviceWork work) {
+        try (Batch rows = DeviceToHost.download(combinations, 0, combinations.rows(), context.allocator(), work)) {
+            return evaluateRows(overColumns, rows);
+        }
+    }
+
+    /** The values of {@code overColumns} per row of {@code rows} (which stays the caller's). */
+    EntryValues evaluateRows(Expr overColumns, Batch rows) {
+        int n = rows.rowCount();
         long[] values = new long[n];
         boolean[] isNull = new boolean[n];
-        try (Batch all = run(host(), overColumns, CodeColumns.of(types, dictionaries, codes, nulls))) {
+        try (Batch all = run(host(), overColumns, new BatchRows(rows))) {
             for (int i = 0; i < n; i++) {
                 read(all, i, overColumns.type(), values, isNull, i);
             }
@@ -110,7 +120,7 @@ final class HostEntryEvaluator implements EntryEvaluator {
         return run(host, overEntries, CodeColumns.entries(entryType, dictionary));
     }
 
-    private Batch run(HostEvaluator host, Expr overEntries, CodeColumns input) {
+    private Batch run(HostEvaluator host, Expr overEntries, TableSource input) {
         Schema value = Schema.of(new Field("value", overEntries.type()));
         try (BatchStream stream = host.evaluate(input, List.of(overEntries), value, context)) {
             Batch result = stream.next();

@@ -46,6 +46,16 @@ public final class FilterProject {
      */
     public static DeviceTable run(DeviceTable input, Expr predicate, List<Expr> exprs, Schema schema,
             EntryEvaluator entries, DeviceWork work) {
+        if (predicate != null && !StringCombinations.find(null, exprs).isEmpty()) {
+            // The combined calls' operands are computed for every row: only for the rows the predicate keeps.
+            List<Expr> all = new ArrayList<>();
+            for (int i = 0; i < input.schema().size(); i++) {
+                all.add(new ColumnRef(i, input.schema().type(i)));
+            }
+            try (DeviceTable kept = run(input, predicate, all, input.schema(), entries, work)) {
+                return run(kept, null, exprs, schema, entries, work);
+            }
+        }
         List<Call> combinations = StringCombinations.find(predicate, exprs);
         if (!combinations.isEmpty()) {
             // Calls over several string columns become columns first; the program reads them.

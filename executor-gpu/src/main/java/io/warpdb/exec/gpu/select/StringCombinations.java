@@ -21,40 +21,27 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * String calls over several columns ({@link ProgramCompiler#combinesStrings}: CONCAT(a, b),
- * REPLACE(a, b, '_'), LEFT(a, n)) as columns computed before a select's program: the operands'
- * codes (and INTEGER values) are computed on the device, the rows grouped by their combination
+ * String calls over combinations of values ({@link ProgramCompiler#combinedCalls}: CONCAT(a, b),
+ * REPLACE(a, b, '_'), LEFT(a, n), CAST(n AS VARCHAR)) as columns computed before a select's program: the operands'
+ * codes (and numbers, dates, timestamps) are computed on the device, the rows grouped by their combination
  * (as a GROUP BY of them), the call evaluated on the host once per distinct combination (the CPU
  * executor's string functions, as for one dictionary's entries), and the results (a string's
  * codes, a number) gathered back to the rows by their group. The program then reads
- * each such call as a column. Operands that could raise are not combined (the call stays on the CPU),
- * since they are computed here for every row, also those a filter or CASE would not evaluate them for.
+ * each such call as a column. The operands are computed here for every row of the select's input:
+ * operands that can raise are combined only where SQL evaluates the call for every row too
+ * ({@link ProgramCompiler#combinedCalls}), and a select with a predicate filters first ({@link FilterProject}).
  */
 final class StringCombinations {
     private StringCombinations() {
     }
 
-    /** The combining calls in {@code exprs} (and a null-free {@code predicate}), outermost, each once. */
+    /** The combining calls in {@code exprs} and {@code predicate} (null: none) ({@link ProgramCompiler#combinedCalls}). */
     static List<Call> find(Expr predicate, List<Expr> exprs) {
-        List<Call> out = new ArrayList<>();
+        List<Expr> all = new ArrayList<>(exprs);
         if (predicate != null) {
-            collect(predicate, out);
+            all.add(predicate);
         }
-        exprs.forEach(e -> collect(e, out));
-        return out;
-    }
-
-    private static void collect(Expr e, List<Call> out) {
-        if (!(e instanceof Call call)) {
-            return;
-        }
-        if (ProgramCompiler.combinesStrings(call)) {
-            if (!out.contains(call)) {
-                out.add(call);
-            }
-            return;
-        }
-        call.args().forEach(a -> collect(a, out));
+        return ProgramCompiler.combinedCalls(all);
     }
 
     /** {@code e} with each of {@code calls} replaced by column {@code firstColumn + its index}. */
@@ -104,40 +91,15 @@ final class StringCombinations {
                     call.type().kind().isString() ? StringDictionary.EMPTY : null);
         }
         try (DeviceTable codes = FilterProject.run(input, null, operands, new Schema(fields), entries, work);
-                Groups groups = GpuAggregate.rowGroups(codes, work);
+                Groups groups = GpuAggregate.rowGroups(codes, false, work);
                 DeviceTable distinct = ColumnGather.gather(codes, groups.representatives(), groups.count(), work)) {
-            EntryEvaluator.EntryValues values = evaluate(overCombinations, distinct, entries, work);
+            EntryEvaluator.EntryValues values = entries.evaluateCombinations(overCombinations, distinct, work);
             try (DeviceTable perGroup = new DeviceTable(Schema.of(new Field("combined", call.type())), groups.count(),
                     List.of(upload(call.type(), values, work)));
                     DeviceTable perRow = ColumnGather.gather(perGroup, groups.groupOfRow(), input.rows(), work)) {
                 return perRow.column(0).share();
             }
         }
-    }
-
-    /** The call's value per row of {@code distinct} (the combinations), on the host. */
-    private static EntryEvaluator.EntryValues evaluate(Call overCombinations, DeviceTable distinct, EntryEvaluator entries,
-            DeviceWork work) {
-        int n = distinct.rows();
-        List<DataType> types = new ArrayList<>();
-        List<StringDictionary> dictionaries = new ArrayList<>();
-        List<int[]> codes = new ArrayList<>();
-        List<boolean[]> nulls = new ArrayList<>();
-        for (DeviceColumn c : distinct.columns()) {
-            types.add(c.type());
-            dictionaries.add(c.dictionary() == null ? StringDictionary.EMPTY : c.dictionary());
-            codes.add(work.downloadInts(c.values(), n));
-            nulls.add(c.validity() == null ? null : isNull(work.downloadBytes(c.validity(), 0, n)));
-        }
-        return entries.evaluateCombinations(overCombinations, types, dictionaries, codes, nulls);
-    }
-
-    private static boolean[] isNull(byte[] validity) {
-        boolean[] out = new boolean[validity.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = validity[i] == 0;
-        }
-        return out;
     }
 
     /** The per-combination results as a device column of {@code type}'s device form (validity where some is NULL). */

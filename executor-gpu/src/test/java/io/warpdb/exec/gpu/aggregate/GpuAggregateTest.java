@@ -126,6 +126,18 @@ class GpuAggregateTest extends GpuTestBase {
         check(4, schema(DataType.INTEGER, DataType.DOUBLE), 0, Options.plain().withExtremes(), AggregationPath.UNGROUPED);
     }
 
+    /**
+     * SUM and AVG of SMALLINT, TINYINT and REAL (BIGINT and DOUBLE, as the sql layer types them; AVG
+     * typed INTEGER too), with their limits, infinities and NaN, ungrouped and grouped by a SMALLINT on both paths.
+     */
+    @Test
+    void sumsAndAveragesOfNarrowTypes() {
+        Schema s = schema(DataType.SMALLINT, DataType.TINYINT, DataType.REAL);
+        check(80, s, 0, Options.plain().withNulls(0.1).withExtremes(), AggregationPath.UNGROUPED);
+        check(81, s, 1, Options.plain().withDistinct(40).withNulls(0.1).withExtremes(), AggregationPath.HASH);
+        check(82, s, 1, Options.plain().withNulls(0.1).withExtremes().withZipf(), AggregationPath.SORT);
+    }
+
     @Test
     void hashPathOnEveryKeyType() {
         for (DataType key : RandomBatches.allTypes()) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.expr.Call;
@@ -13,9 +14,13 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.types.DataType;
+import io.warpdb.core.types.Field;
+import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.expr.EntryEvaluator.EntryValues;
 import java.util.List;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.junit.jupiter.api.Test;
 
 /** Per-entry values come from the host evaluator once per dictionary and expression (no GPU needed). */
@@ -56,14 +61,32 @@ class HostEntryEvaluatorTest {
             StringDictionary first = StringDictionary.ofValues(new String[] {"Ann", "", "Cy"});
             Expr q84 = Call.of(Op.CONCAT, DataType.VARCHAR, Call.of(Op.CONCAT, DataType.VARCHAR, new ColumnRef(0, DataType.VARCHAR),
                     new Literal(", ", DataType.VARCHAR)), new ColumnRef(1, DataType.VARCHAR));
-            EntryValues values = new HostEntryEvaluator(context).evaluateCombinations(q84, List.of(DataType.VARCHAR, DataType.VARCHAR),
-                    List.of(last, first), List.of(new int[] {0, 1, 1, 0}, new int[] {0, 2, 1, 0}),
-                    java.util.Arrays.asList(null, new boolean[] {false, false, false, true}));
+            Schema schema = Schema.of(new Field("last", DataType.VARCHAR), new Field("first", DataType.VARCHAR));
+            EntryValues values;
+            try (Batch combinations = new Batch(schema, List.of(codes(allocator, 0, 1, 1, 0), codes(allocator, 0, 2, 1, null)),
+                    List.of(last, first), 4)) {
+                values = new HostEntryEvaluator(context).evaluateRows(q84, combinations);
+            }
             List<String> strings = new java.util.ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 strings.add(values.nulls()[i] ? null : values.dictionary().get((int) values.values()[i]));
             }
             assertEquals(java.util.Arrays.asList("Berg, Ann", "Ash, Cy", "Ash, ", null), strings);
         }
+    }
+
+    /** A column of string codes (null: a NULL row). */
+    private static FieldVector codes(RootAllocator allocator, Integer... codes) {
+        IntVector v = new IntVector("codes", allocator);
+        v.allocateNew(codes.length);
+        for (int i = 0; i < codes.length; i++) {
+            if (codes[i] == null) {
+                v.setNull(i);
+            } else {
+                v.set(i, codes[i]);
+            }
+        }
+        v.setValueCount(codes.length);
+        return v;
     }
 }
