@@ -66,7 +66,7 @@ final class CsvParser {
                         if (cursor.isNull()) {
                             batch.column(c).setNull(row);
                         } else {
-                            batch.column(c).parse(cursor.fieldBytes, cursor.from, cursor.to, row);
+                            batch.column(c).parse(cursor.fieldBytes, cursor.from, cursor.to, cursor.ascii, row);
                         }
                     } catch (BadValueException e) {
                         throw cursor.errorAtField(e.state(), "expected " + e.expected() + ", found "
@@ -118,6 +118,8 @@ final class CsvParser {
         private int from;
         private int to;
         private boolean quoted;
+        /** True when the field is known to be ASCII (found while looking for its end); false when not known. */
+        private boolean ascii;
         private int fieldStart;
         private long fieldLine;
         private int fieldLineStart;
@@ -189,13 +191,23 @@ final class CsvParser {
             lineStart = pos;
         }
 
-        /** Finds the field's end; returns the offset of its delimiter or line end (or the chunk's end). */
+        /**
+         * Finds the field's end; returns the offset of its delimiter or line end (or the chunk's end).
+         * Notes on the way whether every byte is ASCII, which spares strings a second pass to check their UTF-8.
+         */
         private int unquotedField() {
             byte delimiter = dialect.delimiter();
             int i = pos;
-            while (i < length && bytes[i] != delimiter && bytes[i] != '\n') {
+            int highBits = 0;
+            while (i < length) {
+                byte b = bytes[i];
+                if (b == delimiter || b == '\n') {
+                    break;
+                }
+                highBits |= b;
                 i++;
             }
+            ascii = highBits >= 0;
             fieldBytes = bytes;
             from = pos;
             to = i < length && bytes[i] == '\n' && i > pos && bytes[i - 1] == '\r' ? i - 1 : i;
@@ -235,6 +247,7 @@ final class CsvParser {
                 }
                 i++;
             }
+            ascii = false; // not looked at: the column checks the bytes if it needs to know
             if (copied < 0) {
                 fieldBytes = bytes;
                 from = segment;
