@@ -128,6 +128,7 @@ final class CsvParser {
         private long recordEndLine;
         private int recordEndLineStart;
         private byte[] scratch = new byte[64];
+        private final long delimiters = CsvChunker.broadcast(dialect.delimiter());
 
         Cursor(CsvChunker.Chunk chunk) {
             this.bytes = chunk.bytes();
@@ -198,16 +199,29 @@ final class CsvParser {
         private int unquotedField() {
             byte delimiter = dialect.delimiter();
             int i = pos;
-            int highBits = 0;
-            while (i < length) {
+            long highBits = 0;
+            boolean found = false;
+            // Eight bytes at a time (fields average about as many): the first delimiter or line end in a word ends the field.
+            for (; i + Long.BYTES <= length; i += Long.BYTES) {
+                long word = (long) CsvChunker.LONGS.get(bytes, i);
+                long stops = CsvChunker.zeroBytes(word ^ delimiters) | CsvChunker.zeroBytes(word ^ CsvChunker.LINE_ENDS);
+                if (stops != 0) {
+                    int before = Long.numberOfTrailingZeros(stops) >>> 3; // the field's bytes in this word
+                    highBits |= before == 0 ? 0 : word & (-1L >>> (Long.SIZE - before * Byte.SIZE));
+                    i += before;
+                    found = true;
+                    break;
+                }
+                highBits |= word;
+            }
+            for (; !found && i < length; i++) {
                 byte b = bytes[i];
                 if (b == delimiter || b == '\n') {
                     break;
                 }
                 highBits |= b;
-                i++;
             }
-            ascii = highBits >= 0;
+            ascii = (highBits & 0x8080_8080_8080_8080L) == 0;
             fieldBytes = bytes;
             from = pos;
             to = i < length && bytes[i] == '\n' && i > pos && bytes[i - 1] == '\r' ? i - 1 : i;
