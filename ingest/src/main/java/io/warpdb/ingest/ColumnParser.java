@@ -59,8 +59,11 @@ final class ColumnParser {
     /** VARCHAR and CHAR: the values of the non-null rows; handed to each batch built, so made afresh for the next. */
     private Utf8Dictionary strings;
     private int stringsAdded;
-    /** The bytes of the strings of the last batch built: the room the next batch's start with, so that they rarely grow. */
-    private int stringBytes;
+    /**
+     * The bytes of the strings of the last batch built (-1 before the first): the room the next batch's start with, so
+     * that they rarely grow, and a column of few distinct values (flags, modes) does not get a chunk's worth each batch.
+     */
+    private int stringBytes = -1;
     private CharsetDecoder utf8;
 
     ColumnParser(String name, DataType type, int capacity, BufferAllocator allocator) {
@@ -82,7 +85,8 @@ final class ColumnParser {
 
     private Utf8Dictionary newStrings() {
         return type.kind().isString()
-                ? new Utf8Dictionary(Math.min(capacity, SAMPLE_VALUES), Math.max(capacity * 8, stringBytes + stringBytes / 4)) : null;
+                ? new Utf8Dictionary(Math.min(capacity, SAMPLE_VALUES), stringBytes < 0 ? capacity * 8 : 64 + stringBytes + stringBytes / 4)
+                : null;
     }
 
     /**
@@ -194,8 +198,8 @@ final class ColumnParser {
         doubles[row] = value;
     }
 
-    /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}. */
-    void parse(byte[] bytes, int from, int to, int row) {
+    /** Parses the UTF-8 text {@code bytes[from..to)} into row {@code row}; {@code ascii}: the caller saw no byte above 127 (false: not known). */
+    void parse(byte[] bytes, int from, int to, boolean ascii, int row) {
         if (type.isWideDecimal()) {
             BigDecimal value;
             try {
@@ -216,7 +220,7 @@ final class ColumnParser {
             case TIMESTAMP -> setLong(row, TextValueParser.parseTimestamp(ascii(bytes, from, to)));
             case INTERVAL -> throw new BadValueException(SqlState.FEATURE_NOT_SUPPORTED, "a column type that loads read (not INTERVAL)");
             case BOOLEAN -> setInt(row, TextValueParser.parseBoolean(ascii(bytes, from, to)) ? 1 : 0);
-            case VARCHAR, CHAR -> setUtf8(bytes, from, to, row);
+            case VARCHAR, CHAR -> setUtf8(bytes, from, to, ascii, row);
         }
     }
 
@@ -318,9 +322,9 @@ final class ColumnParser {
         setInt(row, addString(bytes, 0, bytes.length));
     }
 
-    /** As {@link #setString} for the UTF-8 text {@code bytes[from..to)}, which is checked to be valid UTF-8. */
-    private void setUtf8(byte[] bytes, int from, int to, int row) {
-        if (!isAscii(bytes, from, to)) {
+    /** As {@link #setString} for the UTF-8 text {@code bytes[from..to)}, which is checked to be valid UTF-8 unless known to be ASCII. */
+    private void setUtf8(byte[] bytes, int from, int to, boolean ascii, int row) {
+        if (!ascii && !isAscii(bytes, from, to)) {
             decodeUtf8(bytes, from, to); // only checks: the bytes are stored as they are
         }
         int end = to;

@@ -28,8 +28,9 @@ final class CsvChunker {
     private static final int QUOTED = 2;
     private static final int QUOTED_ESCAPE = 3;
     private static final int QUOTE_SEEN = 4;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long LINE_ENDS = broadcast((byte) '\n');
+    /** Eight bytes of a byte array at a time (the parser finds field ends with it too). */
+    static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    static final long LINE_ENDS = broadcast((byte) '\n');
 
     private final InputStream in;
     private final CsvDialect dialect;
@@ -139,12 +140,12 @@ final class CsvChunker {
         scanned = length;
     }
 
-    private static long broadcast(byte b) {
+    static long broadcast(byte b) {
         return (b & 0xFFL) * 0x0101_0101_0101_0101L;
     }
 
     /** The high bit of each zero byte of {@code x} set, nothing else (exact, unlike the borrow trick). */
-    private static long zeroBytes(long x) {
+    static long zeroBytes(long x) {
         long low7 = 0x7F7F_7F7F_7F7F_7F7FL;
         return ~((x & low7) + low7 | x | low7);
     }

@@ -66,7 +66,7 @@ final class CsvParser {
                         if (cursor.isNull()) {
                             batch.column(c).setNull(row);
                         } else {
-                            batch.column(c).parse(cursor.fieldBytes, cursor.from, cursor.to, row);
+                            batch.column(c).parse(cursor.fieldBytes, cursor.from, cursor.to, cursor.ascii, row);
                         }
                     } catch (BadValueException e) {
                         throw cursor.errorAtField(e.state(), "expected " + e.expected() + ", found "
@@ -118,6 +118,8 @@ final class CsvParser {
         private int from;
         private int to;
         private boolean quoted;
+        /** True when the field is known to be ASCII (found while looking for its end); false when not known. */
+        private boolean ascii;
         private int fieldStart;
         private long fieldLine;
         private int fieldLineStart;
@@ -126,6 +128,7 @@ final class CsvParser {
         private long recordEndLine;
         private int recordEndLineStart;
         private byte[] scratch = new byte[64];
+        private final long delimiters = CsvChunker.broadcast(dialect.delimiter());
 
         Cursor(CsvChunker.Chunk chunk) {
             this.bytes = chunk.bytes();
@@ -189,13 +192,36 @@ final class CsvParser {
             lineStart = pos;
         }
 
-        /** Finds the field's end; returns the offset of its delimiter or line end (or the chunk's end). */
+        /**
+         * Finds the field's end; returns the offset of its delimiter or line end (or the chunk's end).
+         * Notes on the way whether every byte is ASCII, which spares strings a second pass to check their UTF-8.
+         */
         private int unquotedField() {
             byte delimiter = dialect.delimiter();
             int i = pos;
-            while (i < length && bytes[i] != delimiter && bytes[i] != '\n') {
-                i++;
+            long highBits = 0;
+            boolean found = false;
+            // Eight bytes at a time (fields average about as many): the first delimiter or line end in a word ends the field.
+            for (; i + Long.BYTES <= length; i += Long.BYTES) {
+                long word = (long) CsvChunker.LONGS.get(bytes, i);
+                long stops = CsvChunker.zeroBytes(word ^ delimiters) | CsvChunker.zeroBytes(word ^ CsvChunker.LINE_ENDS);
+                if (stops != 0) {
+                    int before = Long.numberOfTrailingZeros(stops) >>> 3; // the field's bytes in this word
+                    highBits |= before == 0 ? 0 : word & (-1L >>> (Long.SIZE - before * Byte.SIZE));
+                    i += before;
+                    found = true;
+                    break;
+                }
+                highBits |= word;
             }
+            for (; !found && i < length; i++) {
+                byte b = bytes[i];
+                if (b == delimiter || b == '\n') {
+                    break;
+                }
+                highBits |= b;
+            }
+            ascii = (highBits & 0x8080_8080_8080_8080L) == 0;
             fieldBytes = bytes;
             from = pos;
             to = i < length && bytes[i] == '\n' && i > pos && bytes[i - 1] == '\r' ? i - 1 : i;
@@ -235,6 +261,7 @@ final class CsvParser {
                 }
                 i++;
             }
+            ascii = false; // not looked at: the column checks the bytes if it needs to know
             if (copied < 0) {
                 fieldBytes = bytes;
                 from = segment;

@@ -149,6 +149,29 @@ class CsvParserTest {
         assertTrue(e.getMessage().startsWith("f.csv:1:3: expected valid UTF-8 text"), e.getMessage());
     }
 
+    /**
+     * Field ends and ASCII are found eight bytes at a time: a bad UTF-8 byte at every position of a long field, and
+     * right before the delimiter, is still caught, and valid multi-byte text anywhere in a field is kept.
+     */
+    @Test
+    void utf8IsCheckedAtEveryPositionOfALongField() throws IOException {
+        for (int at = 0; at < 20; at++) {
+            byte[] text = ("x,aaaaaaaaaaaaaaaaaaaa,1\n").getBytes(StandardCharsets.US_ASCII);
+            text[2 + at] = (byte) 0xC3;
+            CsvChunker chunker = new CsvChunker(new ByteArrayInputStream(text), CSV, 1 << 10);
+            WarpException e = assertThrows(WarpException.class,
+                    () -> new CsvParser("f.csv", CSV).parse(chunker.next(),
+                            new BatchAssembly(schema(DataType.VARCHAR, DataType.VARCHAR, DataType.INTEGER), 1, allocator), false, false));
+            assertTrue(e.getMessage().startsWith("f.csv:1:3: expected valid UTF-8 text"), at + ": " + e.getMessage());
+        }
+        for (int at = 0; at < 20; at++) {
+            String value = "a".repeat(at) + "é" + "b".repeat(19 - at);
+            List<LoadedPart> parts = parse("x," + value + ",1\ny,z,2\n", schema(DataType.VARCHAR, DataType.VARCHAR, DataType.INTEGER),
+                    false, 1 << 10);
+            assertEquals(List.of(value, "z"), column(parts, 1));
+        }
+    }
+
     @Test
     void aRowRejectedMidwayLeavesNoNullBehind() throws IOException {
         // Row 2 sets column 0 to NULL, then fails on column 1; row 3 takes its place.

@@ -14,6 +14,8 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.ChunkScratch;
 import io.warpdb.storage.encoding.EncodedChunk;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -240,14 +242,24 @@ final class SegmentBuilder implements AutoCloseable {
                 strings[column] = asStrings(utf8[column]); // the same entries in the same order: the codes so far stay
                 inUtf8[column] = false;
             }
-            int[] remap = inUtf8[column] ? remapUtf8(codes, source, from, count, isChar, utf8[column])
+            IntBuffer in = ints(codes, from + count);
+            boolean anyNull = codes.getNullCount() > 0;
+            int[] remap = inUtf8[column] ? remapUtf8(codes, in, anyNull, source, from, count, isChar, utf8[column])
                     : remapStrings(codes, source, from, count, isChar, strings[column]);
+            IntBuffer outCodes = ints(out, rows + count);
+            ArrowBuf validity = out.getValidityBuffer();
             for (int r = from, at = rows; r < from + count; r++, at++) {
-                if (codes.isNull(r)) {
+                if (anyNull && codes.isNull(r)) {
                     out.setNull(at);
-                } else {
-                    out.set(at, remap[codes.get(r)]);
+                    continue;
                 }
+                outCodes.put(at, remap[in.get(r)]);
+                if (anyNull) {
+                    BitVectorHelper.setBit(validity, at);
+                }
+            }
+            if (!anyNull) {
+                setValid(validity, rows, count);
             }
         }
 
@@ -298,15 +310,37 @@ final class SegmentBuilder implements AutoCloseable {
         if (in instanceof BaseFixedWidthVector fixed && fixed.getTypeWidth() > 0 && in.getNullCount() == 0) {
             long width = fixed.getTypeWidth();
             out.getDataBuffer().setBytes(at * width, in.getDataBuffer(), from * width, count * width);
-            ArrowBuf validity = out.getValidityBuffer();
-            for (int r = 0; r < count; r++) {
-                BitVectorHelper.setBit(validity, at + r);
-            }
+            setValid(out.getValidityBuffer(), at, count);
         } else {
             for (int r = 0; r < count; r++) {
                 out.copyFromSafe(from + r, at + r, in);
             }
         }
+    }
+
+    /**
+     * Sets the validity bits of rows {@code [from, from + count)}: whole bytes at once, bit by bit only at the
+     * ends. A bit at a time through Arrow's checked setter was a visible part of appending a batch.
+     */
+    private static void setValid(ArrowBuf validity, int from, int count) {
+        int r = from;
+        int end = from + count;
+        for (; r < end && (r & 7) != 0; r++) {
+            BitVectorHelper.setBit(validity, r);
+        }
+        int wholeBytes = (end - r) >>> 3;
+        if (wholeBytes > 0) {
+            validity.setOne(r >>> 3, wholeBytes);
+            r += wholeBytes << 3;
+        }
+        for (; r < end; r++) {
+            BitVectorHelper.setBit(validity, r);
+        }
+    }
+
+    /** The first {@code rows} values of an INTEGER vector's data as a little-endian view: plain reads and writes, no per-value checks of Arrow's. */
+    private static IntBuffer ints(IntVector vector, int rows) {
+        return vector.getDataBuffer().nioBuffer(0, rows * Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
     }
 
     /** A UTF-8 dictionary's entries as Strings, in order. */
@@ -337,8 +371,8 @@ final class SegmentBuilder implements AutoCloseable {
      * found by hashing the bytes, no String made, a block at a time in the order first used. CHAR
      * values from a load come stripped already; one that may end in white space is stripped here, decoded.
      */
-    private static int[] remapUtf8(IntVector rowCodes, StringDictionary source, int from, int count, boolean isChar,
-            Utf8Dictionary dict) {
+    private static int[] remapUtf8(IntVector rowCodes, IntBuffer codeValues, boolean anyNull, StringDictionary source, int from,
+            int count, boolean isChar, Utf8Dictionary dict) {
         Utf8Strings entries = source.utf8();
         int[] remap = remap(source.size());
         int[] starts = new int[Utf8Dictionary.BLOCK];
@@ -347,10 +381,10 @@ final class SegmentBuilder implements AutoCloseable {
         int[] codes = new int[Utf8Dictionary.BLOCK];
         int pending = 0;
         for (int r = from; r < from + count; r++) {
-            if (rowCodes.isNull(r)) {
+            if (anyNull && rowCodes.isNull(r)) {
                 continue;
             }
-            int code = rowCodes.get(r);
+            int code = codeValues.get(r);
             if (remap[code] != -1) {
                 continue;
             }

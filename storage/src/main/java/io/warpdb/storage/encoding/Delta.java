@@ -25,11 +25,26 @@ final class Delta implements IntegerEncoding {
     }
 
     @Override
-    public long analyze(long[] values) {
-        if (values.length == 0) {
-            return 0;
-        }
-        return Long.BYTES + differencesEncoding.analyze(differences(values));
+    public Sizer sizer() {
+        Sizer differences = differencesEncoding.sizer();
+        return new Sizer() {
+            private boolean any;
+            private long previous;
+
+            @Override
+            public void accept(long value) {
+                if (any) {
+                    differences.accept(value - previous);
+                }
+                any = true;
+                previous = value;
+            }
+
+            @Override
+            public long bytes() {
+                return any ? Long.BYTES + differences.bytes() : 0;
+            }
+        };
     }
 
     @Override

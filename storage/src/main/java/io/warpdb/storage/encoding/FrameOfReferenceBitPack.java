@@ -22,11 +22,34 @@ final class FrameOfReferenceBitPack implements IntegerEncoding {
     }
 
     @Override
+    public Sizer sizer() {
+        return new Sizer() {
+            private int count;
+            private long min = Long.MAX_VALUE;
+            private long max = Long.MIN_VALUE;
+
+            @Override
+            public void accept(long value) {
+                count++;
+                min = Math.min(min, value);
+                max = Math.max(max, value);
+            }
+
+            @Override
+            public long bytes() {
+                return FrameOfReferenceBitPack.bytes(count, min, max);
+            }
+        };
+    }
+
+    /** Bit packing alone needs no pass per value: the array's minimum and maximum say it all. */
+    @Override
     public long analyze(long[] values) {
-        if (values.length == 0) {
-            return 0;
-        }
-        return HEADER_BYTES + (long) wordCount(values.length, bitWidth(min(values), max(values))) * Long.BYTES;
+        return values.length == 0 ? 0 : bytes(values.length, min(values), max(values));
+    }
+
+    private static long bytes(int count, long min, long max) {
+        return count == 0 ? 0 : HEADER_BYTES + (long) wordCount(count, bitWidth(min, max)) * Long.BYTES;
     }
 
     @Override

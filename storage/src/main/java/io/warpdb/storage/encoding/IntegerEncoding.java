@@ -11,7 +11,27 @@ import io.warpdb.core.data.encoded.IntegerStream;
  */
 interface IntegerEncoding {
     /** Exactly the number of bytes {@link #encode} would write for {@code values}. */
-    long analyze(long[] values);
+    default long analyze(long[] values) {
+        Sizer sizer = sizer();
+        for (long value : values) {
+            sizer.accept(value);
+        }
+        return sizer.bytes();
+    }
+
+    /**
+     * Counts what {@link #encode} would write for values given one at a time, keeping none: the
+     * selector sizes every candidate cascade on its sample, and arrays of run values, run lengths
+     * and differences per candidate and layer were most of the encoders' garbage.
+     */
+    Sizer sizer();
+
+    /** The running size of one stream; {@link #bytes} once the last value is in, after which no more come. */
+    interface Sizer {
+        void accept(long value);
+
+        long bytes();
+    }
 
     /**
      * Writes {@code values}. Their count is not written: the reader always knows it.

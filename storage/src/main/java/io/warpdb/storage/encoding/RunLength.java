@@ -42,10 +42,38 @@ final class RunLength implements IntegerEncoding {
     }
 
     @Override
-    public long analyze(long[] values) {
-        Runs runs = split(values);
-        return Integer.BYTES + runValuesEncoding.analyze(runs.values())
-                + FrameOfReferenceBitPack.INSTANCE.analyze(runs.lengths());
+    public Sizer sizer() {
+        Sizer runValues = runValuesEncoding.sizer();
+        Sizer runLengths = FrameOfReferenceBitPack.INSTANCE.sizer();
+        return new Sizer() {
+            private long value;
+            private long length; // of the run of value so far; 0 before the first value and once counted
+
+            @Override
+            public void accept(long next) {
+                if (length > 0 && next == value) {
+                    length++;
+                    return;
+                }
+                endRun();
+                value = next;
+                length = 1;
+            }
+
+            private void endRun() {
+                if (length > 0) {
+                    runValues.accept(value);
+                    runLengths.accept(length);
+                    length = 0;
+                }
+            }
+
+            @Override
+            public long bytes() {
+                endRun();
+                return Integer.BYTES + runValues.bytes() + runLengths.bytes();
+            }
+        };
     }
 
     @Override
