@@ -7,7 +7,6 @@ import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.plan.SharedNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,7 +36,8 @@ final class SharedReadOperator implements BatchStream {
         context.checkCancelled();
         if (rows == null) {
             // Computed when first pulled, not when built: a use that is never read (an empty join side) costs nothing.
-            rows = context.shared(CpuExecutorProvider.NAME, shared.id(), () -> Rows.read(Operators.input(shared.input(), context)));
+            rows = context.shared(CpuExecutorProvider.NAME, shared.id(),
+                    () -> new Rows(Batches.readAll(Operators.input(shared.input(), context), context::checkCancelled)));
         }
         return rows.copy(next++, context);
     }
@@ -51,22 +51,8 @@ final class SharedReadOperator implements BatchStream {
     private static final class Rows implements AutoCloseable {
         private final List<Batch> batches;
 
-        private Rows(List<Batch> batches) {
+        Rows(List<Batch> batches) {
             this.batches = batches;
-        }
-
-        /** Every batch of {@code input}, which is closed; on failure what was read is closed too. */
-        static Rows read(BatchStream input) {
-            List<Batch> batches = new ArrayList<>();
-            try (input) {
-                for (Batch b = input.next(); b != null; b = input.next()) {
-                    batches.add(b);
-                }
-                return new Rows(batches);
-            } catch (RuntimeException | Error e) {
-                batches.forEach(Batch::close);
-                throw e;
-            }
         }
 
         /** Batch {@code index} as a batch of the reader's own, or null past the last; readers on other threads copy one at a time. */
