@@ -6,6 +6,7 @@ import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SharedSubplans;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
@@ -83,7 +84,8 @@ final class DistributedQuery implements AutoCloseable {
         this.shard = shard;
         this.exchange = exchange;
         this.sql = sql;
-        this.plan = planned.plan();
+        // Fragments are cut from trees: a subplan shared by two parts of the plan runs in each.
+        this.plan = SharedSubplans.unshare(planned.plan());
         this.schema = planned.schema();
         this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
         this.gathered = Database.inMemoryWithin(name, shard.database());

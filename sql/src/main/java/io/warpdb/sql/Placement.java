@@ -5,14 +5,17 @@ import io.warpdb.core.exec.ExecutorRegistry;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.exec.Support;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SharedNode;
 import io.warpdb.core.plan.ValuesNode;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -164,15 +167,21 @@ final class Placement {
         return refused == null ? executor : executor + "; " + String.join("; ", refused);
     }
 
+    /** The lines of the plan's nodes; a shared subplan's input is printed under its first use only. */
     private static List<String> lines(PlanNode plan, Function<PlanNode, String> suffix) {
         List<String> lines = new ArrayList<>();
-        print(plan, 0, suffix, lines);
+        print(plan, 0, suffix, lines, new HashSet<>());
         return lines;
     }
 
-    private static void print(PlanNode node, int depth, Function<PlanNode, String> suffix, List<String> lines) {
+    private static void print(PlanNode node, int depth, Function<PlanNode, String> suffix, List<String> lines,
+            Set<Integer> sharedPrinted) {
+        if (node instanceof SharedNode shared && !sharedPrinted.add(shared.id())) {
+            lines.add("  ".repeat(depth) + shared.describeReuse() + suffix.apply(node));
+            return;
+        }
         lines.add("  ".repeat(depth) + node.describe() + suffix.apply(node));
-        node.inputs().forEach(in -> print(in, depth + 1, suffix, lines));
+        node.inputs().forEach(in -> print(in, depth + 1, suffix, lines, sharedPrinted));
     }
 
     private static String millis(long nanos) {

@@ -16,8 +16,8 @@ import org.apache.arrow.memory.OutOfMemoryException;
 /**
  * Runs the core plans of a session's statements: places each plan's nodes on executors, gives
  * the statement an allocator under the session's memory limit and an {@link ExecContext} (made
- * in {@link #newContext} only), lets the session cancel it, and reports memory running out as
- * SQLSTATE 53200.
+ * in {@link #newContext} only, closed with the statement: it owns the results of shared subplans),
+ * lets the session cancel it, and reports memory running out as SQLSTATE 53200.
  */
 final class PlanExecution {
     private final Session session;
@@ -46,8 +46,12 @@ final class PlanExecution {
             BatchStream stream = context.run(plan);
             return StatementResult.query(schema, new StatementStream(stream, context, snapshot), allocator);
         } catch (RuntimeException | Error e) {
-            session.finished(context);
-            allocator.close();
+            try {
+                context.close();
+            } finally {
+                session.finished(context);
+                allocator.close();
+            }
             if (e instanceof OutOfMemoryError heap) {
                 throw heapExhausted(heap);
             }
@@ -75,7 +79,11 @@ final class PlanExecution {
             } catch (OutOfMemoryError e) {
                 throw heapExhausted(e);
             } finally {
-                session.finished(context);
+                try {
+                    context.close();
+                } finally {
+                    session.finished(context);
+                }
             }
         }
     }
@@ -145,8 +153,12 @@ final class PlanExecution {
             try {
                 inner.close();
             } finally {
-                session.finished(context);
-                snapshot.close();
+                try {
+                    context.close();
+                } finally {
+                    session.finished(context);
+                    snapshot.close();
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.warpdb.sql;
 
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SharedSubplans;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.calcite.CalcitePlanner;
@@ -99,7 +100,8 @@ final class PlannedStatement {
         if (optimized == null) {
             optimized = planner.optimize(kind == StatementKind.QUERY ? root.project() : modify().getInput());
         }
-        PlanNode plan = ColumnPruner.prune(new PlanTranslator(planner.rexBuilder(), parameters).translate(optimized));
+        PlanNode translated = new PlanTranslator(planner.rexBuilder(), parameters).translate(optimized);
+        PlanNode plan = ColumnPruner.prune(SharedSubplans.share(translated));
         return SnapshotBinding.rebind(plan, snapshot);
     }
 }

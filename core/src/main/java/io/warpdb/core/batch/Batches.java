@@ -51,6 +51,24 @@ public final class Batches {
         }
     }
 
+    /**
+     * Every batch of {@code stream}, which is closed; {@code afterEach} runs after each batch (a
+     * cancellation check). On failure the batches read so far are closed too.
+     */
+    public static List<Batch> readAll(BatchStream stream, Runnable afterEach) {
+        List<Batch> batches = new ArrayList<>();
+        try (stream) {
+            for (Batch b = stream.next(); b != null; b = stream.next()) {
+                batches.add(b);
+                afterEach.run();
+            }
+            return batches;
+        } catch (RuntimeException | Error e) {
+            batches.forEach(Batch::close);
+            throw e;
+        }
+    }
+
     /** A stream over batches already in hand; batches not yet pulled are closed with the stream. */
     public static BatchStream of(Schema schema, List<Batch> batches) {
         return new BatchStream() {

@@ -10,7 +10,9 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -21,14 +23,19 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <p>Plan nodes are records, so two equal subtrees are still different nodes: placement and
  * statistics are keyed by identity.
+ *
+ * <p>The context owns the results of the plan's shared subplans ({@link #shared}) and frees them
+ * when closed, which the statement does at its end, also after an error or a cancel.
  */
-public final class ExecContext {
+public final class ExecContext implements AutoCloseable {
     private final BufferAllocator allocator;
     private final ExecutorRegistry registry;
     private final Map<PlanNode, String> placement;
     private final Map<PlanNode, String> fallbacks;
     private final Map<PlanNode, NodeStats> stats = Collections.synchronizedMap(new IdentityHashMap<>());
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final Map<String, SharedResult<?>> sharedResults = new ConcurrentHashMap<>();
+    private volatile boolean closed;
     private volatile int parallelism = defaultParallelism();
     /** System.nanoTime() after which the query fails as timed out; 0 for no timeout. */
     private volatile long deadlineNanos;
@@ -130,6 +137,40 @@ public final class ExecContext {
         return stats.computeIfAbsent(node, n -> new NodeStats());
     }
 
+    /**
+     * The result of the shared subplan {@code id} (see {@link io.warpdb.core.plan.SharedNode}) as
+     * {@code executor} holds it: {@code compute} makes it on the first call, while concurrent
+     * callers wait; later calls get the same object. The context owns it (callers take their own
+     * references to what they hand on) and closes it when the context is closed. A computation
+     * that fails leaves nothing behind, and the next call tries again.
+     */
+    public <T extends AutoCloseable> T shared(String executor, int id, Supplier<T> compute) {
+        @SuppressWarnings("unchecked")
+        SharedResult<T> result = (SharedResult<T>) sharedResults.computeIfAbsent(executor + "#" + id, key -> new SharedResult<>());
+        return result.get(compute);
+    }
+
+    /** Frees the results of shared subplans; a shared result asked for afterwards fails the query as cancelled. */
+    @Override
+    public void close() {
+        closed = true;
+        RuntimeException failure = null;
+        for (SharedResult<?> result : sharedResults.values()) {
+            try {
+                result.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     /** A snapshot of the nodes that have statistics (an identity map). */
     public Map<PlanNode, NodeStats> allStats() {
         synchronized (stats) {
@@ -185,6 +226,36 @@ public final class ExecContext {
         if (deadline != 0 && System.nanoTime() - deadline > 0) {
             throw new WarpException(SqlState.QUERY_CANCELED, "query cancelled: it ran longer than its timeout of "
                     + timeoutMillis + " ms");
+        }
+    }
+
+    /** One shared subplan's result: made once, under its own lock, so that readers wait for the one who makes it. */
+    private final class SharedResult<T extends AutoCloseable> {
+        private T value;
+        private boolean released;
+
+        synchronized T get(Supplier<T> compute) {
+            if (released || closed) {
+                throw new WarpException(SqlState.QUERY_CANCELED, "query cancelled: its execution was closed");
+            }
+            if (value == null) {
+                value = compute.get();
+            }
+            return value;
+        }
+
+        synchronized void close() {
+            released = true;
+            if (value != null) {
+                try {
+                    value.close();
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new WarpException(SqlState.INTERNAL_ERROR, "closing a shared result failed: " + e, e);
+                }
+                value = null;
+            }
         }
     }
 

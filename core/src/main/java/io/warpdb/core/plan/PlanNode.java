@@ -9,7 +9,7 @@ import java.util.List;
  */
 public sealed interface PlanNode
         permits ScanNode, ValuesNode, FilterNode, ProjectNode, AggregateNode, JoinNode, SortNode, UnionNode, SetOpNode,
-        WindowNode {
+        WindowNode, SharedNode {
     Schema schema();
 
     List<PlanNode> inputs();

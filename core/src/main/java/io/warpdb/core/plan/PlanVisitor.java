@@ -27,4 +27,6 @@ public interface PlanVisitor<R> {
     R visitSetOp(SetOpNode setOp);
 
     R visitWindow(WindowNode window);
+
+    R visitShared(SharedNode shared);
 }

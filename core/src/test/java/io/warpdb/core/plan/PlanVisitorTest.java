@@ -74,6 +74,11 @@ class PlanVisitorTest {
         public String visitWindow(WindowNode window) {
             return named(window, "window");
         }
+
+        @Override
+        public String visitShared(SharedNode shared) {
+            return named(shared, "shared");
+        }
     }
 
     @Test
@@ -90,9 +95,11 @@ class PlanVisitorTest {
                 new SortNode(values, List.of(new SortKey(0, false, false)), 0, -1),
                 new UnionNode(List.of(values, values), ONE_INT),
                 new SetOpNode(SetOpKind.EXCEPT, false, values, values, ONE_INT),
-                new WindowNode(values, List.of(), List.of(), List.of(), ONE_INT));
+                new WindowNode(values, List.of(), List.of(), List.of(), ONE_INT),
+                new SharedNode(1, values));
         List<String> kinds = nodes.stream().map(node -> node.accept(new KindNamer(node))).toList();
-        assertEquals(List.of("scan", "values", "filter", "project", "aggregate", "join", "sort", "union", "setOp", "window"), kinds);
+        assertEquals(List.of("scan", "values", "filter", "project", "aggregate", "join", "sort", "union", "setOp", "window", "shared"),
+                kinds);
     }
 
     /** A table with one INTEGER column and no rows; only its schema is used here. */

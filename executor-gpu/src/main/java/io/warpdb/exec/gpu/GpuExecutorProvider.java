@@ -13,6 +13,7 @@ import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SetOpNode;
+import io.warpdb.core.plan.SharedNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
@@ -145,6 +146,12 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         @Override
         public Support visitWindow(WindowNode window) {
             return GpuWindow.supports(window);
+        }
+
+        @Override
+        public Support visitShared(SharedNode shared) {
+            // Kept where its input runs: a result the CPU makes for CPU uses is not to go through the device.
+            return shared.input().accept(this);
         }
     };
 

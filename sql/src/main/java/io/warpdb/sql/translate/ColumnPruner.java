@@ -13,6 +13,7 @@ import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SortKey;
 import io.warpdb.core.plan.SetOpNode;
+import io.warpdb.core.plan.SharedNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
@@ -108,6 +109,15 @@ public final class ColumnPruner {
         @Override
         public Pruned visitWindow(WindowNode window) {
             return window(window, needed);
+        }
+
+        @Override
+        public Pruned visitShared(SharedNode shared) {
+            // Every use keeps all the columns, whichever it reads, so that the uses stay equal: one result for all.
+            BitSet all = new BitSet();
+            all.set(0, shared.schema().size());
+            Pruned in = prune(shared.input(), all);
+            return new Pruned(new SharedNode(shared.id(), in.node), in.newIndex);
         }
     }
 

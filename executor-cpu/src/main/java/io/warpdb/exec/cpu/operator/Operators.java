@@ -12,6 +12,7 @@ import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SetOpNode;
+import io.warpdb.core.plan.SharedNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
@@ -135,6 +136,11 @@ public final class Operators {
         @Override
         public BatchStream visitWindow(WindowNode window) {
             return overInputs(window, inputs -> new WindowOperator(window, inputs.get(0), context));
+        }
+
+        @Override
+        public BatchStream visitShared(SharedNode shared) {
+            return new SharedReadOperator(shared, context);
         }
 
         /** {@code operator} over the streams of the node's inputs, which are closed if building fails. */

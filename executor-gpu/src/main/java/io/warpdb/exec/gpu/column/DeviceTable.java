@@ -27,6 +27,11 @@ public record DeviceTable(Schema schema, int rows, List<DeviceColumn> columns) i
         return columns.stream().mapToLong(DeviceColumn::dataBytes).sum();
     }
 
+    /** Another table of the same columns, holding references of its own ({@link DeviceColumn#share}); each table is closed once. */
+    public DeviceTable share() {
+        return new DeviceTable(schema, rows, columns.stream().map(DeviceColumn::share).toList());
+    }
+
     @Override
     public void close() {
         columns.forEach(DeviceColumn::close);

@@ -16,6 +16,7 @@ import io.warpdb.core.plan.PlanVisitor;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
 import io.warpdb.core.plan.SetOpNode;
+import io.warpdb.core.plan.SharedNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.UnionNode;
 import io.warpdb.core.plan.ValuesNode;
@@ -59,7 +60,8 @@ import java.util.function.Supplier;
  * ({@link GpuScan}: decoded on the device where storage offers the stored chunks). A node that runs
  * out of device memory is refused ({@link ExecutorRefused}): the context reruns it on the fallback
  * placement gave it, notes that in its statistics, and its result is copied in.
- * A projection over a filter runs as one fused pass (the filter's statistics note that).
+ * A projection over a filter runs as one fused pass (the filter's statistics note that). A shared
+ * subplan's result stays on the device for all its uses ({@link Operator#visitShared}).
  */
 public final class GpuPlanRunner {
     public static final String NAME = "gpu";
@@ -294,6 +296,16 @@ public final class GpuPlanRunner {
         @Override
         public DeviceTable visitWindow(WindowNode window) {
             return overInput(window.input(), input -> GpuWindow.run(window, input, work));
+        }
+
+        /**
+         * The device result of the shared subplan, made by the first use (the statement's context
+         * owns it until the statement ends) and handed to every use as references of its own: it
+         * stays in device memory, never copied to the host and back.
+         */
+        @Override
+        public DeviceTable visitShared(SharedNode shared) {
+            return context.shared(NAME, shared.id(), () -> evaluate(shared.input())).share();
         }
 
         /** {@code operator} over the device result of {@code input}, which is freed once its kernels are done. */

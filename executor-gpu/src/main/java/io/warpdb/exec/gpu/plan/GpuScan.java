@@ -2,6 +2,7 @@ package io.warpdb.exec.gpu.plan;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.data.encoded.EncodedSegment;
@@ -114,17 +115,7 @@ final class GpuScan {
 
     /** Every batch of {@code stream}, which is closed; on failure the batches read so far are closed too. */
     static List<Batch> readAll(BatchStream stream, ExecContext context) {
-        List<Batch> batches = new ArrayList<>();
-        try (stream) {
-            for (Batch b = stream.next(); b != null; b = stream.next()) {
-                batches.add(b);
-                context.checkCancelled();
-            }
-            return batches;
-        } catch (RuntimeException e) {
-            batches.forEach(Batch::close);
-            throw e;
-        }
+        return Batches.readAll(stream, context::checkCancelled);
     }
 
     /** The columns of a scan read from the source, to be copied to the device one by one. */

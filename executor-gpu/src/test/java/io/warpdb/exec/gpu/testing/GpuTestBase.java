@@ -84,7 +84,9 @@ public abstract class GpuTestBase {
 
     /** The rows the CPU executor produces for {@code plan}. */
     protected List<List<Object>> cpuRows(PlanNode plan) {
-        return ResultAssert.rows(new CpuExecutorProvider().execute(plan, new ExecContext(allocator)));
+        try (ExecContext context = new ExecContext(allocator)) {
+            return ResultAssert.rows(new CpuExecutorProvider().execute(plan, context));
+        }
     }
 
     /** Uploads the source's batches, applies {@code operator} on the GPU and downloads its rows. */
@@ -156,7 +158,9 @@ public abstract class GpuTestBase {
      * SPI; a node the executor refuses falls back on the CPU, as placement has it.
      */
     protected List<List<Object>> planRows(PlanNode plan, String executor) {
-        return ResultAssert.rows(placedContext(plan, executor).run(plan));
+        try (ExecContext context = placedContext(plan, executor)) {
+            return ResultAssert.rows(context.run(plan));
+        }
     }
 
     /**
