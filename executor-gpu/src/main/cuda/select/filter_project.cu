@@ -55,6 +55,18 @@ __device__ __forceinline__ void prefetchRows(const int* used, int numUsed, const
     }
 }
 
+// Whether a non-NULL value satisfies `value <cmp> constant`.
+__device__ __forceinline__ bool termHolds(const SimpleTerm& term, long long value) {
+    int c;
+    if (term.kind == 2) {
+        double x = __longlong_as_double(value), y = __longlong_as_double(term.constant);
+        c = x < y ? -1 : x > y ? 1 : 0;
+    } else {
+        c = value < term.constant ? -1 : value > term.constant ? 1 : 0;
+    }
+    return compareResult(term.cmp, c);
+}
+
 // A conjunction of `column <cmp> constant` terms for this thread's N rows, every load issued
 // before any is used. NULL counts as not kept.
 template <int N>
@@ -74,14 +86,7 @@ __device__ __forceinline__ void evaluateSimplePredicate(const VmInput& in, const
         }
 #pragma unroll
         for (int k = 0; k < N; k++) {
-            int c;
-            if (term.kind == 2) {
-                double x = __longlong_as_double(v[k]), y = __longlong_as_double(term.constant);
-                c = x < y ? -1 : x > y ? 1 : 0;
-            } else {
-                c = v[k] < term.constant ? -1 : v[k] > term.constant ? 1 : 0;
-            }
-            keep[k] = keep[k] && compareResult(term.cmp, c) && validAt(valid, tileStart + k * BLOCK + threadIdx.x);
+            keep[k] = keep[k] && termHolds(term, v[k]) && validAt(valid, tileStart + k * BLOCK + threadIdx.x);
         }
     }
 }
@@ -246,4 +251,288 @@ project(const Instr* code, const long long* consts, const int* tables,
             }
         }
     }
+}
+
+// ---- The second design (FilterProject's default; -Dwarpdb.gpu.select.kernel=v1 runs the kernels above) ----
+//
+// compact_columns: SELECT of input columns under a simple predicate as one pass of stream
+// compaction, as CUB's DeviceSelect does it. A thread takes its rows as pairs, each pair one
+// vector load (16 bytes of an 8-byte column), and a warp's loads of one pair index cover 64
+// consecutive rows, so every load is coalesced and a warp owns COMPACT_WARP_ROWS consecutive rows
+// of the tile. The predicate's flags stay in registers as ballots, which give each kept row its
+// rank in its warp; the first term's values are kept for an output of the same column. A tile
+// costs three barriers (ticket; warp counts and staged values; the look-back's offset), against
+// seven per half-sized tile above: the serial phases, not the loads, bounded that kernel.
+constexpr int COMPACT_PAIRS = 8;
+constexpr int COMPACT_WARP_ROWS = 64 * COMPACT_PAIRS;
+constexpr int COMPACT_TILE = WARPS * COMPACT_WARP_ROWS;  // 4096 rows, 32 KB of staging for 8-byte values
+// 64 registers a thread: four blocks (1024 threads, 150 KB of shared memory) per SM.
+constexpr int COMPACT_BLOCKS_PER_SM = 4;
+
+// Rows `row` (even) and `row + 1` of a column of `width` bytes from `base` (a tile's first row),
+// reading only those below `limit`. Pool blocks are 256-byte aligned and tiles hold an even
+// number of rows, so the vector load is aligned. Rows within a tile are ints (fewer registers).
+__device__ __forceinline__ void loadPair(unsigned long long base, int width, int row, int limit,
+                                         long long& v0, long long& v1) {
+    if (row + 1 < limit) {
+        if (width == 8) {
+            const longlong2 p = __ldg((const longlong2*)base + (row >> 1));
+            v0 = p.x; v1 = p.y;
+        } else if (width == 4) {
+            const int2 p = __ldg((const int2*)base + (row >> 1));
+            v0 = p.x; v1 = p.y;
+        } else {
+            const uchar2 p = __ldg((const uchar2*)base + (row >> 1));
+            v0 = p.x; v1 = p.y;
+        }
+    } else {
+        v0 = row < limit ? loadWidth(base, width, row) : 0;
+        v1 = 0;
+    }
+}
+
+// Whether rows `row` and `row + 1` are not NULL (valid: the validity bytes, 0 for none).
+__device__ __forceinline__ void validPair(unsigned long long valid, int row, int limit, bool& ok0, bool& ok1) {
+    long long b0 = 1, b1 = 1;
+    if (valid != 0) loadPair(valid, 1, row, limit, b0, b1);
+    ok0 = b0 != 0; ok1 = b1 != 0;
+}
+
+// A column's values at this thread's pairs of the tile (pair k: rows first + 64 k and the next),
+// every load issued before any is used; pairs with no row in `wanted` are not read.
+__device__ __forceinline__ void loadPairs(unsigned long long base, int width, int first, int limit,
+                                          const unsigned (&wanted)[COMPACT_PAIRS],
+                                          long long (&v)[COMPACT_PAIRS][2]) {
+#pragma unroll
+    for (int k = 0; k < COMPACT_PAIRS; k++) {
+        v[k][0] = v[k][1] = 0;
+        if (wanted[k]) loadPair(base, width, first + 64 * k, limit, v[k][0], v[k][1]);
+    }
+}
+
+// Narrows `keep` (bit e of keep[k]: row e of pair k) to the rows where `term` holds of v and is not NULL.
+__device__ __forceinline__ void applyTerm(const SimpleTerm& term, unsigned long long valid, int first, int limit,
+                                          const long long (&v)[COMPACT_PAIRS][2], unsigned (&keep)[COMPACT_PAIRS]) {
+#pragma unroll
+    for (int k = 0; k < COMPACT_PAIRS; k++) {
+        bool ok0 = true, ok1 = true;
+        if (keep[k]) validPair(valid, first + 64 * k, limit, ok0, ok1);
+        keep[k] &= (ok0 && termHolds(term, v[k][0]) ? 1u : 0u) | (ok1 && termHolds(term, v[k][1]) ? 2u : 0u);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK, COMPACT_BLOCKS_PER_SM)
+compact_columns(const unsigned long long* colValues, const unsigned long long* colValid,
+                const SimpleTerm* terms, int numTerms, const OutputSpec* outputs, int numOutputs,
+                const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
+                unsigned long long* tileStatus, int* tileTicket, unsigned long long* selectedCount) {
+    __shared__ int warpCounts[WARPS];
+    __shared__ int tileShared;
+    __shared__ unsigned long long offsetShared;
+    // Kept values of one output, warp w's at [w * COMPACT_WARP_ROWS, ...) in row order.
+    __shared__ long long staging[COMPACT_TILE];
+    __shared__ unsigned char stagingValid[COMPACT_TILE];
+
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    const unsigned below = laneMaskLt();
+    const long long numTiles = (rows + COMPACT_TILE - 1) / COMPACT_TILE;
+    // The host puts last the term whose column is output 0, if any: its values are kept for it.
+    const SimpleTerm held = terms[numTerms - 1];
+    while (true) {
+        if (threadIdx.x == 0) tileShared = atomicAdd(tileTicket, 1);
+        // Also: every thread has written out the previous tile's staging.
+        __syncthreads();
+        const int tile = tileShared;
+        if (tile >= numTiles) return;
+        const long long tileStart = (long long)tile * COMPACT_TILE;
+        const int limit = (int)min((long long)COMPACT_TILE, rows - tileStart);
+        const int first = warpId * COMPACT_WARP_ROWS + 2 * lane;
+        // Column c's values and validity from the tile's first row (validity 0: no NULLs).
+        auto valuesAt = [&](int c, int width) { return colValues[c] + tileStart * width; };
+        auto validityAt = [&](int c) { return colValid[c] == 0 ? 0ull : colValid[c] + tileStart; };
+
+        unsigned keep[COMPACT_PAIRS];
+#pragma unroll
+        for (int k = 0; k < COMPACT_PAIRS; k++) {
+            const int row = first + 64 * k;
+            keep[k] = (row < limit ? 1u : 0u) | (row + 1 < limit ? 2u : 0u);
+        }
+        for (int t = 0; t < numTerms - 1; t++) {
+            const SimpleTerm term = terms[t];
+            long long v[COMPACT_PAIRS][2];
+            const int width = term.kind == 0 ? 4 : 8;
+            loadPairs(valuesAt(term.column, width), width, first, limit, keep, v);
+            applyTerm(term, validityAt(term.column), first, limit, v, keep);
+        }
+        // The last term's values, then each output's in turn.
+        long long values[COMPACT_PAIRS][2];
+        const int heldWidth = held.kind == 0 ? 4 : 8;
+        loadPairs(valuesAt(held.column, heldWidth), heldWidth, first, limit, keep, values);
+        applyTerm(held, validityAt(held.column), first, limit, values, keep);
+
+        // Ranks in the warp's row order (pair index, then lane, then the pair's two rows).
+        int rank[COMPACT_PAIRS];
+        int warpCount = 0;
+#pragma unroll
+        for (int k = 0; k < COMPACT_PAIRS; k++) {
+            const unsigned b0 = __ballot_sync(0xffffffffu, keep[k] & 1u), b1 = __ballot_sync(0xffffffffu, keep[k] & 2u);
+            rank[k] = warpCount + __popc(b0 & below) + __popc(b1 & below);
+            warpCount += __popc(b0) + __popc(b1);
+        }
+        if (lane == 0) warpCounts[warpId] = warpCount;
+
+        // Output o's kept values (with their NULL flags) into the warp's part of the staging; the
+        // first output takes the held values when it is their column.
+        auto stage = [&](int o) {
+            const OutputSpec spec = outputs[o];
+            if (o > 0 || spec.direct != held.column) {
+                loadPairs(valuesAt(spec.direct, spec.width), spec.width, first, limit, keep, values);
+            }
+            const unsigned long long valid = validityAt(spec.direct);
+            long long* const warpStaging = staging + warpId * COMPACT_WARP_ROWS;
+            unsigned char* const warpStagingValid = stagingValid + warpId * COMPACT_WARP_ROWS;
+#pragma unroll
+            for (int k = 0; k < COMPACT_PAIRS; k++) {
+                bool ok0 = true, ok1 = true;
+                if (spec.hasValid && keep[k]) validPair(valid, first + 64 * k, limit, ok0, ok1);
+                if (keep[k] & 1u) {
+                    warpStaging[rank[k]] = values[k][0];
+                    warpStagingValid[rank[k]] = ok0;
+                }
+                if (keep[k] & 2u) {
+                    const int r = rank[k] + (keep[k] & 1u);
+                    warpStaging[r] = values[k][1];
+                    warpStagingValid[r] = ok1;
+                }
+            }
+        };
+        if (numOutputs > 0) stage(0);
+        __syncthreads();
+        int starts[WARPS + 1];  // the tile's output index of each warp's first kept row
+        starts[0] = 0;
+#pragma unroll
+        for (int w = 0; w < WARPS; w++) starts[w + 1] = starts[w] + warpCounts[w];
+        // One warp scans across tiles while the others wait at the next barrier.
+        if (warpId == 0) {
+            const unsigned long long exclusive = lookBack(tileStatus, tile, starts[WARPS]);
+            if (lane == 0) {
+                offsetShared = exclusive;
+                // The last tile's inclusive prefix is the result size.
+                if (tile == numTiles - 1) *selectedCount = exclusive + starts[WARPS];
+            }
+        }
+        __syncthreads();
+        const unsigned long long offset = offsetShared;
+        for (int o = 0; o < numOutputs; o++) {
+            if (o > 0) {
+                __syncthreads();  // the previous output's staging is written out
+                stage(o);
+                __syncthreads();
+            }
+            const OutputSpec spec = outputs[o];
+            const unsigned long long base = outValues[o];
+            unsigned char* const outValidBytes = (unsigned char*)outValid[o];
+            for (int i = threadIdx.x; i < starts[WARPS]; i += BLOCK) {
+                int at = i;  // in the part of the last warp whose first kept row is at or before i
+#pragma unroll
+                for (int w = 1; w < WARPS; w++) at = i >= starts[w] ? w * COMPACT_WARP_ROWS + i - starts[w] : at;
+                storeValue(base, spec.width, offset + i, staging[at]);
+                if (spec.hasValid) outValidBytes[offset + i] = stagingValid[at];
+            }
+        }
+    }
+}
+
+// project_chain: PROJECT of one output that is a chain of exact integer arithmetic over columns
+// and constants (io.warpdb.exec.gpu.expr.ArithmeticChain says which programs are one): t = leaf 0
+// op leaf 1, then t = t op leaf s+1 (or leaf s+1 op t) for each further step, every operation as
+// the interpreter's ADD_I / SUB_I / MUL_I (exact in 128 bits, 22003 where the result leaves
+// int64; a NULL operand makes the result NULL and raises nothing from there on). The values live
+// in registers, not in the interpreter's slots in local memory; a thread takes CHAIN_PAIRS pairs
+// of rows, each pair one vector load per column leaf and one vector store.
+constexpr int CHAIN_LEAVES = 4;
+constexpr int CHAIN_STEPS = CHAIN_LEAVES - 1;
+constexpr int CHAIN_PAIRS = 2;
+
+struct ChainLeaf {
+    int column, width;  // column -1: the constant
+    long long constant;
+};
+struct ChainStep {
+    int op, leafFirst;  // op an Opcode; leafFirst: leaf op t
+};
+struct ArithmeticChain {
+    ChainLeaf leaves[CHAIN_LEAVES];
+    ChainStep steps[CHAIN_STEPS];
+    int numSteps, pad;
+};
+
+__device__ __forceinline__ long long chainOp(int op, long long x, long long y, bool& overflow) {
+    const __int128 r = op == OP_ADD_I ? (__int128)x + y : op == OP_SUB_I ? (__int128)x - y : (__int128)x * y;
+    if (!fits64(r)) {
+        overflow = true;
+        return 0;
+    }
+    return (long long)r;
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+project_chain(const unsigned long long* colValues, const unsigned long long* colValid, const ArithmeticChain* chain,
+              unsigned long long outValues, unsigned long long outValid, long long rows, int* error) {
+    const int numSteps = chain->numSteps;
+    const long long stride = (long long)gridDim.x * BLOCK * 2 * CHAIN_PAIRS;
+    bool overflow = false;
+    for (long long first = ((long long)blockIdx.x * BLOCK * CHAIN_PAIRS + threadIdx.x) * 2; first < rows; first += stride) {
+        long long x[CHAIN_LEAVES][CHAIN_PAIRS][2];
+        unsigned nulls[CHAIN_PAIRS][2];  // bit l: leaf l is NULL
+#pragma unroll
+        for (int k = 0; k < CHAIN_PAIRS; k++) nulls[k][0] = nulls[k][1] = 0;
+#pragma unroll
+        for (int l = 0; l < CHAIN_LEAVES; l++) {
+            const ChainLeaf leaf = chain->leaves[l];
+#pragma unroll
+            for (int k = 0; k < CHAIN_PAIRS; k++) {
+                x[l][k][0] = x[l][k][1] = leaf.constant;
+                const long long row = first + 2LL * BLOCK * k;
+                if (l > numSteps || leaf.column < 0 || row >= rows) continue;
+                const int limit = (int)min(rows - row, 2LL);
+                loadPair(colValues[leaf.column] + row * leaf.width, leaf.width, 0, limit, x[l][k][0], x[l][k][1]);
+                bool ok0, ok1;
+                const unsigned long long valid = colValid[leaf.column];
+                validPair(valid == 0 ? 0 : valid + row, 0, limit, ok0, ok1);
+                nulls[k][0] |= ok0 ? 0u : 1u << l;
+                nulls[k][1] |= ok1 ? 0u : 1u << l;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < CHAIN_PAIRS; k++) {
+            const long long row = first + 2LL * BLOCK * k;
+            if (row >= rows) continue;
+            long long value[2];
+            unsigned char valid[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                bool isNull = (nulls[k][e] & 3u) != 0;
+                long long t = isNull ? 0 : chainOp(chain->steps[0].op, x[0][k][e], x[1][k][e], overflow);
+#pragma unroll
+                for (int s = 1; s < CHAIN_STEPS; s++) {
+                    if (s >= numSteps) break;
+                    isNull = isNull || (nulls[k][e] >> (s + 1) & 1u) != 0;
+                    if (isNull) continue;
+                    const ChainStep step = chain->steps[s];
+                    t = step.leafFirst ? chainOp(step.op, x[s + 1][k][e], t, overflow) : chainOp(step.op, t, x[s + 1][k][e], overflow);
+                }
+                value[e] = isNull ? 0 : t;
+                valid[e] = isNull ? 0 : 1;
+            }
+            if (row + 1 < rows) {
+                ((longlong2*)outValues)[row >> 1] = make_longlong2(value[0], value[1]);
+                if (outValid != 0) ((uchar2*)outValid)[row >> 1] = make_uchar2(valid[0], valid[1]);
+            } else {
+                ((long long*)outValues)[row] = value[0];
+                if (outValid != 0) ((unsigned char*)outValid)[row] = valid[0];
+            }
+        }
+    }
+    if (overflow) atomicCAS(error, 0, ERR_OVERFLOW);
 }

@@ -13,11 +13,13 @@ import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.Timestamps;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
+import io.warpdb.exec.gpu.expr.ArithmeticChain;
 import io.warpdb.exec.gpu.expr.EntryEvaluator;
 import io.warpdb.exec.gpu.expr.Program;
 import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import io.warpdb.exec.gpu.runtime.Kernel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -28,6 +30,9 @@ import java.util.TreeSet;
  * columns for them; without one, a transform pass computes each expression for every row. A
  * projection that only renames or reorders input columns shares them without copying. Simple
  * predicates ({@link SimplePredicate}) and outputs that are input columns bypass the interpreter.
+ * With the v2 kernels ({@link #KERNEL_PROPERTY}, the default) such a SELECT is one pass of stream
+ * compaction ({@code compact_columns}) and PROJECT outputs that are {@link ArithmeticChain}s run in
+ * {@code project_chain}; v1 runs every case through the earlier kernels.
  */
 public final class FilterProject {
     private static final String MODULE = "select/filter_project";
@@ -35,7 +40,13 @@ public final class FilterProject {
     static final int TILE = BLOCK * 8;
     /** Rows one block of the project kernel evaluates per step (PROJECT_ROWS per thread). */
     private static final int PROJECT_GROUP = BLOCK * 4;
+    /** Rows one block of project_chain evaluates per step (CHAIN_PAIRS pairs per thread). */
+    private static final int CHAIN_GROUP = BLOCK * 2 * 2;
     private static final int OUTPUT_SPEC_INTS = 6;
+    /** Rows of a tile of compact_columns (its COMPACT_TILE). */
+    static final int COMPACT_TILE = 4096;
+    /** Chooses the kernels: v2 (the default) or v1, the earlier ones, kept to compare them on the same GPU. */
+    public static final String KERNEL_PROPERTY = "warpdb.gpu.select.kernel";
 
     private FilterProject() {
     }
@@ -124,38 +135,85 @@ public final class FilterProject {
                 used[u++] = c;
                 used[u++] = DeviceColumn.width(input.column(c).type());
             }
+            boolean v2 = !"v1".equals(System.getProperty(KERNEL_PROPERTY, "v2"));
+            boolean lean = simple != null && allOutputsDirect;
+            // The kernels' outputs (each naming its own buffers) in the order the v2 kernels want them.
+            List<Integer> order = new ArrayList<>();
+            ArithmeticChain[] chains = new ArithmeticChain[outputs.size()];
+            for (int o = 0; o < outputs.size(); o++) {
+                boolean chainable = v2 && predicate == null && specs[o * OUTPUT_SPEC_INTS + 3] == Long.BYTES;
+                chains[o] = chainable ? ArithmeticChain.of(program, outputs.get(o)) : null;
+                order.add(o);
+            }
+            // project: the interpreter's outputs first, its kernel takes the leading ones.
+            order.sort(java.util.Comparator.comparing(o -> chains[o] != null));
+            if (v2 && lean) {
+                // compact_columns keeps the last term's values for output 0: an output of a term's column first.
+                for (int o = 0; o < outputs.size(); o++) {
+                    int direct = specs[o * OUTPUT_SPEC_INTS + 5];
+                    if (simple.terms().stream().anyMatch(t -> t.column() == direct)) {
+                        order.remove((Integer) o);
+                        order.add(0, o);
+                        simple = simple.withLast(direct);
+                        break;
+                    }
+                }
+            }
             DeviceBuffer code = track(temporaries, work.upload(nonEmpty(program.code()), "program code"));
             DeviceBuffer consts = track(temporaries, work.upload(nonEmpty(program.consts()), "program constants"));
             DeviceBuffer tables = track(temporaries, work.upload(program.tables(), "program tables"));
             DeviceBuffer colValues = track(temporaries, work.upload(addresses(input, false), "column addresses"));
             DeviceBuffer colValid = track(temporaries, work.upload(addresses(input, true), "validity addresses"));
             DeviceBuffer usedBuffer = track(temporaries, work.upload(used, "interpreted columns"));
-            DeviceBuffer specBuffer = track(temporaries, work.upload(specs, "output specs"));
-            DeviceBuffer outValuesBuffer = track(temporaries, work.upload(outValues, "output addresses"));
-            DeviceBuffer outValidBuffer = track(temporaries, work.upload(outValid, "output validity addresses"));
+            DeviceBuffer specBuffer = track(temporaries, work.upload(permuted(specs, order, OUTPUT_SPEC_INTS), "output specs"));
+            DeviceBuffer outValuesBuffer = track(temporaries, work.upload(permuted(outValues, order), "output addresses"));
+            DeviceBuffer outValidBuffer = track(temporaries, work.upload(permuted(outValid, order), "output validity addresses"));
             DeviceBuffer error = track(temporaries, work.allocateZeroed(4, "error word"));
             int rows;
             if (predicate == null) {
-                int grid = (int) Math.min((input.rows() + PROJECT_GROUP - 1) / PROJECT_GROUP, work.device().smCount() * 16L);
-                work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
-                        colValid, specBuffer, outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
+                int interpreted = 0;
+                for (int o : order) {
+                    if (chains[o] == null) {
+                        interpreted++;
+                        continue;
+                    }
+                    DeviceBuffer chain = track(temporaries, work.upload(chains[o].encode(), "arithmetic chain"));
+                    Kernel kernel = work.kernel(MODULE, "project_chain");
+                    long blocks = ((long) input.rows() + CHAIN_GROUP - 1) / CHAIN_GROUP;
+                    int grid = (int) Math.min(blocks, (long) work.device().smCount() * kernel.residentBlocksPerSm(BLOCK, 0));
+                    kernel.launch(work.stream(), grid, BLOCK, 0, colValues, colValid, chain, outValues[o], outValid[o],
+                            (long) input.rows(), error);
+                }
+                if (interpreted > 0) {
+                    int grid = (int) Math.min((input.rows() + PROJECT_GROUP - 1) / PROJECT_GROUP, work.device().smCount() * 16L);
+                    work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
+                            colValid, specBuffer, interpreted, outValuesBuffer, outValidBuffer, (long) input.rows(), error);
+                }
                 rows = input.rows();
             } else {
-                // Nothing interpreted: the lean kernel, which fits more blocks on an SM.
-                boolean lean = simple != null && allOutputsDirect;
-                long tiles = (input.rows() + TILE - 1) / TILE;
+                boolean compact = v2 && lean;
+                long tiles = (input.rows() + (compact ? COMPACT_TILE : TILE) - 1) / (compact ? COMPACT_TILE : TILE);
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
                         : simple.encode(), "simple predicate"));
                 DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
-                // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
-                work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
-                        colValid, usedBuffer, interpretedColumns.size(), terms, simple == null ? 0 : simple.terms().size(),
-                        condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
-                        condition == null ? 0 : condition.resultSlot(), specBuffer, outputs.size(), outValuesBuffer,
-                        outValidBuffer, (long) input.rows(), status, ticket, count, error);
+                int numTerms = simple == null ? 0 : simple.terms().size();
+                if (compact) {
+                    // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
+                    Kernel kernel = work.kernel(MODULE, "compact_columns");
+                    int grid = (int) Math.min(Math.max(tiles, 1), (long) work.device().smCount() * kernel.residentBlocksPerSm(BLOCK, 0));
+                    kernel.launch(work.stream(), grid, BLOCK, 0, colValues, colValid, terms, numTerms, specBuffer, outputs.size(),
+                            outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count);
+                } else {
+                    // Nothing interpreted: the lean kernel, which fits more blocks on an SM.
+                    int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
+                    work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts,
+                            tables, colValues, colValid, usedBuffer, interpretedColumns.size(), terms, numTerms,
+                            condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
+                            condition == null ? 0 : condition.resultSlot(), specBuffer, outputs.size(), outValuesBuffer,
+                            outValidBuffer, (long) input.rows(), status, ticket, count, error);
+                }
                 rows = (int) work.downloadLongs(count, 1)[0];
             }
             raiseError(work.downloadInts(error, 1)[0], program);
@@ -211,6 +269,23 @@ public final class FilterProject {
         for (int c = 0; c < input.columns().size(); c++) {
             DeviceColumn col = input.column(c);
             out[c] = validity ? col.validityAddress() : col.values().address();
+        }
+        return out;
+    }
+
+    /** Groups of {@code group} values of {@code a} in {@code order}. */
+    private static int[] permuted(int[] a, List<Integer> order, int group) {
+        int[] out = a.clone();
+        for (int i = 0; i < order.size(); i++) {
+            System.arraycopy(a, order.get(i) * group, out, i * group, group);
+        }
+        return out;
+    }
+
+    private static long[] permuted(long[] a, List<Integer> order) {
+        long[] out = a.clone();
+        for (int i = 0; i < order.size(); i++) {
+            out[i] = a[order.get(i)];
         }
         return out;
     }

@@ -20,11 +20,14 @@ import java.util.SplittableRandom;
  * SELECT and PROJECT throughput with the data already in device memory, as a share of the
  * device's copy bandwidth measured in the same run:
  * {@code run.sh main io.warpdb.exec.gpu.bench.GpuOperatorBench [log2 rows, default 28]}.
- * Bytes counted per operator: every input byte read once plus every output byte written.
+ * Bytes counted per operator: every input byte read once plus every output byte written. Every
+ * operator runs with FilterProject's v1 and v2 kernels, a row each.
  */
 public final class GpuOperatorBench {
     private static final int RUNS = 5;
     private static final long VALUE_RANGE = 1_000_000_000L;
+    /** Each operator under both FilterProject kernel sets (FilterProject.KERNEL_PROPERTY), in one run. */
+    private static final List<String> KERNELS = List.of("v1", "v2");
 
     public static void main(String[] args) {
         int log2 = args.length > 0 ? Integer.parseInt(args[0]) : 28;
@@ -76,21 +79,26 @@ public final class GpuOperatorBench {
     private static void measure(String name, DeviceTable input, Expr predicate, List<Expr> exprs, Schema schema,
             long inBytesPerRow, long outBytesPerRow, double copy) {
         CudaDevice device = CudaDevice.get();
-        long best = Long.MAX_VALUE;
-        int outRows = 0;
-        for (int run = 0; run <= RUNS; run++) {
-            try (DeviceWork work = new DeviceWork(device);
-                    DeviceTable out = FilterProject.run(input, predicate, exprs, schema, null, work)) {
-                work.synchronize();
-                outRows = out.rows();
-                if (run > 0) {
-                    best = Math.min(best, work.kernelNanos());
+        for (String kernels : KERNELS) {
+            System.setProperty(FilterProject.KERNEL_PROPERTY, kernels);
+            long best = Long.MAX_VALUE;
+            int outRows = 0;
+            for (int run = 0; run <= RUNS; run++) {
+                try (DeviceWork work = new DeviceWork(device);
+                        DeviceTable out = FilterProject.run(input, predicate, exprs, schema, null, work)) {
+                    work.synchronize();
+                    outRows = out.rows();
+                    if (run > 0) {
+                        best = Math.min(best, work.kernelNanos());
+                    }
                 }
             }
+            double bytes = (double) input.rows() * inBytesPerRow + (double) outRows * outBytesPerRow;
+            double rate = bytes / (best / 1e9);
+            System.out.printf("| %s [%s] | %d | %.2f | %.0f | %.0f%% |%n", name, kernels, outRows, best / 1e6, rate / 1e9,
+                    100 * rate / copy);
         }
-        double bytes = (double) input.rows() * inBytesPerRow + (double) outRows * outBytesPerRow;
-        double rate = bytes / (best / 1e9);
-        System.out.printf("| %s | %d | %.2f | %.0f | %.0f%% |%n", name, outRows, best / 1e6, rate / 1e9, 100 * rate / copy);
+        System.clearProperty(FilterProject.KERNEL_PROPERTY);
     }
 
 

@@ -104,6 +104,68 @@ class FilterProjectTest extends GpuTestBase {
         }
     }
 
+    /** Sizes around compact_columns' warps (512 rows) and tiles (4096 rows), and more tiles than one look-back window (32). */
+    static List<Integer> compactionSizes() {
+        return List.of(0, 1, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 8191, 8193, 40 * 4096 + 5);
+    }
+
+    /**
+     * compact_columns (a simple predicate, outputs that are columns) and project_chain (arithmetic
+     * chains) against the CPU, and the v1 kernels they replace: all and no rows kept, NULLs,
+     * several terms and outputs, overflow (extremes) failing alike.
+     */
+    @ParameterizedTest
+    @MethodSource("compactionSizes")
+    void compactionAndChainsMatchTheCpu(int rows) {
+        String before = System.getProperty(FilterProject.KERNEL_PROPERTY);
+        try {
+            for (String kernels : List.of("v2", "v1")) {
+                System.setProperty(FilterProject.KERNEL_PROPERTY, kernels);
+                for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
+                        RandomBatches.Options.plain(), RandomBatches.Options.plain().withNulls(0.1).withExtremes())) {
+                    RandomBatches random = new RandomBatches(rows * 17L + 3);
+                    try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
+                        String context = kernels + ", seed " + random.seed() + ", " + rows + " rows, " + options;
+                        ColumnRef a = ref(0);
+                        ColumnRef i = ref(1);
+                        ColumnRef d = ref(2);
+                        List<Expr> predicates = List.of(
+                                Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)),
+                                Call.of(Op.LT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)),
+                                Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(0, DataType.BIGINT)),
+                                Call.of(Op.AND, DataType.BOOLEAN, Call.of(Op.LE, DataType.BOOLEAN, d, Literal.ofLong(5000, MONEY)),
+                                        Call.of(Op.GE, DataType.BOOLEAN, i, Literal.ofLong(0, DataType.INTEGER))));
+                        List<List<Expr>> outputs = List.of(List.of(a), List.of(d, i, ref(6), a), List.of(ref(5), d));
+                        for (Expr p : predicates) {
+                            for (List<Expr> columns : outputs) {
+                                assertSame(new ProjectNode(new FilterNode(scan(source), p), columns, schemaOf(columns)), true, context);
+                            }
+                        }
+                        List<Expr> chains = List.of(
+                                Call.of(Op.ADD, DataType.BIGINT, a, a),
+                                Call.of(Op.ADD, DataType.BIGINT, a, i),
+                                Call.of(Op.SUBTRACT, DataType.BIGINT, Literal.ofLong(7, DataType.BIGINT), a),
+                                Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, Call.of(Op.SUBTRACT, MONEY, Literal.ofLong(100, MONEY), d)),
+                                Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, d),
+                                Call.of(Op.SUBTRACT, DataType.BIGINT, Call.of(Op.MULTIPLY, DataType.BIGINT, a, Literal.ofLong(3, DataType.BIGINT)), i));
+                        for (Expr e : chains) {
+                            assertSame(new ProjectNode(scan(source), List.of(e), schemaOf(List.of(e))), true, context);
+                        }
+                        assertSame(new ProjectNode(scan(source), chains.subList(3, 5), schemaOf(chains.subList(3, 5))), true, context);
+                        List<Expr> mixed = List.of(chains.get(3), Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ref(4)), chains.get(1));
+                        assertSame(new ProjectNode(scan(source), mixed, schemaOf(mixed)), true, context);
+                    }
+                }
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(FilterProject.KERNEL_PROPERTY);
+            } else {
+                System.setProperty(FilterProject.KERNEL_PROPERTY, before);
+            }
+        }
+    }
+
     /** A CAST that fails for some strings fails only where a kept row holds one, as on the CPU. */
     @ParameterizedTest
     @ValueSource(ints = {1, 5000})
