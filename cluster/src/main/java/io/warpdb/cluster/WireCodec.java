@@ -10,8 +10,7 @@ import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.DecodedColumn;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
+import java.nio.channels.ByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -139,9 +138,9 @@ final class WireCodec implements AutoCloseable {
             long size = 2L * Integer.BYTES + MessageSerializer.serializeMetadata(message).remaining() + 8 + message.computeBodyLength();
             ArrowBuf frame = allocator.buffer(size);
             try {
-                FrameWriter writer = new FrameWriter(frame);
-                MessageSerializer.serialize(new WriteChannel(writer), message);
-                return frame.writerIndex(writer.position);
+                FrameChannel out = new FrameChannel(frame);
+                MessageSerializer.serialize(new WriteChannel(out), message);
+                return frame.writerIndex(out.position);
             } catch (IOException | RuntimeException e) {
                 frame.close();
                 throw new IllegalStateException("writing a frame failed", e);
@@ -149,12 +148,12 @@ final class WireCodec implements AutoCloseable {
         }
     }
 
-    /** Writes into a frame from its start; the frame's capacity bounds it. */
-    private static final class FrameWriter implements WritableByteChannel {
+    /** A frame as a channel from its start: writes go up to its capacity, reads up to its {@code writerIndex()}. */
+    private static final class FrameChannel implements ByteChannel {
         private final ArrowBuf frame;
         private long position;
 
-        FrameWriter(ArrowBuf frame) {
+        FrameChannel(ArrowBuf frame) {
             this.frame = frame;
         }
 
@@ -163,6 +162,19 @@ final class WireCodec implements AutoCloseable {
             int length = source.remaining();
             frame.setBytes(position, source);
             source.position(source.limit());
+            position += length;
+            return length;
+        }
+
+        @Override
+        public int read(ByteBuffer target) {
+            long left = frame.writerIndex() - position;
+            if (left <= 0) {
+                return -1;
+            }
+            int length = (int) Math.min(target.remaining(), left);
+            frame.getBytes(position, target.slice().limit(length));
+            target.position(target.position() + length);
             position += length;
             return length;
         }
@@ -230,28 +242,7 @@ final class WireCodec implements AutoCloseable {
     }
 
     private Batch decodeArrow(ArrowBuf frame) throws IOException {
-        ByteBuffer bytes = frame.nioBuffer(0, (int) frame.writerIndex());
-        ReadChannel in = new ReadChannel(new ReadableByteChannel() {
-            @Override
-            public int read(ByteBuffer target) {
-                if (!bytes.hasRemaining()) {
-                    return -1;
-                }
-                int length = Math.min(target.remaining(), bytes.remaining());
-                target.put(bytes.slice().limit(length));
-                bytes.position(bytes.position() + length);
-                return length;
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        });
+        ReadChannel in = new ReadChannel(new FrameChannel(frame));
         MessageMetadataResult metadata = MessageSerializer.readMessage(in);
         if (metadata == null) {
             throw new IOException("the frame holds no Arrow message");
