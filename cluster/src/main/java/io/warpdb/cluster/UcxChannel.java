@@ -16,6 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -170,11 +171,20 @@ final class UcxChannel implements AutoCloseable {
 
         /** Sends {@code batch} (the caller still owns it) once the receiver has room; returns the bytes of its frame. */
         long put(Batch batch) {
-            ByteBuffer frame = codec.encode(batch);
-            awaitRoom(patience);
-            throwIfStopped();
-            long size = frame.remaining();
-            inFlight.add(transport.send(UcxChannel.this, BATCH, frame));
+            ArrowBuf frame = codec.encode(batch);
+            long size = frame.writerIndex();
+            CompletableFuture<Void> sent;
+            try {
+                awaitRoom(patience);
+                throwIfStopped();
+                sent = transport.send(UcxChannel.this, BATCH, frame.nioBuffer(0, (int) size));
+            } catch (RuntimeException e) {
+                frame.close();
+                throw e;
+            }
+            // UCX reads the frame until the send completes, whichever way it does
+            sent.whenComplete((done, failure) -> frame.close());
+            inFlight.add(sent);
             while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
                 await(inFlight.poll(), patience);
             }
@@ -354,7 +364,9 @@ final class UcxChannel implements AutoCloseable {
             }
             transport.send(UcxChannel.this, CREDIT, EMPTY);
             wireBytes += frame.payload().remaining();
-            return codec.decode(frame.payload());
+            try (ArrowBuf bytes = WireCodec.frameOf(frame.payload(), allocator)) {
+                return codec.decode(bytes);
+            }
         }
 
         /** The bytes of the frames received so far. */

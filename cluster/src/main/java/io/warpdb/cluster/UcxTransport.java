@@ -6,8 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -54,6 +56,8 @@ final class UcxTransport implements AutoCloseable {
     /** Endpoints by the peer's worker address; the progress thread's alone. */
     private final Map<ByteBuffer, UcpEndpoint> endpoints = new HashMap<>();
     private final Map<Long, UcxChannel> channels = new ConcurrentHashMap<>();
+    /** Sends handed to UCX and not completed yet. */
+    private final Set<Sent> sending = ConcurrentHashMap.newKeySet();
     /** Channel ids: random high bits, so that ids two nodes choose do not meet at a third. */
     private final AtomicLong nextId = new AtomicLong(new SecureRandom().nextLong() & ~0xFFFF_FFFFL);
     private final Thread progress;
@@ -104,47 +108,61 @@ final class UcxTransport implements AutoCloseable {
         return channel;
     }
 
-    /** Sends a frame; the future completes once UCX is done with the payload (the peer may not have it yet). */
+    /**
+     * Sends a frame; the future completes once UCX is done with the payload (the peer may not have
+     * it yet), or fails; it completes whatever happens, the transport's end included, so a caller
+     * may free the payload then.
+     */
     CompletableFuture<Void> send(UcxChannel channel, byte type, ByteBuffer payload) {
-        CompletableFuture<Void> sent = new CompletableFuture<>();
         ByteBuffer header = ByteBuffer.allocateDirect(HEADER_BYTES);
         header.putLong(0, channel.id()).put(Long.BYTES, type);
         ByteBuffer data = payload.isDirect() ? payload : ByteBuffer.allocateDirect(payload.remaining()).put(payload.duplicate()).flip();
-        submit(() -> {
-            try {
-                endpoint(channel.peer()).sendAmNonBlocking(FRAME_MESSAGE, UcxUtils.getAddress(header), HEADER_BYTES,
-                        UcxUtils.getAddress(data) + data.position(), data.remaining(), 0, new Sent(header, data, sent, channel.peerName()));
-            } catch (UcxException e) {
-                sent.completeExceptionally(new WarpException(SqlState.CONNECTION_FAILURE, "UCX send to " + channel.peerName()
-                        + " failed: " + e.getMessage(), e));
-            }
-        });
-        return sent;
+        Sent sent = new Sent(header, data, channel.peer(), channel.peerName());
+        submit(sent);
+        return sent.future;
     }
 
-    /** Completes a send; holds its buffers, which must live until UCX is done with them. */
-    private static final class Sent extends UcxCallback {
+    /** A frame to send, then sending: holds its buffers, which must live until UCX is done with them. */
+    private final class Sent extends UcxCallback implements Runnable {
         private final ByteBuffer header;
         private final ByteBuffer data;
-        private final CompletableFuture<Void> future;
+        private final CompletableFuture<Void> future = new CompletableFuture<>();
+        private final ByteBuffer peer;
         private final String peerName;
 
-        Sent(ByteBuffer header, ByteBuffer data, CompletableFuture<Void> future, String peerName) {
+        Sent(ByteBuffer header, ByteBuffer data, ByteBuffer peer, String peerName) {
             this.header = header;
             this.data = data;
-            this.future = future;
+            this.peer = peer;
             this.peerName = peerName;
+        }
+
+        /** On the progress thread: hands the frame to UCX. */
+        @Override
+        public void run() {
+            sending.add(this);
+            try {
+                endpoint(peer).sendAmNonBlocking(FRAME_MESSAGE, UcxUtils.getAddress(header), HEADER_BYTES,
+                        UcxUtils.getAddress(data) + data.position(), data.remaining(), 0, this);
+            } catch (UcxException e) {
+                fail(e.getMessage());
+            }
         }
 
         @Override
         public void onSuccess(UcpRequest request) {
+            sending.remove(this);
             future.complete(null);
         }
 
         @Override
         public void onError(int status, String message) {
-            future.completeExceptionally(new WarpException(SqlState.CONNECTION_FAILURE, "UCX send to " + peerName + " failed: "
-                    + message + " (" + header.capacity() + "+" + data.capacity() + " bytes)"));
+            fail(message + " (" + header.capacity() + "+" + data.capacity() + " bytes)");
+        }
+
+        void fail(String why) {
+            sending.remove(this);
+            future.completeExceptionally(new WarpException(SqlState.CONNECTION_FAILURE, "UCX send to " + peerName + " failed: " + why));
         }
     }
 
@@ -153,9 +171,18 @@ final class UcxTransport implements AutoCloseable {
         channels.remove(channel.id());
     }
 
+    /** Queues {@code task} for the progress thread and wakes it; a send after the transport's end fails at once. */
     private void submit(Runnable task) {
-        tasks.add(task);
-        wake();
+        synchronized (lifecycle) {
+            if (workerClosed) {
+                if (task instanceof Sent sent) {
+                    sent.fail("the node is stopping");
+                }
+                return;
+            }
+            tasks.add(task);
+            worker.signal();
+        }
     }
 
     /** Wakes the progress thread, unless it has ended (its worker is closed: a signal then would touch freed memory). */
@@ -255,6 +282,13 @@ final class UcxTransport implements AutoCloseable {
                 worker.close();
                 context.close();
                 workerClosed = true;
+            }
+            // sends UCX never finished, or never began: their callers may free the frames now
+            List.copyOf(sending).forEach(s -> s.fail("the node is stopping"));
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                if (task instanceof Sent sent) {
+                    sent.fail("the node is stopping");
+                }
             }
         }
     }

@@ -8,15 +8,16 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.DecodedColumn;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
+import java.nio.channels.ByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.ForeignAllocation;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -24,6 +25,7 @@ import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageMetadataResult;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 
 /**
@@ -109,8 +111,12 @@ final class WireCodec implements AutoCloseable {
         return ByteBuffer.allocate(1 + arrow.length).put((byte) (compressed ? 1 : 0)).put(arrow).flip();
     }
 
-    /** {@code batch} as a frame, in a direct buffer (which UCX sends from without another copy). */
-    ByteBuffer encode(Batch batch) {
+    /**
+     * {@code batch} as a frame: its bytes are the buffer's first {@code writerIndex()}, off-heap
+     * (UCX sends from it without another copy); the caller owns it. The batch's buffers are copied
+     * once, straight into the frame.
+     */
+    ArrowBuf encode(Batch batch) {
         if (compressed) {
             choices.nextBatch();
             List<byte[]> chunks = new ArrayList<>(batch.columnCount());
@@ -119,21 +125,68 @@ final class WireCodec implements AutoCloseable {
                 chunks.add(encodeColumn(batch, c));
                 size += Integer.BYTES + chunks.get(c).length;
             }
-            ByteBuffer frame = ByteBuffer.allocateDirect(size).putInt(batch.rowCount());
+            ArrowBuf frame = allocator.buffer(size);
+            ByteBuffer out = frame.nioBuffer(0, size).putInt(batch.rowCount());
             for (byte[] chunk : chunks) {
-                frame.putInt(chunk.length).put(chunk);
+                out.putInt(chunk.length).put(chunk);
             }
-            return frame.flip();
+            return frame.writerIndex(size);
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         WireFormat.fill(root, batch);
         try (ArrowRecordBatch message = new VectorUnloader(root).getRecordBatch()) {
-            MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), message);
-        } catch (IOException e) {
-            throw new IllegalStateException("writing to memory failed", e);
+            // the continuation token and length, the metadata padded to 8 bytes, the body (its buffers padded to 8)
+            long size = 2L * Integer.BYTES + MessageSerializer.serializeMetadata(message).remaining() + 8 + message.computeBodyLength();
+            ArrowBuf frame = allocator.buffer(size);
+            try {
+                FrameChannel out = new FrameChannel(frame);
+                MessageSerializer.serialize(new WriteChannel(out), message);
+                return frame.writerIndex(out.position);
+            } catch (IOException | RuntimeException e) {
+                frame.close();
+                throw new IllegalStateException("writing a frame failed", e);
+            }
         }
-        byte[] arrow = bytes.toByteArray();
-        return ByteBuffer.allocateDirect(arrow.length).put(arrow).flip();
+    }
+
+    /** A frame as a channel from its start: writes go up to its capacity, reads up to its {@code writerIndex()}. */
+    private static final class FrameChannel implements ByteChannel {
+        private final ArrowBuf frame;
+        private long position;
+
+        FrameChannel(ArrowBuf frame) {
+            this.frame = frame;
+        }
+
+        @Override
+        public int write(ByteBuffer source) {
+            int length = source.remaining();
+            frame.setBytes(position, source);
+            source.position(source.limit());
+            position += length;
+            return length;
+        }
+
+        @Override
+        public int read(ByteBuffer target) {
+            long left = frame.writerIndex() - position;
+            if (left <= 0) {
+                return -1;
+            }
+            int length = (int) Math.min(target.remaining(), left);
+            frame.getBytes(position, target.slice().limit(length));
+            target.position(target.position() + length);
+            position += length;
+            return length;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** Column {@code c} of {@code batch} as a chunk, in the encoding chosen for the column (choosing it when due). */
@@ -150,20 +203,55 @@ final class WireCodec implements AutoCloseable {
         return ChunkCodec.encodeAs(batch.vector(c), type, batch.dictionary(c), rows, chosen[c]).bytes();
     }
 
-    /** The batch in {@code frame}; the caller owns it. */
-    Batch decode(ByteBuffer frame) {
+    /**
+     * The batch in {@code frame}'s first {@code writerIndex()} bytes; the caller owns it, and still
+     * owns {@code frame}, which it may close at once: an uncompressed batch's vectors share the
+     * frame's memory (no copy) and keep it alive while they do.
+     */
+    Batch decode(ArrowBuf frame) {
         try {
-            return compressed ? decodeChunks(frame.duplicate()) : decodeArrow(frame);
+            return compressed ? decodeChunks(frame.nioBuffer(0, (int) frame.writerIndex())) : decodeArrow(frame);
         } catch (IOException | RuntimeException e) {
             throw new WarpException(SqlState.CONNECTION_FAILURE, "a batch from another node is corrupt: " + e.getMessage(), e);
         }
     }
 
-    private Batch decodeArrow(ByteBuffer frame) throws IOException {
-        byte[] bytes = new byte[frame.remaining()];
-        frame.duplicate().get(bytes);
-        try (ArrowRecordBatch message = MessageSerializer.deserializeRecordBatch(
-                new ReadChannel(Channels.newChannel(new ByteArrayInputStream(bytes))), allocator)) {
+    /**
+     * A received frame's payload as a buffer of {@code allocator} for {@link #decode}, which the
+     * caller owns: a direct buffer without a copy (the buffer keeps the payload reachable until it
+     * is released), a heap one copied.
+     */
+    static ArrowBuf frameOf(ByteBuffer payload, BufferAllocator allocator) {
+        int length = payload.remaining();
+        if (!payload.isDirect() || length == 0) {
+            ArrowBuf frame = allocator.buffer(length);
+            frame.setBytes(0, payload.duplicate());
+            return frame.writerIndex(length);
+        }
+        ByteBuffer held = payload.slice();
+        ArrowBuf frame = allocator.wrapForeignAllocation(new ForeignAllocation(length, MemoryUtil.getByteBufferAddress(held)) {
+            /** Keeps the payload reachable (its memory the JDK's) until the frame is released. */
+            private ByteBuffer payload = held;
+
+            @Override
+            protected void release0() {
+                payload = null;
+            }
+        });
+        return frame.writerIndex(length);
+    }
+
+    private Batch decodeArrow(ArrowBuf frame) throws IOException {
+        ReadChannel in = new ReadChannel(new FrameChannel(frame));
+        MessageMetadataResult metadata = MessageSerializer.readMessage(in);
+        if (metadata == null) {
+            throw new IOException("the frame holds no Arrow message");
+        }
+        // a slice shares the frame's reference count, and deserializing releases the body once its buffers are retained:
+        // a reference of its own, so that the frame stays the caller's
+        ArrowBuf body = frame.slice(in.bytesRead(), metadata.getMessageBodyLength());
+        frame.getReferenceManager().retain();
+        try (ArrowRecordBatch message = MessageSerializer.deserializeRecordBatch(metadata, body)) {
             new VectorLoader(root).load(message);
         }
         return WireFormat.batch(root, schema, allocator);
