@@ -36,6 +36,8 @@ public final class FilterProject {
     /** Rows one block of the project kernel evaluates per step (PROJECT_ROWS per thread). */
     private static final int PROJECT_GROUP = BLOCK * 4;
     private static final int OUTPUT_SPEC_INTS = 6;
+    /** Bytes of a wide DECIMAL's value on the device. */
+    private static final int WIDE_BYTES = 16;
 
     private FilterProject() {
     }
@@ -79,6 +81,8 @@ public final class FilterProject {
         List<Program.Output> outputs = program.outputs().subList(condition == null ? 0 : 1, program.outputs().size());
         TreeSet<Integer> interpretedColumns = new TreeSet<>();
         boolean allOutputsDirect = true;
+        // 128-bit values to compute or move: the kernels' wide variants (vm.cuh WIDE).
+        boolean wide = program.wide();
         if (condition != null) {
             Exprs.forEachColumn(predicate, interpretedColumns::add);
         }
@@ -100,6 +104,7 @@ public final class FilterProject {
                 }
                 boolean nullable = direct >= 0 ? input.column(direct).validity() != null : out.nullable();
                 int width = DeviceColumn.width(schema.type(i));
+                wide |= width == WIDE_BYTES;
                 outBuffers[i] = new DeviceBuffer[2];
                 DeviceBuffer values = outBuffers[i][0] = work.allocate((long) input.rows() * width, "projected values");
                 DeviceBuffer valid = outBuffers[i][1] = nullable ? work.allocate(input.rows(), "projected validity") : null;
@@ -127,12 +132,12 @@ public final class FilterProject {
             int rows;
             if (predicate == null) {
                 int grid = (int) Math.min((input.rows() + PROJECT_GROUP - 1) / PROJECT_GROUP, work.device().smCount() * 16L);
-                work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
+                work.kernel(MODULE, wide ? "project_wide" : "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
                         colValid, specBuffer, outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), error);
                 rows = input.rows();
             } else {
                 // Nothing interpreted: the lean kernel, which fits more blocks on an SM.
-                boolean lean = simple != null && allOutputsDirect;
+                boolean lean = simple != null && allOutputsDirect && !wide;
                 long tiles = (input.rows() + TILE - 1) / TILE;
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
                         : simple.encode(), "simple predicate"));
@@ -140,8 +145,9 @@ public final class FilterProject {
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
-                work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : wide ? 2L : 3L));
+                String kernel = lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project";
+                work.kernel(MODULE, kernel).launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
                         colValid, usedBuffer, interpretedColumns.size(), terms, simple == null ? 0 : simple.terms().size(),
                         condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
                         condition == null ? 0 : condition.resultSlot(), specBuffer, outputs.size(), outValuesBuffer,
@@ -188,7 +194,8 @@ public final class FilterProject {
         }
         DataType in = input.column(ref.index()).type();
         boolean sameStrings = in.kind().isString() && type.kind().isString();
-        return sameStrings || in.kind() == type.kind() && (in.kind() != TypeKind.DECIMAL || in.scale() == type.scale());
+        return sameStrings || in.kind() == type.kind()
+                && (in.kind() != TypeKind.DECIMAL || in.scale() == type.scale() && in.isWideDecimal() == type.isWideDecimal());
     }
 
     private static DeviceBuffer track(List<DeviceBuffer> list, DeviceBuffer b) {
