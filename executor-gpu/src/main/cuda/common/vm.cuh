@@ -16,6 +16,7 @@
 // readmits it on exit.
 #pragma once
 #include <stdint.h>
+#include "wide.cuh"
 
 namespace warp {
 
@@ -33,7 +34,9 @@ enum Opcode : int {
     OP_ABS_I, OP_ABS_F, OP_ROUND_F,
     OP_ROUND_I, OP_SIGN_I, OP_MATH_F, OP_POW_F,
     OP_TS_TO_DATE, OP_DATE_TO_TS, OP_TS_PART, OP_TS_TRUNC, OP_TS_ADD_MICROS, OP_TS_ADD_MONTHS,
-    OP_ROUND_FLOAT, OP_CMP_SCALED, OP_DISTINCT_SCALED
+    OP_ROUND_FLOAT, OP_CMP_SCALED, OP_DISTINCT_SCALED,
+    OP_COL_W, OP_CONST_W, OP_WIDEN, OP_NARROW, OP_ADD_W, OP_SUB_W, OP_MUL_W, OP_NEG_W, OP_ABS_W,
+    OP_SCALE_UP_W, OP_RESCALE_W, OP_CHECK_PRECISION_W, OP_CMP_W, OP_DISTINCT_W, OP_W2F
 };
 
 // OP_ROUND_I's rounding modes (c) and OP_MATH_F's functions (imm), as ProgramCompiler numbers them
@@ -226,9 +229,78 @@ __device__ __forceinline__ int compareResult(int cmp, int c) {
     }
 }
 
+// The instructions on 128-bit values (wide.cuh), for WIDE programs: a wide operand's low word is
+// in v, its high word in h. Results beyond 128 bits, or past a precision checked for, fail 22003.
+__device__ __forceinline__ void vmWideStep(const VmInput& in, const Instr& I, long long* v, long long* h, bool* n, int& off,
+                                           long long row) {
+    const int d = I.dst;
+    __int128 r = 0;
+    switch (I.op) {
+        case OP_COL_W: {  // a 16-byte column value
+            const unsigned long long valid = in.colValid[I.a];
+            n[d] = valid != 0 && ((const unsigned char*)valid)[row] == 0;
+            const longlong2 w = ((const longlong2*)in.colValues[I.a])[row];
+            v[d] = w.x; h[d] = w.y;
+            return;
+        }
+        case OP_CONST_W: v[d] = in.consts[I.a]; h[d] = in.consts[I.a + 1]; n[d] = false; return;
+        case OP_WIDEN: n[d] = n[I.a]; v[d] = v[I.a]; h[d] = v[I.a] >> 63; return;  // a 64-bit exact value, sign-extended
+        case OP_NARROW:  // to 64 bits: 22003 where it does not fit (WideValues.checkFits)
+            n[d] = n[I.a];
+            if (!n[d] && h[I.a] != v[I.a] >> 63) fail(in.error, ERR_OVERFLOW, off);
+            v[d] = n[d] ? 0 : v[I.a];
+            return;
+        case OP_ADD_W: case OP_SUB_W: case OP_MUL_W: {
+            n[d] = n[I.a] || n[I.b];
+            const __int128 x = wideOf(v[I.a], h[I.a]), y = wideOf(v[I.b], h[I.b]);
+            const bool fits = I.op == OP_ADD_W ? addWide(x, y, r) : I.op == OP_SUB_W ? subtractWide(x, y, r) : multiplyWide(x, y, r);
+            if (!n[d] && !fits) fail(in.error, ERR_OVERFLOW, off);
+            break;
+        }
+        case OP_NEG_W: case OP_ABS_W: {
+            n[d] = n[I.a];
+            const __int128 x = wideOf(v[I.a], h[I.a]);
+            if (!n[d] && (unsigned long long)h[I.a] == 0x8000000000000000ull && v[I.a] == 0) fail(in.error, ERR_OVERFLOW, off);
+            r = I.op == OP_ABS_W && x >= 0 ? x : -x;
+            break;
+        }
+        case OP_SCALE_UP_W:  // a * 10^imm
+            n[d] = n[I.a];
+            if (!scaleUpWide(wideOf(v[I.a], h[I.a]), I.imm, r) && !n[d]) fail(in.error, ERR_OVERFLOW, off);
+            break;
+        case OP_RESCALE_W: n[d] = n[I.a]; r = scaleDownWide(wideOf(v[I.a], h[I.a]), I.imm); break;  // a / 10^imm, HALF_UP
+        case OP_CHECK_PRECISION_W:  // |a| < 10^imm
+            n[d] = n[I.a];
+            r = wideOf(v[I.a], h[I.a]);
+            if (!n[d] && !fitsDigits(r, I.imm)) fail(in.error, ERR_OVERFLOW, off);
+            break;
+        case OP_CMP_W:  // a against b with a scaled by 10^c (c < 0: b by 10^-c); imm as OP_CMP_I's
+            n[d] = n[I.a] || n[I.b];
+            v[d] = n[d] ? 0 : compareResult(I.imm, compareWide(wideOf(v[I.a], h[I.a]), wideOf(v[I.b], h[I.b]), I.c));
+            return;
+        case OP_DISTINCT_W: {  // as OP_DISTINCT_SCALED on 128-bit values
+            const bool distinct = n[I.a] || n[I.b] ? n[I.a] != n[I.b]
+                                                   : compareWide(wideOf(v[I.a], h[I.a]), wideOf(v[I.b], h[I.b]), I.c) != 0;
+            n[d] = false; v[d] = I.imm == 0 ? distinct : !distinct;
+            return;
+        }
+        case OP_W2F:  // the value at scale imm as a double (Int128.toDouble)
+            n[d] = n[I.a];
+            v[d] = n[d] ? 0 : asBits(wideToDouble(wideOf(v[I.a], h[I.a]), I.imm));
+            return;
+        default: return;
+    }
+    // The arithmetic cases: a NULL's words are 0, as the other instructions leave them.
+    if (n[d]) r = 0;
+    v[d] = lowWord(r); h[d] = highWord(r);
+}
+
 // Executes one instruction for one row over that row's slots v (values) and n (NULL flags) and
-// its guard state off.
-__device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long long* v, bool* n, int& off, long long row) {
+// its guard state off. WIDE programs (ProgramCompiler marks them) hold DECIMALs of more than 18
+// digits as 128-bit values whose high words are in h; the others run without h (nullptr), so that
+// 64-bit programs keep their registers and their local memory.
+template <bool WIDE>
+__device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long long* v, long long* h, bool* n, int& off, long long row) {
         const int d = I.dst;
         switch (I.op) {
             case OP_COL_I32:
@@ -443,6 +515,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
             case OP_COALESCE: {
                 int s = n[I.a] ? I.b : I.a;
                 n[d] = n[s]; v[d] = v[s];
+                if constexpr (WIDE) h[d] = h[s];
                 break;
             }
             case OP_LOOKUP_BOOL: {  // tables[imm + code]: 0 FALSE, 1 TRUE, 2 NULL, 3 the entry failed
@@ -590,6 +663,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
             case OP_CASE_THEN: {  // d = b where WHEN a is TRUE for an evaluating row; imm 1: the first WHEN (d = NULL elsewhere)
                 if (off == 0 && !n[I.a] && v[I.a] != 0) {
                     n[d] = n[I.b]; v[d] = v[I.b];
+                    if constexpr (WIDE) h[d] = h[I.b];
                     off = I.c;
                 } else {
                     if (I.imm) { n[d] = true; v[d] = 0; }
@@ -598,32 +672,46 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 break;
             }
             case OP_CASE_ELSE:  // d = a for a row no WHEN took; ends the CASE
-                if (off == 0) { n[d] = n[I.a]; v[d] = v[I.a]; }
+                if (off == 0) {
+                    n[d] = n[I.a]; v[d] = v[I.a];
+                    if constexpr (WIDE) h[d] = h[I.a];
+                }
                 if (off == I.c) off = 0;
                 break;
         }
+        if constexpr (WIDE) vmWideStep(in, I, v, h, n, off, row);
 }
 
 // Runs instructions [start, start+len) for one row; returns the value of slot `result` and
-// whether it is NULL through `isNull`.
-__device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
+// whether it is NULL through `isNull`; a WIDE program's result's high word through `high`.
+template <bool WIDE>
+__device__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull, long long& high) {
     long long v[VM_SLOTS];
+    long long h[WIDE ? VM_SLOTS : 1];
     bool n[VM_SLOTS];
     int off = 0;
     for (int pc = start; pc < start + len; pc++) {
-        vmStep(in, in.code[pc], v, n, off, row);
+        vmStep<WIDE>(in, in.code[pc], v, WIDE ? h : nullptr, n, off, row);
     }
     isNull = n[result];
+    high = WIDE ? h[result] : 0;
     return v[result];
+}
+
+__device__ __forceinline__ long long vmEval(const VmInput& in, int start, int len, int result, long long row, bool& isNull) {
+    long long high;
+    return vmEval<false>(in, start, len, result, row, isNull, high);
 }
 
 // The same for K rows at once. Column loads of all K rows are issued before any is stored, so a
 // thread has K memory requests in flight where the one-row interpreter has one: the interpreter's
 // slots live in local memory, and storing a loaded value into them waits for the load.
-template <int K>
+template <int K, bool WIDE>
 __device__ __forceinline__ void vmEvalRows(const VmInput& in, int start, int len, int result, const long long (&rows)[K],
-                                           const bool (&active)[K], long long (&out)[K], bool (&outNull)[K]) {
+                                           const bool (&active)[K], long long (&out)[K], long long (&outHigh)[K],
+                                           bool (&outNull)[K]) {
     long long v[K][VM_SLOTS];
+    long long h[K][WIDE ? VM_SLOTS : 1];
     bool n[K][VM_SLOTS];
     int off[K];
 #pragma unroll
@@ -654,13 +742,14 @@ __device__ __forceinline__ void vmEvalRows(const VmInput& in, int start, int len
         } else {
 #pragma unroll
             for (int k = 0; k < K; k++) {
-                if (active[k]) vmStep(in, I, v[k], n[k], off[k], rows[k]);
+                if (active[k]) vmStep<WIDE>(in, I, v[k], WIDE ? h[k] : nullptr, n[k], off[k], rows[k]);
             }
         }
     }
 #pragma unroll
     for (int k = 0; k < K; k++) {
         out[k] = active[k] ? v[k][result] : 0;
+        outHigh[k] = WIDE && active[k] ? h[k][result] : 0;
         outNull[k] = active[k] ? n[k][result] : true;
     }
 }

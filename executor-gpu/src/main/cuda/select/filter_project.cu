@@ -9,6 +9,9 @@
 // flight to stream at full bandwidth: a predicate that is a conjunction of `column <op>
 // constant` terms, and outputs that are plain input columns. Both load all rows of a thread at
 // once. Interpreted expressions get their input rows prefetched into L2 first.
+//
+// The _wide kernels run programs over DECIMALs of more than 18 digits (vm.cuh's WIDE) and move
+// their 16-byte values; the others keep the 64-bit interpreter's registers and shared memory.
 #include "vm.cuh"
 #include "block.cuh"
 
@@ -25,16 +28,24 @@ struct SimpleTerm {
     long long constant;
 };
 
-__device__ __forceinline__ void storeValue(unsigned long long base, int width, long long index, long long value) {
-    if (width == 8) ((long long*)base)[index] = value;
+// A value of `width` bytes; a 16-byte value's high word is `high`.
+__device__ __forceinline__ void storeValue(unsigned long long base, int width, long long index, long long value, long long high) {
+    if (width == 16) ((longlong2*)base)[index] = make_longlong2(value, high);
+    else if (width == 8) ((long long*)base)[index] = value;
     else if (width == 4) ((int*)base)[index] = (int)value;
     else ((unsigned char*)base)[index] = (unsigned char)value;
 }
 
+// A value of `width` bytes; of a 16-byte value, the low word (loadHigh has the high one).
 __device__ __forceinline__ long long loadWidth(unsigned long long base, int width, long long row) {
+    if (width == 16) return __ldg((const long long*)base + 2 * row);
     if (width == 8) return __ldg((const long long*)base + row);
     if (width == 4) return __ldg((const int*)base + row);
     return __ldg((const unsigned char*)base + row);
+}
+
+__device__ __forceinline__ long long loadHigh(unsigned long long base, int width, long long row) {
+    return width == 16 ? __ldg((const long long*)base + 2 * row + 1) : 0;
 }
 
 __device__ __forceinline__ bool validAt(unsigned long long valid, long long row) {
@@ -92,7 +103,7 @@ __device__ __forceinline__ void evaluateSimplePredicate(const VmInput& in, const
 }
 
 // The predicate through the simple path when it has terms, else through the interpreter.
-template <int N>
+template <bool WIDE, int N>
 __device__ __forceinline__ void evaluatePredicate(const VmInput& in, const SimpleTerm* terms, int numTerms,
                                                   int predStart, int predLen, int predResult,
                                                   long long tileStart, long long rows, bool (&keep)[N]) {
@@ -106,13 +117,14 @@ __device__ __forceinline__ void evaluatePredicate(const VmInput& in, const Simpl
         keep[k] = false;
         if (row < rows) {
             bool isNull;
-            long long t = vmEval(in, predStart, predLen, predResult, row, isNull);
+            long long high;
+            long long t = vmEval<WIDE>(in, predStart, predLen, predResult, row, isNull, high);
             keep[k] = !isNull && t != 0;
         }
     }
 }
 
-template <bool INTERPRETED, int N>
+template <bool INTERPRETED, bool WIDE, int N>
 __device__ __forceinline__ void selectTiles(const Instr* code, const long long* consts, const int* tables,
                const unsigned long long* colValues, const unsigned long long* colValid,
                const int* used, int numUsed, const SimpleTerm* terms, int numTerms,
@@ -125,6 +137,7 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
     __shared__ int tileShared;
     __shared__ unsigned long long offsetShared;
     __shared__ long long staging[(BLOCK * N)];
+    __shared__ long long stagingHigh[WIDE ? BLOCK * N : 1];
     __shared__ unsigned char stagingValid[(BLOCK * N)];
 
     VmInput in{code, consts, tables, colValues, colValid, error};
@@ -139,7 +152,7 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
         bool keep[N];
         if (INTERPRETED) {
             prefetchRows<N>(used, numUsed, colValues, tileStart, rows);
-            evaluatePredicate<N>(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
+            evaluatePredicate<WIDE, N>(in, terms, numTerms, predStart, predLen, predResult, tileStart, rows, keep);
         } else {
             evaluateSimplePredicate<N>(in, terms, numTerms, tileStart, rows, keep);
         }
@@ -162,14 +175,17 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
                 const unsigned long long base = colValues[spec.direct];
                 const unsigned long long valid = colValid[spec.direct];
                 long long v[N];
+                long long high[WIDE ? N : 1];
 #pragma unroll
                 for (int k = 0; k < N; k++) {
                     v[k] = keep[k] ? loadWidth(base, spec.width, tileStart + k * BLOCK + threadIdx.x) : 0;
+                    if (WIDE) high[k] = keep[k] ? loadHigh(base, spec.width, tileStart + k * BLOCK + threadIdx.x) : 0;
                 }
 #pragma unroll
                 for (int k = 0; k < N; k++) {
                     if (keep[k]) {
                         staging[pos[k]] = v[k];
+                        if (WIDE) stagingHigh[pos[k]] = high[k];
                         stagingValid[pos[k]] = validAt(valid, tileStart + k * BLOCK + threadIdx.x);
                     }
                 }
@@ -178,8 +194,11 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
                 for (int k = 0; k < N; k++) {
                     if (keep[k]) {
                         bool isNull;
-                        long long value = vmEval(in, spec.start, spec.len, spec.result, tileStart + k * BLOCK + threadIdx.x, isNull);
+                        long long high;
+                        long long value = vmEval<WIDE>(in, spec.start, spec.len, spec.result, tileStart + k * BLOCK + threadIdx.x,
+                                                       isNull, high);
                         staging[pos[k]] = isNull ? 0 : value;
+                        if (WIDE) stagingHigh[pos[k]] = isNull ? 0 : high;
                         stagingValid[pos[k]] = isNull ? 0 : 1;
                     }
                 }
@@ -187,7 +206,7 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
             __syncthreads();
             const unsigned long long base = outValues[o];
             for (int i = threadIdx.x; i < count; i += BLOCK) {
-                storeValue(base, spec.width, offset + i, staging[i]);
+                storeValue(base, spec.width, offset + i, staging[i], WIDE ? stagingHigh[i] : 0);
             }
             if (spec.hasValid) {
                 unsigned char* valid = (unsigned char*)outValid[o];
@@ -208,22 +227,26 @@ __device__ __forceinline__ void selectTiles(const Instr* code, const long long* 
 
 // Three blocks per SM: the interpreter needs registers.
 extern "C" __global__ void __launch_bounds__(BLOCK, 3) filter_project(SELECT_PARAMS) {
-    selectTiles<true, ITEMS>(SELECT_ARGS);
+    selectTiles<true, false, ITEMS>(SELECT_ARGS);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK, 2) filter_project_wide(SELECT_PARAMS) {
+    selectTiles<true, true, ITEMS>(SELECT_ARGS);
 }
 
 // The lean kernel: more resident blocks hide each other's barriers and look-backs. Measured on an
 // H100: 6 blocks per SM (40 registers) beat 3 by 1.6x; 8 (32 registers, spilling) and 4096-row
 // tiles at 4 blocks were both slower than 6.
 extern "C" __global__ void __launch_bounds__(BLOCK, 6) filter_columns(SELECT_PARAMS) {
-    selectTiles<false, ITEMS>(SELECT_ARGS);
+    selectTiles<false, false, ITEMS>(SELECT_ARGS);
 }
 
 // PROJECT without a predicate: a transform pass, every row in place, so no scan is needed. Each
 // thread evaluates PROJECT_ROWS rows together (a block-strided group), so their loads overlap.
 constexpr int PROJECT_ROWS = 4;
 
-extern "C" __global__ void __launch_bounds__(BLOCK)
-project(const Instr* code, const long long* consts, const int* tables,
+template <bool WIDE>
+__device__ __forceinline__ void projectRows(const Instr* code, const long long* consts, const int* tables,
         const unsigned long long* colValues, const unsigned long long* colValid,
         const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid,
@@ -241,16 +264,30 @@ project(const Instr* code, const long long* consts, const int* tables,
         for (int o = 0; o < numOutputs; o++) {
             const OutputSpec spec = outputs[o];
             long long value[PROJECT_ROWS];
+            long long high[PROJECT_ROWS];
             bool isNull[PROJECT_ROWS];
-            vmEvalRows<PROJECT_ROWS>(in, spec.start, spec.len, spec.result, r, active, value, isNull);
+            vmEvalRows<PROJECT_ROWS, WIDE>(in, spec.start, spec.len, spec.result, r, active, value, high, isNull);
 #pragma unroll
             for (int k = 0; k < PROJECT_ROWS; k++) {
                 if (!active[k]) continue;
-                storeValue(outValues[o], spec.width, r[k], isNull[k] ? 0 : value[k]);
+                storeValue(outValues[o], spec.width, r[k], isNull[k] ? 0 : value[k], isNull[k] ? 0 : high[k]);
                 if (spec.hasValid) ((unsigned char*)outValid[o])[r[k]] = isNull[k] ? 0 : 1;
             }
         }
     }
+}
+
+#define PROJECT_PARAMS const Instr* code, const long long* consts, const int* tables, \
+    const unsigned long long* colValues, const unsigned long long* colValid, const OutputSpec* outputs, int numOutputs, \
+    const unsigned long long* outValues, const unsigned long long* outValid, long long rows, int* error
+#define PROJECT_ARGS code, consts, tables, colValues, colValid, outputs, numOutputs, outValues, outValid, rows, error
+
+extern "C" __global__ void __launch_bounds__(BLOCK) project(PROJECT_PARAMS) {
+    projectRows<false>(PROJECT_ARGS);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) project_wide(PROJECT_PARAMS) {
+    projectRows<true>(PROJECT_ARGS);
 }
 
 // ---- The second design (FilterProject's default; -Dwarpdb.gpu.select.kernel=v1 runs the kernels above) ----
@@ -436,7 +473,7 @@ compact_columns(const unsigned long long* colValues, const unsigned long long* c
                 int at = i;  // in the part of the last warp whose first kept row is at or before i
 #pragma unroll
                 for (int w = 1; w < WARPS; w++) at = i >= starts[w] ? w * COMPACT_WARP_ROWS + i - starts[w] : at;
-                storeValue(base, spec.width, offset + i, staging[at]);
+                storeValue(base, spec.width, offset + i, staging[at], 0);  // compact_columns moves no 16-byte value
                 if (spec.hasValid) outValidBytes[offset + i] = stagingValid[at];
             }
         }

@@ -83,7 +83,7 @@ public final class GpuExecutorProvider implements ExecutorProvider {
      * machine: what {@link #supports} answers where a device is present.
      */
     public static Support planSupport(PlanNode node) {
-        String cpuOnly = cpuOnlyType(node);
+        String cpuOnly = takesEveryType(node) ? null : cpuOnlyType(node);
         if (cpuOnly != null) {
             return Support.no(cpuOnly + " columns run on the CPU");
         }
@@ -171,14 +171,23 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         }
     }
 
-    /** A type of the node's output or inputs that the GPU does not handle ({@link ProgramCompiler#runsOnGpu}); null if none. */
+    /**
+     * Whether the node's operator takes columns of every type, wide DECIMALs included: scans and
+     * values copy them in, filters and projections compute with them (the interpreter's 128-bit
+     * instructions; what it does not compute throws {@link Unsupported}).
+     */
+    private static boolean takesEveryType(PlanNode node) {
+        return node instanceof ScanNode || node instanceof ValuesNode || node instanceof FilterNode || node instanceof ProjectNode;
+    }
+
+    /** A type of the node's output or inputs that not every GPU operator handles ({@link ProgramCompiler#everyOperatorTakes}); null if none. */
     private static String cpuOnlyType(PlanNode node) {
         List<Schema> schemas = new java.util.ArrayList<>();
         schemas.add(node.schema());
         node.inputs().forEach(input -> schemas.add(input.schema()));
         for (Schema schema : schemas) {
             for (io.warpdb.core.types.Field field : schema.fields()) {
-                if (!ProgramCompiler.runsOnGpu(field.type())) {
+                if (!ProgramCompiler.everyOperatorTakes(field.type())) {
                     return field.type().sqlName();
                 }
             }

@@ -16,6 +16,8 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SortKey;
+import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -29,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * grouped, sorted, joined), TIMESTAMPs through their functions too (EXTRACT, DATE_TRUNC, month and
  * microsecond arithmetic, CASTs from and to DATE), SMALLINT, TINYINT and REAL through arithmetic and
  * CASTs (range-checked, rounded to float32); what would compute with them beyond that stays on the
- * CPU; DECIMALs of more than 18 digits stay there whole.
+ * CPU; DECIMALs of more than 18 digits are filtered and projected (compared, cast, computed
+ * exactly) but grouped, sorted and joined on the CPU.
  */
 class GpuTypeSupportTest {
     private static PlanNode rowsOf(DataType type) {
@@ -150,15 +153,23 @@ class GpuTypeSupportTest {
     }
 
     @Test
-    void wideDecimalsRunOnTheCpuAndEighteenDigitsOnTheGpu() {
+    void wideDecimalsAreFilteredAndProjectedOnTheGpuAndGroupedSortedJoinedOnTheCpu() {
         DataType wide = DataType.decimal(38, 2);
-        assertEquals(Support.no("DECIMAL(38,2) columns run on the CPU"), GpuExecutorProvider.planSupport(rowsOf(wide)));
+        ColumnRef w = new ColumnRef(0, wide);
+        assertEquals(Support.YES, GpuExecutorProvider.planSupport(rowsOf(wide)));
         Support widened = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.decimal(18, 2)),
                 Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.decimal(18, 2)),
                         new Literal(java.math.BigInteger.TEN.pow(30), wide))));
-        assertEquals(Support.no("DECIMAL(38,2) values run on the CPU"), widened);
-        Support narrow = GpuExecutorProvider.planSupport(new FilterNode(rowsOf(DataType.decimal(18, 2)),
-                Call.of(Op.GT, DataType.BOOLEAN, new ColumnRef(0, DataType.decimal(18, 2)), Literal.ofLong(0, DataType.decimal(18, 2)))));
-        assertTrue(narrow.supported(), narrow.toString());
+        assertTrue(widened.supported(), widened.toString());
+        Support computed = projectSupport(wide, Call.of(Op.MULTIPLY, wide, w, Literal.ofLong(3, DataType.INTEGER)),
+                Call.of(Op.CAST, DataType.DOUBLE, w), Call.of(Op.CAST, DataType.decimal(18, 2), w), Call.of(Op.NEGATE, wide, w),
+                Call.of(Op.ABS, wide, w));
+        assertTrue(computed.supported(), computed.toString());
+        Support rounded = projectSupport(wide, Call.of(Op.ROUND, wide, w));
+        assertEquals(Support.no("ROUND of [DECIMAL(38,2)] as DECIMAL(38,2) runs on the CPU"), rounded);
+        Support fromDouble = projectSupport(DataType.DOUBLE, Call.of(Op.CAST, wide, new ColumnRef(0, DataType.DOUBLE)));
+        assertEquals(Support.no("CAST from DOUBLE to DECIMAL(38,2) runs on the CPU"), fromDouble);
+        Support sorted = GpuExecutorProvider.planSupport(new SortNode(rowsOf(wide), List.of(new SortKey(0, true, false)), 0, -1));
+        assertEquals(Support.no("DECIMAL(38,2) columns run on the CPU"), sorted);
     }
 }

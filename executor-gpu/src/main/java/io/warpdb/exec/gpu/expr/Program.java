@@ -19,6 +19,19 @@ public record Program(int[] code, long[] consts, List<int[]> tables, List<Output
     public static final int ENTRY_ERROR_BASE = 16;
 
     /**
+     * Whether an instruction computes with DECIMALs of more than 18 digits (128-bit values): the
+     * program then runs in the kernels' wide interpreter, which holds a second word per register.
+     */
+    public boolean wide() {
+        for (int i = 0; i < code.length; i += INSTRUCTION_INTS) {
+            if (Opcode.of(code[i]).isWide()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * One expression: instructions [start, start + length), result in {@code resultSlot}, of
      * {@code type}; {@code nullable} when it can be NULL; string results carry their dictionary.
      */

@@ -83,10 +83,18 @@ public final class ProgramCompiler {
     /** Guard levels in use by the lazy operators around the operand being compiled (vm.cuh levels start at 1). */
     private int guardDepth;
 
-    /** A value in a slot: its type, whether it can be NULL, its dictionary when a string. */
+    /**
+     * A value in a slot: its type, whether it can be NULL, its dictionary when a string. A wide
+     * DECIMAL is a 128-bit value, its high word in the slot's second register (vm.cuh WIDE); every
+     * other type, {@link #isWidening widenings} read as their argument included, is 64 bits.
+     */
     private record Operand(int slot, DataType type, boolean nullable, StringDictionary dictionary) {
         int scale() {
             return Decimals.scaleOf(type);
+        }
+
+        boolean isWide() {
+            return type.isWideDecimal();
         }
 
         boolean isDouble() {
@@ -109,14 +117,19 @@ public final class ProgramCompiler {
     }
 
     /**
-     * Whether the GPU's operators handle values of this type: all but a DECIMAL of more than 18
-     * digits, 128 bits wide, which no kernel reads (nodes with such columns run on the CPU;
-     * placement reads this through the provider's planSupport). The {@link #isCarried carried}
-     * types go through in their physical form.
+     * Whether every GPU operator handles values of this type: all but a DECIMAL of more than 18
+     * digits, 128 bits wide, which only scans, filters and projections take (the interpreter
+     * computes with them; nodes of other kinds with such columns run on the CPU, as placement
+     * reads the provider's planSupport). The {@link #isCarried carried} types go through in
+     * their physical form.
      */
-    public static boolean runsOnGpu(DataType type) {
+    public static boolean everyOperatorTakes(DataType type) {
         return !type.isWideDecimal();
     }
+
+    /** The wide DECIMAL functions the interpreter does not compute: their arguments and results stay on the CPU. */
+    private static final Set<Op> WIDE_ON_CPU = EnumSet.of(Op.ROUND, Op.FLOOR, Op.CEIL, Op.SIGN, Op.TRUNC, Op.SQRT, Op.EXP,
+            Op.LN, Op.LOG10, Op.POWER);
 
     /**
      * TIMESTAMP and INTERVAL (int64 microseconds), SMALLINT and TINYINT (int32) and REAL (a double
@@ -265,9 +278,6 @@ public final class ProgramCompiler {
     // ---- expressions ----
 
     private Operand compile(Expr expr) {
-        if (!runsOnGpu(expr.type())) {
-            throw new Unsupported(expr.type().sqlName() + " values run on the CPU");
-        }
         if (expr instanceof ColumnRef ref) {
             return column(ref);
         }
@@ -275,12 +285,16 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
+        if (WIDE_ON_CPU.contains(call.op()) && (call.type().isWideDecimal() || call.args().stream().anyMatch(a -> a.type().isWideDecimal()))) {
+            throw new Unsupported(call.op() + " of " + call.args().stream().map(a -> a.type().sqlName()).toList() + " as "
+                    + call.type().sqlName() + " runs on the CPU");
+        }
         if (combined.contains(call)) {
             // Evaluated on the host with the CPU's functions: only its operands must compute on the GPU.
             return combination(call);
         }
         if (call.op() == Op.CAST && call.type().kind() == TypeKind.VARCHAR && !call.arg(0).type().kind().isString()
-                && !readsColumn(call) && runsOnGpu(call.arg(0).type())) {
+                && !readsColumn(call) && !call.arg(0).type().isWideDecimal()) {
             // A constant's text (CAST(1.50 AS VARCHAR(4))), by the CPU's formatting, as the one entry of a constant
             // dictionary (which the CAST does not read); an entry that fails raises only for the rows that use it.
             return perDictionaryEntry(call, new Literal("", DataType.VARCHAR));
@@ -338,7 +352,7 @@ public final class ProgramCompiler {
                     && (literal.value() == null || ((java.math.BigInteger) literal.value()).bitLength() < Long.SIZE);
         }
         return expr instanceof Call call && call.op() == Op.CAST && call.type().isWideDecimal()
-                && call.arg(0).type().kind().isExactNumeric() && runsOnGpu(call.arg(0).type())
+                && call.arg(0).type().kind().isExactNumeric() && !call.arg(0).type().isWideDecimal()
                 && Decimals.scaleOf(call.arg(0).type()) <= call.type().scale();
     }
 
@@ -366,7 +380,7 @@ public final class ProgramCompiler {
 
     private Operand column(ColumnRef ref) {
         DataType type = inputTypes.get(ref.index());
-        Opcode load = switch (type.kind()) {
+        Opcode load = type.isWideDecimal() ? Opcode.COL_W : switch (type.kind()) {
             case BOOLEAN -> Opcode.COL_U8;
             case INTEGER, DATE, VARCHAR, CHAR -> Opcode.COL_I32;
             case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> Opcode.COL_I64;
@@ -385,6 +399,11 @@ public final class ProgramCompiler {
             emit(Opcode.NULL, slot, 0, 0, 0, 0);
             return new Operand(slot, literal.type(), true,
                     literal.type().kind().isString() ? StringDictionary.EMPTY : null);
+        }
+        if (v instanceof java.math.BigInteger unscaled) {
+            // A wide DECIMAL's words, low then high (its precision keeps it within 128 bits).
+            emit(Opcode.CONST_W, slot, addConstants(unscaled.longValue(), unscaled.shiftRight(Long.SIZE).longValue()), 0, 0, 0);
+            return new Operand(slot, literal.type(), false, null);
         }
         long bits;
         StringDictionary dict = null;
@@ -440,6 +459,9 @@ public final class ProgramCompiler {
     private static boolean combinesStrings(Expr e) {
         if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op()) && !formatsAsText(call)) {
             return false;
+        }
+        if (call.args().stream().anyMatch(a -> a.type().isWideDecimal())) {
+            return false; // the distinct combinations are grouped on the GPU, which groups no wide DECIMAL yet
         }
         List<Expr> reading = call.args().stream().filter(ProgramCompiler::readsColumn).toList();
         return reading.size() > 1 || reading.size() == 1 && !reading.get(0).type().kind().isString();
@@ -522,8 +544,11 @@ public final class ProgramCompiler {
      * does not read); the rows look the result up by code.
      */
     private Operand perDictionaryEntry(Call call, Expr stringArg) {
-        Operand codes = compile(stringArg);
         DataType type = call.type();
+        if (type.isWideDecimal()) {
+            throw new Unsupported(call.op() + " of a string as " + type.sqlName() + " runs on the CPU");
+        }
+        Operand codes = compile(stringArg);
         if (call.op() == Op.CAST && type.kind() == TypeKind.VARCHAR && type.precision() == 0 && call.arg(0).type().kind().isString()) {
             return new Operand(codes.slot(), type, codes.nullable(), codes.dictionary());
         }
@@ -594,6 +619,9 @@ public final class ProgramCompiler {
         if (!type.kind().isExactNumeric()) {
             throw new Unsupported(call + " of type " + type + " runs on the CPU");
         }
+        if (type.isWideDecimal() || a.isWide() || b.isWide()) {
+            return wideArithmetic(op, a, b, type);
+        }
         int resultScale = Decimals.scaleOf(type);
         Operand r;
         switch (op) {
@@ -628,8 +656,34 @@ public final class ProgramCompiler {
             Operand r = unary(Opcode.NEG_F, 0, a, DataType.DOUBLE, null);
             return call.type().kind() == TypeKind.DOUBLE ? r : cast(r, call.type());
         }
+        if (a.isWide() || call.type().isWideDecimal()) {
+            return fitWide(rescaleWide(unary(Opcode.NEG_W, 0, widen(a), wideType(a.scale()), null), Decimals.scaleOf(call.type())),
+                    call.type());
+        }
         Operand r = unary(Opcode.NEG_I, 0, a, a.type(), null);
         return coerce(checkFits(r), call.type());
+    }
+
+    /**
+     * ADD, SUBTRACT and MULTIPLY with a wide operand or result, as the CPU's
+     * WideDecimalArithmeticEvaluator: on 128-bit values (a 64-bit operand widened), sums at the
+     * larger scale, products at the sum of the scales, then rescaled HALF_UP to the result's scale
+     * and checked against its precision (or its 64-bit range); 22003 past 128 bits at any step.
+     */
+    private Operand wideArithmetic(Op op, Operand a, Operand b, DataType type) {
+        Operand r;
+        if (op == Op.MULTIPLY) {
+            int productScale = a.scale() + b.scale();
+            r = binary(Opcode.MUL_W, widen(a), widen(b), wideType(productScale));
+        } else if (op == Op.ADD || op == Op.SUBTRACT) {
+            int common = Math.max(a.scale(), b.scale());
+            Operand x = rescaleWide(widen(a), common);
+            Operand y = rescaleWide(widen(b), common);
+            r = binary(op == Op.ADD ? Opcode.ADD_W : Opcode.SUB_W, x, y, wideType(common));
+        } else {
+            throw new Unsupported(op + " of DECIMALs of more than " + DataType.MAX_DECIMAL_PRECISION + " digits runs on the CPU");
+        }
+        return fitWide(rescaleWide(r, Decimals.scaleOf(type)), type);
     }
 
     private Operand compare(Call call, Opcode exact, Opcode inexact, int imm) {
@@ -654,6 +708,11 @@ public final class ProgramCompiler {
             return binaryImm(inexact, toDouble(a), toDouble(b), 0, imm, call.type());
         }
         if (a.type().kind().isExactNumeric() && b.type().kind().isExactNumeric()) {
+            if (a.isWide() || b.isWide()) {
+                // Exactly at any scales, as the CPU's WideValues.compare.
+                Opcode wide = exact == Opcode.CMP_I ? Opcode.CMP_W : Opcode.DISTINCT_W;
+                return binaryImm(wide, widen(a), widen(b), b.scale() - a.scale(), imm, call.type());
+            }
             if (a.scale() != b.scale()) {
                 // Exactly, in 128 bits: the CPU compares exact numbers of any scales without overflow.
                 Opcode scaled = exact == Opcode.CMP_I ? Opcode.CMP_SCALED : Opcode.DISTINCT_SCALED;
@@ -905,6 +964,10 @@ public final class ProgramCompiler {
         if (a.isDouble()) {
             return coerce(unary(Opcode.ABS_F, 0, a, DataType.DOUBLE, null), call.type());
         }
+        if (a.isWide() || call.type().isWideDecimal()) {
+            return fitWide(rescaleWide(unary(Opcode.ABS_W, 0, widen(a), wideType(a.scale()), null), Decimals.scaleOf(call.type())),
+                    call.type());
+        }
         return toResultType(unary(Opcode.ABS_I, 0, a, a.type(), null), call.type());
     }
 
@@ -1017,7 +1080,7 @@ public final class ProgramCompiler {
         TypeKind from = a.type().kind();
         TypeKind to = type.kind();
         boolean sameForm = from.isString() && to.isString()
-                || from == to && (to != TypeKind.DECIMAL || a.type().scale() == type.scale())
+                || from == to && (to != TypeKind.DECIMAL || a.type().scale() == type.scale() && a.isWide() == type.isWideDecimal())
                 || from == TypeKind.INTEGER && to == TypeKind.BIGINT;
         return sameForm ? new Operand(a.slot(), type, a.nullable(), a.dictionary()) : cast(a, type);
     }
@@ -1031,8 +1094,16 @@ public final class ProgramCompiler {
             Operand d = toDouble(a);
             return d.type().isReal() && to.isReal() ? new Operand(d.slot(), to, d.nullable(), null) : declared(d, to, true);
         }
+        if (from == TypeKind.DOUBLE && to.isWideDecimal()) {
+            // The CPU rounds the double's shortest decimal form (BigDecimal.valueOf), which the device does not compute.
+            throw new Unsupported("CAST from " + a.type().sqlName() + " to " + to.sqlName() + " runs on the CPU");
+        }
         if (from == TypeKind.DOUBLE && to.kind().isExactNumeric()) {
             return checkDeclared(unary(Opcode.F2DEC, Decimals.scaleOf(to), a, to, null));
+        }
+        if (from.isExactNumeric() && to.kind().isExactNumeric() && (a.isWide() || to.isWideDecimal())) {
+            // As the CPU's WideDecimalCastEvaluator: rescaled HALF_UP on 128 bits, then checked against the target.
+            return fitWide(rescaleWide(widen(a), Decimals.scaleOf(to)), to);
         }
         if (from.isExactNumeric() && to.kind().isExactNumeric()) {
             Operand r = rescale(new Operand(a.slot(), withScale(to, a.scale()), a.nullable(), null), Decimals.scaleOf(to));
@@ -1057,7 +1128,46 @@ public final class ProgramCompiler {
         if (!a.type().kind().isExactNumeric()) {
             throw new Unsupported(a.type() + " as DOUBLE runs on the CPU");
         }
-        return unary(Opcode.I2F, a.scale(), a, DataType.DOUBLE, null);
+        return unary(a.isWide() ? Opcode.W2F : Opcode.I2F, a.scale(), a, DataType.DOUBLE, null);
+    }
+
+    /** A wide DECIMAL of 38 digits at {@code scale}: the type a 128-bit intermediate is tracked in. */
+    private static DataType wideType(int scale) {
+        return DataType.decimal(DataType.MAX_WIDE_DECIMAL_PRECISION, scale);
+    }
+
+    /** An exact value as a 128-bit one (a 64-bit value sign-extended, in place), at its scale. */
+    private Operand widen(Operand a) {
+        if (a.isWide()) {
+            return a;
+        }
+        if (!a.type().kind().isExactNumeric()) {
+            throw new Unsupported(a.type().sqlName() + " as a wide DECIMAL runs on the CPU");
+        }
+        return unary(Opcode.WIDEN, 0, a, wideType(a.scale()), null);
+    }
+
+    /** A 128-bit value at another scale: multiplied up (22003 past 128 bits) or divided down HALF_UP, as Int128.rescale. */
+    private Operand rescaleWide(Operand a, int toScale) {
+        int from = a.scale();
+        if (toScale == from) {
+            return a;
+        }
+        Opcode op = toScale > from ? Opcode.SCALE_UP_W : Opcode.RESCALE_W;
+        return unary(op, Math.abs(toScale - from), a, wideType(toScale), null);
+    }
+
+    /**
+     * A 128-bit value at {@code type}'s scale as {@code type}, as the CPU's WideValues.checkFits:
+     * a wide DECIMAL checked against its precision; otherwise 64 bits (22003 beyond) checked as
+     * {@link #checkDeclared}.
+     */
+    private Operand fitWide(Operand a, DataType type) {
+        if (type.isWideDecimal()) {
+            emit(Opcode.CHECK_PRECISION_W, a.slot(), a.slot(), 0, 0, type.precision());
+            return new Operand(a.slot(), type, a.nullable(), null);
+        }
+        return checkDeclared(unary(Opcode.NARROW, 0, a, type, null));
     }
 
     private Operand scaleUp(Operand a, int digits) {
@@ -1179,7 +1289,7 @@ public final class ProgramCompiler {
         emit(op, a.slot(), a.slot(), b.slot(), c, imm);
         release(a.slot());
         boolean nullable = switch (op) {
-            case DISTINCT_I, DISTINCT_F, DISTINCT_SCALED -> false;
+            case DISTINCT_I, DISTINCT_F, DISTINCT_SCALED, DISTINCT_W -> false;
             default -> a.nullable() || b.nullable();
         };
         return new Operand(a.slot(), type, nullable, null);

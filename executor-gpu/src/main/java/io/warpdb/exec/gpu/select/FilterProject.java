@@ -47,6 +47,8 @@ public final class FilterProject {
     static final int COMPACT_TILE = 4096;
     /** Chooses the kernels: v2 (the default) or v1, the earlier ones, kept to compare them on the same GPU. */
     public static final String KERNEL_PROPERTY = "warpdb.gpu.select.kernel";
+    /** Bytes of a wide DECIMAL's value on the device. */
+    private static final int WIDE_BYTES = 16;
 
     private FilterProject() {
     }
@@ -100,6 +102,8 @@ public final class FilterProject {
         List<Program.Output> outputs = program.outputs().subList(condition == null ? 0 : 1, program.outputs().size());
         TreeSet<Integer> interpretedColumns = new TreeSet<>();
         boolean allOutputsDirect = true;
+        // 128-bit values to compute or move: the kernels' wide variants (vm.cuh WIDE).
+        boolean wide = program.wide();
         if (condition != null) {
             Exprs.forEachColumn(predicate, interpretedColumns::add);
         }
@@ -121,6 +125,7 @@ public final class FilterProject {
                 }
                 boolean nullable = direct >= 0 ? input.column(direct).validity() != null : out.nullable();
                 int width = DeviceColumn.width(schema.type(i));
+                wide |= width == WIDE_BYTES;
                 outBuffers[i] = new DeviceBuffer[2];
                 DeviceBuffer values = outBuffers[i][0] = work.allocate((long) input.rows() * width, "projected values");
                 DeviceBuffer valid = outBuffers[i][1] = nullable ? work.allocate(input.rows(), "projected validity") : null;
@@ -136,12 +141,13 @@ public final class FilterProject {
                 used[u++] = DeviceColumn.width(input.column(c).type());
             }
             boolean v2 = !"v1".equals(System.getProperty(KERNEL_PROPERTY, "v2"));
-            boolean lean = simple != null && allOutputsDirect;
+            // Nothing interpreted and no 128-bit value: the lean kernels.
+            boolean lean = simple != null && allOutputsDirect && !wide;
             // The kernels' outputs (each naming its own buffers) in the order the v2 kernels want them.
             List<Integer> order = new ArrayList<>();
             ArithmeticChain[] chains = new ArithmeticChain[outputs.size()];
             for (int o = 0; o < outputs.size(); o++) {
-                boolean chainable = v2 && predicate == null && specs[o * OUTPUT_SPEC_INTS + 3] == Long.BYTES;
+                boolean chainable = v2 && !wide && predicate == null && specs[o * OUTPUT_SPEC_INTS + 3] == Long.BYTES;
                 chains[o] = chainable ? ArithmeticChain.of(program, outputs.get(o)) : null;
                 order.add(o);
             }
@@ -186,8 +192,9 @@ public final class FilterProject {
                 }
                 if (interpreted > 0) {
                     int grid = (int) Math.min((input.rows() + PROJECT_GROUP - 1) / PROJECT_GROUP, work.device().smCount() * 16L);
-                    work.kernel(MODULE, "project").launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues,
-                            colValid, specBuffer, interpreted, outValuesBuffer, outValidBuffer, (long) input.rows(), error);
+                    work.kernel(MODULE, wide ? "project_wide" : "project").launch(work.stream(), grid, BLOCK, 0, code, consts,
+                            tables, colValues, colValid, specBuffer, interpreted, outValuesBuffer, outValidBuffer, (long) input.rows(),
+                            error);
                 }
                 rows = input.rows();
             } else {
@@ -206,13 +213,12 @@ public final class FilterProject {
                     kernel.launch(work.stream(), grid, BLOCK, 0, colValues, colValid, terms, numTerms, specBuffer, outputs.size(),
                             outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count);
                 } else {
-                    // Nothing interpreted: the lean kernel, which fits more blocks on an SM.
-                    int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : 3L));
-                    work.kernel(MODULE, lean ? "filter_columns" : "filter_project").launch(work.stream(), grid, BLOCK, 0, code, consts,
-                            tables, colValues, colValid, usedBuffer, interpretedColumns.size(), terms, numTerms,
-                            condition == null ? 0 : condition.start(), condition == null ? 0 : condition.length(),
-                            condition == null ? 0 : condition.resultSlot(), specBuffer, outputs.size(), outValuesBuffer,
-                            outValidBuffer, (long) input.rows(), status, ticket, count, error);
+                    int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : wide ? 2L : 3L));
+                    String kernel = lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project";
+                    work.kernel(MODULE, kernel).launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
+                            usedBuffer, interpretedColumns.size(), terms, numTerms, condition == null ? 0 : condition.start(),
+                            condition == null ? 0 : condition.length(), condition == null ? 0 : condition.resultSlot(), specBuffer,
+                            outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
                 }
                 rows = (int) work.downloadLongs(count, 1)[0];
             }
@@ -256,7 +262,8 @@ public final class FilterProject {
         }
         DataType in = input.column(ref.index()).type();
         boolean sameStrings = in.kind().isString() && type.kind().isString();
-        return sameStrings || in.kind() == type.kind() && (in.kind() != TypeKind.DECIMAL || in.scale() == type.scale());
+        return sameStrings || in.kind() == type.kind()
+                && (in.kind() != TypeKind.DECIMAL || in.scale() == type.scale() && in.isWideDecimal() == type.isWideDecimal());
     }
 
     private static DeviceBuffer track(List<DeviceBuffer> list, DeviceBuffer b) {

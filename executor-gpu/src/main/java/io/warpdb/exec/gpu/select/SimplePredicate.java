@@ -54,6 +54,9 @@ record SimplePredicate(List<Term> terms) {
         }
         DataType column = inputTypes.get(ref.index());
         DataType constant = literal.type();
+        if (column.isWideDecimal() || constant.isWideDecimal()) {
+            return false; // 128-bit values: the interpreter compares them
+        }
         int kind = switch (column.kind()) {
             case INTEGER, DATE -> 0;
             case BIGINT, DECIMAL, TIMESTAMP, INTERVAL -> 1;

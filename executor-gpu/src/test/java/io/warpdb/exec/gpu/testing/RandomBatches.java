@@ -6,6 +6,7 @@ import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -211,6 +212,9 @@ public final class RandomBatches {
     }
 
     private static Object decimal(Random source, DataType type, boolean extreme) {
+        if (type.isWideDecimal()) {
+            return wideDecimal(source, type, extreme);
+        }
         long limit = 1;
         for (int i = 0; i < type.precision(); i++) {
             limit *= 10;
@@ -221,6 +225,20 @@ public final class RandomBatches {
         }
         long bound = Math.min(largest, 1_000_000_000_000L);
         return source.nextLong() % (bound + 1);
+    }
+
+    /**
+     * A wide DECIMAL's unscaled value (BigInteger): of 1 to all its digits, half the time at most
+     * half of them (so that sums and products of two often fit); its limits among the extremes.
+     */
+    private static Object wideDecimal(Random source, DataType type, boolean extreme) {
+        BigInteger largest = BigInteger.TEN.pow(type.precision()).subtract(BigInteger.ONE);
+        if (extreme) {
+            return pick(source, largest, largest.negate(), BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.negate());
+        }
+        int digits = 1 + source.nextInt(source.nextBoolean() ? type.precision() : (type.precision() + 1) / 2);
+        BigInteger magnitude = new BigInteger(130, source).mod(BigInteger.TEN.pow(digits));
+        return source.nextBoolean() ? magnitude.negate() : magnitude;
     }
 
     private static String string(Random source, boolean extreme) {
