@@ -217,6 +217,15 @@ __device__ __forceinline__ int compareScaled(long long a, long long b, int shift
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
+// The sign of x against y as the CPU's ComparisonEvaluator orders doubles: 0.0 equals -0.0, NaN
+// equals itself and lies above every other value (DuckDB's order), where IEEE comparisons say false.
+__device__ __forceinline__ int compareDoubles(double x, double y) {
+    if (x < y) return -1;
+    if (x > y) return 1;
+    if (x == y) return 0;
+    return isnan(x) ? (isnan(y) ? 0 : 1) : -1;
+}
+
 __device__ __forceinline__ int compareResult(int cmp, int c) {
     // cmp: 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE; c: sign of (a - b)
     switch (cmp) {
@@ -478,8 +487,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 int c;
                 if (I.op == OP_CMP_I) c = v[I.a] < v[I.b] ? -1 : v[I.a] > v[I.b] ? 1 : 0;
                 else {
-                    double x = asDouble(v[I.a]), y = asDouble(v[I.b]);
-                    c = x < y ? -1 : x > y ? 1 : 0;
+                    c = compareDoubles(asDouble(v[I.a]), asDouble(v[I.b]));
                 }
                 v[d] = n[d] ? 0 : compareResult(I.imm, c);
                 break;
@@ -643,7 +651,7 @@ __device__ __forceinline__ void vmStep(const VmInput& in, const Instr& I, long l
                 bool distinct;
                 if (n[I.a] || n[I.b]) distinct = n[I.a] != n[I.b];
                 else if (I.op == OP_DISTINCT_I) distinct = v[I.a] != v[I.b];
-                else distinct = asDouble(v[I.a]) != asDouble(v[I.b]);
+                else distinct = compareDoubles(asDouble(v[I.a]), asDouble(v[I.b])) != 0;  // NaN is not distinct from NaN
                 n[d] = false; v[d] = I.imm == 0 ? distinct : !distinct;
                 break;
             }

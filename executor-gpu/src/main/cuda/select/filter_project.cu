@@ -70,8 +70,7 @@ __device__ __forceinline__ void prefetchRows(const int* used, int numUsed, const
 __device__ __forceinline__ bool termHolds(const SimpleTerm& term, long long value) {
     int c;
     if (term.kind == 2) {
-        double x = __longlong_as_double(value), y = __longlong_as_double(term.constant);
-        c = x < y ? -1 : x > y ? 1 : 0;
+        c = compareDoubles(__longlong_as_double(value), __longlong_as_double(term.constant));
     } else {
         c = value < term.constant ? -1 : value > term.constant ? 1 : 0;
     }
@@ -290,21 +289,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) project_wide(PROJECT_PARAMS)
     projectRows<true>(PROJECT_ARGS);
 }
 
-// ---- The second design (FilterProject's default; -Dwarpdb.gpu.select.kernel=v1 runs the kernels above) ----
-//
-// compact_columns: SELECT of input columns under a simple predicate as one pass of stream
-// compaction, as CUB's DeviceSelect does it. A thread takes its rows as pairs, each pair one
-// vector load (16 bytes of an 8-byte column), and a warp's loads of one pair index cover 64
-// consecutive rows, so every load is coalesced and a warp owns COMPACT_WARP_ROWS consecutive rows
-// of the tile. The predicate's flags stay in registers as ballots, which give each kept row its
-// rank in its warp; the first term's values are kept for an output of the same column. A tile
-// costs three barriers (ticket; warp counts and staged values; the look-back's offset), against
-// seven per half-sized tile above: the serial phases, not the loads, bounded that kernel.
-constexpr int COMPACT_PAIRS = 8;
-constexpr int COMPACT_WARP_ROWS = 64 * COMPACT_PAIRS;
-constexpr int COMPACT_TILE = WARPS * COMPACT_WARP_ROWS;  // 4096 rows, 32 KB of staging for 8-byte values
-// 64 registers a thread: four blocks (1024 threads, 150 KB of shared memory) per SM.
-constexpr int COMPACT_BLOCKS_PER_SM = 4;
+// ---- Expression-specialised kernels (FilterProject's default; -Dwarpdb.gpu.select.kernel=v1 runs only the kernels above) ----
 
 // Rows `row` (even) and `row + 1` of a column of `width` bytes from `base` (a tile's first row),
 // reading only those below `limit`. Pool blocks are 256-byte aligned and tiles hold an even
@@ -333,151 +318,6 @@ __device__ __forceinline__ void validPair(unsigned long long valid, int row, int
     long long b0 = 1, b1 = 1;
     if (valid != 0) loadPair(valid, 1, row, limit, b0, b1);
     ok0 = b0 != 0; ok1 = b1 != 0;
-}
-
-// A column's values at this thread's pairs of the tile (pair k: rows first + 64 k and the next),
-// every load issued before any is used; pairs with no row in `wanted` are not read.
-__device__ __forceinline__ void loadPairs(unsigned long long base, int width, int first, int limit,
-                                          const unsigned (&wanted)[COMPACT_PAIRS],
-                                          long long (&v)[COMPACT_PAIRS][2]) {
-#pragma unroll
-    for (int k = 0; k < COMPACT_PAIRS; k++) {
-        v[k][0] = v[k][1] = 0;
-        if (wanted[k]) loadPair(base, width, first + 64 * k, limit, v[k][0], v[k][1]);
-    }
-}
-
-// Narrows `keep` (bit e of keep[k]: row e of pair k) to the rows where `term` holds of v and is not NULL.
-__device__ __forceinline__ void applyTerm(const SimpleTerm& term, unsigned long long valid, int first, int limit,
-                                          const long long (&v)[COMPACT_PAIRS][2], unsigned (&keep)[COMPACT_PAIRS]) {
-#pragma unroll
-    for (int k = 0; k < COMPACT_PAIRS; k++) {
-        bool ok0 = true, ok1 = true;
-        if (keep[k]) validPair(valid, first + 64 * k, limit, ok0, ok1);
-        keep[k] &= (ok0 && termHolds(term, v[k][0]) ? 1u : 0u) | (ok1 && termHolds(term, v[k][1]) ? 2u : 0u);
-    }
-}
-
-extern "C" __global__ void __launch_bounds__(BLOCK, COMPACT_BLOCKS_PER_SM)
-compact_columns(const unsigned long long* colValues, const unsigned long long* colValid,
-                const SimpleTerm* terms, int numTerms, const OutputSpec* outputs, int numOutputs,
-                const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
-                unsigned long long* tileStatus, int* tileTicket, unsigned long long* selectedCount) {
-    __shared__ int warpCounts[WARPS];
-    __shared__ int tileShared;
-    __shared__ unsigned long long offsetShared;
-    // Kept values of one output, warp w's at [w * COMPACT_WARP_ROWS, ...) in row order.
-    __shared__ long long staging[COMPACT_TILE];
-    __shared__ unsigned char stagingValid[COMPACT_TILE];
-
-    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
-    const unsigned below = laneMaskLt();
-    const long long numTiles = (rows + COMPACT_TILE - 1) / COMPACT_TILE;
-    // The host puts last the term whose column is output 0, if any: its values are kept for it.
-    const SimpleTerm held = terms[numTerms - 1];
-    while (true) {
-        if (threadIdx.x == 0) tileShared = atomicAdd(tileTicket, 1);
-        // Also: every thread has written out the previous tile's staging.
-        __syncthreads();
-        const int tile = tileShared;
-        if (tile >= numTiles) return;
-        const long long tileStart = (long long)tile * COMPACT_TILE;
-        const int limit = (int)min((long long)COMPACT_TILE, rows - tileStart);
-        const int first = warpId * COMPACT_WARP_ROWS + 2 * lane;
-        // Column c's values and validity from the tile's first row (validity 0: no NULLs).
-        auto valuesAt = [&](int c, int width) { return colValues[c] + tileStart * width; };
-        auto validityAt = [&](int c) { return colValid[c] == 0 ? 0ull : colValid[c] + tileStart; };
-
-        unsigned keep[COMPACT_PAIRS];
-#pragma unroll
-        for (int k = 0; k < COMPACT_PAIRS; k++) {
-            const int row = first + 64 * k;
-            keep[k] = (row < limit ? 1u : 0u) | (row + 1 < limit ? 2u : 0u);
-        }
-        for (int t = 0; t < numTerms - 1; t++) {
-            const SimpleTerm term = terms[t];
-            long long v[COMPACT_PAIRS][2];
-            const int width = term.kind == 0 ? 4 : 8;
-            loadPairs(valuesAt(term.column, width), width, first, limit, keep, v);
-            applyTerm(term, validityAt(term.column), first, limit, v, keep);
-        }
-        // The last term's values, then each output's in turn.
-        long long values[COMPACT_PAIRS][2];
-        const int heldWidth = held.kind == 0 ? 4 : 8;
-        loadPairs(valuesAt(held.column, heldWidth), heldWidth, first, limit, keep, values);
-        applyTerm(held, validityAt(held.column), first, limit, values, keep);
-
-        // Ranks in the warp's row order (pair index, then lane, then the pair's two rows).
-        int rank[COMPACT_PAIRS];
-        int warpCount = 0;
-#pragma unroll
-        for (int k = 0; k < COMPACT_PAIRS; k++) {
-            const unsigned b0 = __ballot_sync(0xffffffffu, keep[k] & 1u), b1 = __ballot_sync(0xffffffffu, keep[k] & 2u);
-            rank[k] = warpCount + __popc(b0 & below) + __popc(b1 & below);
-            warpCount += __popc(b0) + __popc(b1);
-        }
-        if (lane == 0) warpCounts[warpId] = warpCount;
-
-        // Output o's kept values (with their NULL flags) into the warp's part of the staging; the
-        // first output takes the held values when it is their column.
-        auto stage = [&](int o) {
-            const OutputSpec spec = outputs[o];
-            if (o > 0 || spec.direct != held.column) {
-                loadPairs(valuesAt(spec.direct, spec.width), spec.width, first, limit, keep, values);
-            }
-            const unsigned long long valid = validityAt(spec.direct);
-            long long* const warpStaging = staging + warpId * COMPACT_WARP_ROWS;
-            unsigned char* const warpStagingValid = stagingValid + warpId * COMPACT_WARP_ROWS;
-#pragma unroll
-            for (int k = 0; k < COMPACT_PAIRS; k++) {
-                bool ok0 = true, ok1 = true;
-                if (spec.hasValid && keep[k]) validPair(valid, first + 64 * k, limit, ok0, ok1);
-                if (keep[k] & 1u) {
-                    warpStaging[rank[k]] = values[k][0];
-                    warpStagingValid[rank[k]] = ok0;
-                }
-                if (keep[k] & 2u) {
-                    const int r = rank[k] + (keep[k] & 1u);
-                    warpStaging[r] = values[k][1];
-                    warpStagingValid[r] = ok1;
-                }
-            }
-        };
-        if (numOutputs > 0) stage(0);
-        __syncthreads();
-        int starts[WARPS + 1];  // the tile's output index of each warp's first kept row
-        starts[0] = 0;
-#pragma unroll
-        for (int w = 0; w < WARPS; w++) starts[w + 1] = starts[w] + warpCounts[w];
-        // One warp scans across tiles while the others wait at the next barrier.
-        if (warpId == 0) {
-            const unsigned long long exclusive = lookBack(tileStatus, tile, starts[WARPS]);
-            if (lane == 0) {
-                offsetShared = exclusive;
-                // The last tile's inclusive prefix is the result size.
-                if (tile == numTiles - 1) *selectedCount = exclusive + starts[WARPS];
-            }
-        }
-        __syncthreads();
-        const unsigned long long offset = offsetShared;
-        for (int o = 0; o < numOutputs; o++) {
-            if (o > 0) {
-                __syncthreads();  // the previous output's staging is written out
-                stage(o);
-                __syncthreads();
-            }
-            const OutputSpec spec = outputs[o];
-            const unsigned long long base = outValues[o];
-            unsigned char* const outValidBytes = (unsigned char*)outValid[o];
-            for (int i = threadIdx.x; i < starts[WARPS]; i += BLOCK) {
-                int at = i;  // in the part of the last warp whose first kept row is at or before i
-#pragma unroll
-                for (int w = 1; w < WARPS; w++) at = i >= starts[w] ? w * COMPACT_WARP_ROWS + i - starts[w] : at;
-                storeValue(base, spec.width, offset + i, staging[at], 0);  // compact_columns moves no 16-byte value
-                if (spec.hasValid) outValidBytes[offset + i] = stagingValid[at];
-            }
-        }
-    }
 }
 
 // project_chain: PROJECT of one output that is a chain of exact integer arithmetic over columns

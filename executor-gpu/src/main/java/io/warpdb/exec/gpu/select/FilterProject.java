@@ -30,9 +30,9 @@ import java.util.TreeSet;
  * columns for them; without one, a transform pass computes each expression for every row. A
  * projection that only renames or reorders input columns shares them without copying. Simple
  * predicates ({@link SimplePredicate}) and outputs that are input columns bypass the interpreter.
- * With the v2 kernels ({@link #KERNEL_PROPERTY}, the default) such a SELECT is one pass of stream
- * compaction ({@code compact_columns}) and PROJECT outputs that are {@link ArithmeticChain}s run in
- * {@code project_chain}; v1 runs every case through the earlier kernels.
+ * With the v2 kernels ({@link #KERNEL_PROPERTY}, the default) PROJECT outputs that are
+ * {@link ArithmeticChain}s run in {@code project_chain}, their values in registers; v1 runs every
+ * case through the interpreter.
  */
 public final class FilterProject {
     private static final String MODULE = "select/filter_project";
@@ -43,8 +43,6 @@ public final class FilterProject {
     /** Rows one block of project_chain evaluates per step (CHAIN_PAIRS pairs per thread). */
     private static final int CHAIN_GROUP = BLOCK * 2 * 2;
     private static final int OUTPUT_SPEC_INTS = 6;
-    /** Rows of a tile of compact_columns (its COMPACT_TILE). */
-    static final int COMPACT_TILE = 4096;
     /** Chooses the kernels: v2 (the default) or v1, the earlier ones, kept to compare them on the same GPU. */
     public static final String KERNEL_PROPERTY = "warpdb.gpu.select.kernel";
     /** Bytes of a wide DECIMAL's value on the device. */
@@ -153,18 +151,6 @@ public final class FilterProject {
             }
             // project: the interpreter's outputs first, its kernel takes the leading ones.
             order.sort(java.util.Comparator.comparing(o -> chains[o] != null));
-            if (v2 && lean) {
-                // compact_columns keeps the last term's values for output 0: an output of a term's column first.
-                for (int o = 0; o < outputs.size(); o++) {
-                    int direct = specs[o * OUTPUT_SPEC_INTS + 5];
-                    if (simple.terms().stream().anyMatch(t -> t.column() == direct)) {
-                        order.remove((Integer) o);
-                        order.add(0, o);
-                        simple = simple.withLast(direct);
-                        break;
-                    }
-                }
-            }
             DeviceBuffer code = track(temporaries, work.upload(nonEmpty(program.code()), "program code"));
             DeviceBuffer consts = track(temporaries, work.upload(nonEmpty(program.consts()), "program constants"));
             DeviceBuffer tables = track(temporaries, work.upload(program.tables(), "program tables"));
@@ -198,28 +184,20 @@ public final class FilterProject {
                 }
                 rows = input.rows();
             } else {
-                boolean compact = v2 && lean;
-                long tiles = (input.rows() + (compact ? COMPACT_TILE : TILE) - 1) / (compact ? COMPACT_TILE : TILE);
+                long tiles = (input.rows() + TILE - 1) / TILE;
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
                         : simple.encode(), "simple predicate"));
                 DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
                 DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 int numTerms = simple == null ? 0 : simple.terms().size();
-                if (compact) {
-                    // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                    Kernel kernel = work.kernel(MODULE, "compact_columns");
-                    int grid = (int) Math.min(Math.max(tiles, 1), (long) work.device().smCount() * kernel.residentBlocksPerSm(BLOCK, 0));
-                    kernel.launch(work.stream(), grid, BLOCK, 0, colValues, colValid, terms, numTerms, specBuffer, outputs.size(),
-                            outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count);
-                } else {
-                    int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : wide ? 2L : 3L));
-                    String kernel = lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project";
-                    work.kernel(MODULE, kernel).launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
-                            usedBuffer, interpretedColumns.size(), terms, numTerms, condition == null ? 0 : condition.start(),
-                            condition == null ? 0 : condition.length(), condition == null ? 0 : condition.resultSlot(), specBuffer,
-                            outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
-                }
+                // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : wide ? 2L : 3L));
+                String kernel = lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project";
+                work.kernel(MODULE, kernel).launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
+                        usedBuffer, interpretedColumns.size(), terms, numTerms, condition == null ? 0 : condition.start(),
+                        condition == null ? 0 : condition.length(), condition == null ? 0 : condition.resultSlot(), specBuffer,
+                        outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
                 rows = (int) work.downloadLongs(count, 1)[0];
             }
             raiseError(work.downloadInts(error, 1)[0], program);

@@ -88,18 +88,6 @@ record SimplePredicate(List<Term> terms) {
         };
     }
 
-    /** The same conjunction with a term on {@code column} last (compact_columns keeps the last term's values). */
-    SimplePredicate withLast(int column) {
-        List<Term> reordered = new ArrayList<>(terms);
-        for (int i = 0; i < reordered.size(); i++) {
-            if (reordered.get(i).column() == column) {
-                reordered.add(reordered.remove(i));
-                break;
-            }
-        }
-        return new SimplePredicate(List.copyOf(reordered));
-    }
-
     /** The terms as the kernel's SimpleTerm structs (int column, int kind, int cmp, int pad, long constant). */
     long[] encode() {
         long[] out = new long[Math.max(1, terms.size()) * LONGS_PER_TERM];
