@@ -115,7 +115,8 @@ class FilterProjectTest extends GpuTestBase {
 
     /**
      * SELECT under simple predicates and project_chain (arithmetic chains) against the CPU, with the
-     * v2 and the v1 kernels: all and no rows kept, NULLs,
+     * v2 and the v1 kernels, as multisets (the CPU's parallel scan of many batches need not keep their
+     * order): all and no rows kept, NULLs,
      * several terms and outputs, overflow (extremes) failing alike.
      */
     @ParameterizedTest
@@ -142,7 +143,7 @@ class FilterProjectTest extends GpuTestBase {
                         List<List<Expr>> outputs = List.of(List.of(a), List.of(d, i, ref(6), a), List.of(ref(5), d));
                         for (Expr p : predicates) {
                             for (List<Expr> columns : outputs) {
-                                assertSame(new ProjectNode(new FilterNode(scan(source), p), columns, schemaOf(columns)), true, context);
+                                assertSame(new ProjectNode(new FilterNode(scan(source), p), columns, schemaOf(columns)), false, context);
                             }
                         }
                         List<Expr> chains = List.of(
@@ -153,11 +154,11 @@ class FilterProjectTest extends GpuTestBase {
                                 Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, d),
                                 Call.of(Op.SUBTRACT, DataType.BIGINT, Call.of(Op.MULTIPLY, DataType.BIGINT, a, Literal.ofLong(3, DataType.BIGINT)), i));
                         for (Expr e : chains) {
-                            assertSame(new ProjectNode(scan(source), List.of(e), schemaOf(List.of(e))), true, context);
+                            assertSame(new ProjectNode(scan(source), List.of(e), schemaOf(List.of(e))), false, context);
                         }
-                        assertSame(new ProjectNode(scan(source), chains.subList(3, 5), schemaOf(chains.subList(3, 5))), true, context);
+                        assertSame(new ProjectNode(scan(source), chains.subList(3, 5), schemaOf(chains.subList(3, 5))), false, context);
                         List<Expr> mixed = List.of(chains.get(3), Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ref(4)), chains.get(1));
-                        assertSame(new ProjectNode(scan(source), mixed, schemaOf(mixed)), true, context);
+                        assertSame(new ProjectNode(scan(source), mixed, schemaOf(mixed)), false, context);
                     }
                 }
             }
