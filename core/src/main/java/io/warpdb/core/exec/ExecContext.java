@@ -232,10 +232,9 @@ public final class ExecContext implements AutoCloseable {
     /** One shared subplan's result: made once, under its own lock, so that readers wait for the one who makes it. */
     private final class SharedResult<T extends AutoCloseable> {
         private T value;
-        private boolean released;
 
         synchronized T get(Supplier<T> compute) {
-            if (released || closed) {
+            if (closed) {
                 throw new WarpException(SqlState.QUERY_CANCELED, "query cancelled: its execution was closed");
             }
             if (value == null) {
@@ -244,8 +243,8 @@ public final class ExecContext implements AutoCloseable {
             return value;
         }
 
+        /** Called after the context is marked closed, so no later {@link #get} makes a value again. */
         synchronized void close() {
-            released = true;
             if (value != null) {
                 try {
                     value.close();

@@ -285,7 +285,7 @@ public final class ProgramCompiler {
             return literal(literal);
         }
         Call call = (Call) expr;
-        if (WIDE_ON_CPU.contains(call.op()) && (call.type().isWideDecimal() || call.args().stream().anyMatch(a -> a.type().isWideDecimal()))) {
+        if (WIDE_ON_CPU.contains(call.op()) && (call.type().isWideDecimal() || readsWide(call))) {
             throw new Unsupported(call.op() + " of " + call.args().stream().map(a -> a.type().sqlName()).toList() + " as "
                     + call.type().sqlName() + " runs on the CPU");
         }
@@ -460,11 +460,16 @@ public final class ProgramCompiler {
         if (!(e instanceof Call call) || !COMBINED_OPS.contains(call.op()) && !formatsAsText(call)) {
             return false;
         }
-        if (call.args().stream().anyMatch(a -> a.type().isWideDecimal())) {
+        if (readsWide(call)) {
             return false; // the distinct combinations are grouped on the GPU, which groups no wide DECIMAL yet
         }
         List<Expr> reading = call.args().stream().filter(ProgramCompiler::readsColumn).toList();
         return reading.size() > 1 || reading.size() == 1 && !reading.get(0).type().kind().isString();
+    }
+
+    /** Whether an argument of {@code call} is a DECIMAL of more than 18 digits. */
+    private static boolean readsWide(Call call) {
+        return call.args().stream().anyMatch(a -> a.type().isWideDecimal());
     }
 
     /**
