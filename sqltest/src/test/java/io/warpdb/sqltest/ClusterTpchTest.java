@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +42,9 @@ import org.junit.jupiter.api.parallel.Isolated;
  * tables and their big dimensions hashed on their keys, nation and region replicated), each answer
  * equal to one WarpDB's on the same files; joins off the distribution keys move rows between the
  * shards. SF 1 ({@code -Dcluster.tpch.sf=0.1} for a shorter run; {@code -Dcluster.tpch.transports=ucx}
- * one transport). The files and one WarpDB's answers are made once, before the transports' runs.
+ * one transport). The files and one WarpDB's answers are made once, before the transports' runs; the
+ * cluster is loaded over the first transport and restarted on its data over each later one (loads over
+ * UCX are {@link ClusterLoopbackTest}'s), since loading SF 1 takes longer than its queries.
  */
 @Isolated("computes: runs alone, after the cluster test classes that run side by side")
 class ClusterTpchTest {
@@ -58,6 +61,8 @@ class ClusterTpchTest {
     private static Path tbl;
     /** One WarpDB's answers on those files. */
     private static QueryTarget reference;
+    /** The cluster every transport's run queries: started and loaded by the first, restarted over each later one. */
+    private static LoopbackCluster cluster;
 
     static Stream<String> transports() {
         String property = System.getProperty("cluster.tpch.transports", "flight,ucx");
@@ -93,13 +98,24 @@ class ClusterTpchTest {
         }
     }
 
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
     @ParameterizedTest(name = "transport = {0}")
     @MethodSource("transports")
     void allQueriesAnswerAsOneNode(String transport) throws Exception {
+        String settings = "transport = " + transport + "\n";
+        if (cluster == null) {
+            cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of(SCALE_FACTOR < 1 ? "-Xmx1g" : "-Xmx2g"), settings);
+        } else {
+            cluster.restartAll(settings);
+        }
         List<SuiteRunner.Outcome> outcomes;
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster-" + transport), 3,
-                List.of(SCALE_FACTOR < 1 ? "-Xmx1g" : "-Xmx2g"), "transport = " + transport + "\n");
-                Connection c = DriverManager.getConnection(cluster.url(1))) {
+        try (Connection c = DriverManager.getConnection(cluster.url(1))) {
             ClusterLoader.loadMissing(c, tbl, TpchSchema.tables());
             QueryTarget clustered = new JdbcTarget("WarpDB cluster of 3", c);
             outcomes = new SuiteRunner(clustered, reference).runAll(TpchQueries.all(), System.out);

@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 public final class LoopbackCluster implements AutoCloseable {
     private final Path dir;
     private final List<String> jvmOptions;
-    private final String settings;
+    private String settings;
+    /** The {@code members} line every node's configuration carries: each node's ports, fixed for the cluster's life. */
+    private String members;
     private final List<Path> configs = new ArrayList<>();
     private final List<int[]> ports = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
@@ -42,13 +44,9 @@ public final class LoopbackCluster implements AutoCloseable {
     public static LoopbackCluster start(Path dir, int nodes, List<String> jvmOptions, String settings) {
         LoopbackCluster cluster = new LoopbackCluster(dir, jvmOptions, settings);
         try {
-            cluster.writeConfigs(nodes);
-            for (int n = 0; n < nodes; n++) {
-                cluster.processes.add(cluster.launch(n));
-            }
-            for (int n = 0; n < nodes; n++) {
-                cluster.awaitServing(n);
-            }
+            cluster.choosePorts(nodes);
+            cluster.writeConfigs();
+            cluster.launchAll();
             return cluster;
         } catch (IOException | RuntimeException e) {
             cluster.close();
@@ -113,7 +111,33 @@ public final class LoopbackCluster implements AutoCloseable {
         }
     }
 
-    private void writeConfigs(int nodes) throws IOException {
+    /**
+     * Stops every node and starts them all again on their data and ports with {@code newSettings} in place of the
+     * settings they had (another transport, say); returns once every one serves.
+     */
+    public void restartAll(String newSettings) {
+        close();
+        processes.clear();
+        paused.clear();
+        settings = newSettings;
+        try {
+            writeConfigs();
+            launchAll();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void launchAll() throws IOException {
+        for (int n = 0; n < configs.size(); n++) {
+            processes.add(launch(n));
+        }
+        for (int n = 0; n < configs.size(); n++) {
+            awaitServing(n);
+        }
+    }
+
+    private void choosePorts(int nodes) throws IOException {
         List<String> members = new ArrayList<>();
         // All sockets stay open until every port is chosen, so that the system never hands out one twice.
         List<ServerSocket> held = new ArrayList<>();
@@ -128,12 +152,16 @@ public final class LoopbackCluster implements AutoCloseable {
                 socket.close();
             }
         }
-        Files.createDirectories(dir);
+        this.members = String.join(", ", members);
         for (int n = 1; n <= nodes; n++) {
-            Path config = dir.resolve("n" + n + ".properties");
-            Files.writeString(config, "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + String.join(", ", members) + "\n"
-                    + settings);
-            configs.add(config);
+            configs.add(dir.resolve("n" + n + ".properties"));
+        }
+    }
+
+    private void writeConfigs() throws IOException {
+        Files.createDirectories(dir);
+        for (int n = 1; n <= configs.size(); n++) {
+            Files.writeString(configs.get(n - 1), "node.id = n" + n + "\ndata.dir = n" + n + "\nmembers = " + members + "\n" + settings);
         }
     }
 

@@ -7,11 +7,13 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * {@code cluster-ucx-two-level} runs the corpus over the two-level shuffle too, left out of the default for the test command's time;
  * {@code duckdb} cross-checks the expectations on DuckDB), {@code sqltest.filter} (comma-separated
  * substrings of file names), {@code sqltest.pending=true} (also run sql/pending/**),
- * {@code sqltest.timeout} (seconds per file, default 300).
+ * {@code sqltest.timeout} (seconds per file, default 300). Each cluster target runs in a nested class of its own, beside
+ * the other targets.
  */
 @Execution(value = ExecutionMode.CONCURRENT, reason = "waits on node processes more than it computes: beside the other cluster tests")
 class SqlLogicTest {
@@ -32,11 +35,59 @@ class SqlLogicTest {
         return v == null || v.isBlank() || v.startsWith("${") ? fallback : v.strip();
     }
 
-    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one file at a time: a cluster target's files share its database")
+    /** The corpus on every target asked for but the clusters, which run beside it in the nested classes below. */
+    @Execution(value = ExecutionMode.SAME_THREAD, reason = "one file at a time: these targets compute rather than wait")
     @TestFactory
     Stream<DynamicNode> corpus() {
+        return corpus(name -> !Target.isCluster(name));
+    }
+
+    /**
+     * One cluster target: its files one at a time (they share the cluster's database), beside the other targets' and the
+     * other cluster tests, since a cluster waits on its node processes more than it computes.
+     */
+    @Execution(value = ExecutionMode.CONCURRENT, reason = "waits on node processes more than it computes: beside the other targets")
+    abstract class ClusterTarget {
+        abstract String target();
+
+        @Execution(value = ExecutionMode.SAME_THREAD, reason = "one file at a time: a cluster target's files share its database")
+        @TestFactory
+        Stream<DynamicNode> corpus() {
+            return SqlLogicTest.corpus(target()::equals);
+        }
+    }
+
+    @Nested
+    class OverFlight extends ClusterTarget {
+        @Override
+        String target() {
+            return "cluster";
+        }
+    }
+
+    @Nested
+    class OverUcx extends ClusterTarget {
+        @Override
+        String target() {
+            return "cluster-ucx";
+        }
+    }
+
+    @Nested
+    class OverUcxTwoLevel extends ClusterTarget {
+        @Override
+        String target() {
+            return "cluster-ucx-two-level";
+        }
+    }
+
+    /** A container per target asked for ({@code sqltest.targets}) that {@code which} takes, with a test per file. */
+    private static Stream<DynamicNode> corpus(Predicate<String> which) {
         List<Target> targets = Arrays.stream(property("sqltest.targets", "cpu,cpu-durable,gpu,gpu-durable,flight,cluster,cluster-ucx").split(","))
-                .map(String::strip).filter(s -> !s.isEmpty()).map(Target::new).toList();
+                .map(String::strip).filter(s -> !s.isEmpty()).map(Target::new).filter(t -> which.test(t.name())).toList();
+        if (targets.isEmpty()) {
+            return Stream.empty();
+        }
         List<Corpus.TestFile> files = Corpus.files(property("sqltest.filter", ""));
         boolean runPending = Boolean.parseBoolean(property("sqltest.pending", "false"));
         int timeout = Integer.parseInt(property("sqltest.timeout", "300"));

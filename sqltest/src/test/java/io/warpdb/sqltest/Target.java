@@ -54,10 +54,15 @@ public final class Target {
 
     /** The executor this target runs on. */
     private String executor() {
-        if (name.equals(FLIGHT) || name.startsWith(CLUSTER)) {
+        if (name.equals(FLIGHT) || isCluster(name)) {
             return "cpu";
         }
         return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
+    }
+
+    /** Whether the target named {@code name} is a cluster of node processes (whichever transport). */
+    public static boolean isCluster(String name) {
+        return name.strip().toLowerCase(Locale.ROOT).startsWith(CLUSTER);
     }
 
     public boolean isOracle() {
@@ -66,7 +71,7 @@ public final class Target {
 
     public SltRunner.Options options(int queryTimeoutSeconds) {
         // Records name the cluster, whichever transport carries its rows.
-        String recordsTarget = name.startsWith(CLUSTER) ? CLUSTER : name;
+        String recordsTarget = isCluster(name) ? CLUSTER : name;
         return new SltRunner.Options(recordsTarget, !isOracle(), !isOracle(), queryTimeoutSeconds, name.endsWith(DURABLE));
     }
 
