@@ -43,6 +43,8 @@ public final class FilterProject {
     /** Rows one block of project_chain evaluates per step (CHAIN_PAIRS pairs per thread). */
     private static final int CHAIN_GROUP = BLOCK * 2 * 2;
     private static final int OUTPUT_SPEC_INTS = 6;
+    /** The most predicate terms filter_columns takes (the kernel's MAX_LEAN_TERMS). */
+    private static final int MAX_LEAN_TERMS = 8;
     /** Chooses the kernels: v2 (the default) or v1, the earlier ones, kept to compare them on the same GPU. */
     public static final String KERNEL_PROPERTY = "warpdb.gpu.select.kernel";
     /** Bytes of a wide DECIMAL's value on the device. */
@@ -140,7 +142,7 @@ public final class FilterProject {
             }
             boolean v2 = !"v1".equals(System.getProperty(KERNEL_PROPERTY, "v2"));
             // Nothing interpreted and no 128-bit value: the lean kernels.
-            boolean lean = simple != null && allOutputsDirect && !wide;
+            boolean lean = simple != null && simple.terms().size() <= MAX_LEAN_TERMS && allOutputsDirect && !wide;
             // The kernels' outputs (each naming its own buffers) in the order the v2 kernels want them.
             List<Integer> order = new ArrayList<>();
             ArithmeticChain[] chains = new ArithmeticChain[outputs.size()];
@@ -192,9 +194,9 @@ public final class FilterProject {
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 int numTerms = simple == null ? 0 : simple.terms().size();
                 // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (lean ? 6L : wide ? 2L : 3L));
-                String kernel = lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project";
-                work.kernel(MODULE, kernel).launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
+                Kernel kernel = work.kernel(MODULE, lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project");
+                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (long) kernel.residentBlocksPerSm(BLOCK, 0));
+                kernel.launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
                         usedBuffer, interpretedColumns.size(), terms, numTerms, condition == null ? 0 : condition.start(),
                         condition == null ? 0 : condition.length(), condition == null ? 0 : condition.resultSlot(), specBuffer,
                         outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
