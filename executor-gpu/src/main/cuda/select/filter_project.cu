@@ -7,9 +7,10 @@
 //
 // The interpreter's serial loads leave too few memory requests in flight to stream at full
 // bandwidth, so a predicate that is a conjunction of `column <op> constant` terms skips it, loading
-// all rows of a thread at once; when every output is a plain input column too, the lean kernel
-// filter_columns (below) runs with no interpreter at all. Interpreted expressions get their input
-// rows prefetched into L2 first.
+// all rows of a thread at once; when every output is a plain input column too, the lean SELECT's
+// three kernels (below) run with no interpreter at all: the paper's other form of SELECT, each
+// CTA filtering its partition, a scan of the partitions' counts, then a gather to the offsets.
+// Interpreted expressions get their input rows prefetched into L2 first.
 //
 // The _wide kernels run programs over DECIMALs of more than 18 digits (vm.cuh's WIDE) and move
 // their 16-byte values; the others keep the 64-bit interpreter's registers and shared memory.
@@ -232,14 +233,18 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 2) filter_project_wide(SELEC
 
 // ---- The lean SELECT: a conjunction of `column <op> constant` terms, every output an input column ----
 //
-// No interpreter and no shared-memory staging. Each term is turned once per block into the closed
-// range of values it keeps (NE: the one it rejects), and its loads and tests run in a loop
-// specialised for its column's width; a warp's kept rows of one item take consecutive output
-// positions, so every thread stores its kept values straight out, coalesced per warp, and a tile
-// needs only the barriers of its count scan. Profiled on an H100 (ncu), the generic version spent
-// 104 instructions per 32 rows, spilled registers to local memory and waited on barriers 39 % of
-// the time.
+// Three kernels instead of the tile loop above, so that no block ever waits on another:
+//   select_mask    streams the predicate's columns once and writes one bit per row (1/64 of an
+//                  8-byte column) and each chunk's count of kept rows;
+//   select_offsets scans the chunk counts into output offsets (one block; a chunk is 64 K rows);
+//   select_gather  reads the bits and moves only the kept rows, warp by warp: a lane per row of a
+//                  32-row word, so loads touch only the kept rows' sectors and stores are coalesced.
+// Profiled on an H100 (ncu), the tile loop spent about 104 instructions per 32 rows, spilled
+// registers and waited at block barriers 39 % of the time; its per-tile chain of ticket, count
+// scan and look-back left the memory idle (docs/benchmarks.md).
 constexpr int MAX_LEAN_TERMS = 8;
+constexpr int CHUNK_ROWS = 1 << 16;
+constexpr int MASK_ITEMS = 8;  // 32-row words a warp of select_mask takes at a time
 
 struct TermRange {
     long long lo, hi;                   // integers: the range kept (rejected when `rejects`)
@@ -247,6 +252,7 @@ struct TermRange {
     int kind, cmp, rejects, pad;        // kind as SimpleTerm's; doubles keep cmp and the constant in lo
 };
 
+// A term as the closed range of values it keeps (NE: the one it rejects).
 __device__ __forceinline__ TermRange rangeOf(const SimpleTerm& t, const unsigned long long* colValues,
                                              const unsigned long long* colValid) {
     const long long c = t.constant;
@@ -267,14 +273,14 @@ __device__ __forceinline__ TermRange rangeOf(const SimpleTerm& t, const unsigned
     return r;
 }
 
-// Narrows `keep` to the rows of the tile whose value of `t`'s column (of type T) passes it; rows
+// Narrows `keep` to the rows first + 32 k whose value of `t`'s column (of type T) passes it; rows
 // already dropped are not loaded.
 template <int N, typename T>
-__device__ __forceinline__ void keepPassing(const TermRange& t, long long tileStart, bool (&keep)[N]) {
-    const T* base = (const T*)t.values + tileStart + threadIdx.x;
+__device__ __forceinline__ void keepPassing(const TermRange& t, long long first, bool (&keep)[N]) {
+    const T* base = (const T*)t.values + first;
     T v[N];
 #pragma unroll
-    for (int k = 0; k < N; k++) v[k] = keep[k] ? __ldg(base + k * BLOCK) : T(0);
+    for (int k = 0; k < N; k++) v[k] = keep[k] ? __ldg(base + 32 * k) : T(0);
 #pragma unroll
     for (int k = 0; k < N; k++) {
         bool passes;
@@ -286,77 +292,159 @@ __device__ __forceinline__ void keepPassing(const TermRange& t, long long tileSt
         keep[k] = keep[k] && passes;
     }
     if (t.valid != 0) {
-        const unsigned char* valid = (const unsigned char*)t.valid + tileStart + threadIdx.x;
+        const unsigned char* valid = (const unsigned char*)t.valid + first;
 #pragma unroll
-        for (int k = 0; k < N; k++) keep[k] = keep[k] && __ldg(valid + k * BLOCK) != 0;
+        for (int k = 0; k < N; k++) keep[k] = keep[k] && __ldg(valid + 32 * k) != 0;
     }
 }
 
-// Stores the tile's kept values of column `in` (type T) at their output positions in `out`.
-template <int N, typename T>
-__device__ __forceinline__ void storeKept(unsigned long long in, unsigned long long out, long long tileStart,
-                                          unsigned long long offset, const bool (&keep)[N], const int (&pos)[N]) {
-    const T* from = (const T*)in + tileStart + threadIdx.x;
-    T v[N];
-#pragma unroll
-    for (int k = 0; k < N; k++) v[k] = keep[k] ? __ldg(from + k * BLOCK) : T(0);
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        if (keep[k]) ((T*)out)[offset + pos[k]] = v[k];
-    }
-}
-
-template <int N>
-__device__ __forceinline__ void filterTiles(const unsigned long long* colValues, const unsigned long long* colValid,
-        const SimpleTerm* terms, int numTerms, const OutputSpec* outputs, int numOutputs,
-        const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
-        unsigned long long* tileStatus, int* tileTicket, unsigned long long* selectedCount) {
-    __shared__ int counts[N * WARPS + 1];
-    __shared__ int tileShared;
-    __shared__ unsigned long long offsetShared;
+// Pass 1: mask[w] bit l says whether row 32 w + l is kept; counts[c] how many rows chunk c keeps.
+// A warp takes MASK_ITEMS consecutive words at a time, a lane a row of each, all loads first.
+extern "C" __global__ void __launch_bounds__(BLOCK) select_mask(const unsigned long long* colValues,
+        const unsigned long long* colValid, const SimpleTerm* terms, int numTerms, long long rows,
+        unsigned* mask, unsigned* counts) {
     __shared__ TermRange ranges[MAX_LEAN_TERMS];
+    __shared__ unsigned warpCounts[WARPS];
     if (threadIdx.x < numTerms) ranges[threadIdx.x] = rangeOf(terms[threadIdx.x], colValues, colValid);
-    const long long numTiles = (rows + (BLOCK * N) - 1) / (BLOCK * N);
-    while (true) {
-        if (threadIdx.x == 0) tileShared = atomicAdd(tileTicket, 1);
-        __syncthreads();
-        const int tile = tileShared;
-        if (tile >= numTiles) return;
-        const long long tileStart = (long long)tile * (BLOCK * N);
-        bool keep[N];
+    __syncthreads();
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    const long long numChunks = (rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    for (long long chunk = blockIdx.x; chunk < numChunks; chunk += gridDim.x) {
+        unsigned kept = 0;
+        const long long chunkEnd = min(rows, (chunk + 1) * CHUNK_ROWS);
+        for (long long group = chunk * CHUNK_ROWS + (long long)warpId * 32 * MASK_ITEMS; group < chunkEnd;
+             group += (long long)BLOCK * MASK_ITEMS) {
+            const long long first = group + lane;
+            bool keep[MASK_ITEMS];
 #pragma unroll
-        for (int k = 0; k < N; k++) keep[k] = tileStart + k * BLOCK + threadIdx.x < rows;
-        for (int t = 0; t < numTerms; t++) {
-            const TermRange& range = ranges[t];
-            if (range.kind == 0) keepPassing<N, int>(range, tileStart, keep);
-            else keepPassing<N, long long>(range, tileStart, keep);
+            for (int k = 0; k < MASK_ITEMS; k++) keep[k] = first + 32 * k < chunkEnd;
+            for (int t = 0; t < numTerms; t++) {
+                const TermRange& range = ranges[t];
+                if (range.kind == 0) keepPassing<MASK_ITEMS, int>(range, first, keep);
+                else keepPassing<MASK_ITEMS, long long>(range, first, keep);
+            }
+            unsigned word = 0;
+#pragma unroll
+            for (int k = 0; k < MASK_ITEMS; k++) {
+                const unsigned ballot = __ballot_sync(0xffffffffu, keep[k]);
+                kept += __popc(ballot);
+                if (lane == k) word = ballot;
+            }
+            // Lane k writes word k: one store of consecutive words per warp.
+            if (lane < MASK_ITEMS && group + 32 * lane < chunkEnd) mask[group / 32 + lane] = word;
         }
-        int pos[N];
-        const int count = tilePositions<N>(keep, pos, counts);
-        if (threadIdx.x < 32) {
-            const unsigned long long offset = lookBack(tileStatus, tile, count);
-            if (threadIdx.x == 0) {
-                offsetShared = offset;
-                // The last tile's inclusive prefix is the result size.
-                if (tile == numTiles - 1) *selectedCount = offset + count;
+        if (lane == 0) warpCounts[warpId] = kept;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            unsigned total = 0;
+#pragma unroll
+            for (int w = 0; w < WARPS; w++) total += warpCounts[w];
+            counts[chunk] = total;
+        }
+        __syncthreads();
+    }
+}
+
+// Pass 2, one block: offsets[c] = the kept rows of the chunks before c; *selectedCount = all kept rows.
+extern "C" __global__ void __launch_bounds__(BLOCK) select_offsets(const unsigned* counts, long long numChunks,
+        unsigned long long* offsets, unsigned long long* selectedCount) {
+    __shared__ unsigned long long warpSums[WARPS];
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    unsigned long long carry = 0;
+    for (long long base = 0; base < numChunks; base += BLOCK) {
+        const long long c = base + threadIdx.x;
+        const unsigned long long mine = c < numChunks ? counts[c] : 0;
+        unsigned long long inclusive = mine;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const unsigned long long t = __shfl_up_sync(0xffffffffu, inclusive, o);
+            if (lane >= o) inclusive += t;
+        }
+        if (lane == 31) warpSums[warpId] = inclusive;
+        __syncthreads();
+        unsigned long long before = carry;
+        for (int w = 0; w < warpId; w++) before += warpSums[w];
+        if (c < numChunks) offsets[c] = before + inclusive - mine;
+        for (int w = 0; w < WARPS; w++) carry += warpSums[w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *selectedCount = carry;
+}
+
+// Moves a warp's kept rows of one column (type T) out of its 32 words, 8 words at a time with all
+// their loads issued before the stores: lane l of word j holds row 32 (firstWord + j) + l, and a
+// kept row goes to warpStart + the kept rows before it.
+template <typename T>
+__device__ __forceinline__ void moveKept(unsigned long long in, unsigned long long out, long long firstWord, unsigned word,
+                                         unsigned exclusive, unsigned long long warpStart) {
+    const int lane = threadIdx.x & 31;
+    const unsigned laneBelow = (1u << lane) - 1;
+    for (int j0 = 0; j0 < 32; j0 += 8) {
+        T v[8];
+        bool kept[8];
+        unsigned long long at[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            const unsigned wordJ = __shfl_sync(0xffffffffu, word, j0 + u);
+            kept[u] = (wordJ >> lane) & 1u;
+            at[u] = warpStart + __shfl_sync(0xffffffffu, exclusive, j0 + u) + __popc(wordJ & laneBelow);
+            v[u] = kept[u] ? __ldg((const T*)in + (firstWord + j0 + u) * 32 + lane) : T(0);
+        }
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            if (kept[u]) ((T*)out)[at[u]] = v[u];
+        }
+    }
+}
+
+// Pass 3: each block takes chunks; a warp takes 32 consecutive words (1,024 rows) of its chunk at
+// a time, learns its output position from the block's scan of the warps' counts, then moves the
+// kept rows word by word.
+extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned long long* colValues,
+        const unsigned long long* colValid, const OutputSpec* outputs, int numOutputs,
+        const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
+        const unsigned* mask, const unsigned long long* offsets) {
+    __shared__ unsigned warpCounts[WARPS];
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    const long long numChunks = (rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    const long long numWords = (rows + 31) / 32;
+    constexpr int WORDS_PER_STEP = BLOCK;  // 32 words a warp
+    for (long long chunk = blockIdx.x; chunk < numChunks; chunk += gridDim.x) {
+        unsigned long long position = offsets[chunk];
+        const long long chunkWords = min(numWords, (chunk + 1) * (CHUNK_ROWS / 32));
+        for (long long step = chunk * (CHUNK_ROWS / 32); step < chunkWords; step += WORDS_PER_STEP) {
+            const long long w = step + warpId * 32 + lane;  // this lane's word
+            const unsigned word = w < chunkWords ? mask[w] : 0;
+            // Inclusive prefix of the words' counts within the warp, then the warps' totals across the block.
+            unsigned inclusive = __popc(word);
+#pragma unroll
+            for (int o = 1; o < 32; o <<= 1) {
+                const unsigned t = __shfl_up_sync(0xffffffffu, inclusive, o);
+                if (lane >= o) inclusive += t;
+            }
+            if (lane == 31) warpCounts[warpId] = inclusive;
+            __syncthreads();
+            unsigned long long warpStart = position;
+            unsigned stepTotal = 0;
+#pragma unroll
+            for (int i = 0; i < WARPS; i++) {
+                if (i < warpId) warpStart += warpCounts[i];
+                stepTotal += warpCounts[i];
+            }
+            __syncthreads();
+            position += stepTotal;
+            const unsigned exclusive = inclusive - __popc(word);
+            const long long firstWord = step + warpId * 32;
+            for (int o = 0; o < numOutputs; o++) {
+                const OutputSpec spec = outputs[o];
+                const unsigned long long in = colValues[spec.direct];
+                if (spec.width == 8) moveKept<long long>(in, outValues[o], firstWord, word, exclusive, warpStart);
+                else if (spec.width == 4) moveKept<int>(in, outValues[o], firstWord, word, exclusive, warpStart);
+                else moveKept<unsigned char>(in, outValues[o], firstWord, word, exclusive, warpStart);
+                if (spec.hasValid) moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstWord, word, exclusive, warpStart);
             }
         }
-        __syncthreads();
-        const unsigned long long offset = offsetShared;
-        for (int o = 0; o < numOutputs; o++) {
-            const OutputSpec spec = outputs[o];
-            const unsigned long long in = colValues[spec.direct];
-            if (spec.width == 8) storeKept<N, long long>(in, outValues[o], tileStart, offset, keep, pos);
-            else if (spec.width == 4) storeKept<N, int>(in, outValues[o], tileStart, offset, keep, pos);
-            else storeKept<N, unsigned char>(in, outValues[o], tileStart, offset, keep, pos);
-            if (spec.hasValid) storeKept<N, unsigned char>(colValid[spec.direct], outValid[o], tileStart, offset, keep, pos);
-        }
     }
-}
-
-extern "C" __global__ void __launch_bounds__(BLOCK) filter_columns(SELECT_PARAMS) {
-    filterTiles<ITEMS>(colValues, colValid, terms, numTerms, outputs, numOutputs, outValues, outValid, rows, tileStatus,
-                       tileTicket, selectedCount);
 }
 
 // The floor SELECT is measured against (GpuOperatorBench): an 8-byte column read once with vector loads,

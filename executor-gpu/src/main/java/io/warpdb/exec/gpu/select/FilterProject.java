@@ -43,8 +43,10 @@ public final class FilterProject {
     /** Rows one block of project_chain evaluates per step (CHAIN_PAIRS pairs per thread). */
     private static final int CHAIN_GROUP = BLOCK * 2 * 2;
     private static final int OUTPUT_SPEC_INTS = 6;
-    /** The most predicate terms filter_columns takes (the kernel's MAX_LEAN_TERMS). */
+    /** The most predicate terms the lean SELECT takes (the kernels' MAX_LEAN_TERMS). */
     private static final int MAX_LEAN_TERMS = 8;
+    /** Rows per chunk of the lean SELECT (the kernels' CHUNK_ROWS). */
+    private static final int CHUNK_ROWS = 1 << 16;
     /** Chooses the kernels: v2 (the default) or v1, the earlier ones, kept to compare them on the same GPU. */
     public static final String KERNEL_PROPERTY = "warpdb.gpu.select.kernel";
     /** Bytes of a wide DECIMAL's value on the device. */
@@ -186,20 +188,25 @@ public final class FilterProject {
                 }
                 rows = input.rows();
             } else {
-                long tiles = (input.rows() + TILE - 1) / TILE;
                 DeviceBuffer terms = track(temporaries, work.upload(simple == null ? new long[SimplePredicate.LONGS_PER_TERM]
                         : simple.encode(), "simple predicate"));
-                DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
-                DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 int numTerms = simple == null ? 0 : simple.terms().size();
-                // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
-                Kernel kernel = work.kernel(MODULE, lean ? "filter_columns" : wide ? "filter_project_wide" : "filter_project");
-                int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (long) kernel.residentBlocksPerSm(BLOCK, 0));
-                kernel.launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
-                        usedBuffer, interpretedColumns.size(), terms, numTerms, condition == null ? 0 : condition.start(),
-                        condition == null ? 0 : condition.length(), condition == null ? 0 : condition.resultSlot(), specBuffer,
-                        outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
+                if (lean) {
+                    selectLean(input.rows(), colValues, colValid, terms, numTerms, specBuffer, outputs.size(), outValuesBuffer,
+                            outValidBuffer, count, temporaries, work);
+                } else {
+                    long tiles = (input.rows() + TILE - 1) / TILE;
+                    DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
+                    DeviceBuffer ticket = track(temporaries, work.allocateZeroed(4, "tile ticket"));
+                    // Blocks take tiles by ticket until none is left, so the grid only needs to fill the GPU.
+                    Kernel kernel = work.kernel(MODULE, wide ? "filter_project_wide" : "filter_project");
+                    int grid = (int) Math.min(Math.max(tiles, 1), work.device().smCount() * (long) kernel.residentBlocksPerSm(BLOCK, 0));
+                    kernel.launch(work.stream(), grid, BLOCK, 0, code, consts, tables, colValues, colValid,
+                            usedBuffer, interpretedColumns.size(), terms, numTerms, condition == null ? 0 : condition.start(),
+                            condition == null ? 0 : condition.length(), condition == null ? 0 : condition.resultSlot(), specBuffer,
+                            outputs.size(), outValuesBuffer, outValidBuffer, (long) input.rows(), status, ticket, count, error);
+                }
                 rows = (int) work.downloadLongs(count, 1)[0];
             }
             raiseError(work.downloadInts(error, 1)[0], program);
@@ -224,6 +231,34 @@ public final class FilterProject {
             work.synchronize();
             temporaries.forEach(DeviceBuffer::close);
         }
+    }
+
+    /**
+     * The lean SELECT (a simple predicate, every output an input column) in three kernels: the predicate's bit per row
+     * and each chunk's count, the chunks' output offsets, then the kept rows moved (filter_project.cu says why).
+     */
+    private static void selectLean(int rows, DeviceBuffer colValues, DeviceBuffer colValid, DeviceBuffer terms, int numTerms,
+            DeviceBuffer specs, int numOutputs, DeviceBuffer outValues, DeviceBuffer outValid, DeviceBuffer count,
+            List<DeviceBuffer> temporaries, DeviceWork work) {
+        if (rows == 0) {
+            return;
+        }
+        long chunks = (rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
+        DeviceBuffer mask = track(temporaries, work.allocate(((long) rows + 31) / 32 * Integer.BYTES, "selection bits"));
+        DeviceBuffer chunkCounts = track(temporaries, work.allocate(chunks * Integer.BYTES, "kept rows per chunk"));
+        DeviceBuffer offsets = track(temporaries, work.allocate(chunks * Long.BYTES, "output offset per chunk"));
+        Kernel maskKernel = work.kernel(MODULE, "select_mask");
+        maskKernel.launch(work.stream(), gridFor(chunks, maskKernel, work), BLOCK, 0, colValues, colValid, terms, numTerms,
+                (long) rows, mask, chunkCounts);
+        work.kernel(MODULE, "select_offsets").launch(work.stream(), 1, BLOCK, 0, chunkCounts, chunks, offsets, count);
+        Kernel gather = work.kernel(MODULE, "select_gather");
+        gather.launch(work.stream(), gridFor(chunks, gather, work), BLOCK, 0, colValues, colValid, specs, numOutputs, outValues,
+                outValid, (long) rows, mask, offsets);
+    }
+
+    /** One block per chunk, at most as many as the GPU holds at once (blocks then take further chunks in turn). */
+    private static int gridFor(long chunks, Kernel kernel, DeviceWork work) {
+        return (int) Math.min(chunks, (long) work.device().smCount() * kernel.residentBlocksPerSm(BLOCK, 0));
     }
 
     private static boolean allSharable(List<Expr> exprs, Schema schema, DeviceTable input) {

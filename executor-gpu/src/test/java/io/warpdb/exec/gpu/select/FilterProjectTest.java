@@ -105,12 +105,12 @@ class FilterProjectTest extends GpuTestBase {
     }
 
     /**
-     * Sizes around the select kernels' tiles and project_chain's steps, and more tiles than one
-     * look-back window. (A single-pass compaction kernel, tried on 2026-11-27 in commit 8184fb8, ran
+     * Sizes around the select kernels' tiles, 32-row words and 65,536-row chunks and project_chain's
+     * steps, and more tiles than one look-back window. (A single-pass compaction kernel, tried on 2026-11-27 in commit 8184fb8, ran
      * no faster than filter_columns on an H100 and is not kept.)
      */
     static List<Integer> kernelSizes() {
-        return List.of(0, 1, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 8191, 8193, 40 * 4096 + 5);
+        return List.of(0, 1, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 8191, 8193, 65535, 65536, 65537, 40 * 4096 + 5);
     }
 
     /**
