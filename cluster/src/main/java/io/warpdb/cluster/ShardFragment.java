@@ -236,51 +236,86 @@ final class ShardFragment {
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());
         }
+        Sending sending = new Sending(open, remote);
         long sentRows = 0;
-        long bytes = 0;
-        long wire = 0;
-        ShardPartitioner partitioner = keys.isEmpty() ? null : new ShardPartitioner(keys, members.size(), partitioning);
-        for (Batch next = rows.next(); next != null; next = rows.next()) {
-            List<Batch> parts = new ArrayList<>();
-            int[] targetOf;
-            try (Batch batch = next) {
-                sentRows += batch.rowCount();
-                if (partitioner != null) {
-                    parts.addAll(partitioner.split(batch, allocator));
-                    targetOf = hop.position();
-                } else {
+        if (keys.isEmpty()) {
+            for (Batch next = rows.next(); next != null; next = rows.next()) {
+                try (Batch batch = next) {
+                    sentRows += batch.rowCount();
                     // copies, not slices: what the outboxes and this node's inbox keep must not share buffers of the
                     // fragment's own allocator, which closes with it
-                    targetOf = new int[targets.size()];
                     for (int t = 0; t < targets.size(); t++) {
-                        parts.add(CpuHashPartitioner.copy(batch, allocator));
-                        targetOf[t] = t;
+                        sending.put(t, CpuHashPartitioner.copy(batch, allocator));
                     }
                 }
             }
-            for (int p = 0; p < parts.size(); p++) {
-                Batch part = parts.set(p, null);
-                try {
-                    if (part.rowCount() == 0) {
-                        part.close();
-                        continue;
+        } else {
+            ShardPartitioner partitioner = new ShardPartitioner(keys, members.size(), partitioning);
+            List<Batch> chunk = new ArrayList<>();
+            long chunkBytes = 0;
+            try {
+                for (Batch next = rows.next(); next != null; next = rows.next()) {
+                    chunk.add(next);
+                    sentRows += next.rowCount();
+                    chunkBytes += arrowBytes(next);
+                    if (chunkBytes >= partitioner.chunkBytes()) {
+                        sending.putParts(partitioner.splitChunk(chunk, allocator), hop.position());
+                        chunk.forEach(Batch::close);
+                        chunk.clear();
+                        chunkBytes = 0;
                     }
-                    int t = targetOf[p];
-                    if (remote[t]) {
-                        bytes += arrowBytes(part);
-                    }
-                    long frames = open.get(t).put(part);
-                    wire = wire < 0 || frames < 0 ? -1 : wire + frames;
-                } catch (RuntimeException e) {
-                    parts.stream().filter(b -> b != null).forEach(Batch::close);
-                    throw e;
                 }
+                if (!chunk.isEmpty()) {
+                    sending.putParts(partitioner.splitChunk(chunk, allocator), hop.position());
+                }
+            } finally {
+                chunk.forEach(Batch::close);
             }
         }
         for (Exchange.Outbox outbox : open) {
             outbox.finish();
         }
-        return new Moved(sentRows, bytes, wire);
+        return new Moved(sentRows, sending.bytes, sending.wire);
+    }
+
+    /** Puts batches into a hop's outboxes, counting the bytes that go to other nodes. */
+    private static final class Sending {
+        private final List<Exchange.Outbox> outboxes;
+        private final boolean[] remote;
+        private long bytes;
+        private long wire;
+
+        Sending(List<Exchange.Outbox> outboxes, boolean[] remote) {
+            this.outboxes = outboxes;
+            this.remote = remote;
+        }
+
+        /** Sends {@code batch} (which it closes) to outbox {@code t}; an empty one is dropped. */
+        void put(int t, Batch batch) {
+            if (batch.rowCount() == 0) {
+                batch.close();
+                return;
+            }
+            if (remote[t]) {
+                bytes += arrowBytes(batch);
+            }
+            long frames = outboxes.get(t).put(batch);
+            wire = wire < 0 || frames < 0 ? -1 : wire + frames;
+        }
+
+        /** Sends part p's batches to outbox {@code targetOf[p]}; closes them all, sent or not. */
+        void putParts(List<List<Batch>> parts, int[] targetOf) {
+            try {
+                for (int p = 0; p < parts.size(); p++) {
+                    List<Batch> part = parts.get(p);
+                    for (int i = 0; i < part.size(); i++) {
+                        put(targetOf[p], part.set(i, null));
+                    }
+                }
+            } finally {
+                parts.forEach(part -> part.stream().filter(b -> b != null).forEach(Batch::close));
+            }
+        }
     }
 
     private static long arrowBytes(Batch batch) {
