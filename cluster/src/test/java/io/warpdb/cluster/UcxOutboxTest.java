@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -43,7 +44,7 @@ class UcxOutboxTest {
     private final BufferAllocator allocator = new RootAllocator();
     /** The node timeout of the reader's waits: a gone sender fails it at once when UCX notices, at the latest after this. */
     private final ExchangeInbox inbox = new ExchangeInbox(Duration.ofSeconds(5));
-    private final UcxShardService service = new UcxShardService(null, allocator, null, inbox, List.of(), PATIENCE, true);
+    private final UcxShardService service = new UcxShardService(null, allocator, null, inbox, List.of(), PATIENCE, true, Optional.empty());
     private final UcxTransport receiver = UcxTransport.start("n2", service);
     private final UcxTransport sender = UcxTransport.start("n1", (channel, request) -> {
         throw new AssertionError("the sender accepts nothing");
@@ -60,7 +61,7 @@ class UcxOutboxTest {
 
     private UcxOutbox outbox() {
         UcxChannel channel = sender.open(receiver.address(), "node n2", UcxShardService.exchangeRequest(EXCHANGE, SENDER.id()));
-        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE);
+        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, false);
     }
 
     @Test
