@@ -170,6 +170,7 @@ public final class DevicePool {
      */
     public synchronized byte[] ipcHandle() {
         takeArena();
+        device.bind();
         CUipcMemHandle handle = new CUipcMemHandle();
         JCudaDriver.cuIpcGetMemHandle(handle, arena);
         return IpcHandles.bytes(handle);
