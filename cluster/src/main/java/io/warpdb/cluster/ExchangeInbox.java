@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -54,29 +55,25 @@ final class ExchangeInbox implements AutoCloseable {
      * was dropped, and answers false then: the sender may stop.
      */
     boolean deliver(String exchange, String sender, Batch batch) {
-        Box box = box(exchange);
-        synchronized (box) {
-            if (!box.closed) {
-                box.batches.add(batch);
-                box.notifyAll();
-                return true;
-            }
-        }
-        batch.close();
-        return false;
+        return deliver(exchange, box -> box.batches.add(batch), batch::close);
     }
 
     /** As {@link #deliver(String, String, Batch)}, for rows on the device. */
     boolean deliver(String exchange, String sender, ResidentRows rows) {
+        return deliver(exchange, box -> box.resident.add(rows), rows::close);
+    }
+
+    /** Puts rows into the box of {@code exchange} with {@code add}, or closes them with {@code drop} when the id was dropped. */
+    private boolean deliver(String exchange, Consumer<Box> add, Runnable drop) {
         Box box = box(exchange);
         synchronized (box) {
             if (!box.closed) {
-                box.resident.add(rows);
+                add.accept(box);
                 box.notifyAll();
                 return true;
             }
         }
-        rows.close();
+        drop.run();
         return false;
     }
 

@@ -6,21 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.batch.Batch;
-import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.exchange.DeviceParts;
 import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.partition.HashPartitioner;
-import io.warpdb.core.types.DataType;
-import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,10 +36,10 @@ import org.junit.jupiter.api.Test;
  * declines, and the sender takes the host path. A stream closed unfinished frees what it held.
  */
 class DeviceFramesTest {
-    private static final Schema SCHEMA = new Schema(List.of(new Field("k", DataType.BIGINT)));
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final Member SENDER = new Member("n1", "127.0.0.1", 1, 2, 3);
-    private static final String EXCHANGE = "q1/1";
+    private static final Schema SCHEMA = UcxOutboxTest.SCHEMA;
+    private static final Duration PATIENCE = UcxOutboxTest.PATIENCE;
+    private static final Member SENDER = UcxOutboxTest.SENDER;
+    private static final String EXCHANGE = UcxOutboxTest.EXCHANGE;
 
     private final BufferAllocator allocator = new RootAllocator();
     private final ExchangeInbox inbox = new ExchangeInbox(Duration.ofSeconds(5));
@@ -155,14 +150,8 @@ class DeviceFramesTest {
         }
     }
 
-    /** 1000 keys from {@code 1000 * b}. */
     private Batch batch(int b) {
-        FieldVector keys = Vectors.allocate("k", DataType.BIGINT, 1000, allocator);
-        for (int r = 0; r < 1000; r++) {
-            Vectors.setNormalized(keys, DataType.BIGINT, r, b * 1000L + r);
-        }
-        keys.setValueCount(1000);
-        return new Batch(SCHEMA, List.of(keys), Collections.singletonList(null), 1000);
+        return UcxOutboxTest.batch(b, allocator);
     }
 
     /**
