@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * A receiver that reaches the sender accepts its offer, pulls every part and credits it, and the
  * sender frees each part once credited (at most a window's worth held); its rows come out of the
  * inbox as resident rows, not batches. A receiver that cannot reach the sender, or has no device,
- * declines, and the sender takes the host path. A stream closed unfinished frees what it held.
+ * declines, and the sender takes the host path. A stream closed unfinished frees what it held; a
+ * sender whose node is gone has its mapping closed on the receiver.
  */
 class DeviceFramesTest {
     private static final Schema SCHEMA = UcxOutboxTest.SCHEMA;
@@ -64,10 +65,18 @@ class DeviceFramesTest {
     }
 
     private UcxOutbox outbox(UcxTransport receiver, HostMemoryDevice device) {
+        return outbox(receiver, device, sender());
+    }
+
+    private UcxTransport sender() {
         UcxTransport sender = UcxTransport.start("n1", (channel, request) -> {
             throw new AssertionError("the sender accepts nothing");
         });
         opened.add(sender);
+        return sender;
+    }
+
+    private UcxOutbox outbox(UcxTransport receiver, HostMemoryDevice device, UcxTransport sender) {
         UcxChannel channel = sender.open(receiver.address(), "node n2", UcxShardService.exchangeRequest(EXCHANGE, SENDER.id(), device.address()));
         return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, true);
     }
@@ -150,6 +159,31 @@ class DeviceFramesTest {
         }
     }
 
+    @Test
+    void aSenderWhoseNodeIsGoneHasItsMappingClosed() {
+        HostMemoryDevice sending = new HostMemoryDevice("sender", true, allocator);
+        HostMemoryDevice receiving = new HostMemoryDevice("receiver", true, allocator);
+        UcxTransport receiver = receiver(Optional.of(receiving));
+        UcxTransport sender = sender();
+        UcxOutbox out = outbox(receiver, sending, sender);
+        assertTrue(out.takesDevice());
+        try (Batch input = batch(0); DeviceParts parts = sending.split(List.of(input), List.of(0), 1).orElseThrow()) {
+            out.putDevice(parts, 0);
+        }
+        sender.close(); // the node stops: UCX's peer error handling fails the receiver's channel
+        try (ExchangeInbox.Received rows = inbox.receive(EXCHANGE, List.of(SENDER), SCHEMA)) {
+            assertThrows(WarpException.class, () -> {
+                for (Batch b = rows.next(); b != null; b = rows.next()) {
+                    b.close();
+                }
+            });
+            rows.takeResident().forEach(ResidentRows::close);
+        }
+        assertEquals(List.of("sender"), receiving.forgotten);
+        out.close();
+        assertEquals(0, sending.held.get());
+    }
+
     private Batch batch(int b) {
         return UcxOutboxTest.batch(b, allocator);
     }
@@ -165,6 +199,8 @@ class DeviceFramesTest {
         private final boolean reaches;
         private final BufferAllocator allocator;
         final AtomicInteger held = new AtomicInteger();
+        /** The peers whose mappings {@link #forget} closed. */
+        final List<String> forgotten = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         HostMemoryDevice(String name, boolean reaches, BufferAllocator allocator) {
             this.name = name;
@@ -249,6 +285,7 @@ class DeviceFramesTest {
 
         @Override
         public void forget(byte[] peerAddress) {
+            forgotten.add(new String(peerAddress, StandardCharsets.UTF_8));
         }
 
         private static ResidentRows resident(Batch rows) {
