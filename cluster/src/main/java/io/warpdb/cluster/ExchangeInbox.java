@@ -105,7 +105,7 @@ final class ExchangeInbox implements AutoCloseable {
         }
         return new Received() {
             @Override
-            public List<ResidentRows> takeResident() {
+            public List<ResidentRows> takeDeviceRows() {
                 synchronized (box) {
                     List<ResidentRows> taken = List.copyOf(box.resident);
                     box.resident.clear();
@@ -165,7 +165,7 @@ final class ExchangeInbox implements AutoCloseable {
     /** An exchange's rows as they arrive: host batches streamed; rows on the device taken once the stream has ended. */
     interface Received extends BatchStream {
         /** The rows that arrived on the device, once {@link #next} has returned null; the caller owns them. */
-        List<ResidentRows> takeResident();
+        List<ResidentRows> takeDeviceRows();
     }
 
     /** Drops what arrived and will arrive under every exchange id of {@code query}. */

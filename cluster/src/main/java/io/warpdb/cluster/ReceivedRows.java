@@ -42,7 +42,7 @@ final class ReceivedRows implements ResidentSource, AutoCloseable {
                 received.rows += b.rowCount();
             }
             if (stream instanceof ExchangeInbox.Received inbox) {
-                for (ResidentRows r : inbox.takeResident()) {
+                for (ResidentRows r : inbox.takeDeviceRows()) {
                     received.resident.add(r);
                     received.rows += r.rowCount();
                 }

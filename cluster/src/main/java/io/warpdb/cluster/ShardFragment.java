@@ -132,7 +132,7 @@ final class ShardFragment {
                     if (batch != null) {
                         return batch;
                     }
-                    resident = new ArrayDeque<>(received instanceof ExchangeInbox.Received inbox ? inbox.takeResident() : List.of());
+                    resident = new ArrayDeque<>(received instanceof ExchangeInbox.Received inbox ? inbox.takeDeviceRows() : List.of());
                 }
                 try (ResidentRows rows = resident.poll()) {
                     return rows == null ? null : rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator);
@@ -298,6 +298,16 @@ final class ShardFragment {
             ShardPartitioner partitioner = new ShardPartitioner(keys, members.size(), partitioning);
             // rows hashed on a device stay there for the nodes of this host that can map it (CUDA IPC)
             Optional<DeviceExchange> device = partitioning == HashPartitioner.cpu() ? Optional.empty() : exchange.device();
+            if (device.isPresent()) {
+                // an executor's result still on the device is hashed there whole, without its copy to the host and back
+                ResidentRows resident = rows.takeResident();
+                if (resident != null) {
+                    try (resident) {
+                        sentRows += resident.rowCount();
+                        sendResident(resident, keys, partitioner, device.get(), hop.position(), sending, allocator);
+                    }
+                }
+            }
             List<Batch> chunk = new ArrayList<>();
             long chunkBytes = 0;
             try {
@@ -333,7 +343,25 @@ final class ShardFragment {
             sending.putParts(partitioner.splitChunk(chunk, allocator), targetOf);
             return;
         }
-        try (DeviceParts parts = onDevice.get()) {
+        sendParts(onDevice.get(), targetOf, sending, allocator);
+    }
+
+    /** As {@link #sendChunk}, for rows on the device: hashed where they are, or brought to the host when the device cannot. */
+    private static void sendResident(ResidentRows rows, List<Integer> keys, ShardPartitioner partitioner, DeviceExchange device,
+            int[] targetOf, Sending sending, BufferAllocator allocator) {
+        Optional<DeviceParts> onDevice = device.split(rows, keys, targetOf.length);
+        if (onDevice.isPresent()) {
+            sendParts(onDevice.get(), targetOf, sending, allocator);
+            return;
+        }
+        try (Batch host = rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator)) {
+            sending.putParts(partitioner.splitChunk(List.of(host), allocator), targetOf);
+        }
+    }
+
+    /** Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}. */
+    private static void sendParts(DeviceParts parts, int[] targetOf, Sending sending, BufferAllocator allocator) {
+        try (parts) {
             for (int p = 0; p < parts.parts(); p++) {
                 sending.putDevice(targetOf[p], parts, p, allocator);
             }

@@ -100,7 +100,7 @@ class DeviceFramesTest {
         assertEquals(0, sending.held.get(), "every exported part freed once the receiver ended");
         try (ExchangeInbox.Received rows = inbox.receive(EXCHANGE, List.of(SENDER), SCHEMA)) {
             assertEquals(null, rows.next(), "no host batches");
-            List<ResidentRows> resident = rows.takeResident();
+            List<ResidentRows> resident = rows.takeDeviceRows();
             assertEquals(chunks, resident.size());
             long sum = 0;
             for (ResidentRows r : resident) {
@@ -129,7 +129,7 @@ class DeviceFramesTest {
                 assertEquals(1000, b.rowCount());
             }
             assertEquals(null, rows.next());
-            assertEquals(List.of(), rows.takeResident());
+            assertEquals(List.of(), rows.takeDeviceRows());
         }
     }
 
@@ -177,7 +177,7 @@ class DeviceFramesTest {
                     b.close();
                 }
             });
-            rows.takeResident().forEach(ResidentRows::close);
+            rows.takeDeviceRows().forEach(ResidentRows::close);
         }
         assertEquals(List.of("sender"), receiving.forgotten);
         out.close();
@@ -276,6 +276,11 @@ class DeviceFramesTest {
                     split.forEach(Batch::close);
                 }
             });
+        }
+
+        @Override
+        public Optional<DeviceParts> split(ResidentRows rows, List<Integer> keys, int parts) {
+            return Optional.empty();
         }
 
         @Override

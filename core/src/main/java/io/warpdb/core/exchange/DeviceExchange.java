@@ -35,6 +35,13 @@ public interface DeviceExchange {
     Optional<DeviceParts> split(List<Batch> batches, List<Integer> keys, int parts);
 
     /**
+     * As {@link #split(List, List, int)}, for rows already on this device (an executor's result,
+     * {@link io.warpdb.core.batch.BatchStream#takeResident}): hashed where they are, no copy in. The
+     * rows stay the caller's. Empty when they are not this device's or it cannot hold the parts now.
+     */
+    Optional<DeviceParts> split(ResidentRows rows, List<Integer> keys, int parts);
+
+    /**
      * Copies the rows {@code descriptor} names (exported by the process at {@code peerAddress})
      * into this device, as rows of {@code schema} the caller owns; returns once they are copied.
      */

@@ -62,8 +62,7 @@ public final class CudaIpcExchange implements DeviceExchange {
     @Override
     public Optional<DeviceParts> split(List<Batch> batches, List<Integer> keys, int parts) {
         long rows = batches.stream().mapToLong(Batch::rowCount).sum();
-        if (batches.isEmpty() || rows > Integer.MAX_VALUE || parts > GpuHashPartitioner.MAX_PARTS
-                || batches.get(0).schema().fields().stream().anyMatch(f -> f.type().kind().isString())) {
+        if (batches.isEmpty() || rows > Integer.MAX_VALUE || parts > GpuHashPartitioner.MAX_PARTS || hasStrings(batches.get(0).schema())) {
             return Optional.empty();
         }
         DeviceWork work = new DeviceWork(CudaDevice.get());
@@ -76,6 +75,27 @@ public final class CudaIpcExchange implements DeviceExchange {
             work.close();
             throw e;
         }
+    }
+
+    @Override
+    public Optional<DeviceParts> split(ResidentRows rows, List<Integer> keys, int parts) {
+        if (!(rows instanceof DeviceRows resident) || parts > GpuHashPartitioner.MAX_PARTS || hasStrings(rows.schema())) {
+            return Optional.empty();
+        }
+        DeviceWork work = new DeviceWork(CudaDevice.get());
+        try (DeviceTable input = resident.table()) {
+            return Optional.of(new PartsOnDevice(GpuHashPartitioner.partition(input, keys, parts, work), work));
+        } catch (GpuOutOfMemoryException e) {
+            work.close();
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            work.close();
+            throw e;
+        }
+    }
+
+    private static boolean hasStrings(Schema schema) {
+        return schema.fields().stream().anyMatch(f -> f.type().kind().isString());
     }
 
     @Override

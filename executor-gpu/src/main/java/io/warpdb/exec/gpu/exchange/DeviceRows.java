@@ -19,7 +19,8 @@ import org.apache.arrow.memory.BufferAllocator;
 public final class DeviceRows implements ResidentRows {
     private final DeviceTable table;
 
-    DeviceRows(DeviceTable table) {
+    /** Takes over {@code table}. */
+    public DeviceRows(DeviceTable table) {
         this.table = table;
     }
 

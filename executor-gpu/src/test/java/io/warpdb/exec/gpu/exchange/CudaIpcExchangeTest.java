@@ -12,6 +12,9 @@ import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.exec.gpu.column.HostToDevice;
+import io.warpdb.exec.gpu.runtime.CudaDevice;
+import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.testing.GpuTestBase;
 import io.warpdb.exec.gpu.testing.GpuTests;
 import io.warpdb.exec.gpu.testing.RandomBatches;
@@ -40,7 +43,8 @@ import org.junit.jupiter.api.Test;
  * exports; a second process ({@link IpcPeer}, on the same device, which CUDA IPC allows between
  * processes) maps this one's memory, pulls every part and prints its rows, which must be the CPU's
  * parts in order. The parts taken locally and brought to the host are the CPU's too, and no device
- * memory is left once every hold is closed.
+ * memory is left once every hold is closed. Rows already on the device (an executor's result) split
+ * where they are as the CPU splits them.
  */
 class CudaIpcExchangeTest extends GpuTestBase {
     static final Schema SCHEMA = Schema.of(new Field("k", DataType.BIGINT), new Field("x", DataType.DOUBLE),
@@ -101,6 +105,27 @@ class CudaIpcExchangeTest extends GpuTestBase {
             }
         } finally {
             Files.deleteIfExists(descriptors);
+            batches.forEach(Batch::close);
+            expected.forEach(part -> part.forEach(Batch::close));
+        }
+    }
+
+    /** An executor's result on the device is hashed where it is, as the CPU hashes the same rows. */
+    @Test
+    void rowsOnTheDeviceSplitAsTheCpuSplitsThem() {
+        GpuTests.assumeGpu();
+        CudaIpcExchange exchange = new CudaIpcExchange();
+        List<Batch> batches = new RandomBatches(13).generate(SCHEMA, 50_000, Options.plain().withNulls(0.2).withExtremes(), allocator);
+        List<List<Batch>> expected = HashPartitioner.cpu().splitChunk(batches, List.of(0, 1), PARTS, allocator);
+        try (DeviceWork work = new DeviceWork(CudaDevice.get());
+                ResidentRows rows = new DeviceRows(HostToDevice.upload(SCHEMA, batches, work));
+                DeviceParts parts = exchange.split(rows, List.of(0, 1), PARTS).orElseThrow()) {
+            for (int p = 0; p < PARTS; p++) {
+                try (Batch host = parts.toHost(p, allocator)) {
+                    ResultAssert.assertSameOrderedRows(ResultAssert.rows(expected.get(p)), ResultAssert.rows(List.of(host)), "part " + p);
+                }
+            }
+        } finally {
             batches.forEach(Batch::close);
             expected.forEach(part -> part.forEach(Batch::close));
         }
