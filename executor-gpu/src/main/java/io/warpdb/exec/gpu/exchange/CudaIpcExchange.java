@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import jcuda.driver.CUdeviceptr;
 
 /**
@@ -65,16 +66,7 @@ public final class CudaIpcExchange implements DeviceExchange {
         if (batches.isEmpty() || rows > Integer.MAX_VALUE || parts > GpuHashPartitioner.MAX_PARTS || hasStrings(batches.get(0).schema())) {
             return Optional.empty();
         }
-        DeviceWork work = new DeviceWork(CudaDevice.get());
-        try (DeviceTable input = HostToDevice.upload(batches.get(0).schema(), batches, work)) {
-            return Optional.of(new PartsOnDevice(GpuHashPartitioner.partition(input, keys, parts, work), work));
-        } catch (GpuOutOfMemoryException e) {
-            work.close();
-            return Optional.empty();
-        } catch (RuntimeException e) {
-            work.close();
-            throw e;
-        }
+        return partition(work -> HostToDevice.upload(batches.get(0).schema(), batches, work), keys, parts);
     }
 
     @Override
@@ -82,9 +74,14 @@ public final class CudaIpcExchange implements DeviceExchange {
         if (!(rows instanceof DeviceRows resident) || parts > GpuHashPartitioner.MAX_PARTS || hasStrings(rows.schema())) {
             return Optional.empty();
         }
+        return partition(work -> resident.table(), keys, parts);
+    }
+
+    /** The rows {@code input} gives on a new work, hashed into parts kept on the device; empty when the device has no room for them. */
+    private static Optional<DeviceParts> partition(Function<DeviceWork, DeviceTable> input, List<Integer> keys, int parts) {
         DeviceWork work = new DeviceWork(CudaDevice.get());
-        try (DeviceTable input = resident.table()) {
-            return Optional.of(new PartsOnDevice(GpuHashPartitioner.partition(input, keys, parts, work), work));
+        try (DeviceTable table = input.apply(work)) {
+            return Optional.of(new PartsOnDevice(GpuHashPartitioner.partition(table, keys, parts, work), work));
         } catch (GpuOutOfMemoryException e) {
             work.close();
             return Optional.empty();
