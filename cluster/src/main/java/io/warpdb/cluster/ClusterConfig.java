@@ -24,7 +24,9 @@ import java.util.Properties;
  * of a batch sent to another node in the storage encoding a sample of it finds smallest; {@code
  * none}: plain Arrow; only the UCX transport compresses), {@code gpu.partitioning} ({@code auto},
  * the default: a repartition hashes the rows a node sends on its GPU where one is present; {@code
- * off}: on the CPU), {@code exchange.shuffle} ({@code one-level}, the default: a shard sends each
+ * off}: on the CPU), {@code exchange.device} ({@code auto}, the default: over UCX, rows hashed on
+ * a GPU go to the nodes of the same host that can map its memory device to device, over CUDA IPC;
+ * {@code off}: through the host), {@code exchange.shuffle} ({@code one-level}, the default: a shard sends each
  * other shard its rows; {@code two-level}: through one shard of its group, seed 000 section 5,
  * {@link ShuffleRoute}) and {@code group.<node id>} (the node's group for the two-level shuffle;
  * default the host of its address) and {@code gpu.devices} (the CUDA device ordinals the node's GPU
@@ -33,12 +35,13 @@ import java.util.Properties;
  * alike on every node.
  */
 public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
-        Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean twoLevelShuffle, List<String> groups,
-        List<Integer> gpuDevices) {
+        Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean deviceExchange, boolean twoLevelShuffle,
+        List<String> groups, List<Integer> gpuDevices) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
     private static final String TRANSPORT = "transport";
     private static final String WIRE_COMPRESSION = "wire.compression";
     private static final String GPU_PARTITIONING = "gpu.partitioning";
+    private static final String DEVICE_EXCHANGE = "exchange.device";
     private static final String SHUFFLE = "exchange.shuffle";
     private static final String GROUP = "group.";
     private static final String GPU_DEVICES = "gpu.devices";
@@ -95,6 +98,7 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
         return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim(),
                 Duration.ofSeconds(seconds), Transport.valueOf(choice(p, TRANSPORT, "flight", "ucx").toUpperCase(Locale.ROOT)),
                 choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"),
+                choice(p, DEVICE_EXCHANGE, "auto", "off").equals("auto"),
                 choice(p, SHUFFLE, "one-level", "two-level").equals("two-level"),
                 members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList(), gpuDevices(p));
     }

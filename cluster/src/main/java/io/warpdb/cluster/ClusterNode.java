@@ -2,9 +2,11 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.sql.Database;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
@@ -37,7 +39,7 @@ public final class ClusterNode implements AutoCloseable {
         if (config.transport() == ClusterConfig.Transport.UCX) {
             try {
                 ucx = UcxExchange.start(flightExchange, self, shard, config.members(), allocator, config.nodeTimeout(),
-                        config.wireCompression());
+                        config.wireCompression(), config.gpuPartitioning() && config.deviceExchange() ? DeviceExchange.find() : Optional.empty());
             } catch (RuntimeException e) {
                 flightExchange.close();
                 allocator.close();

@@ -45,13 +45,15 @@ final class DistributedQuery implements AutoCloseable {
     /**
      * What one fragment's exchange moved: rows and Arrow bytes received from all shards, the bytes
      * their frames took on the wire (after compression; -1 where the transport does not count
-     * them), and the time until the last arrived.
+     * them), and the time until the last arrived; of the bytes, those that went device to device
+     * over CUDA IPC instead ({@code ipcBytes}: no frame carried them).
      */
-    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos, long hop1Bytes, long hop1WireBytes) {
+    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos, long hop1Bytes, long hop1WireBytes, long ipcBytes) {
         /** Both senders' counts: sums, the slower time, -1 wire bytes where either did not count them. */
         ExchangeStats plus(ExchangeStats o) {
             return new ExchangeStats(rows + o.rows, bytes + o.bytes, wireBytes < 0 || o.wireBytes < 0 ? -1 : wireBytes + o.wireBytes,
-                    Math.max(nanos, o.nanos), hop1Bytes + o.hop1Bytes, hop1WireBytes < 0 || o.hop1WireBytes < 0 ? -1 : hop1WireBytes + o.hop1WireBytes);
+                    Math.max(nanos, o.nanos), hop1Bytes + o.hop1Bytes, hop1WireBytes < 0 || o.hop1WireBytes < 0 ? -1 : hop1WireBytes + o.hop1WireBytes,
+                    ipcBytes + o.ipcBytes);
         }
     }
 
@@ -164,6 +166,9 @@ final class DistributedQuery implements AutoCloseable {
             text += String.format(Locale.ROOT, "; hop 1 within groups: bytes=%d%s; hop 2 across groups: bytes=%d%s", s.hop1Bytes(),
                     wire(s.hop1WireBytes()), s.bytes() - s.hop1Bytes(), wire(s.wireBytes() < 0 ? -1 : s.wireBytes() - s.hop1WireBytes()));
         }
+        if (s.ipcBytes() > 0) {
+            text += String.format(Locale.ROOT, "; over CUDA IPC: bytes=%d, over the wire: bytes=%d", s.ipcBytes(), s.bytes() - s.ipcBytes());
+        }
         return text + ")";
     }
 
@@ -232,7 +237,7 @@ final class DistributedQuery implements AutoCloseable {
             }
             for (int i = 0; i < senders.size(); i++) {
                 long[] c = join(senders.get(i));
-                stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5]), ExchangeStats::plus);
+                stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5], c[6]), ExchangeStats::plus);
             }
         } catch (RuntimeException e) {
             RuntimeException error = e;
@@ -365,7 +370,7 @@ final class DistributedQuery implements AutoCloseable {
                     wireBytes = Math.max(wireBytes, 0) + measured.wireBytes();
                 }
             }
-            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0);
+            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0, 0);
         } finally {
             streams.forEach(BatchStream::close);
         }

@@ -3,9 +3,12 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.DeviceExchange;
+import io.warpdb.core.exchange.DeviceParts;
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -28,6 +31,11 @@ public interface Exchange extends AutoCloseable {
 
     /** The node this exchange serves, to which rows go without the wire. */
     Member self();
+
+    /** How rows hashed on this node's device move to the nodes of its host device to device, where the transport can (UCX). */
+    default Optional<DeviceExchange> device() {
+        return Optional.empty();
+    }
 
     /**
      * Runs {@code sql}, a statement over the node's shard alone, on {@code node} once it has
@@ -107,6 +115,23 @@ public interface Exchange extends AutoCloseable {
          * after compression (0 to this node; -1 where the transport does not count them).
          */
         long put(Batch batch);
+
+        /**
+         * Whether {@link #putDevice} moves rows device to device (into this node's inbox, or over
+         * CUDA IPC to a receiver that can map this process's device memory); asking may wait for
+         * the receiver's answer to the offer (at most the node timeout).
+         */
+        default boolean takesDevice() {
+            return false;
+        }
+
+        /**
+         * Sends part {@code part} of {@code parts} device to device (only where {@link
+         * #takesDevice}); returns the bytes of its frames on the wire. The parts stay the caller's.
+         */
+        default long putDevice(DeviceParts parts, int part) {
+            throw new UnsupportedOperationException("this stream takes host batches only");
+        }
 
         /** Ends the stream; returns once the receiver has all its rows (at most the node timeout). */
         void finish();

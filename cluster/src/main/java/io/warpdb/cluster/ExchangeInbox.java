@@ -4,20 +4,24 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
  * What a node has received under each exchange id ({@link Exchange#receive}'s side), whatever
- * the transport that delivered it: batches in arrival order, which senders have finished, and the
- * first failure. Rows may arrive before their reader asks; an id whose reader closed, or whose
+ * the transport that delivered it: batches in arrival order, rows left in the device's memory
+ * ({@link ResidentRows}, handed over together once every sender has finished), which senders have
+ * finished, and the first failure. Rows may arrive before their reader asks; an id whose reader closed, or whose
  * query was released, is remembered for a while so that rows still arriving for it are dropped.
  * Boxes that no reader opened for that long (a coordinator that died mid-query) are dropped too.
  */
@@ -39,6 +43,7 @@ final class ExchangeInbox implements AutoCloseable {
     private static final class Box {
         final long created = System.nanoTime();
         final ArrayDeque<Batch> batches = new ArrayDeque<>();
+        final List<ResidentRows> resident = new ArrayList<>();
         final Set<String> finished = new HashSet<>();
         WarpException failure;
         boolean reading;
@@ -50,15 +55,25 @@ final class ExchangeInbox implements AutoCloseable {
      * was dropped, and answers false then: the sender may stop.
      */
     boolean deliver(String exchange, String sender, Batch batch) {
+        return deliver(exchange, box -> box.batches.add(batch), batch::close);
+    }
+
+    /** As {@link #deliver(String, String, Batch)}, for rows on the device. */
+    boolean deliver(String exchange, String sender, ResidentRows rows) {
+        return deliver(exchange, box -> box.resident.add(rows), rows::close);
+    }
+
+    /** Puts rows into the box of {@code exchange} with {@code add}, or closes them with {@code drop} when the id was dropped. */
+    private boolean deliver(String exchange, Consumer<Box> add, Runnable drop) {
         Box box = box(exchange);
         synchronized (box) {
             if (!box.closed) {
-                box.batches.add(batch);
+                add.accept(box);
                 box.notifyAll();
                 return true;
             }
         }
-        batch.close();
+        drop.run();
         return false;
     }
 
@@ -83,12 +98,21 @@ final class ExchangeInbox implements AutoCloseable {
     }
 
     /** The rows all {@code senders} send under {@code exchange}, as {@link Exchange#receive} describes. */
-    BatchStream receive(String exchange, List<Member> senders, Schema schema) {
+    Received receive(String exchange, List<Member> senders, Schema schema) {
         Box box = box(exchange);
         synchronized (box) {
             box.reading = true;
         }
-        return new BatchStream() {
+        return new Received() {
+            @Override
+            public List<ResidentRows> takeDeviceRows() {
+                synchronized (box) {
+                    List<ResidentRows> taken = List.copyOf(box.resident);
+                    box.resident.clear();
+                    return taken;
+                }
+            }
+
             @Override
             public Schema schema() {
                 return schema;
@@ -138,6 +162,12 @@ final class ExchangeInbox implements AutoCloseable {
         };
     }
 
+    /** An exchange's rows as they arrive: host batches streamed; rows on the device taken once the stream has ended. */
+    interface Received extends BatchStream {
+        /** The rows that arrived on the device, once {@link #next} has returned null; the caller owns them. */
+        List<ResidentRows> takeDeviceRows();
+    }
+
     /** Drops what arrived and will arrive under every exchange id of {@code query}. */
     void release(String query) {
         String prefix = query + "/";
@@ -162,6 +192,8 @@ final class ExchangeInbox implements AutoCloseable {
             box.closed = true;
             box.batches.forEach(Batch::close);
             box.batches.clear();
+            box.resident.forEach(ResidentRows::close);
+            box.resident.clear();
             box.notifyAll();
         }
     }

@@ -3,6 +3,7 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.DeviceParts;
 
 /** A node's rows to itself under one exchange id, whatever the transport: the batches go into its own inbox, no wire, no copy. */
 final class LocalOutbox implements Exchange.Outbox {
@@ -20,6 +21,18 @@ final class LocalOutbox implements Exchange.Outbox {
     @Override
     public long put(Batch batch) {
         inbox.deliver(exchange, self, batch);
+        return 0;
+    }
+
+    /** Its own part stays on the device: a copy into the inbox, device to device. */
+    @Override
+    public boolean takesDevice() {
+        return true;
+    }
+
+    @Override
+    public long putDevice(DeviceParts parts, int part) {
+        inbox.deliver(exchange, self, parts.take(part));
         return 0;
     }
 

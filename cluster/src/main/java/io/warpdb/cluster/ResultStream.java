@@ -2,6 +2,7 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.StatementResult;
 
@@ -23,6 +24,11 @@ final class ResultStream implements BatchStream {
     @Override
     public Batch next() {
         return result.batches().next();
+    }
+
+    @Override
+    public ResidentRows takeResident() {
+        return result.batches().takeResident();
     }
 
     @Override

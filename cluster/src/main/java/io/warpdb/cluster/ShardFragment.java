@@ -7,6 +7,9 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.DeviceExchange;
+import io.warpdb.core.exchange.DeviceParts;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.core.plan.AggregateNode;
@@ -16,11 +19,13 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -38,12 +43,12 @@ final class ShardFragment {
     /**
      * What a sending fragment answers: the rows it sent, the Arrow bytes of the batches it sent to
      * other nodes and the bytes of their frames on the wire (after compression; -1 where the
-     * transport does not count them), its time, and of those bytes the ones of the first hop of a
-     * two-level shuffle (0 for one level).
+     * transport does not count them), its time, of those bytes the ones of the first hop of a
+     * two-level shuffle (0 for one level), and the ones that went device to device over CUDA IPC.
      */
     static final Schema SENT = new Schema(List.of(new Field("rows", DataType.BIGINT), new Field("bytes", DataType.BIGINT),
             new Field("wire_bytes", DataType.BIGINT), new Field("nanos", DataType.BIGINT), new Field("hop1_bytes", DataType.BIGINT),
-            new Field("hop1_wire_bytes", DataType.BIGINT)));
+            new Field("hop1_wire_bytes", DataType.BIGINT), new Field("ipc_bytes", DataType.BIGINT)));
     /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
     static final String HOP1 = ".hop1";
 
@@ -58,8 +63,8 @@ final class ShardFragment {
     private record Hop(String exchange, List<Integer> targets, int[] position, boolean acrossGroups) {
     }
 
-    /** What one hop moved: rows, Arrow bytes to other nodes, wire bytes (-1: not counted). */
-    private record Moved(long rows, long bytes, long wireBytes) {
+    /** What one hop moved: rows, Arrow bytes to other nodes, wire bytes (-1: not counted), of the bytes those over CUDA IPC. */
+    private record Moved(long rows, long bytes, long wireBytes, long ipcBytes) {
     }
 
     /**
@@ -86,7 +91,7 @@ final class ShardFragment {
             }
             if (hops.size() == 2) {
                 List<Member> senders = hops.get(0).targets().stream().map(members::get).toList();
-                try (BatchStream received = exchange.receive(hops.get(0).exchange(), senders, schema)) {
+                try (BatchStream received = residentOnHost(exchange.receive(hops.get(0).exchange(), senders, schema), allocator)) {
                     moved.add(send(received, ticket.output().keys(), hops.get(1), members, exchange, outboxes, shard.partitioner(), allocator));
                 }
             }
@@ -103,8 +108,48 @@ final class ShardFragment {
         long bytes = moved.stream().mapToLong(Moved::bytes).sum();
         long wire = moved.stream().anyMatch(m -> m.wireBytes() < 0) ? -1 : moved.stream().mapToLong(Moved::wireBytes).sum();
         long[] counts = {first.rows(), bytes, wire, System.nanoTime() - start, moved.size() == 2 ? first.bytes() : 0,
-            moved.size() == 2 ? first.wireBytes() : 0};
+            moved.size() == 2 ? first.wireBytes() : 0, moved.stream().mapToLong(Moved::ipcBytes).sum()};
         return Batches.of(SENT, List.of(sent(counts, allocator)));
+    }
+
+    /**
+     * {@code received}'s batches, then the rows that came to this device as host batches: a
+     * forwarder sends what hop 1 brought on through the host. Closing it closes {@code received}.
+     */
+    private static BatchStream residentOnHost(BatchStream received, BufferAllocator allocator) {
+        return new BatchStream() {
+            private ArrayDeque<ResidentRows> resident;
+
+            @Override
+            public Schema schema() {
+                return received.schema();
+            }
+
+            @Override
+            public Batch next() {
+                if (resident == null) {
+                    Batch batch = received.next();
+                    if (batch != null) {
+                        return batch;
+                    }
+                    resident = new ArrayDeque<>(received instanceof ExchangeInbox.Received inbox ? inbox.takeDeviceRows() : List.of());
+                }
+                try (ResidentRows rows = resident.poll()) {
+                    return rows == null ? null : rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator);
+                }
+            }
+
+            @Override
+            public void close() {
+                try {
+                    if (resident != null) {
+                        resident.forEach(ResidentRows::close);
+                    }
+                } finally {
+                    received.close();
+                }
+            }
+        };
     }
 
     /** Shard {@code self}'s hops of rows as {@code output} says: one, to every shard; or the two of a two-level shuffle. */
@@ -236,51 +281,150 @@ final class ShardFragment {
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());
         }
+        Sending sending = new Sending(open, remote);
         long sentRows = 0;
-        long bytes = 0;
-        long wire = 0;
-        ShardPartitioner partitioner = keys.isEmpty() ? null : new ShardPartitioner(keys, members.size(), partitioning);
-        for (Batch next = rows.next(); next != null; next = rows.next()) {
-            List<Batch> parts = new ArrayList<>();
-            int[] targetOf;
-            try (Batch batch = next) {
-                sentRows += batch.rowCount();
-                if (partitioner != null) {
-                    parts.addAll(partitioner.split(batch, allocator));
-                    targetOf = hop.position();
-                } else {
+        if (keys.isEmpty()) {
+            for (Batch next = rows.next(); next != null; next = rows.next()) {
+                try (Batch batch = next) {
+                    sentRows += batch.rowCount();
                     // copies, not slices: what the outboxes and this node's inbox keep must not share buffers of the
                     // fragment's own allocator, which closes with it
-                    targetOf = new int[targets.size()];
                     for (int t = 0; t < targets.size(); t++) {
-                        parts.add(CpuHashPartitioner.copy(batch, allocator));
-                        targetOf[t] = t;
+                        sending.put(t, CpuHashPartitioner.copy(batch, allocator));
                     }
                 }
             }
-            for (int p = 0; p < parts.size(); p++) {
-                Batch part = parts.set(p, null);
-                try {
-                    if (part.rowCount() == 0) {
-                        part.close();
-                        continue;
+        } else {
+            ShardPartitioner partitioner = new ShardPartitioner(keys, members.size(), partitioning);
+            // rows hashed on a device stay there for the nodes of this host that can map it (CUDA IPC)
+            Optional<DeviceExchange> device = partitioning == HashPartitioner.cpu() ? Optional.empty() : exchange.device();
+            if (device.isPresent()) {
+                // an executor's result still on the device is hashed there whole, without its copy to the host and back
+                ResidentRows resident = rows.takeResident();
+                if (resident != null) {
+                    try (resident) {
+                        sentRows += resident.rowCount();
+                        sendResident(resident, keys, partitioner, device.get(), hop.position(), sending, allocator);
                     }
-                    int t = targetOf[p];
-                    if (remote[t]) {
-                        bytes += arrowBytes(part);
-                    }
-                    long frames = open.get(t).put(part);
-                    wire = wire < 0 || frames < 0 ? -1 : wire + frames;
-                } catch (RuntimeException e) {
-                    parts.stream().filter(b -> b != null).forEach(Batch::close);
-                    throw e;
                 }
+            }
+            List<Batch> chunk = new ArrayList<>();
+            long chunkBytes = 0;
+            try {
+                for (Batch next = rows.next(); next != null; next = rows.next()) {
+                    chunk.add(next);
+                    sentRows += next.rowCount();
+                    chunkBytes += arrowBytes(next);
+                    if (chunkBytes >= partitioner.chunkBytes()) {
+                        sendChunk(chunk, keys, partitioner, device, hop.position(), sending, allocator);
+                        chunk.forEach(Batch::close);
+                        chunk.clear();
+                        chunkBytes = 0;
+                    }
+                }
+                if (!chunk.isEmpty()) {
+                    sendChunk(chunk, keys, partitioner, device, hop.position(), sending, allocator);
+                }
+            } finally {
+                chunk.forEach(Batch::close);
             }
         }
         for (Exchange.Outbox outbox : open) {
             outbox.finish();
         }
-        return new Moved(sentRows, bytes, wire);
+        return new Moved(sentRows, sending.bytes, sending.wire, sending.ipcBytes);
+    }
+
+    /** Hashes {@code chunk} into one part per node, on the device when it keeps the parts there, and sends part p to target {@code targetOf[p]}. */
+    private static void sendChunk(List<Batch> chunk, List<Integer> keys, ShardPartitioner partitioner, Optional<DeviceExchange> device,
+            int[] targetOf, Sending sending, BufferAllocator allocator) {
+        Optional<DeviceParts> onDevice = device.flatMap(d -> d.split(chunk, keys, targetOf.length));
+        if (onDevice.isEmpty()) {
+            sending.putParts(partitioner.splitChunk(chunk, allocator), targetOf);
+            return;
+        }
+        sendParts(onDevice.get(), targetOf, sending, allocator);
+    }
+
+    /** As {@link #sendChunk}, for rows on the device: hashed where they are, or brought to the host when the device cannot. */
+    private static void sendResident(ResidentRows rows, List<Integer> keys, ShardPartitioner partitioner, DeviceExchange device,
+            int[] targetOf, Sending sending, BufferAllocator allocator) {
+        Optional<DeviceParts> onDevice = device.split(rows, keys, targetOf.length);
+        if (onDevice.isPresent()) {
+            sendParts(onDevice.get(), targetOf, sending, allocator);
+            return;
+        }
+        try (Batch host = rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator)) {
+            sending.putParts(partitioner.splitChunk(List.of(host), allocator), targetOf);
+        }
+    }
+
+    /** Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}. */
+    private static void sendParts(DeviceParts parts, int[] targetOf, Sending sending, BufferAllocator allocator) {
+        try (parts) {
+            for (int p = 0; p < parts.parts(); p++) {
+                sending.putDevice(targetOf[p], parts, p, allocator);
+            }
+        }
+    }
+
+    /** Puts batches into a hop's outboxes, counting the bytes that go to other nodes. */
+    private static final class Sending {
+        private final List<Exchange.Outbox> outboxes;
+        private final boolean[] remote;
+        private long bytes;
+        private long wire;
+        private long ipcBytes;
+
+        Sending(List<Exchange.Outbox> outboxes, boolean[] remote) {
+            this.outboxes = outboxes;
+            this.remote = remote;
+        }
+
+        /** Sends {@code batch} (which it closes) to outbox {@code t}; an empty one is dropped. */
+        void put(int t, Batch batch) {
+            if (batch.rowCount() == 0) {
+                batch.close();
+                return;
+            }
+            if (remote[t]) {
+                bytes += arrowBytes(batch);
+            }
+            long frames = outboxes.get(t).put(batch);
+            wire = wire < 0 || frames < 0 ? -1 : wire + frames;
+        }
+
+        /** Sends part {@code part} of {@code parts} to outbox {@code t}: device to device where it takes that, else as a host batch. */
+        void putDevice(int t, DeviceParts parts, int part, BufferAllocator allocator) {
+            if (parts.rows(part) == 0) {
+                return;
+            }
+            Exchange.Outbox outbox = outboxes.get(t);
+            if (!outbox.takesDevice()) {
+                put(t, parts.toHost(part, allocator));
+                return;
+            }
+            long frames = outbox.putDevice(parts, part);
+            wire = wire < 0 || frames < 0 ? -1 : wire + frames;
+            if (remote[t]) {
+                bytes += parts.bytes(part);
+                ipcBytes += parts.bytes(part);
+            }
+        }
+
+        /** Sends part p's batches to outbox {@code targetOf[p]}; closes them all, sent or not. */
+        void putParts(List<List<Batch>> parts, int[] targetOf) {
+            try {
+                for (int p = 0; p < parts.size(); p++) {
+                    List<Batch> part = parts.get(p);
+                    for (int i = 0; i < part.size(); i++) {
+                        put(targetOf[p], part.set(i, null));
+                    }
+                }
+            } finally {
+                parts.forEach(part -> part.stream().filter(b -> b != null).forEach(Batch::close));
+            }
+        }
     }
 
     private static long arrowBytes(Batch batch) {

@@ -51,4 +51,14 @@ public final class ShardPartitioner {
     public List<Batch> split(Batch batch, BufferAllocator allocator) {
         return partitioner.split(batch, keys, shards, allocator);
     }
+
+    /** The input bytes to coalesce before {@link #splitChunk} ({@link HashPartitioner#chunkBytes}). */
+    public long chunkBytes() {
+        return partitioner.chunkBytes();
+    }
+
+    /** Per shard, the rows of all {@code batches} that go to it, as batches the caller owns; the inputs stay the caller's. */
+    public List<List<Batch>> splitChunk(List<Batch> batches, BufferAllocator allocator) {
+        return partitioner.splitChunk(batches, keys, shards, allocator);
+    }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -28,6 +29,13 @@ import org.apache.arrow.memory.BufferAllocator;
  * cancels, and the sender stops at its next batch. Every wait is bounded: a peer that sends
  * nothing within the timeout fails the wait with SQLSTATE 08006 naming it, and so does one that
  * UCX finds gone.
+ *
+ * <p>Between processes of one host a stream may carry device frames instead of batches: a
+ * descriptor of rows the sender keeps in its device memory, which the receiver copies over CUDA
+ * IPC and then credits, so that a credit also tells the sender that the rows of every frame up to
+ * it have been taken and their memory may go ({@link #credited}). A sender that offers them (its
+ * device address in the request) gets an accept frame first, saying whether the receiver can map
+ * its memory.
  */
 final class UcxChannel implements AutoCloseable {
     static final byte OPEN = 0;
@@ -37,6 +45,8 @@ final class UcxChannel implements AutoCloseable {
     static final byte ERROR = 4;
     static final byte CANCEL = 5;
     static final byte CREDIT = 6;
+    static final byte DEVICE = 7;
+    static final byte ACCEPT = 8;
     /** Batches a sender may have sent that the receiver has not taken yet. */
     static final int WINDOW = 8;
     /** How often a wait for the peer's end looks whether the peer cancelled. */
@@ -54,6 +64,10 @@ final class UcxChannel implements AutoCloseable {
     private final String peerName;
     private final BlockingQueue<Frame> inbox = new LinkedBlockingQueue<>();
     private final Semaphore credits = new Semaphore(WINDOW);
+    /** Credits received: the receiver has taken the first this many batch and device frames. */
+    private final AtomicLong credited = new AtomicLong();
+    /** The receiver's answer to a device offer: whether it pulls device frames. */
+    private final CompletableFuture<Boolean> accepted = new CompletableFuture<>();
     /** Why the peer takes no more frames (it cancelled, or is gone); null while it does. */
     private volatile WarpException stopped;
     private boolean finished;
@@ -80,7 +94,10 @@ final class UcxChannel implements AutoCloseable {
     /** From the transport's progress thread: a frame of this channel came. */
     void received(byte type, ByteBuffer payload) {
         if (type == CREDIT) {
+            credited.incrementAndGet();
             credits.release();
+        } else if (type == ACCEPT) {
+            accepted.complete(payload.remaining() == 1 && payload.get(payload.position()) == 1);
         } else if (type == CANCEL) {
             stop(new WarpException(SqlState.QUERY_CANCELED, peerName + " cancelled the stream"));
         } else {
@@ -97,7 +114,30 @@ final class UcxChannel implements AutoCloseable {
 
     private void stop(WarpException reason) {
         stopped = reason;
+        accepted.complete(false);
         credits.release(WINDOW); // wakes a sender waiting for room, which then sees why
+    }
+
+    /** How many batch and device frames the receiver has taken (device frames once copied). */
+    long credited() {
+        return credited.get();
+    }
+
+    /** The receiver's answer to this side's device offer, waiting for it at most {@code patience} (no answer: false). */
+    boolean awaitAccepted(Duration patience) {
+        try {
+            return accepted.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WarpException(SqlState.QUERY_CANCELED, "interrupted while waiting for " + peerName);
+        }
+    }
+
+    /** Answers the sender's device offer: whether this side pulls its device frames. */
+    void sendAccept(boolean pulls, Duration patience) {
+        send(ACCEPT, ByteBuffer.wrap(new byte[] {(byte) (pulls ? 1 : 0)}), patience);
     }
 
     /** Sends a frame and waits (up to {@code patience}) until UCX is done with it. */
@@ -155,6 +195,7 @@ final class UcxChannel implements AutoCloseable {
         private final Duration patience;
         private final ArrayDeque<CompletableFuture<Void>> inFlight = new ArrayDeque<>();
         private long bytes;
+        private long frames;
 
         private BatchSender(Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch, Duration patience) {
             this.codec = WireCodec.forSending(schema, compressed, scratch, choices);
@@ -184,12 +225,30 @@ final class UcxChannel implements AutoCloseable {
             }
             // UCX reads the frame until the send completes, whichever way it does
             sent.whenComplete((done, failure) -> frame.close());
+            return sent(sent, size);
+        }
+
+        /** Sends a device frame ({@code descriptor}) once the receiver has room; returns its bytes. */
+        long putDevice(ByteBuffer descriptor) {
+            awaitRoom(patience);
+            throwIfStopped();
+            long size = descriptor.remaining();
+            return sent(transport.send(UcxChannel.this, DEVICE, descriptor), size);
+        }
+
+        private long sent(CompletableFuture<Void> sent, long size) {
             inFlight.add(sent);
             while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
                 await(inFlight.poll(), patience);
             }
             bytes += size;
+            frames++;
             return size;
+        }
+
+        /** Batch and device frames sent so far: the n-th is taken once {@link #credited} reaches n. */
+        long frames() {
+            return frames;
         }
 
         /** Ends the stream once UCX is done with its batches. */
@@ -321,6 +380,10 @@ final class UcxChannel implements AutoCloseable {
         transport.forget(this);
     }
 
+    /** A frame of a stream: a batch, or a device frame's descriptor. */
+    record Incoming(Batch batch, ByteBuffer device) {
+    }
+
     /** A stream of batches arriving on this channel; counts the bytes of their frames. */
     final class ReceivedBatches implements BatchStream, WireMeasured {
         private final BufferAllocator allocator;
@@ -350,6 +413,18 @@ final class UcxChannel implements AutoCloseable {
 
         @Override
         public Batch next() {
+            Incoming next = nextIncoming();
+            if (next != null && next.batch() == null) {
+                throw new WarpException(SqlState.CONNECTION_FAILURE, peerName + " sent a device frame to a stream of host batches");
+            }
+            return next == null ? null : next.batch();
+        }
+
+        /**
+         * The next batch (credited now) or device frame (credited by {@link #credit} once its rows
+         * are copied), or null at the stream's end.
+         */
+        Incoming nextIncoming() {
             schema();
             if (finished) {
                 return null;
@@ -359,14 +434,22 @@ final class UcxChannel implements AutoCloseable {
                 finished = true;
                 return null;
             }
+            wireBytes += frame.payload().remaining();
+            if (frame.type() == DEVICE) {
+                return new Incoming(null, frame.payload());
+            }
             if (frame.type() != BATCH) {
                 throw unexpected(frame);
             }
-            transport.send(UcxChannel.this, CREDIT, EMPTY);
-            wireBytes += frame.payload().remaining();
+            credit();
             try (ArrowBuf bytes = WireCodec.frameOf(frame.payload(), allocator)) {
-                return codec.decode(bytes);
+                return new Incoming(codec.decode(bytes), null);
             }
+        }
+
+        /** Tells the sender that a frame was taken: room for another, and (for a device frame) its rows may go. */
+        void credit() {
+            transport.send(UcxChannel.this, CREDIT, EMPTY);
         }
 
         /** The bytes of the frames received so far. */

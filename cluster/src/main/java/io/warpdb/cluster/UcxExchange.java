@@ -1,9 +1,11 @@
 package io.warpdb.cluster;
 
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -24,25 +26,29 @@ public final class UcxExchange implements Exchange {
     private final boolean compressed;
     private final UcxShardService service;
     private final UcxTransport transport;
+    private final Optional<DeviceExchange> device;
 
     /**
      * Starts this node's UCX endpoint and its shard service over {@code shard}; takes over {@code
-     * control}. Fails with SQLSTATE 08001 when UCX cannot be loaded.
+     * control}; {@code device}: how rows hashed on this node's device move device to device to the
+     * processes of its host that can map its memory, if they do. Fails with SQLSTATE 08001 when UCX
+     * cannot be loaded.
      */
     static UcxExchange start(FlightExchange control, Member self, ShardStore shard, List<Member> members, BufferAllocator allocator,
-            Duration timeout, boolean compressed) {
-        return new UcxExchange(control, self, shard, members, allocator, timeout, compressed);
+            Duration timeout, boolean compressed, Optional<DeviceExchange> device) {
+        return new UcxExchange(control, self, shard, members, allocator, timeout, compressed, device);
     }
 
     private UcxExchange(FlightExchange control, Member self, ShardStore shard, List<Member> members, BufferAllocator allocator,
-            Duration timeout, boolean compressed) {
+            Duration timeout, boolean compressed, Optional<DeviceExchange> device) {
         this.control = control;
+        this.device = device;
         this.self = self;
         this.allocator = allocator;
         this.timeout = timeout;
         this.compressed = compressed;
         // the service runs requests through this exchange; none comes before the worker's address is published (over Flight)
-        this.service = new UcxShardService(shard, allocator, this, control.inbox(), members, timeout, compressed);
+        this.service = new UcxShardService(shard, allocator, this, control.inbox(), members, timeout, compressed, device);
         try {
             this.transport = UcxTransport.start(self.id(), service);
         } catch (RuntimeException e) {
@@ -58,7 +64,12 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public String name() {
-        return "UCX" + (compressed ? " (compressed)" : "");
+        return "UCX" + (compressed ? " (compressed)" : "") + (device.isPresent() ? ", device to device over CUDA IPC within a host" : "");
+    }
+
+    @Override
+    public Optional<DeviceExchange> device() {
+        return device;
     }
 
     @Override
@@ -104,9 +115,10 @@ public final class UcxExchange implements Exchange {
         if (peer.id().equals(self.id())) {
             return new LocalOutbox(control.inbox(), exchange, self.id());
         }
-        UcxChannel channel = transport.open(control.ucxAddress(peer), FlightExchange.describe(peer),
-                UcxShardService.exchangeRequest(exchange, self.id()));
-        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout);
+        byte[] deviceAddress = device.map(DeviceExchange::address).orElse(null);
+        UcxChannel channel = transport.open(control.ucxAddress(peer), FlightExchange.describe(peer), deviceAddress == null
+                ? UcxShardService.exchangeRequest(exchange, self.id()) : UcxShardService.exchangeRequest(exchange, self.id(), deviceAddress));
+        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout, deviceAddress != null);
     }
 
     @Override

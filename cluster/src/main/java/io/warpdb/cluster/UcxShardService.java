@@ -1,13 +1,16 @@
 package io.warpdb.cluster;
 
-import io.warpdb.core.error.SqlState;
-import io.warpdb.core.error.WarpException;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.DeviceExchange;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -43,15 +46,20 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     private final List<Member> members;
     private final Duration timeout;
     private final boolean compressed;
+    /** How device frames are pulled into this node's device, where it has one that can. */
+    private final Optional<DeviceExchange> device;
     private final ExecutorService requests = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "ucx-shard-request");
         t.setDaemon(true);
         return t;
     });
 
-    /** {@code compressed}: whether rows this node sends are compressed (wire.compression). */
+    /**
+     * {@code compressed}: whether rows this node sends are compressed (wire.compression); {@code
+     * device}: how it pulls rows other processes of its host offer device to device, if it does.
+     */
     UcxShardService(ShardStore shard, BufferAllocator allocator, Exchange exchange, ExchangeInbox inbox, List<Member> members,
-            Duration timeout, boolean compressed) {
+            Duration timeout, boolean compressed, Optional<DeviceExchange> device) {
         this.shard = shard;
         this.allocator = allocator;
         this.exchange = exchange;
@@ -59,6 +67,7 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
         this.members = members;
         this.timeout = timeout;
         this.compressed = compressed;
+        this.device = device;
     }
 
     /** A request: its kind, then its UTF-8 text. */
@@ -70,6 +79,15 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     /** The request of an {@link #EXCHANGE} channel: {@code sender}'s rows under {@code exchange}. */
     static ByteBuffer exchangeRequest(String exchange, String sender) {
         return request(EXCHANGE, exchange + " " + sender);
+    }
+
+    /**
+     * As {@link #exchangeRequest(String, String)}, offering device frames: {@code deviceAddress} is
+     * where the sender's device memory is ({@link DeviceExchange#address}); the receiver answers
+     * with an accept frame.
+     */
+    static ByteBuffer exchangeRequest(String exchange, String sender, byte[] deviceAddress) {
+        return request(EXCHANGE, exchange + " " + sender + " " + HexFormat.of().formatHex(deviceAddress));
     }
 
     @Override
@@ -93,8 +111,8 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
                 }
                 channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
             } else if (kind == EXCHANGE) {
-                int space = text.lastIndexOf(' ');
-                receive(channel, text.substring(0, space), text.substring(space + 1));
+                String[] words = text.split(" ");
+                receive(channel, words[0], words[1], words.length > 2 ? HexFormat.of().parseHex(words[2]) : null);
             } else {
                 throw new WarpException(SqlState.INTERNAL_ERROR, "unknown UCX request kind " + kind);
             }
@@ -108,20 +126,39 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     /**
      * Puts the rows {@code sender} sends under {@code exchange} into the inbox, then acknowledges
      * them; its failure (an error frame, or its node lost) fails the inbox's reader. Rows for an
-     * exchange id already dropped cancel the sender's stream.
+     * exchange id already dropped cancel the sender's stream. A sender that offers device frames
+     * ({@code deviceAddress} not null) is answered whether this node pulls them: where its device
+     * can map the sender's memory, each device frame's rows are copied into it before the frame is
+     * credited (the sender then frees them); a sender lost meanwhile has its mapping closed.
      */
-    private void receive(UcxChannel channel, String exchange, String sender) {
+    private void receive(UcxChannel channel, String exchange, String sender, byte[] deviceAddress) {
         // The reader bounds each wait for rows by the node timeout; this side only needs to outlive a slow sender.
         Duration patience = timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS);
+        DeviceExchange pulling = deviceAddress != null && device.isPresent() && device.get().reaches(deviceAddress) ? device.get() : null;
         try (UcxChannel.ReceivedBatches rows = channel.receiveBatches(allocator, patience, channel.peerName()
                 + " sent no rows of exchange " + exchange + " within " + patience.toSeconds() + " s")) {
-            for (Batch batch = rows.next(); batch != null; batch = rows.next()) {
-                if (!inbox.deliver(exchange, sender, batch)) {
+            if (deviceAddress != null) {
+                channel.sendAccept(pulling != null, timeout);
+            }
+            for (UcxChannel.Incoming next = rows.nextIncoming(); next != null; next = rows.nextIncoming()) {
+                boolean kept;
+                if (next.batch() != null) {
+                    kept = inbox.deliver(exchange, sender, next.batch());
+                } else if (pulling != null) {
+                    kept = inbox.deliver(exchange, sender, pulling.pull(deviceAddress, next.device(), rows.schema()));
+                    rows.credit();
+                } else {
+                    throw new WarpException(SqlState.CONNECTION_FAILURE, channel.peerName() + " sent a device frame this node did not accept");
+                }
+                if (!kept) {
                     return; // released: closing the stream cancels the sender
                 }
             }
         } catch (RuntimeException e) {
             WarpException failure = e instanceof WarpException w ? w : new WarpException(ShardService.stateOf(e), String.valueOf(e.getMessage()), e);
+            if (pulling != null && failure.state() == SqlState.CONNECTION_FAILURE) {
+                pulling.forget(deviceAddress);
+            }
             inbox.fail(exchange, sender, failure);
             return;
         }

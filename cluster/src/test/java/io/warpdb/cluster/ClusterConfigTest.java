@@ -30,11 +30,17 @@ class ClusterConfigTest {
         assertEquals(ClusterConfig.Transport.FLIGHT, config.transport());
         assertTrue(config.wireCompression());
         assertTrue(config.gpuPartitioning());
+        assertTrue(config.deviceExchange());
     }
 
     @Test
     void gpuPartitioningOff() {
         assertFalse(ClusterConfig.of(node("gpu.partitioning", "OFF"), Path.of(".")).gpuPartitioning());
+    }
+
+    @Test
+    void deviceExchangeOff() {
+        assertFalse(ClusterConfig.of(node("exchange.device", "off"), Path.of(".")).deviceExchange());
     }
 
     @Test
@@ -75,6 +81,8 @@ class ClusterConfigTest {
         assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("gpu.partitioning", "yes"), Path.of(".")));
         assertEquals("gpu.partitioning must be auto or off, not yes", e.getMessage());
+        e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("exchange.device", "ipc"), Path.of(".")));
+        assertEquals("exchange.device must be auto or off, not ipc", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("exchange.shuffle", "three-level"), Path.of(".")));
         assertEquals("exchange.shuffle must be one-level or two-level, not three-level", e.getMessage());
     }

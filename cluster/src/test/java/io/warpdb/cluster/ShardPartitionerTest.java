@@ -80,6 +80,41 @@ class ShardPartitionerTest {
         }
     }
 
+    /** A chunk of batches splits as its batches one by one: per shard their non-empty parts, in input order. */
+    @Test
+    void aChunkSplitsAsItsBatchesOneByOne() {
+        ShardPartitioner partitioner = new ShardPartitioner(2, SHARDS);
+        assertEquals(0, partitioner.chunkBytes());
+        try (Batch first = EveryType.batch(100, allocator); Batch second = EveryType.batch(1, allocator)) {
+            List<List<Batch>> chunk = partitioner.splitChunk(List.of(first, second), allocator);
+            List<Batch> one = partitioner.split(first, allocator);
+            List<Batch> two = partitioner.split(second, allocator);
+            try {
+                assertEquals(SHARDS, chunk.size());
+                for (int s = 0; s < SHARDS; s++) {
+                    List<Batch> expected = new ArrayList<>();
+                    for (Batch b : List.of(one.get(s), two.get(s))) {
+                        if (b.rowCount() > 0) {
+                            expected.add(b);
+                        }
+                    }
+                    assertEquals(expected.size(), chunk.get(s).size(), "shard " + s);
+                    for (int i = 0; i < expected.size(); i++) {
+                        for (int c = 0; c < first.columnCount(); c++) {
+                            for (int r = 0; r < expected.get(i).rowCount(); r++) {
+                                assertEquals(expected.get(i).getObject(c, r), chunk.get(s).get(i).getObject(c, r), "shard " + s);
+                            }
+                        }
+                    }
+                }
+            } finally {
+                chunk.forEach(part -> part.forEach(Batch::close));
+                one.forEach(Batch::close);
+                two.forEach(Batch::close);
+            }
+        }
+    }
+
     /** The murmur3 hash of a non-NULL value, read a value at a time: the definition the partitioner's loops keep. */
     private static int hash(Batch batch, int column, int row) {
         FieldVector v = batch.vector(column);

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -35,15 +36,15 @@ import org.junit.jupiter.api.Test;
  * credit window.
  */
 class UcxOutboxTest {
-    private static final Schema SCHEMA = new Schema(List.of(new Field("k", DataType.BIGINT)));
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
-    private static final Member SENDER = new Member("n1", "127.0.0.1", 1, 2, 3);
-    private static final String EXCHANGE = "q1/1";
+    static final Schema SCHEMA = new Schema(List.of(new Field("k", DataType.BIGINT)));
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+    static final Member SENDER = new Member("n1", "127.0.0.1", 1, 2, 3);
+    static final String EXCHANGE = "q1/1";
 
     private final BufferAllocator allocator = new RootAllocator();
     /** The node timeout of the reader's waits: a gone sender fails it at once when UCX notices, at the latest after this. */
     private final ExchangeInbox inbox = new ExchangeInbox(Duration.ofSeconds(5));
-    private final UcxShardService service = new UcxShardService(null, allocator, null, inbox, List.of(), PATIENCE, true);
+    private final UcxShardService service = new UcxShardService(null, allocator, null, inbox, List.of(), PATIENCE, true, Optional.empty());
     private final UcxTransport receiver = UcxTransport.start("n2", service);
     private final UcxTransport sender = UcxTransport.start("n1", (channel, request) -> {
         throw new AssertionError("the sender accepts nothing");
@@ -60,7 +61,7 @@ class UcxOutboxTest {
 
     private UcxOutbox outbox() {
         UcxChannel channel = sender.open(receiver.address(), "node n2", UcxShardService.exchangeRequest(EXCHANGE, SENDER.id()));
-        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE);
+        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, false);
     }
 
     @Test
@@ -183,8 +184,12 @@ class UcxOutboxTest {
         assertNull(rows.next());
     }
 
-    /** 1000 keys from {@code 1000 * b}. */
     private Batch batch(int b) {
+        return batch(b, allocator);
+    }
+
+    /** 1000 keys from {@code 1000 * b}. */
+    static Batch batch(int b, BufferAllocator allocator) {
         FieldVector keys = Vectors.allocate("k", DataType.BIGINT, 1000, allocator);
         for (int r = 0; r < 1000; r++) {
             Vectors.setNormalized(keys, DataType.BIGINT, r, b * 1000L + r);

@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.Schema;
@@ -146,6 +147,12 @@ final class PlanExecution {
             } catch (OutOfMemoryError e) {
                 throw heapExhausted(e);
             }
+        }
+
+        @Override
+        public ResidentRows takeResident() {
+            context.checkCancelled();
+            return inner.takeResident();
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.Schema;
 import java.util.Collections;
@@ -280,6 +281,11 @@ public final class ExecContext implements AutoCloseable {
         @Override
         public Batch next() {
             return metered.next();
+        }
+
+        @Override
+        public ResidentRows takeResident() {
+            return metered.takeResident();
         }
 
         @Override

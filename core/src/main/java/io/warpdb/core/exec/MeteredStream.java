@@ -2,6 +2,7 @@ package io.warpdb.core.exec;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.types.Schema;
 
 /**
@@ -34,6 +35,15 @@ public final class MeteredStream implements BatchStream {
         } finally {
             stats.addWallNanos(System.nanoTime() - start);
         }
+    }
+
+    @Override
+    public ResidentRows takeResident() {
+        ResidentRows rows = inner.takeResident();
+        if (rows != null) {
+            stats.addRows(rows.rowCount());
+        }
+        return rows;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.warpdb.core.partition;
 
 import io.warpdb.core.batch.Batch;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.apache.arrow.memory.BufferAllocator;
@@ -35,6 +36,44 @@ public interface HashPartitioner {
      * the caller's.
      */
     List<Batch> split(Batch batch, List<Integer> keys, int parts, BufferAllocator allocator);
+
+    /**
+     * The input bytes it would rather split at once, {@link #splitChunk}'s batches coalesced up to
+     * about this many (a device pays a fixed cost per call: a copy in, kernels, a wait for the
+     * parts' sizes); 0 where a batch at a time costs no more.
+     */
+    default long chunkBytes() {
+        return 0;
+    }
+
+    /**
+     * The rows of all {@code batches} (which have one schema) split as {@link #split} splits each:
+     * per part, its rows as batches in input order (none where a part is empty), allocated to
+     * {@code allocator}; the caller owns them. The inputs stay the caller's.
+     */
+    default List<List<Batch>> splitChunk(List<Batch> batches, List<Integer> keys, int parts, BufferAllocator allocator) {
+        List<List<Batch>> out = new ArrayList<>(parts);
+        for (int p = 0; p < parts; p++) {
+            out.add(new ArrayList<>());
+        }
+        try {
+            for (Batch batch : batches) {
+                List<Batch> split = split(batch, keys, parts, allocator);
+                for (int p = 0; p < parts; p++) {
+                    Batch part = split.get(p);
+                    if (part.rowCount() == 0) {
+                        part.close();
+                    } else {
+                        out.get(p).add(part);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            out.forEach(part -> part.forEach(Batch::close));
+            throw e;
+        }
+        return out;
+    }
 
     /** The CPU's partitioner. */
     static HashPartitioner cpu() {

@@ -2,6 +2,7 @@ package io.warpdb.exec.gpu;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
+import io.warpdb.core.exchange.ResidentRows;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.ExecutorProvider;
 import io.warpdb.core.exec.Support;
@@ -23,6 +24,7 @@ import io.warpdb.exec.gpu.aggregate.GpuAggregate;
 import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.DeviceToHost;
+import io.warpdb.exec.gpu.exchange.DeviceRows;
 import io.warpdb.exec.gpu.expr.ProgramCompiler;
 import io.warpdb.exec.gpu.expr.Unsupported;
 import io.warpdb.exec.gpu.join.GpuJoin;
@@ -218,7 +220,10 @@ public final class GpuExecutorProvider implements ExecutorProvider {
         }
     }
 
-    /** Streams a device result to the host in batches of {@link DeviceToHost#BATCH_ROWS} rows. */
+    /**
+     * Streams a device result to the host in batches of {@link DeviceToHost#BATCH_ROWS} rows, or
+     * hands it over whole on the device ({@link #takeResident}) to a reader that works there.
+     */
     private static final class Download implements BatchStream {
         private final DeviceTable table;
         private final PlanNode plan;
@@ -253,6 +258,16 @@ public final class GpuExecutorProvider implements ExecutorProvider {
                 next += count;
                 return b;
             }
+        }
+
+        @Override
+        public ResidentRows takeResident() {
+            if (closed || next > 0) {
+                return null;
+            }
+            context.checkCancelled();
+            closed = true;
+            return new DeviceRows(table);
         }
 
         @Override

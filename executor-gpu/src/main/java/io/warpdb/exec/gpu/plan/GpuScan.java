@@ -6,6 +6,8 @@ import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.ColumnPredicate;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.data.encoded.EncodedSegment;
+import io.warpdb.core.exchange.ResidentRows;
+import io.warpdb.core.exchange.ResidentSource;
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.plan.ScanNode;
@@ -15,9 +17,11 @@ import io.warpdb.exec.gpu.column.DeviceColumnCache;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.column.HostToDevice;
 import io.warpdb.exec.gpu.decode.DeviceDecoder;
+import io.warpdb.exec.gpu.exchange.DeviceRows;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException;
 import io.warpdb.exec.gpu.runtime.TransferCounters;
+import io.warpdb.exec.gpu.setop.GpuUnionAll;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,6 +52,10 @@ final class GpuScan {
     /** The scan's columns, those not cached read and copied in on {@code work}. */
     DeviceTable run(ScanNode scan, DeviceWork work) {
         TableSource table = scan.table();
+        if (table instanceof ResidentSource source && !source.resident().isEmpty()
+                && source.resident().stream().allMatch(r -> r instanceof DeviceRows)) {
+            return resident(scan, source, work);
+        }
         Object version = table.dataVersion();
         int n = scan.columns().size();
         DeviceColumn[] columns = new DeviceColumn[n];
@@ -92,6 +100,39 @@ final class GpuScan {
         } catch (RuntimeException e) {
             DeviceColumn.closeAll(columns);
             throw e;
+        }
+    }
+
+    /**
+     * Rows an exchange left on this device, read in place (shared when they are all the rows,
+     * else copied device to device into one table with the host rows uploaded next to them).
+     */
+    private DeviceTable resident(ScanNode scan, ResidentSource source, DeviceWork work) {
+        List<DeviceTable> pieces = new ArrayList<>();
+        try {
+            long residentBytes = 0;
+            for (ResidentRows rows : source.resident()) {
+                residentBytes += rows.bytes();
+                try (DeviceTable all = ((DeviceRows) rows).table()) {
+                    pieces.add(new DeviceTable(scan.schema(), all.rows(), scan.columns().stream().map(c -> all.column(c).share()).toList()));
+                }
+            }
+            List<Batch> host = readAll(source.scanHost(scan.columns(), context.allocator()), context);
+            try {
+                if (!host.isEmpty()) {
+                    pieces.add(HostToDevice.upload(scan.schema(), host, work));
+                }
+            } finally {
+                host.forEach(Batch::close);
+            }
+            context.stats(scan).note(String.format(Locale.ROOT, "resident on gpu: %d of %d pieces, %.1f MB", source.resident().size(),
+                    pieces.size(), residentBytes / 1e6));
+            if (pieces.size() == 1) {
+                return pieces.remove(0);
+            }
+            return GpuUnionAll.concatenate(scan.schema(), pieces, work);
+        } finally {
+            pieces.forEach(DeviceTable::close);
         }
     }
 

@@ -32,6 +32,7 @@ public final class CudaDevice {
     private static volatile Support availability;
 
     private final CUcontext context;
+    private final CUdevice device;
     private final int ordinal;
     private final String name;
     private final int smCount;
@@ -44,6 +45,7 @@ public final class CudaDevice {
 
     private CudaDevice(int ordinal, CUdevice device, CUcontext context) {
         this.context = context;
+        this.device = device;
         this.ordinal = ordinal;
         byte[] nameBytes = new byte[256];
         JCudaDriver.cuDeviceGetName(nameBytes, nameBytes.length, device);
@@ -181,6 +183,32 @@ public final class CudaDevice {
     /** How EXPLAIN ANALYZE names the device: {@code gpu<ordinal>}. */
     public String label() {
         return "gpu" + ordinal;
+    }
+
+    /** The device's PCI bus id ({@code 0000:1b:00.0}), by which processes of one host name it alike. */
+    public String pciBusId() {
+        String[] id = new String[1];
+        JCudaDriver.cuDeviceGetPCIBusId(id, 32, device);
+        return id[0].trim();
+    }
+
+    /**
+     * Whether this device can read the memory of the device at {@code pciBusId} directly (itself, or
+     * a peer with peer access); false for a device this process cannot see.
+     */
+    public boolean canAccess(String pciBusId) {
+        if (pciBusId.equalsIgnoreCase(pciBusId())) {
+            return true;
+        }
+        try {
+            CUdevice peer = new CUdevice();
+            JCudaDriver.cuDeviceGetByPCIBusId(peer, pciBusId);
+            int[] can = new int[1];
+            JCudaDriver.cuDeviceCanAccessPeer(can, device, peer);
+            return can[0] == 1;
+        } catch (jcuda.CudaException e) {
+            return false;
+        }
     }
 
     public int smCount() {

@@ -45,7 +45,8 @@ public final class DeviceBuffer implements AutoCloseable {
         return bytes;
     }
 
-    long offset() {
+    /** Where the block starts in its pool's arena: what a process that mapped the arena ({@link DevicePool#ipcHandle}) adds to its mapping. */
+    public long arenaOffset() {
         return offset;
     }
 

@@ -12,6 +12,7 @@ import java.util.function.BooleanSupplier;
 import jcuda.CudaException;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
+import jcuda.driver.CUipcMemHandle;
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
@@ -131,13 +132,7 @@ public final class DevicePool {
 
     private synchronized DeviceBuffer tryAllocate(long size, long requested, String owner, DeviceBudget budget) {
         reclaimPassed();
-        if (arena == null) {
-            device.bind();
-            arena = new CUdeviceptr();
-            JCudaDriver.cuMemAlloc(arena, capacity);
-            arenaAddress = nativeAddress(arena);
-            freeBlocks.put(0L, capacity);
-        }
+        takeArena();
         for (Map.Entry<Long, Long> block : freeBlocks.entrySet()) {
             // Read the entry before removing it: TreeMap may reuse a removed entry for its successor.
             long offset = block.getKey();
@@ -159,6 +154,28 @@ public final class DevicePool {
         return null;
     }
 
+    private synchronized void takeArena() {
+        if (arena == null) {
+            device.bind();
+            arena = new CUdeviceptr();
+            JCudaDriver.cuMemAlloc(arena, capacity);
+            arenaAddress = nativeAddress(arena);
+            freeBlocks.put(0L, capacity);
+        }
+    }
+
+    /**
+     * The arena's CUDA IPC handle (64 bytes), by which another process of the host maps all of this
+     * pool's memory once; a block is then an offset ({@link DeviceBuffer#arenaOffset}) into it.
+     */
+    public synchronized byte[] ipcHandle() {
+        takeArena();
+        device.bind();
+        CUipcMemHandle handle = new CUipcMemHandle();
+        JCudaDriver.cuIpcGetMemHandle(handle, arena);
+        return IpcHandles.bytes(handle);
+    }
+
     void free(DeviceBuffer buffer) {
         // Marked outside the pool's lock: a stream being closed waits for its work under its own.
         List<CUevent> queued = markOpenStreams();
@@ -169,9 +186,9 @@ public final class DevicePool {
             }
             used -= buffer.reservedBytes();
             if (queued.isEmpty()) {
-                release(buffer.offset(), buffer.reservedBytes());
+                release(buffer.arenaOffset(), buffer.reservedBytes());
             } else {
-                pending.add(new Pending(buffer.offset(), buffer.reservedBytes(), queued));
+                pending.add(new Pending(buffer.arenaOffset(), buffer.reservedBytes(), queued));
             }
         }
     }

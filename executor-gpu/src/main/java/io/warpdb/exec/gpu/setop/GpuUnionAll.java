@@ -25,12 +25,16 @@ public final class GpuUnionAll {
     }
 
     public static DeviceTable run(UnionNode node, List<DeviceTable> inputs, DeviceWork work) {
+        return concatenate(node.schema(), inputs, work);
+    }
+
+    /** The rows of {@code inputs} (of {@code schema}'s types), input after input, as one new table; the inputs stay the caller's. */
+    public static DeviceTable concatenate(Schema schema, List<DeviceTable> inputs, DeviceWork work) {
         long total = inputs.stream().mapToLong(DeviceTable::rows).sum();
         if (total > Integer.MAX_VALUE) {
             throw new io.warpdb.exec.gpu.runtime.GpuOutOfMemoryException("a GPU union holds at most 2^31-1 rows, not " + total);
         }
         int rows = (int) total;
-        Schema schema = node.schema();
         List<DeviceColumn> columns = new ArrayList<>(schema.size());
         try {
             for (int c = 0; c < schema.size(); c++) {

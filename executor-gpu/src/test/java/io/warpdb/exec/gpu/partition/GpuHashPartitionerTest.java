@@ -3,6 +3,7 @@ package io.warpdb.exec.gpu.partition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
@@ -163,6 +164,42 @@ class GpuHashPartitionerTest extends GpuTestBase {
                         expected.forEach(Batch::close);
                         actual.forEach(Batch::close);
                     }
+                }
+            }
+        } finally {
+            batches.forEach(Batch::close);
+        }
+    }
+
+    /**
+     * Batches coalesced into one chunk: per part the rows the CPU gives that part batch by batch, in
+     * order, in pieces of at most {@link DeviceToHost#BATCH_ROWS} rows (strings renumbered into one dictionary).
+     */
+    @Test
+    void chunkSplitsAreTheCpusSplitsOfEachBatch() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("k", DataType.BIGINT), new Field("s", DataType.VARCHAR), new Field("x", DataType.DOUBLE));
+        HashPartitioner gpu = new GpuBatchPartitioner();
+        RandomBatches random = new RandomBatches(5);
+        List<Batch> batches = new ArrayList<>(random.generate(schema, 40_000, Options.plain().withNulls(0.1).withExtremes(), allocator));
+        batches.addAll(random.generate(schema, 1, Options.plain(), allocator));
+        batches.addAll(random.generate(schema, 33, Options.plain().withNulls(0.5), allocator));
+        try {
+            for (int parts : List.of(1, 2, 3, 64, GpuHashPartitioner.MAX_PARTS + 1)) {
+                List<List<Batch>> expected = HashPartitioner.cpu().splitChunk(batches, List.of(0, 1), parts, allocator);
+                List<List<Batch>> actual = gpu.splitChunk(batches, List.of(0, 1), parts, allocator);
+                try {
+                    assertEquals(parts, actual.size());
+                    for (int p = 0; p < parts; p++) {
+                        ResultAssert.assertSameOrderedRows(ResultAssert.rows(expected.get(p)), ResultAssert.rows(actual.get(p)),
+                                parts + " parts, part " + p);
+                        for (Batch piece : actual.get(p)) {
+                            assertTrue(piece.rowCount() > 0 && piece.rowCount() <= DeviceToHost.BATCH_ROWS, "piece of " + piece.rowCount());
+                        }
+                    }
+                } finally {
+                    expected.forEach(part -> part.forEach(Batch::close));
+                    actual.forEach(part -> part.forEach(Batch::close));
                 }
             }
         } finally {
