@@ -223,6 +223,10 @@ class CopyTest {
         assertEquals("[id INTEGER, price DECIMAL(18,2), when DATE, name VARCHAR, flag BOOLEAN, big BIGINT, ratio DOUBLE]",
                 db.catalog().table("fresh").orElseThrow().schema().fields().toString());
         assertEquals(List.of(row(2, new BigDecimal("20.25"), null)), query("select id, price, name from fresh where id = 2"));
+        // a type that a later value rules out is not what an earlier value's next candidate is: 1 is no date
+        Path mixed = write("mixed.csv", "n,d\n1,1\n2.5,2020-01-02\n");
+        update("COPY mixed FROM '" + sqlPath(mixed) + "' (CREATE true)");
+        assertEquals("[n DECIMAL(18,1), d VARCHAR]", db.catalog().table("mixed").orElseThrow().schema().fields().toString());
         // the bad value comes after the rows that inference samples
         Path bad = write("bad.csv", "1\n".repeat(SchemaInference.SAMPLE_ROWS + 1) + "x\n");
         WarpException e = assertThrows(WarpException.class, () -> update("COPY other FROM '" + sqlPath(bad) + "' (CREATE true, HEADER false)"));

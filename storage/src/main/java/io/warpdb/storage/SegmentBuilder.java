@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -45,9 +46,10 @@ import org.apache.arrow.vector.IntVector;
  *
  * <p>Completed segments are encoded (zone maps, chunk encoding with {@link ChunkCodec}'s selector,
  * the form both stores keep) on the common fork-join pool while the caller goes on appending: done
- * on the appending thread alone, this was the limit of bulk loads on many cores. Segments are
- * handed back in row order, at most {@link #inFlightLimit} of them being encoded at a time, which
- * bounds the memory held by rows not yet encoded. The segment columns and the encoders' working
+ * on the appending thread alone, this was the limit of bulk loads on many cores; the appending
+ * thread encodes columns too instead of waiting for a segment. Segments are handed back in row
+ * order, at most {@link #inFlightLimit} of them being encoded at a time, which bounds the memory
+ * held by rows not yet encoded. The segment columns and the encoders' working
  * memory go back to this builder after each segment and serve the next ones; it frees them on close.
  */
 final class SegmentBuilder implements AutoCloseable {
@@ -58,8 +60,8 @@ final class SegmentBuilder implements AutoCloseable {
     private final BufferAllocator allocator;
     private final LongSupplier ids;
     private final int inFlightLimit = ForkJoinPool.getCommonPoolParallelism() + 1;
-    private final ArrayDeque<CompletableFuture<BuiltSegment>> inFlight = new ArrayDeque<>();
-    /** Encoding memory free for the next segment: each encoding task takes one and puts it back. */
+    private final ArrayDeque<Encoding> inFlight = new ArrayDeque<>();
+    /** Encoding memory free for the next columns: each thread encoding takes one and puts it back. */
     private final Queue<ChunkScratch> scratches = new ConcurrentLinkedQueue<>();
     /** Segment columns free for the next segment: an encoding task puts its own back when done. */
     private final Queue<SegmentColumns> freeColumns = new ConcurrentLinkedQueue<>();
@@ -116,23 +118,28 @@ final class SegmentBuilder implements AutoCloseable {
         return columns;
     }
 
-    /** Starts encoding the filled rows as the next segment; from here on the columns belong to the encoding task. */
+    /** Starts encoding the filled rows as the next segment; from here on the columns belong to its encoding. */
     private void seal() {
-        SegmentColumns columns = filling;
-        long id = ids.getAsLong();
+        Encoding encoding = new Encoding(ids.getAsLong(), filling);
         filling = null;
-        inFlight.add(CompletableFuture.supplyAsync(() -> encode(id, columns), ForkJoinPool.commonPool()));
+        inFlight.add(encoding);
+        ForkJoinPool.commonPool().execute(encoding::work);
     }
 
     /**
      * The encoded segments at the head of the queue: every one that is done, and as many more
-     * (waiting for them) as leave at most {@code keep} in flight.
+     * as leave at most {@code keep} in flight. Rather than wait for one, this thread encodes the
+     * columns of it that no one has started: at the end of a load the last segment is encoded by
+     * two threads instead of one while the others idle, and on few cores the common pool's one worker
+     * gets help whenever the appending thread would block.
      */
     private List<BuiltSegment> takeEncoded(int keep) {
         List<BuiltSegment> done = new ArrayList<>();
         try {
-            while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().isDone())) {
-                done.add(inFlight.peek().join());
+            while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().segment.isDone())) {
+                Encoding head = inFlight.peek();
+                head.work();
+                done.add(head.segment.join());
                 inFlight.remove();
             }
         } catch (CompletionException e) {
@@ -160,30 +167,73 @@ final class SegmentBuilder implements AutoCloseable {
         }
     }
 
-    /** Encodes the filled columns as a segment, a column at a time: measured for its zone map, then encoded; then frees them for the next segment. */
-    private BuiltSegment encode(long id, SegmentColumns columns) {
-        int rows = columns.rows;
-        List<EncodedChunk> chunks = new ArrayList<>(schema.size());
-        List<ZoneMap> zoneMaps = new ArrayList<>(schema.size());
-        ChunkScratch scratch = scratches.poll();
-        if (scratch == null) {
-            scratch = new ChunkScratch();
-        }
-        try {
-            for (int c = 0; c < schema.size(); c++) {
-                DataType type = types.get(c);
-                FieldVector vector = columns.vectors.get(c);
-                vector.setValueCount(rows);
-                StringDictionary dict = columns.dictionary(c);
-                zoneMaps.add(ZoneMap.of(vector, type, dict, rows));
-                chunks.add(ChunkCodec.encode(vector, type, dict, rows, scratch));
+    /**
+     * The encoding of one segment's columns: each is measured for its zone map, then encoded, by
+     * whichever thread claims it (the common pool's task, or the appending thread waiting for the
+     * segment); the thread finishing the last column completes the segment and frees the columns
+     * for the next one. Columns are encoded independently, so the bytes do not depend on who did which.
+     */
+    private final class Encoding {
+        private final long id;
+        private final SegmentColumns columns;
+        private final int rows;
+        private final ZoneMap[] zoneMaps = new ZoneMap[schema.size()];
+        private final EncodedChunk[] chunks = new EncodedChunk[schema.size()];
+        private final AtomicInteger claimed = new AtomicInteger();
+        private final AtomicInteger finished = new AtomicInteger();
+        private final CompletableFuture<BuiltSegment> segment = new CompletableFuture<>();
+
+        Encoding(long id, SegmentColumns columns) {
+            this.id = id;
+            this.columns = columns;
+            this.rows = columns.rows;
+            if (chunks.length == 0) {
+                complete();
             }
-        } finally {
-            scratches.add(scratch);
+        }
+
+        /** Encodes columns until none is left to claim. */
+        void work() {
+            if (claimed.get() >= schema.size()) {
+                return;
+            }
+            ChunkScratch scratch = scratches.poll();
+            if (scratch == null) {
+                scratch = new ChunkScratch();
+            }
+            try {
+                for (int c = claimed.getAndIncrement(); c < schema.size(); c = claimed.getAndIncrement()) {
+                    try {
+                        encode(c, scratch);
+                    } catch (RuntimeException | Error e) {
+                        segment.completeExceptionally(e);
+                    }
+                    if (finished.incrementAndGet() == schema.size()) {
+                        complete();
+                    }
+                }
+            } finally {
+                scratches.add(scratch);
+            }
+        }
+
+        private void encode(int c, ChunkScratch scratch) {
+            DataType type = types.get(c);
+            FieldVector vector = columns.vectors.get(c);
+            vector.setValueCount(rows);
+            StringDictionary dict = columns.dictionary(c);
+            zoneMaps[c] = ZoneMap.of(vector, type, dict, rows);
+            chunks[c] = ChunkCodec.encode(vector, type, dict, rows, scratch);
+        }
+
+        /** After the last column (the counter orders every column's writes before this). */
+        private void complete() {
             columns.clear();
             freeColumns.add(columns);
+            if (!segment.isDone()) {
+                segment.complete(new BuiltSegment(id, table, rows, List.of(zoneMaps), types, List.of(chunks)));
+            }
         }
-        return new BuiltSegment(id, table, rows, zoneMaps, types, chunks);
     }
 
     /**
@@ -425,9 +475,9 @@ final class SegmentBuilder implements AutoCloseable {
     /** Frees everything: the rows not handed back (by waiting for the segments still encoding), and the segment columns. */
     @Override
     public void close() {
-        for (CompletableFuture<BuiltSegment> f : inFlight) {
+        for (Encoding encoding : inFlight) {
             try {
-                f.join();
+                encoding.segment.join();
             } catch (CompletionException e) {
                 // That encoding failed; whoever closes early is already failing.
             }

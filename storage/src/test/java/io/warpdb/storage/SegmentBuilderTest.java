@@ -1,6 +1,8 @@
 package io.warpdb.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
@@ -12,8 +14,12 @@ import io.warpdb.storage.encoding.ChunkCodec;
 import io.warpdb.storage.encoding.DecodedColumn;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -23,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Batches are copied into the segment being filled as they arrive, into columns reused from one
  * segment to the next: batches that straddle segment boundaries, NULLs in one segment and none in
- * the next, string dictionaries of UTF-8 (loads) and of Strings mixed in one segment.
+ * the next, string dictionaries of UTF-8 (loads) and of Strings mixed in one segment; segments
+ * encoded by the appending thread when the pool is busy.
  */
 class SegmentBuilderTest {
     private static final Schema SCHEMA = Schema.of(new Field("i", DataType.INTEGER), new Field("s", DataType.varchar(0)),
@@ -56,6 +63,47 @@ class SegmentBuilderTest {
             assertEquals(List.of(2L, 1L, 0L, 0L, 0L, 0L, 0L),
                     segments.stream().map(s -> s.zoneMaps().get(0).nullCount()).toList(), "a reused column keeps no NULL");
             assertEquals(new ZoneMap(0, "v0", "v4"), segments.get(2).zoneMaps().get(1));
+        }
+    }
+
+    @Test
+    void theAppendingThreadEncodesTheSegmentsItWaitsFor() throws InterruptedException {
+        // Every worker of the common pool is held: the segments get encoded only if the appending thread does it.
+        int workers = ForkJoinPool.getCommonPoolParallelism();
+        CountDownLatch holding = new CountDownLatch(workers);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int w = 0; w < workers; w++) {
+            ForkJoinPool.commonPool().execute(() -> {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        try (BufferAllocator a = new RootAllocator()) {
+            assertTrue(holding.await(30, TimeUnit.SECONDS));
+            List<List<Object>> all = new ArrayList<>();
+            List<BuiltSegment> segments = new ArrayList<>();
+            AtomicLong ids = new AtomicLong();
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                try (SegmentBuilder builder = new SegmentBuilder("t", SCHEMA, 3, a, ids::incrementAndGet)) {
+                    for (int b = 0; b < workers + 4; b++) {
+                        List<List<Object>> rows = new ArrayList<>();
+                        for (int r = 0; r < 3; r++) {
+                            long n = all.size();
+                            rows.add(TestData.row(n, "v" + n % 4, "c" + n % 2, n * 0.25));
+                            all.add(rows.get(r));
+                        }
+                        segments.addAll(builder.add(TestData.batch(SCHEMA, rows, a)));
+                    }
+                    segments.addAll(builder.finish());
+                }
+            });
+            assertEquals(all, decode(segments, a));
+        } finally {
+            release.countDown();
         }
     }
 
