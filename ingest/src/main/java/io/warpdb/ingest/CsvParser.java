@@ -97,7 +97,9 @@ final class CsvParser {
                 cursor.field();
                 fields.add(cursor.isNull() ? null : new String(cursor.fieldBytes, cursor.from, cursor.to - cursor.from, StandardCharsets.UTF_8));
             } while (!cursor.endOfRecord);
-            if (dialect.trailingDelimiter() && fields.size() > 1 && "".equals(fields.get(fields.size() - 1))) {
+            // The empty field after a trailing delimiter reads as NULL where the NULL string is empty (.tbl files).
+            String last = fields.get(fields.size() - 1);
+            if (dialect.trailingDelimiter() && fields.size() > 1 && (last == null || last.isEmpty())) {
                 fields.remove(fields.size() - 1);
             }
             records.add(fields.toArray(String[]::new));

@@ -103,6 +103,9 @@ class CopyTest {
         }
         assertEquals(3, update("COPY p FROM '" + sqlPath(file) + "'"));
         assertEquals(List.of(row(1, "one"), row(2, "two"), row(3, null)), query("select * from p order by k"));
+        // inferred: the field after the trailing delimiter is no column
+        assertEquals(3, update("COPY q FROM '" + sqlPath(file) + "' (CREATE true)"));
+        assertEquals("[c1 INTEGER, c2 VARCHAR]", db.catalog().table("q").orElseThrow().schema().fields().toString());
     }
 
     @Test
