@@ -76,8 +76,8 @@ final class ShardFragment {
      * plan's result (the GPU executor runs the plan then), taking its rows (resident on the device,
      * or host batches: a GPU result's download, a CPU plan's run), hashing them into parts (upload
      * of host chunks, kernels, the wait for the parts' sizes; on the host path the parts' copy
-     * back), handing the parts to the outboxes (device frames, or host batches encoded and sent;
-     * waits for the receivers' credits included), waiting for every receiver's end, and of that
+     * back), opening the outboxes and handing them the parts (device frames, or host batches
+     * encoded and sent; waits for the receivers' credits included), waiting for every receiver's end, and of that
      * the time the receivers spent copying its device frames in (over UCX, as their ends say).
      */
     private static final class Steps {
@@ -307,7 +307,9 @@ final class ShardFragment {
         outboxes.add(open);
         Schema schema = rows.schema();
         List<Member> targets = hop.targets().stream().map(members::get).toList();
+        long opening = System.nanoTime();
         open.addAll(exchange.send(targets, hop.exchange(), schema, hop.acrossGroups()));
+        steps.sendNanos += System.nanoTime() - opening;
         boolean[] remote = new boolean[targets.size()];
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());
