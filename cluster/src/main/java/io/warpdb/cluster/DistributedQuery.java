@@ -46,14 +46,39 @@ final class DistributedQuery implements AutoCloseable {
      * What one fragment's exchange moved: rows and Arrow bytes received from all shards, the bytes
      * their frames took on the wire (after compression; -1 where the transport does not count
      * them), and the time until the last arrived; of the bytes, those that went device to device
-     * over CUDA IPC instead ({@code ipcBytes}: no frame carried them).
+     * over CUDA IPC instead ({@code ipcBytes}: no frame carried them); for rows sent between
+     * shards, where the slowest sender's time went ({@code slowest}; null for a gathered fragment).
      */
-    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos, long hop1Bytes, long hop1WireBytes, long ipcBytes) {
-        /** Both senders' counts: sums, the slower time, -1 wire bytes where either did not count them. */
+    record ExchangeStats(long rows, long bytes, long wireBytes, long nanos, long hop1Bytes, long hop1WireBytes, long ipcBytes,
+            SenderSteps slowest) {
+        /** Both senders' counts: sums, the slower time and its steps, -1 wire bytes where either did not count them. */
         ExchangeStats plus(ExchangeStats o) {
             return new ExchangeStats(rows + o.rows, bytes + o.bytes, wireBytes < 0 || o.wireBytes < 0 ? -1 : wireBytes + o.wireBytes,
                     Math.max(nanos, o.nanos), hop1Bytes + o.hop1Bytes, hop1WireBytes < 0 || o.hop1WireBytes < 0 ? -1 : hop1WireBytes + o.hop1WireBytes,
-                    ipcBytes + o.ipcBytes);
+                    ipcBytes + o.ipcBytes, nanos >= o.nanos ? slowest : o.slowest);
+        }
+    }
+
+    /**
+     * Where one node's sending fragment spent its time ({@link ShardFragment}'s steps, in the order
+     * of its answer's columns after the first seven): opening its plan's result, taking its {@code
+     * rows} ({@code residentRows} of them resident on the device), hashing them into parts, handing the
+     * parts to the outboxes, waiting for the receivers' ends, and the receivers' copies of its
+     * device frames.
+     */
+    record SenderSteps(String node, long rows, long planNanos, long takeNanos, long residentRows, long partitionNanos, long sendNanos,
+            long finishNanos, long pullNanos) {
+        static SenderSteps of(String node, long[] sent) {
+            return new SenderSteps(node, sent[0], sent[7], sent[8], sent[9], sent[10], sent[11], sent[12], sent[13]);
+        }
+
+        /** As EXPLAIN ANALYZE shows them. */
+        String text() {
+            String taken = residentRows == 0 ? "rows as host batches" : residentRows >= rows ? "rows resident on the device"
+                    : residentRows + " rows resident on the device, the others as host batches";
+            return String.format(Locale.ROOT, "slowest sender %s: plan=%.1f ms, take (%s)=%.1f ms, partition=%.1f ms, send=%.1f ms,"
+                    + " wait for receivers=%.1f ms (their pulls=%.1f ms)", node, planNanos / 1e6, taken, takeNanos / 1e6,
+                    partitionNanos / 1e6, sendNanos / 1e6, finishNanos / 1e6, pullNanos / 1e6);
         }
     }
 
@@ -169,7 +194,7 @@ final class DistributedQuery implements AutoCloseable {
         if (s.ipcBytes() > 0) {
             text += String.format(Locale.ROOT, "; over CUDA IPC: bytes=%d, over the wire: bytes=%d", s.ipcBytes(), s.bytes() - s.ipcBytes());
         }
-        return text + ")";
+        return text + ")" + (s.slowest() == null ? "" : " [" + s.slowest().text() + "]");
     }
 
     private static String wire(long wireBytes) {
@@ -214,6 +239,7 @@ final class DistributedQuery implements AutoCloseable {
     private void execute(List<Table> tables) {
         List<CompletableFuture<long[]>> senders = new ArrayList<>();
         List<Integer> sent = new ArrayList<>();
+        List<String> sentBy = new ArrayList<>();
         CompletableFuture<Void> failed = new CompletableFuture<>();
         try {
             for (FragmentPlanner.Fragment f : fragments) {
@@ -227,6 +253,7 @@ final class DistributedQuery implements AutoCloseable {
                         });
                         senders.add(sender);
                         sent.add(f.id());
+                        sentBy.add(node.id());
                     }
                 }
             }
@@ -237,7 +264,8 @@ final class DistributedQuery implements AutoCloseable {
             }
             for (int i = 0; i < senders.size(); i++) {
                 long[] c = join(senders.get(i));
-                stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5], c[6]), ExchangeStats::plus);
+                stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+                        SenderSteps.of(sentBy.get(i), c)), ExchangeStats::plus);
             }
         } catch (RuntimeException e) {
             RuntimeException error = e;
@@ -370,7 +398,7 @@ final class DistributedQuery implements AutoCloseable {
                     wireBytes = Math.max(wireBytes, 0) + measured.wireBytes();
                 }
             }
-            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0, 0);
+            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0, 0, null);
         } finally {
             streams.forEach(BatchStream::close);
         }

@@ -136,6 +136,14 @@ public interface Exchange extends AutoCloseable {
         /** Ends the stream; returns once the receiver has all its rows (at most the node timeout). */
         void finish();
 
+        /**
+         * After {@link #finish}: the time the receiver spent copying this stream's device frames in
+         * (over CUDA IPC), as it reported; 0 where it copied none or the transport does not tell.
+         */
+        default long pulledNanos() {
+            return 0;
+        }
+
         /** Ends the stream as failed: the receiver's read throws {@code error}'s SQLSTATE and message. */
         void fail(WarpException error);
 

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -44,11 +45,14 @@ final class ShardFragment {
      * What a sending fragment answers: the rows it sent, the Arrow bytes of the batches it sent to
      * other nodes and the bytes of their frames on the wire (after compression; -1 where the
      * transport does not count them), its time, of those bytes the ones of the first hop of a
-     * two-level shuffle (0 for one level), and the ones that went device to device over CUDA IPC.
+     * two-level shuffle (0 for one level), and the ones that went device to device over CUDA IPC;
+     * then where its time went, in the order of {@link Steps#counts}.
      */
     static final Schema SENT = new Schema(List.of(new Field("rows", DataType.BIGINT), new Field("bytes", DataType.BIGINT),
             new Field("wire_bytes", DataType.BIGINT), new Field("nanos", DataType.BIGINT), new Field("hop1_bytes", DataType.BIGINT),
-            new Field("hop1_wire_bytes", DataType.BIGINT), new Field("ipc_bytes", DataType.BIGINT)));
+            new Field("hop1_wire_bytes", DataType.BIGINT), new Field("ipc_bytes", DataType.BIGINT), new Field("plan_nanos", DataType.BIGINT),
+            new Field("take_nanos", DataType.BIGINT), new Field("resident_rows", DataType.BIGINT), new Field("partition_nanos", DataType.BIGINT),
+            new Field("send_nanos", DataType.BIGINT), new Field("finish_nanos", DataType.BIGINT), new Field("pull_nanos", DataType.BIGINT)));
     /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
     static final String HOP1 = ".hop1";
 
@@ -68,6 +72,29 @@ final class ShardFragment {
     }
 
     /**
+     * Where a sending fragment's time went, summed over its hops (EXPLAIN ANALYZE): opening its
+     * plan's result (the GPU executor runs the plan then), taking its rows (resident on the device,
+     * or host batches: a GPU result's download, a CPU plan's run), hashing them into parts (upload
+     * of host chunks, kernels, the wait for the parts' sizes; on the host path the parts' copy
+     * back), opening the outboxes and handing them the parts (device frames, or host batches
+     * encoded and sent; waits for the receivers' credits included), waiting for every receiver's end, and of that
+     * the time the receivers spent copying its device frames in (over UCX, as their ends say).
+     */
+    private static final class Steps {
+        long planNanos;
+        long takeNanos;
+        long residentRows;
+        long partitionNanos;
+        long sendNanos;
+        long finishNanos;
+        long pullNanos;
+
+        long[] counts() {
+            return new long[] {planNanos, takeNanos, residentRows, partitionNanos, sendNanos, finishNanos, pullNanos};
+        }
+    }
+
+    /**
      * Runs {@code ticket} on {@code shard}; {@code queryPlan}: the plan of the ticket's query on this
      * node when the caller has it (the coordinator's own shard), else null to plan the ticket's text;
      * {@code members}: every node, in shard order. The caller owns the stream. A sending fragment
@@ -83,16 +110,19 @@ final class ShardFragment {
         List<Hop> hops = hops(ticket.output(), shardOf(exchange.self(), members), members.size());
         List<List<Exchange.Outbox>> outboxes = new ArrayList<>();
         List<Moved> moved = new ArrayList<>();
+        Steps steps = new Steps();
         try {
             Schema schema;
             try (BatchStream rows = rows(ticket, queryPlan, shard, exchange, members)) {
+                steps.planNanos = System.nanoTime() - start;
                 schema = rows.schema();
-                moved.add(send(rows, ticket.output().keys(), hops.get(0), members, exchange, outboxes, shard.partitioner(), allocator));
+                moved.add(send(rows, ticket.output().keys(), hops.get(0), members, exchange, outboxes, shard.partitioner(), allocator, steps));
             }
             if (hops.size() == 2) {
                 List<Member> senders = hops.get(0).targets().stream().map(members::get).toList();
                 try (BatchStream received = residentOnHost(exchange.receive(hops.get(0).exchange(), senders, schema), allocator)) {
-                    moved.add(send(received, ticket.output().keys(), hops.get(1), members, exchange, outboxes, shard.partitioner(), allocator));
+                    moved.add(send(received, ticket.output().keys(), hops.get(1), members, exchange, outboxes, shard.partitioner(), allocator,
+                            steps));
                 }
             }
         } catch (RuntimeException e) {
@@ -107,8 +137,9 @@ final class ShardFragment {
         Moved first = moved.get(0);
         long bytes = moved.stream().mapToLong(Moved::bytes).sum();
         long wire = moved.stream().anyMatch(m -> m.wireBytes() < 0) ? -1 : moved.stream().mapToLong(Moved::wireBytes).sum();
-        long[] counts = {first.rows(), bytes, wire, System.nanoTime() - start, moved.size() == 2 ? first.bytes() : 0,
+        long[] moves = {first.rows(), bytes, wire, System.nanoTime() - start, moved.size() == 2 ? first.bytes() : 0,
             moved.size() == 2 ? first.wireBytes() : 0, moved.stream().mapToLong(Moved::ipcBytes).sum()};
+        long[] counts = LongStream.concat(Arrays.stream(moves), Arrays.stream(steps.counts())).toArray();
         return Batches.of(SENT, List.of(sent(counts, allocator)));
     }
 
@@ -268,23 +299,25 @@ final class ShardFragment {
      * Sends {@code rows} over {@code hop}: hashed on {@code keys} by {@code partitioning} (on the GPU
      * or the CPU, as the shard's partitioner is) into one part per node, each part to the target the
      * hop routes that node's rows through (or every row to every target when there are no keys), one
-     * outbox per target, which it opens into a new element of {@code outboxes}.
+     * outbox per target, which it opens into a new element of {@code outboxes}; adds its times to {@code steps}.
      */
     private static Moved send(BatchStream rows, List<Integer> keys, Hop hop, List<Member> members, Exchange exchange,
-            List<List<Exchange.Outbox>> outboxes, HashPartitioner partitioning, BufferAllocator allocator) {
+            List<List<Exchange.Outbox>> outboxes, HashPartitioner partitioning, BufferAllocator allocator, Steps steps) {
         List<Exchange.Outbox> open = new ArrayList<>();
         outboxes.add(open);
         Schema schema = rows.schema();
         List<Member> targets = hop.targets().stream().map(members::get).toList();
+        long opening = System.nanoTime();
         open.addAll(exchange.send(targets, hop.exchange(), schema, hop.acrossGroups()));
+        steps.sendNanos += System.nanoTime() - opening;
         boolean[] remote = new boolean[targets.size()];
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());
         }
-        Sending sending = new Sending(open, remote);
+        Sending sending = new Sending(open, remote, steps);
         long sentRows = 0;
         if (keys.isEmpty()) {
-            for (Batch next = rows.next(); next != null; next = rows.next()) {
+            for (Batch next = take(rows, steps); next != null; next = take(rows, steps)) {
                 try (Batch batch = next) {
                     sentRows += batch.rowCount();
                     // copies, not slices: what the outboxes and this node's inbox keep must not share buffers of the
@@ -300,7 +333,9 @@ final class ShardFragment {
             Optional<DeviceExchange> device = partitioning == HashPartitioner.cpu() ? Optional.empty() : exchange.device();
             if (device.isPresent()) {
                 // an executor's result still on the device is hashed there whole, without its copy to the host and back
+                long taking = System.nanoTime();
                 ResidentRows resident = rows.takeResident();
+                steps.takeNanos += System.nanoTime() - taking;
                 if (resident != null) {
                     try (resident) {
                         sentRows += resident.rowCount();
@@ -311,7 +346,7 @@ final class ShardFragment {
             List<Batch> chunk = new ArrayList<>();
             long chunkBytes = 0;
             try {
-                for (Batch next = rows.next(); next != null; next = rows.next()) {
+                for (Batch next = take(rows, steps); next != null; next = take(rows, steps)) {
                     chunk.add(next);
                     sentRows += next.rowCount();
                     chunkBytes += arrowBytes(next);
@@ -329,33 +364,48 @@ final class ShardFragment {
                 chunk.forEach(Batch::close);
             }
         }
+        long finishing = System.nanoTime();
         for (Exchange.Outbox outbox : open) {
             outbox.finish();
+            steps.pullNanos += outbox.pulledNanos();
         }
+        steps.finishNanos += System.nanoTime() - finishing;
         return new Moved(sentRows, sending.bytes, sending.wire, sending.ipcBytes);
     }
 
     /** Hashes {@code chunk} into one part per node, on the device when it keeps the parts there, and sends part p to target {@code targetOf[p]}. */
     private static void sendChunk(List<Batch> chunk, List<Integer> keys, ShardPartitioner partitioner, Optional<DeviceExchange> device,
             int[] targetOf, Sending sending, BufferAllocator allocator) {
+        long start = System.nanoTime();
         Optional<DeviceParts> onDevice = device.flatMap(d -> d.split(chunk, keys, targetOf.length));
         if (onDevice.isEmpty()) {
-            sending.putParts(partitioner.splitChunk(chunk, allocator), targetOf);
+            List<List<Batch>> parts = partitioner.splitChunk(chunk, allocator);
+            sending.steps.partitionNanos += System.nanoTime() - start;
+            sending.putParts(parts, targetOf);
             return;
         }
+        sending.steps.partitionNanos += System.nanoTime() - start;
         sendParts(onDevice.get(), targetOf, sending, allocator);
     }
 
     /** As {@link #sendChunk}, for rows on the device: hashed where they are, or brought to the host when the device cannot. */
     private static void sendResident(ResidentRows rows, List<Integer> keys, ShardPartitioner partitioner, DeviceExchange device,
             int[] targetOf, Sending sending, BufferAllocator allocator) {
+        long start = System.nanoTime();
         Optional<DeviceParts> onDevice = device.split(rows, keys, targetOf.length);
+        sending.steps.partitionNanos += System.nanoTime() - start;
         if (onDevice.isPresent()) {
+            sending.steps.residentRows += rows.rowCount();
             sendParts(onDevice.get(), targetOf, sending, allocator);
             return;
         }
+        long downloading = System.nanoTime();
         try (Batch host = rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator)) {
-            sending.putParts(partitioner.splitChunk(List.of(host), allocator), targetOf);
+            sending.steps.takeNanos += System.nanoTime() - downloading;
+            long partitioning = System.nanoTime();
+            List<List<Batch>> parts = partitioner.splitChunk(List.of(host), allocator);
+            sending.steps.partitionNanos += System.nanoTime() - partitioning;
+            sending.putParts(parts, targetOf);
         }
     }
 
@@ -368,17 +418,27 @@ final class ShardFragment {
         }
     }
 
-    /** Puts batches into a hop's outboxes, counting the bytes that go to other nodes. */
+    /** The next batch of {@code rows}, its wait counted as taking rows. */
+    private static Batch take(BatchStream rows, Steps steps) {
+        long start = System.nanoTime();
+        Batch next = rows.next();
+        steps.takeNanos += System.nanoTime() - start;
+        return next;
+    }
+
+    /** Puts batches into a hop's outboxes, counting the bytes that go to other nodes and the time it takes. */
     private static final class Sending {
         private final List<Exchange.Outbox> outboxes;
         private final boolean[] remote;
+        private final Steps steps;
         private long bytes;
         private long wire;
         private long ipcBytes;
 
-        Sending(List<Exchange.Outbox> outboxes, boolean[] remote) {
+        Sending(List<Exchange.Outbox> outboxes, boolean[] remote, Steps steps) {
             this.outboxes = outboxes;
             this.remote = remote;
+            this.steps = steps;
         }
 
         /** Sends {@code batch} (which it closes) to outbox {@code t}; an empty one is dropped. */
@@ -390,7 +450,9 @@ final class ShardFragment {
             if (remote[t]) {
                 bytes += arrowBytes(batch);
             }
+            long start = System.nanoTime();
             long frames = outboxes.get(t).put(batch);
+            steps.sendNanos += System.nanoTime() - start;
             wire = wire < 0 || frames < 0 ? -1 : wire + frames;
         }
 
@@ -400,11 +462,15 @@ final class ShardFragment {
                 return;
             }
             Exchange.Outbox outbox = outboxes.get(t);
+            long start = System.nanoTime();
             if (!outbox.takesDevice()) {
-                put(t, parts.toHost(part, allocator));
+                Batch host = parts.toHost(part, allocator);
+                steps.sendNanos += System.nanoTime() - start;
+                put(t, host);
                 return;
             }
             long frames = outbox.putDevice(parts, part);
+            steps.sendNanos += System.nanoTime() - start;
             wire = wire < 0 || frames < 0 ? -1 : wire + frames;
             if (remote[t]) {
                 bytes += parts.bytes(part);

@@ -291,10 +291,10 @@ final class UcxChannel implements AutoCloseable {
     }
 
     /**
-     * Waits for the peer's end frame (an acknowledgement); its error frame fails the wait with the
-     * peer's SQLSTATE, and so does its cancel.
+     * Waits for the peer's end frame (an acknowledgement) and returns its payload; its error frame
+     * fails the wait with the peer's SQLSTATE, and so does its cancel.
      */
-    void awaitEnd(Duration timeout, String lateMessage) {
+    ByteBuffer awaitEnd(Duration timeout, String lateMessage) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Frame frame = null;
         while (frame == null) {
@@ -314,6 +314,7 @@ final class UcxChannel implements AutoCloseable {
             throw unexpected(frame);
         }
         finished = true;
+        return frame.payload();
     }
 
     /** The next frame within {@code timeout}; past it, an 08006 failure with {@code lateMessage}, or null when that is null. */

@@ -5,6 +5,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceParts;
 import io.warpdb.core.types.Schema;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import org.apache.arrow.memory.BufferAllocator;
@@ -32,6 +33,7 @@ final class UcxOutbox implements Exchange.Outbox {
     /** Exported parts not yet credited, with the number of their frame. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private boolean ended;
+    private long pulledNanos;
 
     private record Held(long frame, DeviceParts.Exported part) {
     }
@@ -89,8 +91,14 @@ final class UcxOutbox implements Exchange.Outbox {
     public void finish() {
         ended = true;
         sender.end();
-        channel.awaitEnd(timeout, peer + " did not take its rows within " + timeout.toSeconds() + " s (node.timeout.seconds)");
+        ByteBuffer end = channel.awaitEnd(timeout, peer + " did not take its rows within " + timeout.toSeconds() + " s (node.timeout.seconds)");
+        pulledNanos = UcxShardService.pulledNanos(end);
         releaseHeld();
+    }
+
+    @Override
+    public long pulledNanos() {
+        return pulledNanos;
     }
 
     private void releaseHeld() {

@@ -5,6 +5,7 @@ import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
+import io.warpdb.core.exchange.ResidentRows;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -129,12 +130,14 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
      * exchange id already dropped cancel the sender's stream. A sender that offers device frames
      * ({@code deviceAddress} not null) is answered whether this node pulls them: where its device
      * can map the sender's memory, each device frame's rows are copied into it before the frame is
-     * credited (the sender then frees them); a sender lost meanwhile has its mapping closed.
+     * credited (the sender then frees them); a sender lost meanwhile has its mapping closed. The
+     * end frame carries the time those copies took ({@link #pulledNanos}).
      */
     private void receive(UcxChannel channel, String exchange, String sender, byte[] deviceAddress) {
         // The reader bounds each wait for rows by the node timeout; this side only needs to outlive a slow sender.
         Duration patience = timeout.multipliedBy(SEND_PATIENCE_TIMEOUTS);
         DeviceExchange pulling = deviceAddress != null && device.isPresent() && device.get().reaches(deviceAddress) ? device.get() : null;
+        long pulledNanos = 0;
         try (UcxChannel.ReceivedBatches rows = channel.receiveBatches(allocator, patience, channel.peerName()
                 + " sent no rows of exchange " + exchange + " within " + patience.toSeconds() + " s")) {
             if (deviceAddress != null) {
@@ -145,7 +148,10 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
                 if (next.batch() != null) {
                     kept = inbox.deliver(exchange, sender, next.batch());
                 } else if (pulling != null) {
-                    kept = inbox.deliver(exchange, sender, pulling.pull(deviceAddress, next.device(), rows.schema()));
+                    long start = System.nanoTime();
+                    ResidentRows pulled = pulling.pull(deviceAddress, next.device(), rows.schema());
+                    pulledNanos += System.nanoTime() - start;
+                    kept = inbox.deliver(exchange, sender, pulled);
                     rows.credit();
                 } else {
                     throw new WarpException(SqlState.CONNECTION_FAILURE, channel.peerName() + " sent a device frame this node did not accept");
@@ -163,7 +169,12 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
             return;
         }
         inbox.finish(exchange, sender);
-        channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
+        channel.send(UcxChannel.END, ByteBuffer.allocate(Long.BYTES).putLong(0, pulledNanos), timeout);
+    }
+
+    /** The time an exchange's receiver spent copying the sender's device frames in, as its end frame ({@code end}) says. */
+    static long pulledNanos(ByteBuffer end) {
+        return end.remaining() >= Long.BYTES ? end.getLong(end.position()) : 0;
     }
 
     /** Stops the requests in flight (their channels have failed when the transport closed first) and waits for them a while. */

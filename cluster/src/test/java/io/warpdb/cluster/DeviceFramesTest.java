@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * A receiver that reaches the sender accepts its offer, pulls every part and credits it, and the
  * sender frees each part once credited (at most a window's worth held); its rows come out of the
  * inbox as resident rows, not batches. A receiver that cannot reach the sender, or has no device,
- * declines, and the sender takes the host path. A stream closed unfinished frees what it held; a
+ * declines, and the sender takes the host path. The receiver's end frame tells the sender how long
+ * its copies took. A stream closed unfinished frees what it held; a
  * sender whose node is gone has its mapping closed on the receiver.
  */
 class DeviceFramesTest {
@@ -96,6 +97,7 @@ class DeviceFramesTest {
                 assertTrue(sending.held.get() <= UcxChannel.WINDOW + 1, "held " + sending.held.get());
             }
             out.finish();
+            assertTrue(out.pulledNanos() > 0, "the receiver's end says how long its copies took");
         }
         assertEquals(0, sending.held.get(), "every exported part freed once the receiver ended");
         try (ExchangeInbox.Received rows = inbox.receive(EXCHANGE, List.of(SENDER), SCHEMA)) {
@@ -123,6 +125,7 @@ class DeviceFramesTest {
             assertFalse(out.takesDevice());
             out.put(batch(0));
             out.finish();
+            assertEquals(0, out.pulledNanos(), "nothing copied device to device");
         }
         try (ExchangeInbox.Received rows = inbox.receive(EXCHANGE, List.of(SENDER), SCHEMA)) {
             try (Batch b = rows.next()) {

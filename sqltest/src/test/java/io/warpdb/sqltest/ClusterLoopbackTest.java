@@ -123,7 +123,10 @@ class ClusterLoopbackTest {
         assertShardsSplitTheRows();
     }
 
-    /** EXPLAIN shows a partial aggregate on every node and its exchange; EXPLAIN ANALYZE what the exchange moved. */
+    /**
+     * EXPLAIN shows a partial aggregate on every node and its exchange; EXPLAIN ANALYZE what the
+     * exchange moved, and for rows sent between shards where the slowest sender's time went.
+     */
     private static void assertExplainShowsFragments(String url, String transport) throws SQLException {
         String query = "SELECT o_cust, SUM(o_total) FROM orders GROUP BY o_cust";
         try (Connection c = DriverManager.getConnection(url)) {
@@ -137,7 +140,9 @@ class ClusterLoopbackTest {
             String repartitioned = String.join("\n", rows(c, "EXPLAIN ANALYZE " + join).stream().map(r -> (String) r.get(0)).toList());
             assertTrue(repartitioned.contains("Fragment 1 (repartitioned) on n1, n2, n3:") && repartitioned.contains("Fragment 2 (repartitioned)")
                     && repartitioned.matches("(?s).*Exchange 1: n1, n2, n3 to n1, n2, n3 over .*, by murmur3 of \\[o_note\\]"
-                            + " \\(rows=68, bytes=[1-9]\\d*" + wire + ", time=[0-9.]+ ms\\).*")
+                            + " \\(rows=68, bytes=[1-9]\\d*" + wire + ", time=[0-9.]+ ms\\) \\[slowest sender n[1-3]: plan=[0-9.]+ ms,"
+                            + " take \\(rows [^)]+\\)=[0-9.]+ ms, partition=[0-9.]+ ms, send=[0-9.]+ ms, wait for receivers=[0-9.]+ ms"
+                            + " \\(their pulls=[0-9.]+ ms\\)\\].*")
                     && repartitioned.contains("Scan(table=exchange_1"), repartitioned);
         }
     }
