@@ -234,7 +234,7 @@ public final class ExprCompiler {
     private Evaluator arithmetic(Call call) {
         if (call.type().kind() == TypeKind.INTERVAL && call.op() == Op.SUBTRACT) {
             // TIMESTAMP - TIMESTAMP: the microseconds between them (a DATE operand as its midnight).
-            return new ArithmeticEvaluator(Op.SUBTRACT, build(call.arg(0), DataType.TIMESTAMP), build(call.arg(1), DataType.TIMESTAMP),
+            return ArithmeticEvaluator.of(Op.SUBTRACT, build(call.arg(0), DataType.TIMESTAMP), build(call.arg(1), DataType.TIMESTAMP),
                     call.type());
         }
         Evaluator left = build(call.arg(0));
@@ -244,7 +244,7 @@ public final class ExprCompiler {
         boolean inDouble = type.kind() == TypeKind.DOUBLE || left.type().kind() == TypeKind.DOUBLE
                 || right.type().kind() == TypeKind.DOUBLE;
         if (inDouble && type.kind() != TypeKind.DOUBLE) {
-            return cast(new ArithmeticEvaluator(call.op(), left, right, DataType.DOUBLE), type);
+            return cast(ArithmeticEvaluator.of(call.op(), left, right, DataType.DOUBLE), type);
         }
         if (!type.kind().isNumeric()) {
             throw mismatch(call);
@@ -252,7 +252,7 @@ public final class ExprCompiler {
         if (!inDouble && WideDecimalArithmeticEvaluator.applies(type, left, right)) {
             return new WideDecimalArithmeticEvaluator(call.op(), left, right, type);
         }
-        return new ArithmeticEvaluator(call.op(), left, right, type);
+        return ArithmeticEvaluator.of(call.op(), left, right, type);
     }
 
     private Evaluator mathFunction(Call call) {

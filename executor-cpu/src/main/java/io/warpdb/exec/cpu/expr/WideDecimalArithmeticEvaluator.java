@@ -12,7 +12,7 @@ import io.warpdb.exec.cpu.column.Column;
  * ADD, SUBTRACT and MULTIPLY with a wide DECIMAL operand or result, and NEGATE and ABS of a wide
  * DECIMAL: exact on 128-bit values (either operand may be a 64-bit exact number), the result
  * rounded HALF_UP to its scale; 22003 when it needs more than 128 bits or more digits than its
- * precision. The quotient of DECIMALs is DOUBLE ({@link ArithmeticEvaluator}, which reads wide
+ * precision. The quotient of DECIMALs is DOUBLE ({@link DoubleArithmeticEvaluator}, which reads wide
  * operands as doubles).
  */
 final class WideDecimalArithmeticEvaluator implements Evaluator {

@@ -62,6 +62,14 @@ class ArithmeticTest extends ExecTestBase {
     }
 
     @Test
+    void resultTypedWithMoreFractionDigitsThanComputedIsScaledUp() {
+        assertEquals(Arrays.asList(bd("3.500"), bd("0.950"), null),
+                eval(numbers, call(Op.ADD, dec(18, 3), col(2, dec(15, 2)), lit(1))));
+        assertEquals(Arrays.asList(bd("5.0000"), bd("-0.1000"), null),
+                eval(numbers, call(Op.MULTIPLY, dec(18, 4), col(2, dec(15, 2)), lit(2))));
+    }
+
+    @Test
     void decimalMultiplicationIsExactOrRoundedHalfUpToTheResultScale() {
         // 2.50 * 2.50 = 6.2500 exactly at scale 4; rounded half up at scale 1: 6.3; -0.05 * 2.50 = -0.1250 -> -0.13
         assertEquals(Arrays.asList(bd("6.2500"), bd("-0.1250"), null),

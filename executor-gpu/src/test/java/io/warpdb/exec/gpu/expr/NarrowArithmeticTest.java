@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * SMALLINT, TINYINT and REAL results of arithmetic and CASTs in the GPU interpreter (CHECK_BITS to
  * the type's bits, ROUND_FLOAT to float32 with CAST's 22003 past REAL's range) and FLOOR, CEIL and
- * SIGN of DOUBLEs typed as exact numbers, against the CPU's ArithmeticEvaluator, CastEvaluator and
+ * SIGN of DOUBLEs typed as exact numbers, against the CPU's arithmetic evaluators, CastEvaluator and
  * MathFunctionEvaluator, at the harness's sizes with NULLs and, in a second round, extremes (the
  * narrow types' limits overflow, infinities and NaN). Each expression can fail with one SQLSTATE
  * only and has a projection of its own. Placement is checked without a device.
