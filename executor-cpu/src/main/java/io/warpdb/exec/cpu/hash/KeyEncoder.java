@@ -10,7 +10,6 @@ import io.warpdb.core.value.Int128;
 import io.warpdb.core.value.Pow10;
 import io.warpdb.exec.cpu.column.Column;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * Turns the values of a key column into longs that are equal exactly when the SQL values are
@@ -34,32 +33,28 @@ public final class KeyEncoder {
     /** Code -> id for the last dictionary seen, resolved lazily. */
     private StringDictionary cachedDictionary;
     private int[] cachedIds;
-    /** The code -> id arrays of the encoders sharing {@link #strings}, per dictionary; null when not shared. */
-    private final Map<StringDictionary, int[]> sharedIds;
+    /** The ids shared by the encoders of a parallel aggregation's workers (then {@link #strings} is null); else null. */
+    private final GroupKeyStrings shared;
 
-    private KeyEncoder(Form form, int scaleUp, StringDictionary.Builder strings, boolean addStrings,
-            Map<StringDictionary, int[]> sharedIds) {
+    private KeyEncoder(Form form, int scaleUp, StringDictionary.Builder strings, boolean addStrings, GroupKeyStrings shared) {
         this.form = form;
         this.scaleUp = scaleUp;
         this.strings = strings;
         this.addStrings = addStrings;
-        this.sharedIds = sharedIds;
+        this.shared = shared;
     }
 
     /** For a GROUP BY key or a DISTINCT argument: values of one type. */
     public static KeyEncoder forGrouping(DataType type, StringDictionary.Builder strings) {
-        return forGrouping(type, strings, null);
+        return forEquality(type, type, strings, true);
     }
 
     /**
-     * For a GROUP BY key of a parallel aggregation: the workers' encoders share {@code strings}
-     * and, through {@code sharedIds} (a concurrent map), the ids they resolved for each
-     * dictionary, so that a dictionary all workers read (a join build's, e.g. customer names in
-     * TPC-H Q10) is resolved about once instead of once per worker, each under the builder's lock.
+     * For a string GROUP BY key of a parallel aggregation: the workers' encoders share the ids
+     * of {@code strings} (see {@link GroupKeyStrings}).
      */
-    public static KeyEncoder forGrouping(DataType type, StringDictionary.Builder strings, Map<StringDictionary, int[]> sharedIds) {
-        KeyEncoder plain = forEquality(type, type, strings, true);
-        return plain.form == Form.STRING_ID ? new KeyEncoder(Form.STRING_ID, 0, strings, true, sharedIds) : plain;
+    public static KeyEncoder forGrouping(GroupKeyStrings strings) {
+        return new KeyEncoder(Form.STRING_ID, 0, null, true, strings);
     }
 
     /**
@@ -129,8 +124,12 @@ public final class KeyEncoder {
             }
             case WIDE_ID -> encodeWide(c, out, unmatchable);
             case STRING_ID -> {
-                int[] ids = idsFor(c.dictionary());
                 long[] codes = c.longs();
+                if (shared != null && shared.adopts(c.dictionary())) {
+                    System.arraycopy(codes, 0, out, 0, rows);
+                    return;
+                }
+                int[] ids = idsFor(c.dictionary());
                 for (int i = 0; i < rows; i++) {
                     if (c.isNull(i)) {
                         continue;
@@ -201,9 +200,12 @@ public final class KeyEncoder {
 
     /**
      * The id of a string value. The builder may be shared by the encoders of several workers
-     * (parallel grouping); each value is resolved once per dictionary, so the lock is rare.
+     * (a join's build and probes); each value is resolved once per dictionary, so the lock is rare.
      */
     private int resolve(String value) {
+        if (shared != null) {
+            return shared.resolve(value);
+        }
         synchronized (strings) {
             return addStrings ? strings.add(value) : strings.find(value);
         }
@@ -217,7 +219,7 @@ public final class KeyEncoder {
     private int[] idsFor(StringDictionary dictionary) {
         if (dictionary != cachedDictionary) {
             cachedDictionary = dictionary;
-            cachedIds = sharedIds == null ? unresolved(dictionary) : sharedIds.computeIfAbsent(dictionary, KeyEncoder::unresolved);
+            cachedIds = shared == null ? unresolved(dictionary) : shared.ids().computeIfAbsent(dictionary, KeyEncoder::unresolved);
         }
         return cachedIds;
     }

@@ -67,31 +67,49 @@ public final class LongJoinTable {
      * to {@code parallelism} workers.
      */
     public static LongJoinTable build(long[] keys, boolean[] skip, int parallelism, TaskRunner workers) {
-        int[] direct = directRows(keys, skip);
+        int[] direct = directRows(keys, skip, keys.length < MIN_PARTITIONED_ROWS ? 1 : Math.max(1, parallelism), workers);
         if (direct != null) {
             return new LongJoinTable(new long[0][], direct, null, Filter.of(keys, indexedRows(skip, keys.length)));
         }
         int rows = keys.length;
         int parts = rows < MIN_PARTITIONED_ROWS ? 1 : Math.max(1, parallelism);
         int[] hashes = new int[rows];
+        // The rows are hashed and partitioned in parallel too, one range of rows per worker (as
+        // many as partitions): serial, these passes over a build of 15 M orders (TPC-H Q9 at SF 10)
+        // took as long as the parallel inserts.
+        int rangeRows = (rows + parts - 1) / parts;
+        int[][] rangeCounts = new int[parts][parts];
+        workers.runAll(parts, r -> {
+            int[] counts = rangeCounts[r];
+            for (int row = r * rangeRows, end = Math.min(rows, row + rangeRows); row < end; row++) {
+                if (skip == null || !skip[row]) {
+                    hashes[row] = hash(keys[row]);
+                    counts[partition(hashes[row], parts)]++;
+                }
+            }
+        });
+        // Range r's rows of partition p go from rangeStart[r][p] on, after those of earlier ranges.
         int[] start = new int[parts + 1];
-        for (int row = 0; row < rows; row++) {
-            if (skip == null || !skip[row]) {
-                hashes[row] = hash(keys[row]);
-                start[partition(hashes[row], parts) + 1]++;
-            }
-        }
+        int[][] rangeStart = new int[parts][parts];
+        int at = 0;
         for (int p = 0; p < parts; p++) {
-            start[p + 1] += start[p];
-        }
-        // Rows of partition p, ascending: rowsByPartition[start[p] .. start[p + 1]).
-        int[] rowsByPartition = new int[start[parts]];
-        int[] next = start.clone();
-        for (int row = 0; row < rows; row++) {
-            if (skip == null || !skip[row]) {
-                rowsByPartition[next[partition(hashes[row], parts)]++] = row;
+            start[p] = at;
+            for (int r = 0; r < parts; r++) {
+                rangeStart[r][p] = at;
+                at += rangeCounts[r][p];
             }
         }
+        start[parts] = at;
+        // Rows of partition p, ascending: rowsByPartition[start[p] .. start[p + 1]).
+        int[] rowsByPartition = new int[at];
+        workers.runAll(parts, r -> {
+            int[] next = rangeStart[r];
+            for (int row = r * rangeRows, end = Math.min(rows, row + rangeRows); row < end; row++) {
+                if (skip == null || !skip[row]) {
+                    rowsByPartition[next[partition(hashes[row], parts)]++] = row;
+                }
+            }
+        });
         long[][] tables = new long[parts][];
         int[] slotOfRow = new int[rows];
         boolean[] duplicates = new boolean[parts];
@@ -122,37 +140,77 @@ public final class LongJoinTable {
             anyDuplicate |= d;
         }
         Filter filter = Filter.of(keys, rowsByPartition);
-        return new LongJoinTable(tables, null, anyDuplicate ? groupRows(tables, rowsByPartition, start, slotOfRow) : null, filter);
+        return new LongJoinTable(tables, null, anyDuplicate ? groupRows(tables, rowsByPartition, start, slotOfRow, workers) : null,
+                filter);
     }
 
     /**
      * The row of each key by its offset from the smallest, when the indexed keys are unique and
-     * span at most {@link #MAX_DIRECT_RANGE_PER_KEY} values per key; else null.
+     * span at most {@link #MAX_DIRECT_RANGE_PER_KEY} values per key; else null. Done in
+     * {@code ranges} ranges of rows on the workers (TPC-H's 15 M order keys at SF 10 span 60 M
+     * entries, which one thread filled while the others waited).
      */
-    private static int[] directRows(long[] keys, boolean[] skip) {
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        int count = 0;
-        for (int row = 0; row < keys.length; row++) {
-            if (skip == null || !skip[row]) {
-                min = Math.min(min, keys[row]);
-                max = Math.max(max, keys[row]);
-                count++;
+    private static int[] directRows(long[] keys, boolean[] skip, int ranges, TaskRunner workers) {
+        int rangeRows = (keys.length + ranges - 1) / ranges;
+        long[] mins = new long[ranges];
+        long[] maxes = new long[ranges];
+        int[] counts = new int[ranges];
+        workers.runAll(ranges, r -> {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            int count = 0;
+            for (int row = r * rangeRows, end = Math.min(keys.length, row + rangeRows); row < end; row++) {
+                if (skip == null || !skip[row]) {
+                    min = Math.min(min, keys[row]);
+                    max = Math.max(max, keys[row]);
+                    count++;
+                }
             }
-        }
+            mins[r] = min;
+            maxes[r] = max;
+            counts[r] = count;
+        });
+        long min = Arrays.stream(mins).min().orElse(Long.MAX_VALUE);
+        long max = Arrays.stream(maxes).max().orElse(Long.MIN_VALUE);
+        int count = Arrays.stream(counts).sum();
         long range = max - min + 1; // overflows to <= 0 for huge ranges
         if (count == 0 || range <= 0 || range > MAX_DIRECT_RANGE_PER_KEY * count || range > Integer.MAX_VALUE - 8) {
             return null;
         }
         int[] direct = new int[(int) range];
-        Arrays.fill(direct, -1);
-        for (int row = 0; row < keys.length; row++) {
-            if (skip == null || !skip[row]) {
-                int offset = (int) (keys[row] - min);
-                if (direct[offset] >= 0) {
-                    return null; // a duplicate key
+        int fillChunk = (int) ((range + ranges - 1) / ranges);
+        workers.runAll(ranges, r -> Arrays.fill(direct, Math.min(direct.length, r * fillChunk),
+                Math.min(direct.length, (r + 1) * fillChunk), -1));
+        boolean[] duplicate = new boolean[ranges];
+        workers.runAll(ranges, r -> {
+            for (int row = r * rangeRows, end = Math.min(keys.length, row + rangeRows); row < end; row++) {
+                if (skip == null || !skip[row]) {
+                    int offset = (int) (keys[row] - min);
+                    if (direct[offset] >= 0) {
+                        duplicate[r] = true; // a duplicate key
+                        return;
+                    }
+                    direct[offset] = row;
                 }
-                direct[offset] = row;
+            }
+        });
+        for (boolean d : duplicate) {
+            if (d) {
+                return null;
+            }
+        }
+        // Equal keys of two ranges may both have found their entry empty: then fewer entries are filled than keys indexed.
+        int[] filled = new int[ranges];
+        if (ranges > 1) {
+            workers.runAll(ranges, r -> {
+                int n = 0;
+                for (int i = Math.min(direct.length, r * fillChunk), end = Math.min(direct.length, (r + 1) * fillChunk); i < end; i++) {
+                    n += direct[i] >= 0 ? 1 : 0;
+                }
+                filled[r] = n;
+            });
+            if (Arrays.stream(filled).sum() != count) {
+                return null;
             }
         }
         return direct;
@@ -221,21 +279,20 @@ public final class LongJoinTable {
 
     /**
      * Turns each slot's payload into the start of its key's rows in the returned array (the keys'
-     * ranges laid out slot by slot, partition by partition) and fills those ranges in build order.
+     * ranges laid out slot by slot, partition by partition: partition p's fill [start[p],
+     * start[p + 1])) and fills those ranges in build order; one worker per partition.
      */
-    private static int[] groupRows(long[][] tables, int[] rowsByPartition, int[] start, int[] slotOfRow) {
+    private static int[] groupRows(long[][] tables, int[] rowsByPartition, int[] start, int[] slotOfRow, TaskRunner workers) {
         int[] rowsByKey = new int[rowsByPartition.length];
-        int position = 0;
-        for (long[] table : tables) {
+        workers.runAll(tables.length, p -> {
+            long[] table = tables[p];
+            int position = start[p];
             for (int s = 1; s < table.length; s += 2) {
                 if (table[s] != 0) {
                     table[s] = (table[s] & 0xffffffff00000000L) | position;
                     position += (int) (table[s] >>> 32);
                 }
             }
-        }
-        for (int p = 0; p < tables.length; p++) {
-            long[] table = tables[p];
             for (int i = start[p]; i < start[p + 1]; i++) {
                 int row = rowsByPartition[i];
                 int s = 2 * slotOfRow[row] + 1;
@@ -247,7 +304,7 @@ public final class LongJoinTable {
                     table[s] -= table[s] >>> 32; // back to the start
                 }
             }
-        }
+        });
         return rowsByKey;
     }
 

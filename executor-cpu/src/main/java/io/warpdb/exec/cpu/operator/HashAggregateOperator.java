@@ -23,13 +23,15 @@ import io.warpdb.exec.cpu.expr.ColumnsInput;
 import io.warpdb.exec.cpu.expr.EvalInput;
 import io.warpdb.exec.cpu.expr.Evaluator;
 import io.warpdb.exec.cpu.expr.ExprCompiler;
+import io.warpdb.exec.cpu.hash.GroupKeyStrings;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -49,9 +51,11 @@ final class HashAggregateOperator extends Operator {
     private final List<AggCall> aggregates;
     private final Schema inputSchema;
     /** Per string group key: the ids its values are encoded as, shared by all workers (null for other keys). */
-    private final List<StringDictionary.Builder> keyStrings = new ArrayList<>();
-    /** Per string key: the ids the workers resolved per dictionary (see {@link KeyEncoder#forGrouping(DataType, StringDictionary.Builder, Map)}). */
-    private final List<Map<StringDictionary, int[]>> keyIds = new ArrayList<>();
+    private final List<GroupKeyStrings> keyStrings = new ArrayList<>();
+    /** Per wide DECIMAL group key: the ids of its values (see {@link KeyEncoder}), shared by all workers (null for other keys). */
+    private final List<StringDictionary.Builder> wideKeys = new ArrayList<>();
+    /** Per string or wide DECIMAL key: the values of its ids, made once the groups are complete (null for other keys). */
+    private final List<StringDictionary> keyValues = new ArrayList<>();
     /** Per aggregate: converts the accumulator's results to the aggregate's declared type. */
     private final List<Evaluator> resultConversions = new ArrayList<>();
     /** Groups of all partials together above which the partials merge in parallel. */
@@ -63,8 +67,10 @@ final class HashAggregateOperator extends Operator {
     private final FilterNode fusedFilter;
     /** The result: one table of groups, or one per hash partition after a parallel merge. */
     private List<Groups> results;
-    private int resultIndex;
-    private int emittedGroups;
+    /** Per result table: how many of its groups were made into output batches. */
+    private int[] emittedGroups;
+    /** Output batches made and not handed out yet, in order. */
+    private final Deque<Batch> ready = new ArrayDeque<>();
 
     HashAggregateOperator(AggregateNode node, List<BatchStream> inputs, ExecContext context) {
         this(node, null, null, inputs, context);
@@ -84,10 +90,8 @@ final class HashAggregateOperator extends Operator {
         this.aggregates = node.aggregates();
         this.inputSchema = node.input().schema();
         for (int key : groupKeys) {
-            boolean string = inputSchema.type(key).kind().isString();
-            boolean coded = string || inputSchema.type(key).isWideDecimal();
-            keyStrings.add(coded ? new StringDictionary.Builder() : null);
-            keyIds.add(string ? new ConcurrentHashMap<>() : null);
+            keyStrings.add(inputSchema.type(key).kind().isString() ? new GroupKeyStrings() : null);
+            wideKeys.add(inputSchema.type(key).isWideDecimal() ? new StringDictionary.Builder() : null);
         }
         for (AggCall call : aggregates) {
             Accumulator accumulator = newAccumulator(call);
@@ -114,19 +118,59 @@ final class HashAggregateOperator extends Operator {
     public Batch next() {
         if (results == null) {
             results = inputCount == 1 ? List.of(drain(0)) : drainInParallel();
-        }
-        while (resultIndex < results.size()) {
-            Groups groups = results.get(resultIndex);
-            if (emittedGroups < groups.keptCount()) {
-                int count = Math.min(MAX_BATCH_ROWS, groups.keptCount() - emittedGroups);
-                Batch out = output(groups, emittedGroups, count);
-                emittedGroups += count;
-                return out;
+            emittedGroups = new int[results.size()];
+            for (int k = 0; k < groupKeys.size(); k++) {
+                keyValues.add(keyStrings.get(k) != null ? keyStrings.get(k).dictionary()
+                        : wideKeys.get(k) != null ? wideKeys.get(k).build() : null);
             }
-            resultIndex++;
-            emittedGroups = 0;
         }
-        return null;
+        if (ready.isEmpty()) {
+            makeOutputRound();
+        }
+        return ready.pollFirst();
+    }
+
+    /**
+     * Makes the next batch of every result table that has groups left, in parallel when there
+     * are several (the hash partitions of a parallel merge): the output of millions of groups
+     * (TPC-H Q18's 15 M orders at SF 10) is then not one thread's work. Each table is read by
+     * one worker only, as its accumulators' results are not safe to read from two threads at once.
+     */
+    private void makeOutputRound() {
+        List<Integer> pending = new ArrayList<>();
+        for (int t = 0; t < results.size(); t++) {
+            if (emittedGroups[t] < results.get(t).keptCount()) {
+                pending.add(t);
+            }
+        }
+        Batch[] made = new Batch[pending.size()];
+        if (pending.size() == 1) {
+            made[0] = nextBatchOf(pending.get(0));
+        } else if (!pending.isEmpty()) {
+            try {
+                Workers.runAll(pending.size(), i -> made[i] = nextBatchOf(pending.get(i)));
+            } catch (RuntimeException | Error e) {
+                BatchRows.closeAll(Arrays.stream(made).filter(Objects::nonNull).toList());
+                throw e;
+            }
+        }
+        ready.addAll(Arrays.asList(made));
+    }
+
+    /** The next output batch of result table {@code t}. */
+    private Batch nextBatchOf(int t) {
+        Groups groups = results.get(t);
+        int from = emittedGroups[t];
+        int count = Math.min(MAX_BATCH_ROWS, groups.keptCount() - from);
+        Batch out = output(groups, from, count);
+        emittedGroups[t] = from + count;
+        return out;
+    }
+
+    @Override
+    protected void releaseState() {
+        BatchRows.closeAll(List.copyOf(ready));
+        ready.clear();
     }
 
     private Groups drain(int inputIndex) {
@@ -142,11 +186,13 @@ final class HashAggregateOperator extends Operator {
 
     /**
      * One partial aggregation per worker, then their merge. Few groups merge into the first
-     * partial on this thread; many that the partials mostly do not share stay in their partials,
-     * the shared ones merged into the earliest ({@link #mergeOverlaps}); many shared ones (every
-     * worker saw most of them) merge in parallel, each worker building the groups of one hash
-     * partition from all partials, as a radix-partitioned aggregation does, so that the merge is
-     * not one thread's work of workers x groups inserts.
+     * partial on this thread. Many groups merge in parallel, each worker building the groups of
+     * one hash partition from that partition's groups of all partials, as a radix-partitioned
+     * aggregation does, so that the merge is not one thread's work of workers x groups inserts;
+     * except for two partials that share few groups (input clustered by the group key), where
+     * the shared ones merge into the first partial ({@link #mergeOverlaps}) and no group is
+     * inserted again. That saves work only for two: its lookups grow with the square of the
+     * workers (each partial's groups in all earlier ones), the radix merge's inserts do not.
      */
     private List<Groups> drainInParallel() {
         Groups[] partials = new Groups[inputCount];
@@ -158,14 +204,14 @@ final class HashAggregateOperator extends Operator {
         if (groupKeys.isEmpty() || total < PARALLEL_MERGE_GROUPS) {
             for (int i = 1; i < inputCount; i++) {
                 context.checkCancelled();
-                partials[0].merge(partials[i], partials[i].storedKeys(1), null);
+                partials[0].merge(partials[i], partials[i].storedKeys(1), 0);
             }
             return List.of(partials[0]);
         }
         int parts = inputCount;
         StoredKeys[] keys = new StoredKeys[inputCount];
         Workers.runAll(inputCount, i -> keys[i] = partials[i].storedKeys(parts));
-        if (mostlyDisjoint(partials, keys)) {
+        if (inputCount == 2 && mostlyDisjoint(partials, keys)) {
             mergeOverlaps(partials, keys);
             return List.of(partials);
         }
@@ -178,7 +224,7 @@ final class HashAggregateOperator extends Operator {
             Groups own = new Groups(expected);
             for (int i = 0; i < inputCount; i++) {
                 context.checkCancelled();
-                own.merge(partials[i], keys[i], keys[i].outside(p));
+                own.merge(partials[i], keys[i], p);
             }
             merged[p] = own;
         });
@@ -202,7 +248,7 @@ final class HashAggregateOperator extends Operator {
             int sample = Math.min(count, OVERLAP_SAMPLE);
             int[] ids = new int[count];
             for (int j = 0; j < i; j++) {
-                partials[j].table.find(keys[i].keys(), keys[i].nulls(), null, ids, 0, sample);
+                partials[j].table.find(keys[i].keys, keys[i].nulls, null, ids, 0, sample);
                 for (int g = 0; g < sample; g++) {
                     shared += ids[g] >= 0 ? 1 : 0;
                 }
@@ -229,7 +275,7 @@ final class HashAggregateOperator extends Operator {
                 context.checkCancelled();
                 Groups earlier = partials[j];
                 int[] ids = new int[count];
-                Workers.runAll(inputCount, w -> earlier.table.find(later.keys(), later.nulls(), merged, ids,
+                Workers.runAll(inputCount, w -> earlier.table.find(later.keys, later.nulls, merged, ids,
                         Math.min(count, w * chunk), Math.min(count, (w + 1) * chunk)));
                 boolean any = false;
                 for (int g = 0; g < count; g++) {
@@ -246,24 +292,54 @@ final class HashAggregateOperator extends Operator {
         }
     }
 
-    /** The group keys of a partial, column-wise, with the hash partition (of {@code parts}) of each group. */
-    private record StoredKeys(long[][] keys, boolean[][] nulls, int[] partition) {
-        /** How many groups lie in partition {@code p}. */
-        int countIn(int p) {
-            int count = 0;
+    /**
+     * The group keys of a partial, column-wise by group id, and its group ids ordered by hash
+     * partition (a counting sort): partition p's are {@code byPartition[partitionStart[p] ..
+     * partitionStart[p + 1])}, ascending, so that a worker merging one partition reads only its groups.
+     */
+    private static final class StoredKeys {
+        final long[][] keys;
+        final boolean[][] nulls;
+        final int[] partitionStart;
+        final int[] byPartition;
+
+        StoredKeys(long[][] keys, boolean[][] nulls, int[] partition, int parts) {
+            this.keys = keys;
+            this.nulls = nulls;
+            partitionStart = new int[parts + 1];
             for (int part : partition) {
-                count += part == p ? 1 : 0;
+                partitionStart[part + 1]++;
             }
-            return count;
+            for (int p = 0; p < parts; p++) {
+                partitionStart[p + 1] += partitionStart[p];
+            }
+            byPartition = new int[partition.length];
+            int[] next = Arrays.copyOf(partitionStart, parts);
+            for (int g = 0; g < partition.length; g++) {
+                byPartition[next[partition[g]]++] = g;
+            }
         }
 
-        /** Flags of the groups outside partition {@code p}, which its merge skips. */
-        boolean[] outside(int p) {
-            boolean[] skip = new boolean[partition.length];
-            for (int g = 0; g < skip.length; g++) {
-                skip[g] = partition[g] != p;
+        /** How many groups lie in partition {@code p}. */
+        int countIn(int p) {
+            return partitionStart[p + 1] - partitionStart[p];
+        }
+
+        /** Column k of the given rows of {@code values}: the keys or NULL flags of partition p's groups. */
+        static long[] gather(long[] values, int[] rows, int from, int to) {
+            long[] out = new long[to - from];
+            for (int i = from; i < to; i++) {
+                out[i - from] = values[rows[i]];
             }
-            return skip;
+            return out;
+        }
+
+        static boolean[] gather(boolean[] values, int[] rows, int from, int to) {
+            boolean[] out = new boolean[to - from];
+            for (int i = from; i < to; i++) {
+                out[i - from] = values[rows[i]];
+            }
+            return out;
         }
     }
 
@@ -281,7 +357,8 @@ final class HashAggregateOperator extends Operator {
         Groups(int expected) {
             table = new KeyTable(groupKeys.size(), expected);
             for (int k = 0; k < groupKeys.size(); k++) {
-                keyEncoders.add(KeyEncoder.forGrouping(inputSchema.type(groupKeys.get(k)), keyStrings.get(k), keyIds.get(k)));
+                keyEncoders.add(keyStrings.get(k) != null ? KeyEncoder.forGrouping(keyStrings.get(k))
+                        : KeyEncoder.forGrouping(inputSchema.type(groupKeys.get(k)), wideKeys.get(k)));
             }
             for (AggCall call : aggregates) {
                 accumulators.add(newAccumulator(call));
@@ -358,17 +435,30 @@ final class HashAggregateOperator extends Operator {
                     partition[g] = (int) (((table.storedHash(g) & 0xffffffffL) * parts) >>> 32);
                 }
             }
-            return new StoredKeys(keys, nulls, partition);
+            return new StoredKeys(keys, nulls, partition, parts);
         }
 
         /**
-         * Adds the groups and states of {@code partial} (whose keys are {@code keys}) but those
-         * flagged in {@code skip} (may be null); string keys need no translation (the ids are shared).
+         * Adds the groups and states of {@code partial} (whose keys are {@code keys}) that lie in
+         * hash partition {@code p}; string keys need no translation (the ids are shared).
          */
-        void merge(Groups partial, StoredKeys keys, boolean[] skip) {
+        void merge(Groups partial, StoredKeys keys, int p) {
             int[] groupIds = new int[partial.count()];
             if (!groupKeys.isEmpty()) {
-                table.add(keys.keys(), keys.nulls(), skip, groupIds, null);
+                int from = keys.partitionStart[p];
+                int to = keys.partitionStart[p + 1];
+                long[][] partKeys = new long[groupKeys.size()][];
+                boolean[][] partNulls = new boolean[groupKeys.size()][];
+                for (int k = 0; k < groupKeys.size(); k++) {
+                    partKeys[k] = StoredKeys.gather(keys.keys[k], keys.byPartition, from, to);
+                    partNulls[k] = StoredKeys.gather(keys.nulls[k], keys.byPartition, from, to);
+                }
+                int[] partIds = new int[to - from];
+                table.add(partKeys, partNulls, null, partIds, null);
+                Arrays.fill(groupIds, -1);
+                for (int i = from; i < to; i++) {
+                    groupIds[keys.byPartition[i]] = partIds[i - from];
+                }
             }
             mergeStates(partial, groupIds);
         }
@@ -418,14 +508,14 @@ final class HashAggregateOperator extends Operator {
             return Column.ofDoubles(type, values, nulls);
         }
         if (type.kind().isString()) {
-            return Column.ofCodes(type, keys, nulls, keyStrings.get(k).build());
+            return Column.ofCodes(type, keys, nulls, keyValues.get(k));
         }
         if (type.isWideDecimal()) {
-            StringDictionary wideKeys = keyStrings.get(k).build();
+            StringDictionary wideValues = keyValues.get(k);
             long[] highs = new long[count];
             for (int i = 0; i < count; i++) {
                 if (!nulls[i]) {
-                    String key = wideKeys.get((int) keys[i]);
+                    String key = wideValues.get((int) keys[i]);
                     highs[i] = KeyEncoder.wideKeyHigh(key);
                     keys[i] = KeyEncoder.wideKeyLow(key);
                 }

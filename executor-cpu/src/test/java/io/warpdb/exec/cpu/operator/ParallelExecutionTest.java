@@ -25,6 +25,7 @@ import io.warpdb.exec.cpu.ExecTestBase;
 import io.warpdb.exec.cpu.TestTable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -72,11 +73,18 @@ class ParallelExecutionTest extends ExecTestBase {
 
     /** Runs on one thread and on four; both must give the same rows; returns them. */
     private List<List<Object>> sameOnOneAndFourThreads(PlanNode plan) {
+        return sameOnThreads(plan, 4);
+    }
+
+    /** Runs on one thread and on each of {@code parallelisms}; all must give the same rows; returns them. */
+    private List<List<Object>> sameOnThreads(PlanNode plan, int... parallelisms) {
         List<List<Object>> serial = sorted(run(plan, context(1)));
-        List<List<Object>> parallel = sorted(run(plan, context(4)));
-        assertEquals(serial.size(), parallel.size());
-        assertEquals(serial, parallel);
-        return parallel;
+        for (int parallelism : parallelisms) {
+            List<List<Object>> parallel = sorted(run(plan, context(parallelism)));
+            assertEquals(serial.size(), parallel.size(), parallelism + " threads");
+            assertEquals(serial, parallel, parallelism + " threads");
+        }
+        return serial;
     }
 
     private static AggCall agg(AggFunction f, int arg, DataType type) {
@@ -152,7 +160,8 @@ class ParallelExecutionTest extends ExecTestBase {
     void clusteredGroupsMergeOnlyWhereWorkersShareThem() {
         AggregateNode byThree = aggregate(project(scan(facts()), call(Op.DIVIDE, INT, col(0, INT), lit(3)), col(3, dec(12, 2))),
                 List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT), agg(AggFunction.SUM, 1, dec(18, 2)));
-        List<List<Object>> rows = sameOnOneAndFourThreads(byThree);
+        // Two workers merge the groups they share into the earlier partial; more merge by hash partition.
+        List<List<Object>> rows = sameOnThreads(byThree, 2, 4);
         assertEquals((ROWS + 2) / 3, rows.size());
         int last = (ROWS - 1) / 3;
         assertTrue(rows.stream().allMatch(r -> (long) r.get(1) == ((int) r.get(0) == last ? ROWS - 3L * last : 3)));
@@ -175,6 +184,53 @@ class ParallelExecutionTest extends ExecTestBase {
         List<List<Object>> pairs = sameOnOneAndFourThreads(byPair);
         assertEquals(ROWS, pairs.stream().mapToLong(r -> (long) r.get(2)).sum());
         assertTrue(pairs.size() > PARALLEL_GROUPS, "enough groups to merge in parallel: " + pairs.size());
+    }
+
+    /**
+     * More hash partitions (workers) than some have groups: a filter keeping no row, one row,
+     * one heavy group with a few light ones (skew), and many groups with NULL keys among them.
+     */
+    @Test
+    void manyPartitionsMergeEmptyOneRowAndSkewedInputs() {
+        Expr none = call(Op.LT, BOOL, col(0, INT), lit(0));
+        Expr one = call(Op.EQ, BOOL, col(0, INT), lit(12_345));
+        AggCall count = agg(AggFunction.COUNT_STAR, -1, BIGINT);
+        AggCall sum = agg(AggFunction.SUM, 3, dec(18, 2));
+        assertEquals(List.of(), sameOnThreads(aggregate(new FilterNode(scan(facts()), none), List.of(1), count, sum), 2, 16));
+        assertEquals(List.of(row(345, 1L, BigDecimal.valueOf(2372, 2))),
+                sameOnThreads(aggregate(new FilterNode(scan(facts()), one), List.of(1), count, sum), 2, 16));
+        // id < 1000 are groups of one row each; all others fall into the group 1000.
+        AggregateNode skewed = aggregate(project(scan(facts()), call(Op.CASE, INT, call(Op.LT, BOOL, col(0, INT), lit(1000)),
+                col(0, INT), lit(1000)), col(3, dec(12, 2))), List.of(0), count, agg(AggFunction.SUM, 1, dec(18, 2)));
+        List<List<Object>> groups = sameOnThreads(skewed, 2, 16);
+        assertEquals(1001, groups.size());
+        assertEquals(ROWS - 1000L, groups.stream().filter(r -> (int) r.get(0) == 1000).findFirst().orElseThrow().get(1));
+        // (id / 3, tag): NULL tags in every 13th row, groups of one to three rows, above the parallel merge's threshold.
+        AggregateNode byPair = aggregate(project(scan(facts()), call(Op.DIVIDE, INT, col(0, INT), lit(3)), col(2, VARCHAR)),
+                List.of(0, 1), count);
+        List<List<Object>> pairs = sameOnThreads(byPair, 2, 16);
+        assertEquals(ROWS, pairs.stream().mapToLong(r -> (long) r.get(2)).sum());
+        assertTrue(pairs.stream().anyMatch(r -> r.get(1) == null));
+    }
+
+    /**
+     * String group keys from a join's build side all come in its one dictionary, whose codes
+     * the workers group by as they are; the probe's own strings (one dictionary per batch) and
+     * derived strings that may repeat in their dictionary (SUBSTRING) group by value.
+     */
+    @Test
+    void stringKeysGroupByValueWhateverDictionaryTheyComeIn() {
+        JoinNode joined = join(scan(facts()), scan(parts()), JoinKind.INNER);
+        AggregateNode byName = aggregate(joined, List.of(6), agg(AggFunction.COUNT_STAR, -1, BIGINT));
+        List<List<Object>> names = sameOnThreads(byName, 2, 4);
+        assertEquals(500, names.size());
+        assertEquals(ROWS / 2, names.stream().mapToLong(r -> (long) r.get(1)).sum());
+        AggregateNode byNameAndTag = aggregate(joined, List.of(6, 2), agg(AggFunction.COUNT_STAR, -1, BIGINT));
+        assertEquals(ROWS / 2, sameOnThreads(byNameAndTag, 2, 4).stream().mapToLong(r -> (long) r.get(2)).sum());
+        AggregateNode byInitial = aggregate(project(scan(facts()), call(Op.SUBSTRING, VARCHAR, col(2, VARCHAR), lit(1), lit(1))),
+                List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT));
+        assertEquals(List.of(Arrays.asList(null, (long) (ROWS + 12) / 13), row("t", (long) ROWS - (ROWS + 12) / 13)),
+                sameOnThreads(byInitial, 2, 4));
     }
 
     @Test
