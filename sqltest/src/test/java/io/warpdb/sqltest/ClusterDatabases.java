@@ -38,7 +38,7 @@ final class ClusterDatabases {
             try {
                 Path parent = Files.createDirectories(Path.of("target", "sqltest-cluster"));
                 Path dir = Files.createTempDirectory(parent, ProcessHandle.current().pid() + "-" + transport + "-");
-                cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx768m"), "transport = " + transport + "\n" + settings);
+                cluster = LoopbackCluster.start(dir, NODES, LoopbackCluster.smallNode("768m"), "transport = " + transport + "\n" + settings);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create a folder for the cluster's nodes", e);
             }

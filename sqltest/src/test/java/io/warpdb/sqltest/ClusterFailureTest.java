@@ -61,7 +61,7 @@ class ClusterFailureTest {
     @MethodSource("transports")
     void aNodeThatDoesNotAnswerFailsTheQueriesThatNeedItWithinTheTimeout(String transport) throws Exception {
         String timeout = "node.timeout.seconds = " + TIMEOUT_SECONDS + "\n" + transport(transport);
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir, 3, List.of("-Xmx512m"), timeout)) {
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir, 3, LoopbackCluster.smallNode("512m"), timeout)) {
             try (Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement()) {
                 s.executeUpdate("CREATE TABLE t (k INT, v INT) WITH (distribution = 'hash(k)')");
                 s.executeUpdate("CREATE TABLE r (k INT) WITH (distribution = 'replicated')");
@@ -101,7 +101,7 @@ class ClusterFailureTest {
         // every v value on 100 rows: the repartitioned self-join counts ROWS * 100 pairs, long enough to be killed in
         String join = "SELECT COUNT(*) FROM t a JOIN t b ON a.v = b.v";
         // the default timeout (60 s): a killed node's broken streams fail the query at once, not a timeout
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx512m"), transport(transport));
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, LoopbackCluster.smallNode("512m"), transport(transport));
                 Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE t (k INT, v INT) WITH (distribution = 'hash(k)')");
             s.executeUpdate("CREATE TABLE r (k INT) WITH (distribution = 'replicated')");
@@ -150,7 +150,7 @@ class ClusterFailureTest {
     @MethodSource("transports")
     void aLoadWhoseCoordinatorOrShardIsKilledLeavesAllRowsOrNoneOnEveryNode(String transport) throws Exception {
         Path csv = rows(dir.resolve("load.csv"), ROWS);
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, List.of("-Xmx512m"), transport(transport))) {
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 3, LoopbackCluster.smallNode("512m"), transport(transport))) {
             try (Connection c = DriverManager.getConnection(cluster.url(0)); Statement s = c.createStatement()) {
                 for (String table : List.of("timed", "by_coordinator", "by_shard")) {
                     s.executeUpdate("CREATE TABLE " + table + " (k INT, v INT) WITH (distribution = 'hash(k)')");

@@ -68,7 +68,7 @@ class ClusterLoopbackTest {
     @ParameterizedTest(name = "transport = {0}")
     @ValueSource(strings = {"flight", "ucx"})
     void threeNodesAnswerAsOneAndANodeCatchesUp(String transport) throws Exception {
-        try (LoopbackCluster cluster = LoopbackCluster.start(dir, NODES, List.of("-Xmx512m"), "transport = " + transport + "\n");
+        try (LoopbackCluster cluster = LoopbackCluster.start(dir, NODES, LoopbackCluster.smallNode("512m"), "transport = " + transport + "\n");
                 Connection reference = DriverManager.getConnection("jdbc:warpdb:mem:cluster_reference")) {
             Path csv = dir.resolve("orders.csv");
             StringBuilder rows = new StringBuilder();

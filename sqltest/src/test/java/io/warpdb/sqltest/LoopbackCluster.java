@@ -35,6 +35,15 @@ public final class LoopbackCluster implements AutoCloseable {
         this.settings = settings;
     }
 
+    /**
+     * JVM options of a node that serves small statements in a test: {@code heap} of heap, the client compiler only
+     * and the serial collector. On 2 cores the server compiler's and G1's threads of several node processes took CPU
+     * from the tests while the nodes' statements are too short to gain from them.
+     */
+    public static List<String> smallNode(String heap) {
+        return List.of("-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    }
+
     /** Starts {@code nodes} nodes whose data lies under {@code dir}; returns once every one serves. */
     public static LoopbackCluster start(Path dir, int nodes, List<String> jvmOptions) {
         return start(dir, nodes, jvmOptions, "");
