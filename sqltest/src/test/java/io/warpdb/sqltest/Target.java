@@ -60,9 +60,9 @@ public final class Target {
         return name.endsWith(DURABLE) ? name.substring(0, name.length() - DURABLE.length()) : name;
     }
 
-    /** Whether the target named {@code name} is a cluster of node processes (whichever transport). */
+    /** Whether the target named {@code name} (as {@link #name()} gives it) is a cluster of node processes, whichever transport. */
     public static boolean isCluster(String name) {
-        return name.strip().toLowerCase(Locale.ROOT).startsWith(CLUSTER);
+        return name.startsWith(CLUSTER);
     }
 
     public boolean isOracle() {
