@@ -26,6 +26,7 @@ import io.warpdb.exec.cpu.expr.ExprCompiler;
 import io.warpdb.exec.cpu.hash.GroupKeyStrings;
 import io.warpdb.exec.cpu.hash.KeyEncoder;
 import io.warpdb.exec.cpu.hash.KeyTable;
+import io.warpdb.exec.cpu.hash.PartitionOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -294,35 +295,22 @@ final class HashAggregateOperator extends Operator {
 
     /**
      * The group keys of a partial, column-wise by group id, and its group ids ordered by hash
-     * partition (a counting sort): partition p's are {@code byPartition[partitionStart[p] ..
-     * partitionStart[p + 1])}, ascending, so that a worker merging one partition reads only its groups.
+     * partition, so that a worker merging one partition reads only its groups.
      */
     private static final class StoredKeys {
         final long[][] keys;
         final boolean[][] nulls;
-        final int[] partitionStart;
-        final int[] byPartition;
+        final PartitionOrder byPartition;
 
         StoredKeys(long[][] keys, boolean[][] nulls, int[] partition, int parts) {
             this.keys = keys;
             this.nulls = nulls;
-            partitionStart = new int[parts + 1];
-            for (int part : partition) {
-                partitionStart[part + 1]++;
-            }
-            for (int p = 0; p < parts; p++) {
-                partitionStart[p + 1] += partitionStart[p];
-            }
-            byPartition = new int[partition.length];
-            int[] next = Arrays.copyOf(partitionStart, parts);
-            for (int g = 0; g < partition.length; g++) {
-                byPartition[next[partition[g]]++] = g;
-            }
+            byPartition = PartitionOrder.of(partition, parts);
         }
 
         /** How many groups lie in partition {@code p}. */
         int countIn(int p) {
-            return partitionStart[p + 1] - partitionStart[p];
+            return byPartition.end(p) - byPartition.start(p);
         }
 
         /** Column k of the given rows of {@code values}: the keys or NULL flags of partition p's groups. */
@@ -432,7 +420,7 @@ final class HashAggregateOperator extends Operator {
                         keys[k][g] = table.key(k, g);
                         nulls[k][g] = table.isNull(k, g);
                     }
-                    partition[g] = (int) (((table.storedHash(g) & 0xffffffffL) * parts) >>> 32);
+                    partition[g] = PartitionOrder.partition(table.storedHash(g), parts);
                 }
             }
             return new StoredKeys(keys, nulls, partition, parts);
@@ -445,19 +433,19 @@ final class HashAggregateOperator extends Operator {
         void merge(Groups partial, StoredKeys keys, int p) {
             int[] groupIds = new int[partial.count()];
             if (!groupKeys.isEmpty()) {
-                int from = keys.partitionStart[p];
-                int to = keys.partitionStart[p + 1];
+                int from = keys.byPartition.start(p);
+                int to = keys.byPartition.end(p);
                 long[][] partKeys = new long[groupKeys.size()][];
                 boolean[][] partNulls = new boolean[groupKeys.size()][];
                 for (int k = 0; k < groupKeys.size(); k++) {
-                    partKeys[k] = StoredKeys.gather(keys.keys[k], keys.byPartition, from, to);
-                    partNulls[k] = StoredKeys.gather(keys.nulls[k], keys.byPartition, from, to);
+                    partKeys[k] = StoredKeys.gather(keys.keys[k], keys.byPartition.items(), from, to);
+                    partNulls[k] = StoredKeys.gather(keys.nulls[k], keys.byPartition.items(), from, to);
                 }
                 int[] partIds = new int[to - from];
                 table.add(partKeys, partNulls, null, partIds, null);
                 Arrays.fill(groupIds, -1);
                 for (int i = from; i < to; i++) {
-                    groupIds[keys.byPartition[i]] = partIds[i - from];
+                    groupIds[keys.byPartition.item(i)] = partIds[i - from];
                 }
             }
             mergeStates(partial, groupIds);

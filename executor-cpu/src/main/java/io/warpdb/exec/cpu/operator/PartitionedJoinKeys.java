@@ -2,6 +2,7 @@ package io.warpdb.exec.cpu.operator;
 
 import io.warpdb.core.exec.ExecContext;
 import io.warpdb.exec.cpu.hash.KeyTable;
+import io.warpdb.exec.cpu.hash.PartitionOrder;
 
 /**
  * The distinct keys of a join's build side, split by hash into one {@link KeyTable} per worker so
@@ -37,31 +38,22 @@ final class PartitionedJoinKeys {
         int parts = rows < MIN_PARTITIONED_ROWS ? 1 : Math.max(1, context.parallelism());
         boolean[][] noNulls = new boolean[keys.length][];
         int[] hashes = new int[rows];
-        // Rows of partition p are rowsByPartition[start[p] .. start[p + 1]): a counting sort by partition.
-        int[] start = new int[parts + 1];
+        int[] partitionOf = new int[rows];
         for (int row = 0; row < rows; row++) {
             if (skip == null || !skip[row]) {
                 hashes[row] = KeyTable.hashOf(keys, noNulls, row);
-                start[partition(hashes[row], parts) + 1]++;
-            }
-        }
-        for (int p = 0; p < parts; p++) {
-            start[p + 1] += start[p];
-        }
-        int[] rowsByPartition = new int[start[parts]];
-        int[] next = start.clone();
-        for (int row = 0; row < rows; row++) {
-            if (skip == null || !skip[row]) {
-                rowsByPartition[next[partition(hashes[row], parts)]++] = row;
+                partitionOf[row] = PartitionOrder.partition(hashes[row], parts);
             } else {
                 ids[row] = -1;
+                partitionOf[row] = -1;
             }
         }
+        PartitionOrder order = PartitionOrder.of(partitionOf, parts);
         KeyTable[] tables = new KeyTable[parts];
         Workers.runAll(parts, p -> {
             KeyTable table = new KeyTable(keys.length);
-            for (int i = start[p]; i < start[p + 1]; i++) {
-                int row = rowsByPartition[i];
+            for (int i = order.start(p); i < order.end(p); i++) {
+                int row = order.item(i);
                 ids[row] = table.addRow(keys, noNulls, row, hashes[row]);
             }
             tables[p] = table;
@@ -69,17 +61,12 @@ final class PartitionedJoinKeys {
         PartitionedJoinKeys index = new PartitionedJoinKeys(tables);
         if (parts > 1) {
             for (int p = 1; p < parts; p++) {
-                for (int i = start[p]; i < start[p + 1]; i++) {
-                    ids[rowsByPartition[i]] += index.base[p];
+                for (int i = order.start(p); i < order.end(p); i++) {
+                    ids[order.item(i)] += index.base[p];
                 }
             }
         }
         return index;
-    }
-
-    /** The partition of a hash, from its high bits (the tables' slots use the low ones). */
-    private static int partition(int hash, int parts) {
-        return (int) (((hash & 0xffffffffL) * parts) >>> 32);
     }
 
     /** Distinct keys in all partitions. */
@@ -97,7 +84,7 @@ final class PartitionedJoinKeys {
                 continue;
             }
             int hash = KeyTable.hashOf(keys, noNulls, row);
-            int p = parts == 1 ? 0 : partition(hash, parts);
+            int p = parts == 1 ? 0 : PartitionOrder.partition(hash, parts);
             int local = tables[p].findRow(keys, noNulls, row, hash);
             ids[row] = local < 0 ? -1 : local + base[p];
         }
