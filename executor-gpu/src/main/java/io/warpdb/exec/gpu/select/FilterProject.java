@@ -80,7 +80,16 @@ public final class FilterProject {
             return new DeviceTable(schema, input.rows(), shared);
         }
         if (predicate == null) {
-            return compute(input, null, null, exprs, schema, entries, work);
+            List<Call> contained = containedOutputs(exprs);
+            if (contained.isEmpty()) {
+                return compute(input, null, null, exprs, schema, entries, work);
+            }
+            // Computed once and read as columns: q01's charge is then a chain over its discounted price and the tax.
+            int first = input.schema().size();
+            try (DeviceTable extended = appendComputed(input, contained, entries, work)) {
+                return run(extended, null, exprs.stream().map(e -> StringCombinations.replace(e, contained, first)).toList(), schema,
+                        entries, work);
+            }
         }
         predicate = Exprs.inEvaluationOrder(predicate);
         SimplePredicate simple = SimplePredicate.of(predicate, input.columns().stream().map(DeviceColumn::type).toList(), entries);
@@ -115,6 +124,39 @@ public final class FilterProject {
         try (DeviceTable kept = simple == null ? run(input, predicate, columns, readSchema, entries, work)
                 : compute(input, predicate, simple, columns, readSchema, entries, work)) {
             return run(kept, null, exprs.stream().map(e -> Exprs.remap(e, c -> position[c])).toList(), schema, entries, work);
+        }
+    }
+
+    /**
+     * The computed outputs (not strings, which go by dictionary) that another output contains, as
+     * TPC-H q01's {@code price * (1 - discount)} is contained in {@code price * (1 - discount) * (1 + tax)}.
+     */
+    private static List<Call> containedOutputs(List<Expr> exprs) {
+        List<Call> contained = new ArrayList<>();
+        for (Expr e : exprs) {
+            if (e instanceof Call call && !call.type().kind().isString() && ProgramCompiler.readsColumn(call) && !contained.contains(call)
+                    && exprs.stream().anyMatch(other -> containsProperly(other, call))) {
+                contained.add(call);
+            }
+        }
+        return contained;
+    }
+
+    private static boolean containsProperly(Expr outer, Expr inner) {
+        return outer instanceof Call call && call.args().stream().anyMatch(a -> a.equals(inner) || containsProperly(a, inner));
+    }
+
+    /** {@code input}'s columns (shared) followed by the values of {@code calls}; the caller closes it. */
+    private static DeviceTable appendComputed(DeviceTable input, List<Call> calls, EntryEvaluator entries, DeviceWork work) {
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            fields.add(new Field("contained" + i, calls.get(i).type()));
+        }
+        try (DeviceTable computed = compute(input, null, null, List.copyOf(calls), new Schema(fields), entries, work)) {
+            List<DeviceColumn> columns = new ArrayList<>();
+            input.columns().forEach(c -> columns.add(c.share()));
+            computed.columns().forEach(c -> columns.add(c.share()));
+            return new DeviceTable(input.schema().concat(computed.schema()), input.rows(), columns);
         }
     }
 

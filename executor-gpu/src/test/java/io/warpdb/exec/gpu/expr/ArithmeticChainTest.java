@@ -27,7 +27,12 @@ class ArithmeticChainTest {
     private static final Literal ONE = Literal.ofLong(1, DataType.INTEGER);
 
     private static ArithmeticChain chainOf(Expr e) {
-        ProgramCompiler compiler = new ProgramCompiler(List.of(MONEY, MONEY, MONEY), Arrays.asList(null, null, null),
+        return chainOf(e, MONEY);
+    }
+
+    /** The chain of {@code e} over columns price (of type {@code first}), discount and tax. */
+    private static ArithmeticChain chainOf(Expr e, DataType first) {
+        ProgramCompiler compiler = new ProgramCompiler(List.of(first, MONEY, MONEY), Arrays.asList(null, null, null),
                 List.of(true, false, false), null);
         compiler.add(e, e.type());
         Program program = compiler.build();
@@ -49,6 +54,17 @@ class ArithmeticChainTest {
     void aConstantScaledPastSixtyFourBitsIsLeftToTheInterpreter() {
         Expr big = Call.of(Op.SUBTRACT, DataType.decimal(18, 2), Literal.ofLong(Long.MAX_VALUE / 10, DataType.BIGINT), DISCOUNT);
         assertNull(chainOf(big));
+    }
+
+    /** q01's charge once its discounted price is a column (FilterProject computes contained outputs first). */
+    @Test
+    void aDiscountedPriceColumnTimesOnePlusTaxIsAChain() {
+        Expr charge = Call.of(Op.MULTIPLY, DataType.decimal(18, 6), new ColumnRef(0, DataType.decimal(18, 4)),
+                Call.of(Op.ADD, DataType.decimal(16, 2), ONE, TAX));
+        ArithmeticChain chain = chainOf(charge, DataType.decimal(18, 4));
+        assertNotNull(chain);
+        assertEquals(List.of(new ArithmeticChain.Leaf(-1, 8, 100), new ArithmeticChain.Leaf(2, 8, 0), new ArithmeticChain.Leaf(0, 8, 0)),
+                chain.leaves());
     }
 
     @Test

@@ -184,9 +184,10 @@ class FilterProjectTest extends GpuTestBase {
      * A simple predicate (its constant an expression over no column, as q01's date minus an
      * interval) with computed outputs: the lean SELECT of the columns they read, then PROJECT; with
      * v2 and v1 kernels, against the CPU as multisets. All, most, some and no rows kept; NULLs,
-     * duplicates, skew; a column read by several outputs; outputs that are only computed; string
-     * functions over the kept rows; overflow failing alike; constants that are NULL or raise
-     * (left to the interpreter); and q01's aggregate over it all.
+     * duplicates, skew; a column read by several outputs; outputs that are only computed; outputs
+     * that contain others (computed first, also without a predicate); string functions over the
+     * kept rows; overflow failing alike; constants that are NULL or raise (left to the
+     * interpreter); and q01's aggregate over it all.
      */
     @ParameterizedTest
     @MethodSource("kernelSizes")
@@ -236,8 +237,13 @@ class FilterProjectTest extends GpuTestBase {
         List<Expr> strings = List.of(Call.of(Op.SUBSTRING, DataType.VARCHAR, lineitem(4), one, one), price,
                 Call.of(Op.UPPER, DataType.VARCHAR, lineitem(5)), Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, shipdate));
         List<Expr> overflowing = List.of(Call.of(Op.MULTIPLY, DataType.decimal(18, 4), lineitem(7), lineitem(7)), tax);
+        // Outputs inside outputs inside outputs: each computed once, then read as a column.
+        List<Expr> nested = List.of(Call.of(Op.SUBTRACT, DataType.decimal(18, 6), charge, discounted), charge, discounted);
+        for (List<Expr> outputs : List.of(q01, nested)) {
+            assertSame(new ProjectNode(scan(source), outputs, schemaOf(outputs)), false, context);
+        }
         for (Expr p : predicates) {
-            for (List<Expr> outputs : List.of(q01, computedOnly, strings, overflowing)) {
+            for (List<Expr> outputs : List.of(q01, computedOnly, strings, overflowing, nested)) {
                 assertSame(new ProjectNode(new FilterNode(scan(source), p), outputs, schemaOf(outputs)), false, context);
             }
             assertSame(q01Aggregate(new ProjectNode(new FilterNode(scan(source), p), q01, schemaOf(q01))), false, context);
