@@ -24,6 +24,7 @@ import io.warpdb.exec.gpu.testing.RandomBatches;
 import io.warpdb.exec.gpu.testing.ResultAssert;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,6 +41,15 @@ class FilterProjectTest extends GpuTestBase {
     private static final Schema SCHEMA = Schema.of(new Field("a", DataType.BIGINT), new Field("i", DataType.INTEGER),
             new Field("d", MONEY), new Field("x", DataType.DOUBLE), new Field("dt", DataType.DATE),
             new Field("s", DataType.VARCHAR), new Field("b", DataType.BOOLEAN));
+
+    /**
+     * TPC-H q01's lineitem columns, of few enough digits that its products and their sums fit 64
+     * bits; {@code big}'s products do not.
+     */
+    private static final Schema LINEITEM = Schema.of(new Field("quantity", DataType.decimal(4, 2)),
+            new Field("price", DataType.decimal(6, 2)), new Field("discount", DataType.decimal(3, 2)),
+            new Field("tax", DataType.decimal(3, 2)), new Field("flag", DataType.VARCHAR), new Field("status", DataType.VARCHAR),
+            new Field("shipdate", DataType.DATE), new Field("big", DataType.decimal(18, 2)));
 
     @BeforeEach
     void requireGpu() {
@@ -122,63 +132,44 @@ class FilterProjectTest extends GpuTestBase {
     @ParameterizedTest
     @MethodSource("kernelSizes")
     void selectsAndChainsMatchTheCpu(int rows) {
-        String before = System.getProperty(FilterProject.KERNEL_PROPERTY);
-        try {
-            for (String kernels : List.of("v2", "v1")) {
-                System.setProperty(FilterProject.KERNEL_PROPERTY, kernels);
-                for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
-                        RandomBatches.Options.plain(), RandomBatches.Options.plain().withNulls(0.1).withExtremes())) {
-                    RandomBatches random = new RandomBatches(rows * 17L + 3);
-                    try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
-                        String context = kernels + ", seed " + random.seed() + ", " + rows + " rows, " + options;
-                        ColumnRef a = ref(0);
-                        ColumnRef i = ref(1);
-                        ColumnRef d = ref(2);
-                        List<Expr> predicates = List.of(
-                                Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)),
-                                Call.of(Op.LT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)),
-                                Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(0, DataType.BIGINT)),
-                                Call.of(Op.AND, DataType.BOOLEAN, Call.of(Op.LE, DataType.BOOLEAN, d, Literal.ofLong(5000, MONEY)),
-                                        Call.of(Op.GE, DataType.BOOLEAN, i, Literal.ofLong(0, DataType.INTEGER))));
-                        List<List<Expr>> outputs = List.of(List.of(a), List.of(d, i, ref(6), a), List.of(ref(5), d));
-                        for (Expr p : predicates) {
-                            for (List<Expr> columns : outputs) {
-                                assertSame(new ProjectNode(new FilterNode(scan(source), p), columns, schemaOf(columns)), false, context);
-                            }
+        underEachKernelSet(kernels -> {
+            for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
+                    RandomBatches.Options.plain(), RandomBatches.Options.plain().withNulls(0.1).withExtremes())) {
+                RandomBatches random = new RandomBatches(rows * 17L + 3);
+                try (ListSource source = randomSource(random, SCHEMA, rows, options)) {
+                    String context = kernels + ", seed " + random.seed() + ", " + rows + " rows, " + options;
+                    ColumnRef a = ref(0);
+                    ColumnRef i = ref(1);
+                    ColumnRef d = ref(2);
+                    List<Expr> predicates = List.of(
+                            Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)),
+                            Call.of(Op.LT, DataType.BOOLEAN, a, Literal.ofLong(Long.MIN_VALUE, DataType.BIGINT)),
+                            Call.of(Op.GT, DataType.BOOLEAN, a, Literal.ofLong(0, DataType.BIGINT)),
+                            Call.of(Op.AND, DataType.BOOLEAN, Call.of(Op.LE, DataType.BOOLEAN, d, Literal.ofLong(5000, MONEY)),
+                                    Call.of(Op.GE, DataType.BOOLEAN, i, Literal.ofLong(0, DataType.INTEGER))));
+                    List<List<Expr>> outputs = List.of(List.of(a), List.of(d, i, ref(6), a), List.of(ref(5), d));
+                    for (Expr p : predicates) {
+                        for (List<Expr> columns : outputs) {
+                            assertSame(new ProjectNode(new FilterNode(scan(source), p), columns, schemaOf(columns)), false, context);
                         }
-                        List<Expr> chains = List.of(
-                                Call.of(Op.ADD, DataType.BIGINT, a, a),
-                                Call.of(Op.ADD, DataType.BIGINT, a, i),
-                                Call.of(Op.SUBTRACT, DataType.BIGINT, Literal.ofLong(7, DataType.BIGINT), a),
-                                Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, Call.of(Op.SUBTRACT, MONEY, Literal.ofLong(100, MONEY), d)),
-                                Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, d),
-                                Call.of(Op.SUBTRACT, DataType.BIGINT, Call.of(Op.MULTIPLY, DataType.BIGINT, a, Literal.ofLong(3, DataType.BIGINT)), i));
-                        for (Expr e : chains) {
-                            assertSame(new ProjectNode(scan(source), List.of(e), schemaOf(List.of(e))), false, context);
-                        }
-                        assertSame(new ProjectNode(scan(source), chains.subList(3, 5), schemaOf(chains.subList(3, 5))), false, context);
-                        List<Expr> mixed = List.of(chains.get(3), Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ref(4)), chains.get(1));
-                        assertSame(new ProjectNode(scan(source), mixed, schemaOf(mixed)), false, context);
                     }
+                    List<Expr> chains = List.of(
+                            Call.of(Op.ADD, DataType.BIGINT, a, a),
+                            Call.of(Op.ADD, DataType.BIGINT, a, i),
+                            Call.of(Op.SUBTRACT, DataType.BIGINT, Literal.ofLong(7, DataType.BIGINT), a),
+                            Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, Call.of(Op.SUBTRACT, MONEY, Literal.ofLong(100, MONEY), d)),
+                            Call.of(Op.MULTIPLY, DataType.decimal(18, 4), d, d),
+                            Call.of(Op.SUBTRACT, DataType.BIGINT, Call.of(Op.MULTIPLY, DataType.BIGINT, a, Literal.ofLong(3, DataType.BIGINT)), i));
+                    for (Expr e : chains) {
+                        assertSame(new ProjectNode(scan(source), List.of(e), schemaOf(List.of(e))), false, context);
+                    }
+                    assertSame(new ProjectNode(scan(source), chains.subList(3, 5), schemaOf(chains.subList(3, 5))), false, context);
+                    List<Expr> mixed = List.of(chains.get(3), Call.of(Op.EXTRACT_YEAR, DataType.BIGINT, ref(4)), chains.get(1));
+                    assertSame(new ProjectNode(scan(source), mixed, schemaOf(mixed)), false, context);
                 }
             }
-        } finally {
-            if (before == null) {
-                System.clearProperty(FilterProject.KERNEL_PROPERTY);
-            } else {
-                System.setProperty(FilterProject.KERNEL_PROPERTY, before);
-            }
-        }
+        });
     }
-
-    /**
-     * TPC-H q01's lineitem columns, of few enough digits that its products and their sums fit 64
-     * bits; {@code big}'s products do not.
-     */
-    private static final Schema LINEITEM = Schema.of(new Field("quantity", DataType.decimal(4, 2)),
-            new Field("price", DataType.decimal(6, 2)), new Field("discount", DataType.decimal(3, 2)),
-            new Field("tax", DataType.decimal(3, 2)), new Field("flag", DataType.VARCHAR), new Field("status", DataType.VARCHAR),
-            new Field("shipdate", DataType.DATE), new Field("big", DataType.decimal(18, 2)));
 
     /**
      * A simple predicate (its constant an expression over no column, as q01's date minus an
@@ -192,18 +183,24 @@ class FilterProjectTest extends GpuTestBase {
     @ParameterizedTest
     @MethodSource("kernelSizes")
     void selectedRowsFeedComputedOutputs(int rows) {
+        underEachKernelSet(kernels -> {
+            for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
+                    RandomBatches.Options.plain().withDistinct(7).withZipf(), RandomBatches.Options.plain().withNulls(0.05).withExtremes())) {
+                RandomBatches random = new RandomBatches(rows * 13L + 5);
+                try (ListSource source = randomSource(random, LINEITEM, rows, options)) {
+                    assertQ01Shapes(source, rows, kernels + ", seed " + random.seed() + ", " + rows + " rows, " + options);
+                }
+            }
+        });
+    }
+
+    /** Runs {@code body} under the v2 and then the v1 kernels ({@link FilterProject#KERNEL_PROPERTY}), restoring the setting. */
+    private static void underEachKernelSet(Consumer<String> body) {
         String before = System.getProperty(FilterProject.KERNEL_PROPERTY);
         try {
             for (String kernels : List.of("v2", "v1")) {
                 System.setProperty(FilterProject.KERNEL_PROPERTY, kernels);
-                for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
-                        RandomBatches.Options.plain().withDistinct(7).withZipf(),
-                        RandomBatches.Options.plain().withNulls(0.05).withExtremes())) {
-                    RandomBatches random = new RandomBatches(rows * 13L + 5);
-                    try (ListSource source = randomSource(random, LINEITEM, rows, options)) {
-                        assertQ01Shapes(source, rows, kernels + ", seed " + random.seed() + ", " + rows + " rows, " + options);
-                    }
-                }
+                body.accept(kernels);
             }
         } finally {
             if (before == null) {
