@@ -32,8 +32,10 @@ import java.util.TreeSet;
  * projection that only renames or reorders input columns shares them without copying. Simple
  * predicates ({@link SimplePredicate}) and outputs that are input columns bypass the interpreter.
  * With the v2 kernels ({@link #KERNEL_PROPERTY}, the default) PROJECT outputs that are
- * {@link ArithmeticChain}s run in {@code project_chain}, their values in registers; v1 runs every
- * case through the interpreter.
+ * {@link ArithmeticChain}s run in {@code project_chain}, their values in registers, and a simple
+ * predicate with computed outputs is the lean SELECT of the columns they read, then that PROJECT
+ * of the kept rows; v1 runs every case through the interpreter. Outputs that other outputs
+ * contain are computed once, then read as columns.
  */
 public final class FilterProject {
     private static final String MODULE = "select/filter_project";
