@@ -185,7 +185,8 @@ class FilterProjectTest extends GpuTestBase {
     void selectedRowsFeedComputedOutputs(int rows) {
         underEachKernelSet(kernels -> {
             for (RandomBatches.Options options : List.of(RandomBatches.Options.plain().withNulls(0.2),
-                    RandomBatches.Options.plain().withDistinct(7).withZipf(), RandomBatches.Options.plain().withNulls(0.05).withExtremes())) {
+                    RandomBatches.Options.plain().withDistinct(7).withZipf(),
+                    RandomBatches.Options.plain().withNulls(0.05).withExtremes())) {
                 RandomBatches random = new RandomBatches(rows * 13L + 5);
                 try (ListSource source = randomSource(random, LINEITEM, rows, options)) {
                     assertQ01Shapes(source, rows, kernels + ", seed " + random.seed() + ", " + rows + " rows, " + options);
@@ -218,7 +219,8 @@ class FilterProjectTest extends GpuTestBase {
         ColumnRef tax = lineitem(3);
         ColumnRef shipdate = lineitem(6);
         Literal one = Literal.ofLong(1, DataType.INTEGER);
-        Expr discounted = Call.of(Op.MULTIPLY, DataType.decimal(18, 4), price, Call.of(Op.SUBTRACT, DataType.decimal(16, 2), one, discount));
+        Expr discounted = Call.of(Op.MULTIPLY, DataType.decimal(18, 4), price,
+                Call.of(Op.SUBTRACT, DataType.decimal(16, 2), one, discount));
         Expr charge = Call.of(Op.MULTIPLY, DataType.decimal(18, 6), discounted, Call.of(Op.ADD, DataType.decimal(16, 2), one, tax));
         // Random dates lie in [-100000, 100000) days.
         List<Expr> predicates = List.of(
