@@ -31,6 +31,9 @@ __device__ __forceinline__ bool sums128(int op) {
 // Whether the state words a and b are double sums (b unused by OP_SUM_DOUBLE, where it stays 0).
 __device__ __forceinline__ bool sumsDoubles(int op) { return op == OP_SUM_DOUBLE || op == OP_DEVIATIONS; }
 
+// The state a partial starts from: nothing counted, MIN (and SINGLE_VALUE's MIN) at the largest key.
+__device__ __forceinline__ u64 emptyA(int op) { return (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull; }
+
 // The row's 128-bit addend of an exact sum: the value, or a part of its square (state.cuh).
 __device__ __forceinline__ void exactAddend(const KeySource& s, int op, long long row, u64& lo, u64& hi) {
     const long long v = exactValue(s, row);
@@ -163,7 +166,7 @@ __device__ __forceinline__ void initSharedState(u64* state, const AggSpec* aggs,
         u64* base = state + (size_t)(i / groups) * 3 * groups;
         const int g = i % groups;
         base[g] = 0;
-        base[groups + g] = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull;
+        base[groups + g] = emptyA(op);
         base[2 * groups + g] = 0;
     }
     __syncthreads();
@@ -199,7 +202,7 @@ accumulate_groups_shared(const AggSpec* aggs, int numAggs, const int* groupOfRow
 // One row's contribution to its group g, as a partial state (count, a, b); zero count: none.
 __device__ __forceinline__ void rowPartial(const AggSpec& s, int op, int g, long long row, u64& count, u64& a, u64& b) {
     count = 0;
-    a = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull;
+    a = emptyA(op);
     b = 0;
     if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) count = 1;
     if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) return;
@@ -218,23 +221,28 @@ __device__ __forceinline__ void rowPartial(const AggSpec& s, int op, int g, long
     }
 }
 
+// (count, a, b) += the partial state (oc, oa, ob), in registers.
+__device__ __forceinline__ void combine(int op, u64& count, u64& a, u64& b, u64 oc, u64 oa, u64 ob) {
+    count += oc;
+    if (sums128(op)) add128(a, b, oa, ob);
+    else if (sumsDoubles(op)) {
+        a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
+        b = (u64)__double_as_longlong(__longlong_as_double((long long)b) + __longlong_as_double((long long)ob));
+    }
+    else if (op == OP_MAX) a = max(a, oa);
+    else if (op == OP_MIN || op == OP_SINGLE_VALUE) {
+        a = min(a, oa);
+        b |= ob;
+    }
+}
+
 // The sum (min, max, or) of a partial state over the lanes of a warp; every lane gets it.
 __device__ __forceinline__ void warpMerge(int op, u64& count, u64& a, u64& b) {
     for (int offset = 16; offset > 0; offset >>= 1) {
         const u64 oc = __shfl_xor_sync(0xffffffffu, count, offset);
         const u64 oa = __shfl_xor_sync(0xffffffffu, a, offset);
         const u64 ob = __shfl_xor_sync(0xffffffffu, b, offset);
-        count += oc;
-        if (sums128(op)) add128(a, b, oa, ob);
-        else if (sumsDoubles(op)) {
-            a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
-            b = (u64)__double_as_longlong(__longlong_as_double((long long)b) + __longlong_as_double((long long)ob));
-        }
-        else if (op == OP_MAX) a = max(a, oa);
-        else if (op == OP_MIN || op == OP_SINGLE_VALUE) {
-            a = min(a, oa);
-            b |= ob;
-        }
+        combine(op, count, a, b, oc, oa, ob);
     }
 }
 
@@ -260,13 +268,57 @@ accumulate_groups_warp(const AggSpec* aggs, int numAggs, const int* groupOfRow, 
             for (int ai = 0; ai < numAggs; ai++) {
                 const AggSpec s = aggs[ai];
                 const int op = (int)s.op;
-                u64 count = 0, a = (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull, b = 0;
+                u64 count = 0, a = emptyA(op), b = 0;
                 if (mine) rowPartial(s, op, group, row, count, a, b);
                 warpMerge(op, count, a, b);
                 if (lane == leader) {
                     u64* base = state + (size_t)ai * 3 * groups;
                     mergeState(op, base, base + groups, base + 2 * groups, group, count, a, b);
                 }
+            }
+        }
+    }
+    flushSharedState(state, aggs, numAggs, groups);
+}
+
+// The fewest groups (up to REGISTER_GROUPS, as TPC-H q01's four): where a warp holds rows of
+// every group, accumulate_groups_warp merges once per group and aggregate for each 32 rows. Here a
+// thread keeps a partial state per group in registers over all its rows, one aggregate at a time
+// (a predicated add per group slot, the slot a compile-time index so it stays in registers), and
+// merges per warp with shuffles only at the end; one lane then adds the warp's partials to the
+// block's copy of the state in shared memory. GroupByTuning.REGISTER_GROUPS is this bound.
+constexpr int REGISTER_GROUPS = 4;
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+accumulate_groups_registers(const AggSpec* aggs, int numAggs, const int* groupOfRow, int n, int groups) {
+    extern __shared__ u64 state[];  // [aggregate][count | a | b][group]
+    initSharedState(state, aggs, numAggs, groups);
+    const int lane = threadIdx.x & 31;
+    for (int ai = 0; ai < numAggs; ai++) {
+        const AggSpec s = aggs[ai];
+        const int op = (int)s.op;
+        u64 count[REGISTER_GROUPS], a[REGISTER_GROUPS], b[REGISTER_GROUPS];
+#pragma unroll
+        for (int k = 0; k < REGISTER_GROUPS; k++) {
+            count[k] = 0;
+            a[k] = emptyA(op);
+            b[k] = 0;
+        }
+        for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
+            const int g = groupOfRow[row];
+            u64 rc, ra, rb;
+            rowPartial(s, op, g, row, rc, ra, rb);
+#pragma unroll
+            for (int k = 0; k < REGISTER_GROUPS; k++) {
+                if (k == g) combine(op, count[k], a[k], b[k], rc, ra, rb);
+            }
+        }
+        u64* base = state + (size_t)ai * 3 * groups;
+#pragma unroll
+        for (int k = 0; k < REGISTER_GROUPS; k++) {
+            if (k < groups) {  // the same for every lane: the warp shuffles together
+                warpMerge(op, count[k], a[k], b[k]);
+                if (lane == 0) mergeState(op, base, base + groups, base + 2 * groups, k, count[k], a[k], b[k]);
             }
         }
     }

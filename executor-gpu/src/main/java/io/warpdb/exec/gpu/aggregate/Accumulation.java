@@ -9,8 +9,10 @@ import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.GridSize;
 import io.warpdb.exec.gpu.sort.KeyColumn;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import jcuda.driver.JCudaDriver;
 
 /**
  * Runs the aggregates' accumulation on the device (aggregate/accumulate.cu): per group, a count
@@ -51,6 +53,23 @@ final class Accumulation {
                     Accumulation.download(b, groups, work));
         }
 
+        /** A copy of the state of {@code groups} groups, owned by the caller. */
+        DeviceState copy(int groups, DeviceWork work) {
+            long bytes = Math.max(1, groups) * (long) Long.BYTES;
+            List<DeviceBuffer> copies = new ArrayList<>();
+            try {
+                for (DeviceBuffer source : List.of(count, a, b)) {
+                    DeviceBuffer copy = work.allocate(bytes, "aggregate state copy");
+                    copies.add(copy);
+                    JCudaDriver.cuMemcpyDtoDAsync(copy.pointer(), source.pointer(), bytes, work.stream().handle());
+                }
+                return new DeviceState(copies.get(0), copies.get(1), copies.get(2));
+            } catch (RuntimeException e) {
+                copies.forEach(DeviceBuffer::close);
+                throw e;
+            }
+        }
+
         @Override
         public void close() {
             count.close();
@@ -87,11 +106,47 @@ final class Accumulation {
      */
     static List<DeviceState> run(List<AggCall> calls, List<KeyColumn> args, DeviceBuffer groupOfRow, int groupCount, int rows,
             DeviceWork work) {
+        // Calls of one state (SUM(x) and AVG(x): q01 has two such pairs) accumulate it once; the later ones get a copy.
         List<Integer> ops = new ArrayList<>();
+        List<KeyColumn> distinctArgs = new ArrayList<>();
+        int[] stateOf = new int[calls.size()];
         for (int i = 0; i < calls.size(); i++) {
-            ops.add(op(calls.get(i), args.get(i)));
+            int op = op(calls.get(i), args.get(i));
+            int same = 0;
+            while (same < ops.size() && !(ops.get(same) == op && sameArgument(distinctArgs.get(same), args.get(i)))) {
+                same++;
+            }
+            if (same == ops.size()) {
+                ops.add(op);
+                distinctArgs.add(args.get(i));
+            }
+            stateOf[i] = same;
         }
-        return run(ops, args, Collections.nCopies(calls.size(), null), groupOfRow, groupCount, rows, work);
+        List<DeviceState> accumulated = run(ops, distinctArgs, Collections.nCopies(ops.size(), null), groupOfRow, groupCount, rows, work);
+        List<DeviceState> states = new ArrayList<>();
+        List<DeviceState> copies = new ArrayList<>();
+        boolean[] given = new boolean[accumulated.size()];
+        try {
+            for (int i = 0; i < calls.size(); i++) {
+                DeviceState state = accumulated.get(stateOf[i]);
+                if (given[stateOf[i]]) {
+                    state = state.copy(groupCount, work);
+                    copies.add(state);
+                }
+                given[stateOf[i]] = true;
+                states.add(state);
+            }
+            return states;
+        } catch (RuntimeException e) {
+            accumulated.forEach(DeviceState::close);
+            copies.forEach(DeviceState::close);
+            throw e;
+        }
+    }
+
+    /** Whether two arguments (null: none, as of COUNT(*)) read the same values. */
+    private static boolean sameArgument(KeyColumn x, KeyColumn y) {
+        return x == null ? y == null : y != null && Arrays.equals(x.descriptor(), y.descriptor());
     }
 
     /**

@@ -18,6 +18,8 @@ import io.warpdb.exec.gpu.runtime.CudaDevice;
  * (many threads hide atomic latency on a cached table); 8 NSM blocks of 64 threads under 2 GB;
  * 8 NSM blocks of 8 threads beyond (fewer concurrent random accesses thrash the TLB less).
  * <li>Accumulation (region I, few groups, is bound by atomics on the same words): up to
+ * {@link #REGISTER_MAX_GROUPS} groups (TPC-H q01's four), each thread keeps a partial per group in
+ * registers over all its rows and warps merge them once at the end; up to
  * {@link #WARP_MERGE_MAX_GROUPS} groups, each warp merges its rows of a group with shuffles
  * before one lane adds them to the block's state in shared memory; while every block's copy of
  * the state fits {@link #SHARED_STATE_BYTES} of shared memory, rows go to that copy; beyond,
@@ -34,11 +36,19 @@ final class GroupByTuning {
      * {@code -Dwarpdb.gpu.warpMergeMaxGroups=N} moves the bound for the sweep's measurements.
      */
     static final int WARP_MERGE_MAX_GROUPS = Integer.getInteger("warpdb.gpu.warpMergeMaxGroups", 8);
+    /** The most groups accumulate_groups_registers keeps in registers (accumulate.cu's REGISTER_GROUPS). */
+    static final int REGISTER_GROUPS = 4;
+    /**
+     * Up to this many groups (at most {@link #REGISTER_GROUPS}) rows accumulate in registers;
+     * {@code -Dwarpdb.gpu.registerMaxGroups=0} leaves them to the warp merge, to compare the two.
+     */
+    static final int REGISTER_MAX_GROUPS = Math.min(REGISTER_GROUPS, Integer.getInteger("warpdb.gpu.registerMaxGroups", REGISTER_GROUPS));
     /** Shared memory a block's copy of the state may take (the default limit without opting in). */
     static final int SHARED_STATE_BYTES = 48 << 10;
 
     /** Where rows are added to their group's state. */
     enum Accumulator {
+        REGISTERS("accumulate_groups_registers"),
         WARP_MERGED("accumulate_groups_warp"),
         BLOCK_SHARED("accumulate_groups_shared"),
         GLOBAL("accumulate_groups");
@@ -80,7 +90,8 @@ final class GroupByTuning {
         if (stateBytes > SHARED_STATE_BYTES) {
             return Accumulator.GLOBAL;
         }
-        return groups <= WARP_MERGE_MAX_GROUPS ? Accumulator.WARP_MERGED : Accumulator.BLOCK_SHARED;
+        return groups <= REGISTER_MAX_GROUPS ? Accumulator.REGISTERS
+                : groups <= WARP_MERGE_MAX_GROUPS ? Accumulator.WARP_MERGED : Accumulator.BLOCK_SHARED;
     }
 
     /** The table for {@code groups} expected groups of {@code slotBytes} bytes per slot. */

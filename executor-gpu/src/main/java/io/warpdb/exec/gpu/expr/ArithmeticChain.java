@@ -1,5 +1,6 @@
 package io.warpdb.exec.gpu.expr;
 
+import io.warpdb.core.value.Pow10;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.Map;
 /**
  * A compiled output that is a chain of exact integer arithmetic: {@code t = leaf0 op leaf1}, then
  * {@code t = t op leaf} or {@code leaf op t} for each further step, each leaf an INTEGER-width or
- * 8-byte column or a constant, each op ADD_I, SUB_I or MUL_I ({@code a + b}, {@code price * (1 -
+ * 8-byte column or a constant (scaled up to a DECIMAL's scale), each op ADD_I, SUB_I or MUL_I ({@code a + b}, {@code price * (1 -
  * discount)}, {@code x * 3 - y}). The projection kernel {@code project_chain} evaluates it in
  * registers instead of the interpreter's slots; recognised from the program's instructions (not
  * the expression tree), so its values, NULLs and errors are those instructions'.
@@ -43,6 +44,21 @@ public record ArithmeticChain(List<Leaf> leaves, List<Step> steps) {
             switch (op) {
                 case COL_I32, COL_I64 -> leafSlots.put(dst, new Leaf(a, op == Opcode.COL_I32 ? 4 : 8, 0));
                 case CONST -> leafSlots.put(dst, new Leaf(-1, 8, program.consts()[a]));
+                case SCALE_UP -> {
+                    // A constant at a DECIMAL operand's scale (1 - discount), folded; 22003 stays the interpreter's.
+                    Leaf constant = a == chainSlot ? null : leafSlots.get(a);
+                    int imm = code[at + 5];
+                    if (constant == null || constant.column() >= 0 || imm > Pow10.MAX_EXPONENT) {
+                        return null;
+                    }
+                    long scaled;
+                    try {
+                        scaled = Math.multiplyExact(constant.constant(), Pow10.of(imm));
+                    } catch (ArithmeticException e) {
+                        return null;
+                    }
+                    leafSlots.put(dst, new Leaf(-1, 8, scaled));
+                }
                 case ADD_I, SUB_I, MUL_I -> {
                     Leaf x = a == chainSlot ? null : leafSlots.get(a);
                     Leaf y = b == chainSlot ? null : leafSlots.get(b);

@@ -6,6 +6,7 @@ import io.warpdb.core.expr.Expr;
 import io.warpdb.core.types.DataType;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import java.util.List;
 
 /**
  * Evaluates an expression once per entry of a string dictionary (the entry is column 0 of type
@@ -21,6 +22,16 @@ public interface EntryEvaluator {
      * combinations of values that a string function reads (CONCAT(a, b), CAST(n AS VARCHAR)), on the device.
      */
     EntryValues evaluateCombinations(Expr overColumns, DeviceTable combinations, DeviceWork work);
+
+    /**
+     * The value of {@code constant}, an expression that reads no column, as the interpreter holds
+     * it (evaluated once, over a one-entry dictionary it ignores); null when it is NULL or raises an
+     * error, which then stays the rows' to raise.
+     */
+    default Long constantValue(Expr constant) {
+        EntryValues value = evaluate(constant, DataType.VARCHAR, StringDictionary.ofDistinct(List.of("")));
+        return value.nulls()[0] ? null : value.values()[0];
+    }
 
     /**
      * The result per entry: the value as the interpreter holds it (booleans 0/1, numbers and dates

@@ -176,8 +176,9 @@ class GpuAggregateTest extends GpuTestBase {
 
     @Test
     void fewGroupsMergedPerWarp() {
-        // Up to GroupByTuning.WARP_MERGE_MAX_GROUPS groups (the NULL key is one more): every aggregate over every type.
-        for (int distinct : new int[] {1, 2, 5, 7, 8, 9}) {
+        // Up to GroupByTuning.REGISTER_MAX_GROUPS groups in registers, then up to WARP_MERGE_MAX_GROUPS merged per warp (the
+        // NULL key is one more): every aggregate over every type.
+        for (int distinct : new int[] {1, 2, 3, 4, 5, 7, 8, 9}) {
             check(60 + distinct, allTypes(), 1, Options.plain().withDistinct(distinct).withNulls(0.1).withExtremes(),
                     AggregationPath.HASH);
         }

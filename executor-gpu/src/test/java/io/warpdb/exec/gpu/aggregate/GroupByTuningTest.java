@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.exec.gpu.sort.KeyColumn.KeyRange;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The group-by tuning rules and the key-packing arithmetic (no GPU needed). */
@@ -61,13 +66,25 @@ class GroupByTuningTest {
     @Test
     void accumulatorRule() {
         // One SUM: 24 bytes of state per group and block copy.
-        assertEquals(GroupByTuning.Accumulator.WARP_MERGED, GroupByTuning.accumulator(1, 24));
+        assertEquals(GroupByTuning.Accumulator.REGISTERS, GroupByTuning.accumulator(1, 24));
+        assertEquals(GroupByTuning.Accumulator.REGISTERS, GroupByTuning.accumulator(4, 4 * 8 * 24), "q01: 4 groups, 8 aggregates");
+        assertEquals(GroupByTuning.Accumulator.WARP_MERGED, GroupByTuning.accumulator(5, 5 * 24));
         assertEquals(GroupByTuning.Accumulator.WARP_MERGED, GroupByTuning.accumulator(8, 8 * 24));
         assertEquals(GroupByTuning.Accumulator.BLOCK_SHARED, GroupByTuning.accumulator(9, 9 * 24));
         assertEquals(GroupByTuning.Accumulator.BLOCK_SHARED, GroupByTuning.accumulator(2048, 2048 * 24));
         assertEquals(GroupByTuning.Accumulator.GLOBAL, GroupByTuning.accumulator(2049, 2049 * 24));
         assertEquals(GroupByTuning.Accumulator.GLOBAL, GroupByTuning.accumulator(4, 49 << 10),
                 "few groups with too many aggregates for shared memory");
+    }
+
+    /** The host's bound on register accumulation is the kernel's (accumulate.cu, read without a GPU). */
+    @Test
+    void registerGroupsAgreeWithTheKernel() throws IOException {
+        Path inModule = Path.of("src/main/cuda/aggregate/accumulate.cu");
+        String kernel = Files.readString(Files.exists(inModule) ? inModule : Path.of("executor-gpu").resolve(inModule));
+        Matcher m = Pattern.compile("constexpr int REGISTER_GROUPS = (\\d+);").matcher(kernel);
+        assertTrue(m.find(), "no REGISTER_GROUPS in accumulate.cu");
+        assertEquals(GroupByTuning.REGISTER_GROUPS, Integer.parseInt(m.group(1)));
     }
 
     @Test

@@ -75,6 +75,28 @@ class HostEntryEvaluatorTest {
         }
     }
 
+    /**
+     * A constant expression (TPC-H q01's {@code DATE '1998-12-01' - INTERVAL '90' DAY}) evaluated
+     * once, as the CPU does; NULL and failing ones give null (their rows raise or compare alike).
+     */
+    @Test
+    void constantsAreEvaluatedOnceWithTheCpusSemantics() {
+        try (RootAllocator allocator = new RootAllocator()) {
+            HostEntryEvaluator entries = new HostEntryEvaluator(new ExecContext(allocator));
+            Literal december = Literal.ofLong(10561, DataType.DATE);
+            assertEquals(10471L, entries.constantValue(Call.of(Op.DATE_ADD_DAYS, DataType.DATE, december,
+                    Call.of(Op.NEGATE, DataType.INTEGER, Literal.ofLong(90, DataType.INTEGER)))));
+            assertEquals(5075L, entries.constantValue(Call.of(Op.MULTIPLY, DataType.decimal(10, 2), Literal.ofLong(5, DataType.INTEGER),
+                    Literal.ofLong(1015, DataType.decimal(5, 2)))));
+            assertEquals(0.5, Double.longBitsToDouble(entries.constantValue(Call.of(Op.DIVIDE, DataType.DOUBLE,
+                    new Literal(1.0, DataType.DOUBLE), new Literal(2.0, DataType.DOUBLE)))));
+            assertEquals(null, entries.constantValue(Call.of(Op.DATE_ADD_DAYS, DataType.DATE, Literal.ofNull(DataType.DATE),
+                    Literal.ofLong(1, DataType.INTEGER))));
+            assertEquals(null, entries.constantValue(Call.of(Op.DIVIDE, DataType.BIGINT, Literal.ofLong(1, DataType.BIGINT),
+                    Literal.ofLong(0, DataType.BIGINT))));
+        }
+    }
+
     /** A column of string codes (null: a NULL row). */
     private static FieldVector codes(RootAllocator allocator, Integer... codes) {
         IntVector v = new IntVector("codes", allocator);
