@@ -407,11 +407,18 @@ final class ShardFragment {
         return rows;
     }
 
-    /** Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}. */
+    /**
+     * Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}: the parts for
+     * other nodes first, so that their copies run while this node's own part is copied into its inbox.
+     */
     private static void sendParts(DeviceParts parts, int[] targetOf, Sending sending, BufferAllocator allocator) {
         try (parts) {
-            for (int p = 0; p < parts.parts(); p++) {
-                sending.putDevice(targetOf[p], parts, p, allocator);
+            for (boolean toOthers : new boolean[] {true, false}) {
+                for (int p = 0; p < parts.parts(); p++) {
+                    if (sending.remote[targetOf[p]] == toOthers) {
+                        sending.putDevice(targetOf[p], parts, p, allocator);
+                    }
+                }
             }
         }
     }
