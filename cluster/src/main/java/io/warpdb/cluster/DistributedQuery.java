@@ -343,13 +343,18 @@ final class DistributedQuery implements AutoCloseable {
         return id + "/" + (fragment + 1);
     }
 
-    /** Starts {@code f}, which sends its rows to the shards, on {@code node}: over the exchange, or on a thread of this node. */
+    /**
+     * Starts {@code f}, which sends its rows to the shards, on {@code node}: over the exchange, or on
+     * a thread of this node. Either way on a thread of its own: a request to another node waits for
+     * a round trip or two (UCX asks the node's worker address first), which the other starts and the
+     * gathered fragments' requests do not wait for.
+     */
     private CompletableFuture<long[]> start(FragmentPlanner.Fragment f, Member node) {
         FragmentTicket ticket = ticket(f);
         if (!node.id().equals(config.nodeId())) {
-            BatchStream answer = exchange.fetch(node, shard.logApplied(), ticket.text());
+            long logIndex = shard.logApplied();
             return CompletableFuture.supplyAsync(() -> {
-                try (answer) {
+                try (BatchStream answer = exchange.fetch(node, logIndex, ticket.text())) {
                     return sent(answer);
                 }
             }, LOCAL_SENDERS);

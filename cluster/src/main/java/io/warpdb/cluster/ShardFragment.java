@@ -19,13 +19,17 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -55,6 +59,12 @@ final class ShardFragment {
             new Field("send_nanos", DataType.BIGINT), new Field("finish_nanos", DataType.BIGINT), new Field("pull_nanos", DataType.BIGINT)));
     /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
     static final String HOP1 = ".hop1";
+    /** Opens the outboxes of the fragments' hops ({@link Opening}). */
+    private static final ExecutorService OPENERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "shard-fragment-outboxes");
+        t.setDaemon(true);
+        return t;
+    });
 
     private ShardFragment() {
     }
@@ -76,9 +86,10 @@ final class ShardFragment {
      * plan's result (the GPU executor runs the plan then), taking its rows (resident on the device,
      * or host batches: a GPU result's download, a CPU plan's run), hashing them into parts (upload
      * of host chunks, kernels, the wait for the parts' sizes; on the host path the parts' copy
-     * back), opening the outboxes and handing them the parts (device frames, or host batches
-     * encoded and sent; waits for the receivers' credits included), waiting for every receiver's end, and of that
-     * the time the receivers spent copying its device frames in (over UCX, as their ends say).
+     * back), waiting for the outboxes' opening (begun once the plan was made) and handing them the
+     * parts (device frames, or host batches encoded and sent; waits for the receivers' credits
+     * included), waiting for every receiver's end, and of that the time the receivers spent copying
+     * its device frames in (over UCX, as their ends say).
      */
     private static final class Steps {
         long planNanos;
@@ -104,35 +115,37 @@ final class ShardFragment {
     static BatchStream run(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members,
             BufferAllocator allocator) {
         if (ticket.output() == null) {
-            return rows(ticket, queryPlan, shard, exchange, members);
+            return rows(ticket, queryPlan, shard, exchange, members, schema -> { });
         }
         long start = System.nanoTime();
         List<Hop> hops = hops(ticket.output(), shardOf(exchange.self(), members), members.size());
-        List<List<Exchange.Outbox>> outboxes = new ArrayList<>();
+        List<Opening> openings = hops.stream().map(hop -> new Opening(exchange, hop, members)).toList();
         List<Moved> moved = new ArrayList<>();
         Steps steps = new Steps();
         try {
             Schema schema;
-            try (BatchStream rows = rows(ticket, queryPlan, shard, exchange, members)) {
+            try (BatchStream rows = rows(ticket, queryPlan, shard, exchange, members, openings.get(0)::start)) {
                 steps.planNanos = System.nanoTime() - start;
                 schema = rows.schema();
-                moved.add(send(rows, ticket.output().keys(), hops.get(0), members, exchange, outboxes, shard.partitioner(), allocator, steps));
+                moved.add(send(rows, ticket.output().keys(), hops.get(0), openings.get(0), members, exchange, shard.partitioner(), allocator,
+                        steps));
             }
             if (hops.size() == 2) {
                 List<Member> senders = hops.get(0).targets().stream().map(members::get).toList();
-                try (BatchStream received = residentOnHost(exchange.receive(hops.get(0).exchange(), senders, schema), allocator)) {
-                    moved.add(send(received, ticket.output().keys(), hops.get(1), members, exchange, outboxes, shard.partitioner(), allocator,
-                            steps));
+                openings.get(1).start(schema);
+                try (BatchStream received = exchange.receive(hops.get(0).exchange(), senders, schema)) {
+                    moved.add(send(received, ticket.output().keys(), hops.get(1), openings.get(1), members, exchange, shard.partitioner(),
+                            allocator, steps));
                 }
             }
         } catch (RuntimeException e) {
             WarpException error = e instanceof WarpException w ? w : new WarpException(SqlState.INTERNAL_ERROR, String.valueOf(e.getMessage()), e);
             for (int h = moved.size(); h < hops.size(); h++) {
-                fail(hops.get(h), h < outboxes.size() ? outboxes.get(h) : new ArrayList<>(), members, exchange, error, e);
+                fail(hops.get(h), openings.get(h).settled(e), members, exchange, error, e);
             }
             throw e;
         } finally {
-            outboxes.forEach(hop -> hop.stream().filter(o -> o != null).forEach(Exchange.Outbox::close));
+            openings.forEach(opening -> opening.settled(null).stream().filter(o -> o != null).forEach(Exchange.Outbox::close));
         }
         Moved first = moved.get(0);
         long bytes = moved.stream().mapToLong(Moved::bytes).sum();
@@ -141,46 +154,6 @@ final class ShardFragment {
             moved.size() == 2 ? first.wireBytes() : 0, moved.stream().mapToLong(Moved::ipcBytes).sum()};
         long[] counts = LongStream.concat(Arrays.stream(moves), Arrays.stream(steps.counts())).toArray();
         return Batches.of(SENT, List.of(sent(counts, allocator)));
-    }
-
-    /**
-     * {@code received}'s batches, then the rows that came to this device as host batches: a
-     * forwarder sends what hop 1 brought on through the host. Closing it closes {@code received}.
-     */
-    private static BatchStream residentOnHost(BatchStream received, BufferAllocator allocator) {
-        return new BatchStream() {
-            private ArrayDeque<ResidentRows> resident;
-
-            @Override
-            public Schema schema() {
-                return received.schema();
-            }
-
-            @Override
-            public Batch next() {
-                if (resident == null) {
-                    Batch batch = received.next();
-                    if (batch != null) {
-                        return batch;
-                    }
-                    resident = new ArrayDeque<>(received instanceof ExchangeInbox.Received inbox ? inbox.takeDeviceRows() : List.of());
-                }
-                try (ResidentRows rows = resident.poll()) {
-                    return rows == null ? null : rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator);
-                }
-            }
-
-            @Override
-            public void close() {
-                try {
-                    if (resident != null) {
-                        resident.forEach(ResidentRows::close);
-                    }
-                } finally {
-                    received.close();
-                }
-            }
-        };
     }
 
     /** Shard {@code self}'s hops of rows as {@code output} says: one, to every shard; or the two of a two-level shuffle. */
@@ -241,8 +214,12 @@ final class ShardFragment {
         open.clear();
     }
 
-    /** The fragment's rows on this shard; {@code queryPlan}: as {@link #run} takes it. */
-    private static BatchStream rows(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members) {
+    /**
+     * The fragment's rows on this shard; {@code queryPlan}: as {@link #run} takes it; {@code planned}
+     * is told the rows' schema once the fragment is planned, before it runs.
+     */
+    private static BatchStream rows(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members,
+            Consumer<Schema> planned) {
         Session session = shard.database().newLocalSession();
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
@@ -255,6 +232,7 @@ final class ShardFragment {
             if (ticket.partial()) {
                 fragment = FragmentPlanner.shardHalf((AggregateNode) fragment);
             }
+            planned.accept(fragment.schema());
             return new ResultStream(QueryPlans.run(session, fragment, fragment.schema()), () -> closeAll(owned));
         } catch (RuntimeException e) {
             try {
@@ -299,22 +277,17 @@ final class ShardFragment {
      * Sends {@code rows} over {@code hop}: hashed on {@code keys} by {@code partitioning} (on the GPU
      * or the CPU, as the shard's partitioner is) into one part per node, each part to the target the
      * hop routes that node's rows through (or every row to every target when there are no keys), one
-     * outbox per target, which it opens into a new element of {@code outboxes}; adds its times to {@code steps}.
+     * outbox per target, which {@code opening} opens (started, or started now); adds its times to {@code steps}.
      */
-    private static Moved send(BatchStream rows, List<Integer> keys, Hop hop, List<Member> members, Exchange exchange,
-            List<List<Exchange.Outbox>> outboxes, HashPartitioner partitioning, BufferAllocator allocator, Steps steps) {
-        List<Exchange.Outbox> open = new ArrayList<>();
-        outboxes.add(open);
-        Schema schema = rows.schema();
+    private static Moved send(BatchStream rows, List<Integer> keys, Hop hop, Opening opening, List<Member> members, Exchange exchange,
+            HashPartitioner partitioning, BufferAllocator allocator, Steps steps) {
+        opening.start(rows.schema());
         List<Member> targets = hop.targets().stream().map(members::get).toList();
-        long opening = System.nanoTime();
-        open.addAll(exchange.send(targets, hop.exchange(), schema, hop.acrossGroups()));
-        steps.sendNanos += System.nanoTime() - opening;
         boolean[] remote = new boolean[targets.size()];
         for (int t = 0; t < remote.length; t++) {
             remote[t] = !targets.get(t).id().equals(exchange.self().id());
         }
-        Sending sending = new Sending(open, remote, steps);
+        Sending sending = new Sending(opening, remote, steps);
         long sentRows = 0;
         if (keys.isEmpty()) {
             for (Batch next = take(rows, steps); next != null; next = take(rows, steps)) {
@@ -326,6 +299,12 @@ final class ShardFragment {
                         sending.put(t, CpuHashPartitioner.copy(batch, allocator));
                     }
                 }
+            }
+            // rows reach a device only as parts hashed on keys, so a first hop without keys left none there
+            List<ResidentRows> stray = rows instanceof ExchangeInbox.Received received ? received.takeDeviceRows() : List.of();
+            stray.forEach(ResidentRows::close);
+            if (!stray.isEmpty()) {
+                throw new WarpException(SqlState.INTERNAL_ERROR, "rows of " + hop.exchange() + " on the device without keys to hash");
             }
         } else {
             ShardPartitioner partitioner = new ShardPartitioner(keys, members.size(), partitioning);
@@ -339,7 +318,7 @@ final class ShardFragment {
                 if (resident != null) {
                     try (resident) {
                         sentRows += resident.rowCount();
-                        sendResident(resident, keys, partitioner, device.get(), hop.position(), sending, allocator);
+                        sendResident(resident, keys, partitioner, device, hop.position(), sending, allocator);
                     }
                 }
             }
@@ -363,9 +342,13 @@ final class ShardFragment {
             } finally {
                 chunk.forEach(Batch::close);
             }
+            if (rows instanceof ExchangeInbox.Received received) {
+                // a forwarder's rows that the first hop left on its device go on from there, hashed where they are
+                sentRows += sendReceivedOnDevice(received.takeDeviceRows(), keys, partitioner, device, hop.position(), sending, allocator);
+            }
         }
         long finishing = System.nanoTime();
-        for (Exchange.Outbox outbox : open) {
+        for (Exchange.Outbox outbox : sending.outboxes()) {
             outbox.finish();
             steps.pullNanos += outbox.pulledNanos();
         }
@@ -389,10 +372,10 @@ final class ShardFragment {
     }
 
     /** As {@link #sendChunk}, for rows on the device: hashed where they are, or brought to the host when the device cannot. */
-    private static void sendResident(ResidentRows rows, List<Integer> keys, ShardPartitioner partitioner, DeviceExchange device,
+    private static void sendResident(ResidentRows rows, List<Integer> keys, ShardPartitioner partitioner, Optional<DeviceExchange> device,
             int[] targetOf, Sending sending, BufferAllocator allocator) {
         long start = System.nanoTime();
-        Optional<DeviceParts> onDevice = device.split(rows, keys, targetOf.length);
+        Optional<DeviceParts> onDevice = device.flatMap(d -> d.split(rows, keys, targetOf.length));
         sending.steps.partitionNanos += System.nanoTime() - start;
         if (onDevice.isPresent()) {
             sending.steps.residentRows += rows.rowCount();
@@ -409,11 +392,33 @@ final class ShardFragment {
         }
     }
 
-    /** Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}. */
+    /** {@link #sendResident} of each of {@code received} (which it closes, sent or not); returns the rows they held. */
+    private static long sendReceivedOnDevice(List<ResidentRows> received, List<Integer> keys, ShardPartitioner partitioner,
+            Optional<DeviceExchange> device, int[] targetOf, Sending sending, BufferAllocator allocator) {
+        long rows = 0;
+        try {
+            for (ResidentRows part : received) {
+                rows += part.rowCount();
+                sendResident(part, keys, partitioner, device, targetOf, sending, allocator);
+            }
+        } finally {
+            received.forEach(ResidentRows::close);
+        }
+        return rows;
+    }
+
+    /**
+     * Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}: the parts for
+     * other nodes first, so that their copies run while this node's own part is copied into its inbox.
+     */
     private static void sendParts(DeviceParts parts, int[] targetOf, Sending sending, BufferAllocator allocator) {
         try (parts) {
-            for (int p = 0; p < parts.parts(); p++) {
-                sending.putDevice(targetOf[p], parts, p, allocator);
+            for (boolean toOthers : new boolean[] {true, false}) {
+                for (int p = 0; p < parts.parts(); p++) {
+                    if (sending.remote[targetOf[p]] == toOthers) {
+                        sending.putDevice(targetOf[p], parts, p, allocator);
+                    }
+                }
             }
         }
     }
@@ -426,19 +431,92 @@ final class ShardFragment {
         return next;
     }
 
+    /**
+     * A hop's outboxes, opened on a thread of their own from the moment the rows' schema is known, so
+     * that the round trips that takes (a node's UCX worker address asked over Flight, the channel's
+     * open, the receiver's answer to a device offer) overlap the fragment's run and the hashing of
+     * its rows instead of following them.
+     */
+    private static final class Opening {
+        private final Exchange exchange;
+        private final Hop hop;
+        private final List<Member> targets;
+        /** The outboxes once opened, in the hop's target order; {@link #fail} may add and set others. */
+        private final List<Exchange.Outbox> open = new ArrayList<>();
+        private CompletableFuture<List<Exchange.Outbox>> opening;
+
+        Opening(Exchange exchange, Hop hop, List<Member> members) {
+            this.exchange = exchange;
+            this.hop = hop;
+            this.targets = hop.targets().stream().map(members::get).toList();
+        }
+
+        /** Starts opening the outboxes for rows of {@code schema}, unless already started. */
+        void start(Schema schema) {
+            if (opening != null || !open.isEmpty()) {
+                return;
+            }
+            opening = CompletableFuture.supplyAsync(() -> {
+                List<Exchange.Outbox> outboxes = exchange.send(targets, hop.exchange(), schema, hop.acrossGroups());
+                try {
+                    // asked here, the receivers' answers to the device offer arrive while the rows are made
+                    outboxes.forEach(Exchange.Outbox::takesDevice);
+                } catch (RuntimeException e) {
+                    outboxes.forEach(Exchange.Outbox::close);
+                    throw e;
+                }
+                return outboxes;
+            }, OPENERS);
+        }
+
+        /** The outboxes, waiting for their opening; throws what failed it. */
+        List<Exchange.Outbox> outboxes() {
+            if (opening != null) {
+                CompletableFuture<List<Exchange.Outbox>> pending = opening;
+                opening = null;
+                try {
+                    open.addAll(pending.join());
+                } catch (CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r : e;
+                }
+            }
+            return open;
+        }
+
+        /** The outboxes opened, once an opening under way has ended; its failure is added to {@code failure} (when not null). */
+        List<Exchange.Outbox> settled(RuntimeException failure) {
+            try {
+                return outboxes();
+            } catch (RuntimeException e) {
+                if (failure != null && e != failure) {
+                    failure.addSuppressed(e);
+                }
+                return open;
+            }
+        }
+    }
+
     /** Puts batches into a hop's outboxes, counting the bytes that go to other nodes and the time it takes. */
     private static final class Sending {
-        private final List<Exchange.Outbox> outboxes;
+        private final Opening opening;
         private final boolean[] remote;
         private final Steps steps;
         private long bytes;
         private long wire;
         private long ipcBytes;
 
-        Sending(List<Exchange.Outbox> outboxes, boolean[] remote, Steps steps) {
-            this.outboxes = outboxes;
+        Sending(Opening opening, boolean[] remote, Steps steps) {
+            this.opening = opening;
             this.remote = remote;
             this.steps = steps;
+        }
+
+        /** The hop's outboxes, the wait for their opening counted as sending. */
+        List<Exchange.Outbox> outboxes() {
+            long start = System.nanoTime();
+            List<Exchange.Outbox> outboxes = opening.outboxes();
+            steps.sendNanos += System.nanoTime() - start;
+            return outboxes;
         }
 
         /** Sends {@code batch} (which it closes) to outbox {@code t}; an empty one is dropped. */
@@ -451,7 +529,7 @@ final class ShardFragment {
                 bytes += arrowBytes(batch);
             }
             long start = System.nanoTime();
-            long frames = outboxes.get(t).put(batch);
+            long frames = opening.outboxes().get(t).put(batch);
             steps.sendNanos += System.nanoTime() - start;
             wire = wire < 0 || frames < 0 ? -1 : wire + frames;
         }
@@ -461,8 +539,8 @@ final class ShardFragment {
             if (parts.rows(part) == 0) {
                 return;
             }
-            Exchange.Outbox outbox = outboxes.get(t);
             long start = System.nanoTime();
+            Exchange.Outbox outbox = opening.outboxes().get(t);
             if (!outbox.takesDevice()) {
                 Batch host = parts.toHost(part, allocator);
                 steps.sendNanos += System.nanoTime() - start;

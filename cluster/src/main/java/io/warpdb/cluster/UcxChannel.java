@@ -91,6 +91,11 @@ final class UcxChannel implements AutoCloseable {
         return peerName;
     }
 
+    /** Whether the peer still takes this channel's frames: it has neither cancelled it nor been lost. */
+    boolean open() {
+        return stopped == null;
+    }
+
     /** From the transport's progress thread: a frame of this channel came. */
     void received(byte type, ByteBuffer payload) {
         if (type == CREDIT) {

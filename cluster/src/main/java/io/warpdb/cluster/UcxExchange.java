@@ -15,8 +15,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * back), a load's, and the rows shards send each other (one channel per sender, receiver and
  * exchange id, the receiver's {@link UcxShardService} putting them into its {@link ExchangeInbox}).
  * Control stays on Arrow Flight, where no rows move: a node's UCX worker address is asked of its
- * Flight service before each call (a restarted node has a new one), and an abort and a release
- * are Flight actions.
+ * Flight service before each call (a restarted node has a new one) unless a channel open now to or
+ * from the node has it, and an abort and a release are Flight actions.
  */
 public final class UcxExchange implements Exchange {
     private final FlightExchange control;
@@ -116,7 +116,7 @@ public final class UcxExchange implements Exchange {
             return new LocalOutbox(control.inbox(), exchange, self.id());
         }
         byte[] deviceAddress = device.map(DeviceExchange::address).orElse(null);
-        UcxChannel channel = transport.open(control.ucxAddress(peer), FlightExchange.describe(peer), deviceAddress == null
+        UcxChannel channel = transport.open(address(peer), FlightExchange.describe(peer), deviceAddress == null
                 ? UcxShardService.exchangeRequest(exchange, self.id()) : UcxShardService.exchangeRequest(exchange, self.id(), deviceAddress));
         return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout, deviceAddress != null);
     }
@@ -132,7 +132,16 @@ public final class UcxExchange implements Exchange {
     }
 
     private UcxChannel open(Member node, byte kind, String text) {
-        return transport.open(control.ucxAddress(node), FlightExchange.describe(node), UcxShardService.request(kind, text));
+        return transport.open(address(node), FlightExchange.describe(node), UcxShardService.request(kind, text));
+    }
+
+    /**
+     * {@code node}'s worker address: that of a channel open now to it or from it (a shard sending a
+     * fragment's rows to the coordinator, whose request is open), else asked of its Flight service.
+     */
+    private byte[] address(Member node) {
+        byte[] live = transport.liveAddress(node.id());
+        return live != null ? live : control.ucxAddress(node);
     }
 
     @Override

@@ -166,6 +166,25 @@ final class UcxTransport implements AutoCloseable {
         }
     }
 
+    /**
+     * The worker address of node {@code nodeId} as a channel open now to it or from it has it, or
+     * null when there is none: the node lives at that address (UCX fails the channels of a peer it
+     * finds gone, and a restarted node has a new address), so a caller need not ask its Flight service.
+     */
+    byte[] liveAddress(String nodeId) {
+        String named = "node " + nodeId; // how a peer names itself in its OPEN frame (this.name)
+        for (UcxChannel channel : channels.values()) {
+            // a channel this node opened names its peer as FlightExchange.describe does: "node <id> (<host>:<port>)"
+            if ((channel.peerName().equals(named) || channel.peerName().startsWith(named + " (")) && channel.open()) {
+                ByteBuffer peer = channel.peer().duplicate();
+                byte[] address = new byte[peer.remaining()];
+                peer.get(address);
+                return address;
+            }
+        }
+        return null;
+    }
+
     /** Forgets a closed channel: frames that still come for it are dropped. */
     void forget(UcxChannel channel) {
         channels.remove(channel.id());

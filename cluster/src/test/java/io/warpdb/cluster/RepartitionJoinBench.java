@@ -34,7 +34,7 @@ import org.apache.arrow.vector.FieldVector;
  * {@code SELECT COUNT(*), SUM(b.p - a.p) FROM a JOIN b ON a.k = b.k} with both tables distributed
  * on their payload, so that both sides are hashed on the key and exchanged all-to-all, then joined
  * on every node (one node joins its own rows, no exchange). Each node's rows are written straight
- * into its shard. Prints the best of three runs: time, input tuples per second (both sides' rows
+ * into its shard. Prints the best of three runs (or {@code --runs}): time, input tuples per second (both sides' rows
  * over the time) in all and per node, and the bytes the exchanges moved between nodes (Arrow
  * buffers) and put on the wire (frames after compression, over UCX; from EXPLAIN ANALYZE).
  *
@@ -51,9 +51,10 @@ import org.apache.arrow.vector.FieldVector;
  *
  * <p>{@code java -cp ... io.warpdb.cluster.RepartitionJoinBench <rows per side, e.g. 2^22> [node counts, default 1 2 3]
  * [--keys consecutive|random] [--per-node] [--processes] [--gpus] [--executor cpu|gpu] [--transport flight|ucx]
- * [--compression auto|none] [--shuffle one-level|two-level] [--explain]} (defaults: consecutive, in all, one process,
- * cpu, flight, auto, one-level; two-level puts the nodes in groups of two, n1 and n2, n3 and n4, ..., as if each pair
- * were a host; --explain prints the exchanges' lines of EXPLAIN ANALYZE under each row).
+ * [--compression auto|none] [--shuffle one-level|two-level] [--runs N] [--explain]} (defaults: consecutive, in all, one
+ * process, cpu, flight, auto, one-level, best of 3 runs; two-level puts the nodes in groups of two, n1 and n2, n3 and n4,
+ * ..., as if each pair were a host; more runs warm the JVMs up, which the per-query fixed costs at small sizes need;
+ * --explain prints the exchanges' lines of EXPLAIN ANALYZE under each row).
  */
 public final class RepartitionJoinBench {
     private static final int BATCH_ROWS = 1 << 16;
@@ -68,7 +69,7 @@ public final class RepartitionJoinBench {
 
     /** What one bench run is: the cluster's settings and how the nodes and their rows are made. */
     private record Options(long rows, boolean perNode, Keys keys, boolean processes, boolean gpus, String executor,
-            boolean explain, Properties settings) {
+            boolean explain, int runs, Properties settings) {
         long totalRows(int nodes) {
             return perNode ? rows * nodes : rows;
         }
@@ -83,6 +84,7 @@ public final class RepartitionJoinBench {
             if (explain) {
                 args.add("--explain");
             }
+            args.addAll(List.of("--runs", Integer.toString(runs)));
             settings.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
             return args;
         }
@@ -97,6 +99,7 @@ public final class RepartitionJoinBench {
         boolean processes = false;
         boolean gpus = false;
         boolean explain = false;
+        int runs = 3;
         String executor = "cpu";
         int nodeIndex = -1;
         String members = null;
@@ -118,6 +121,7 @@ public final class RepartitionJoinBench {
                 }
                 case "--executor" -> executor = args[++i];
                 case "--explain" -> explain = true;
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--node" -> {
                     nodeIndex = Integer.parseInt(args[++i]);
                     members = args[++i];
@@ -125,7 +129,7 @@ public final class RepartitionJoinBench {
                 default -> nodeCounts.add(Integer.parseInt(args[i]));
             }
         }
-        Options options = new Options(rows, perNode, keys, processes, gpus, executor, explain, settings);
+        Options options = new Options(rows, perNode, keys, processes, gpus, executor, explain, runs, settings);
         if (nodeIndex >= 0) {
             runNode(options, nodeIndex, members);
             return;
@@ -289,13 +293,13 @@ public final class RepartitionJoinBench {
         fill(database, "b", from, to, j -> options.keys().rightKey(j, total), j -> options.keys().rightPayload(j, total));
     }
 
-    /** Best of three runs of the query through {@code session}, its answer checked, as a table row (and the exchanges' lines). */
+    /** Best of {@code options.runs()} runs of the query through {@code session}, its answer checked, as a table row (and the exchanges' lines). */
     private static String measure(Session session, Options options, int nodes) {
         long rows = options.totalRows(nodes);
         execute(session, "SET executor = '" + options.executor() + "'");
         long[] expected = options.keys().expectedAnswer(rows);
         long best = Long.MAX_VALUE;
-        for (int run = 0; run < 3; run++) {
+        for (int run = 0; run < options.runs(); run++) {
             long start = System.nanoTime();
             List<Object> answer = rows(session, QUERY).get(0);
             best = Math.min(best, System.nanoTime() - start);

@@ -1,6 +1,8 @@
 package io.warpdb.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two UCX endpoints in one process (the system's UCX must be installed: Debian libucx0): a stream
  * of more batches than the flow-control window, both ways; an error frame's SQLSTATE; a silent
- * peer past the timeout; a receiver that cancels, which stops the sender.
+ * peer past the timeout; a receiver that cancels, which stops the sender; a node's address known
+ * from the channels open to it or from it, and only while one is.
  */
 class UcxChannelTest {
     private static final Schema SCHEMA = new Schema(List.of(new Field("k", DataType.BIGINT)));
@@ -117,6 +120,35 @@ class UcxChannelTest {
         }
         RuntimeException failure = served.get();
         assertTrue(failure instanceof WarpException w && w.state() == SqlState.QUERY_CANCELED, String.valueOf(failure));
+    }
+
+    @Test
+    void aNodesAddressIsKnownWhileAChannelToOrFromItIsOpen() throws Exception {
+        assertNull(client.liveAddress("server"));
+        // named as UcxExchange names the nodes it opens channels to (FlightExchange.describe)
+        try (UcxChannel channel = client.open(server.address(), "node server (127.0.0.1:1)", ByteBuffer.wrap("receive".getBytes(
+                StandardCharsets.UTF_8)))) {
+            assertArrayEquals(server.address(), client.liveAddress("server"));
+            assertNull(client.liveAddress("serv"));
+            // the server knows the client's address from the channel's OPEN frame, once it came
+            assertArrayEquals(client.address(), awaitAddress(server, "client", true));
+            channel.sendBatches(batches(12), false, allocator, PATIENCE);
+            channel.awaitEnd(PATIENCE, "late");
+        }
+        assertNull(client.liveAddress("server"));
+        assertEquals(null, served.get());
+        assertNull(awaitAddress(server, "client", false));
+    }
+
+    /** {@code transport}'s live address of {@code node} once it is known (or, {@code known} false, once it is not), within the patience. */
+    private static byte[] awaitAddress(UcxTransport transport, String node, boolean known) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        byte[] address = transport.liveAddress(node);
+        while ((address != null) != known && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            address = transport.liveAddress(node);
+        }
+        return address;
     }
 
     /** {@code count} batches of 1000 keys, the first key of batch i being i. */

@@ -21,16 +21,30 @@ public final class QueryPlans {
     private QueryPlans() {
     }
 
-    /** The plan of {@code sql} when it is a query (not EXPLAIN, not DML or DDL), over the database's current tables. */
+    /**
+     * The plan of {@code sql} when it is a query (not EXPLAIN, not DML or DDL), over the database's
+     * current tables; from the database's plan cache when the session uses it, as a statement's run
+     * takes it (a cluster's shards plan the query's text once per fragment, each on the critical path).
+     */
     public static Optional<QueryPlan> of(Session session, String sql, List<Object> parameters) {
-        ParsedStatement statement = ParsedStatement.parse(sql);
-        if (statement.kind() != StatementKind.QUERY || statement.explain() != ParsedStatement.Explain.NONE) {
-            return Optional.empty();
-        }
         Database database = session.database();
         try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
+            PlanCache.Planned cached = session.planCacheEnabled() ? database.planCache().get(sql.strip(), parameters, snapshot) : null;
+            if (cached != null) {
+                return cached.explain() == ParsedStatement.Explain.NONE ? Optional.of(new QueryPlan(cached.plan(), cached.schema()))
+                        : Optional.empty();
+            }
+            ParsedStatement statement = ParsedStatement.parse(sql);
+            if (statement.kind() != StatementKind.QUERY || statement.explain() != ParsedStatement.Explain.NONE) {
+                return Optional.empty();
+            }
             PlannedStatement planned = database.planner().plan(statement, snapshot);
-            return Optional.of(new QueryPlan(planned.bind(parameters, snapshot), planned.resultSchema()));
+            QueryPlan plan = new QueryPlan(planned.bind(parameters, snapshot), planned.resultSchema());
+            if (session.planCacheEnabled()) {
+                database.planCache().put(sql.strip(), parameters, snapshot,
+                        new PlanCache.Planned(plan.plan(), plan.schema(), ParsedStatement.Explain.NONE));
+            }
+            return Optional.of(plan);
         }
     }
 

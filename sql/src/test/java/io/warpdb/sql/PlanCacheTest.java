@@ -93,4 +93,31 @@ class PlanCacheTest {
         WarpException bad = assertThrows(WarpException.class, () -> update("set plan_cache = 'maybe'"));
         assertEquals(SqlState.INVALID_PARAMETER_VALUE.code(), bad.sqlState());
     }
+
+    @Test
+    void partsOfAQueryRunElsewhereReusePlansToo() {
+        // a cluster's shard asks QueryPlans for the plan of each fragment's query text
+        String sql = "select k, v from t where v > 10";
+        assertEquals(List.of(List.of(2, 20), List.of(2, 21)), rowsOf(QueryPlans.of(session, sql, List.of()).orElseThrow()));
+        long planned = db.planner().statementsPlanned();
+        QueryPlans.QueryPlan again = QueryPlans.of(session, sql, List.of()).orElseThrow();
+        assertEquals(planned, db.planner().statementsPlanned());
+        assertEquals(List.of(List.of(2, 20), List.of(2, 21)), rowsOf(again));
+        assertEquals(List.of(List.of(2, 20), List.of(2, 21)), query(sql), "a statement's run takes the same entry");
+        assertEquals(1, db.planCache().size());
+        assertEquals(planned, db.planner().statementsPlanned());
+        assertEquals(java.util.Optional.empty(), QueryPlans.of(session, "explain " + sql, List.of()));
+        update("insert into t values (3, 30)");
+        assertEquals(3, rowsOf(QueryPlans.of(session, sql, List.of()).orElseThrow()).size(), "a new catalog version plans again");
+        update("set plan_cache = off");
+        planned = db.planner().statementsPlanned();
+        QueryPlans.of(session, sql, List.of());
+        assertEquals(planned + 1, db.planner().statementsPlanned());
+    }
+
+    private List<List<Object>> rowsOf(QueryPlans.QueryPlan plan) {
+        try (StatementResult r = QueryPlans.run(session, plan.plan(), plan.schema())) {
+            return r.rows().stream().sorted(java.util.Comparator.comparing(row -> (Integer) row.get(1))).toList();
+        }
+    }
 }
