@@ -10,7 +10,6 @@ constexpr int BLOCK = 256;
 constexpr int WARPS = BLOCK / 32;
 constexpr int ITEMS = 8;             // rows per thread per tile
 constexpr int TILE = BLOCK * ITEMS;  // rows per tile
-constexpr int LOOK_BACK_WINDOWS = 8; // 32-tile windows the look-back reads per memory round trip
 
 // Tile status words of the look-back: flag in the top two bits, a count in the rest.
 __device__ constexpr unsigned long long STATUS_AGGREGATE = 1ull << 62;
@@ -102,15 +101,11 @@ __device__ __forceinline__ unsigned long long blockExclusive(unsigned long long 
 }
 
 // Decoupled look-back, run by all 32 lanes of one warp: publishes this tile's count, then reads
-// the status of 32 * WINDOWS predecessors at a time (all loads issued together), summing counts
-// back to the nearest tile that knows its inclusive prefix; publishes its own and returns the
-// exclusive prefix to every lane. Tiles are numbered in the order blocks started, so every
-// predecessor is running or done and the wait always ends. The walk's length is what limits a
-// single-pass kernel: tiles whose predecessors have not finished their own look-back see only
-// counts, so with hundreds of tiles in flight a walk of one window per memory round trip took
-// many round trips (and a single thread stepping one tile per round trip made the scan the
-// bottleneck of SELECT).
-template <int WINDOWS = LOOK_BACK_WINDOWS>
+// the status of 32 predecessors at a time, summing counts back to the nearest tile that knows
+// its inclusive prefix; publishes its own and returns the exclusive prefix to every lane. Tiles
+// are numbered in the order blocks started (an atomic ticket), so every predecessor is running
+// or done and the wait always ends. Reading a window at once keeps the walk short: a single
+// thread stepping one tile per memory round trip made the scan the bottleneck of SELECT.
 __device__ __forceinline__ unsigned long long lookBack(unsigned long long* status, int tile, int count) {
     volatile unsigned long long* s = status;
     const int lane = threadIdx.x & 31;
@@ -121,33 +116,20 @@ __device__ __forceinline__ unsigned long long lookBack(unsigned long long* statu
     if (tile == 0) return 0;
     unsigned long long exclusive = 0;
     for (int base = tile - 1;;) {
-        unsigned long long w[WINDOWS];
+        const int index = base - lane;
+        // Before the first tile counts as a known prefix of 0.
+        const unsigned long long w = index >= 0 ? s[index] : STATUS_PREFIX;
+        const unsigned prefixLanes = __ballot_sync(0xffffffffu, (w & STATUS_PREFIX) != 0);
+        const unsigned pendingLanes = __ballot_sync(0xffffffffu, w == 0);
+        const int nearest = prefixLanes ? __ffs(prefixLanes) - 1 : 31;
+        const unsigned needed = nearest == 31 ? 0xffffffffu : (2u << nearest) - 1;
+        if (pendingLanes & needed) continue;  // a predecessor has not published yet: read again
+        unsigned long long v = lane <= nearest ? (w & STATUS_VALUE) : 0;
 #pragma unroll
-        for (int j = 0; j < WINDOWS; j++) {
-            const int index = base - 32 * j - lane;
-            // Before the first tile counts as a known prefix of 0.
-            w[j] = index >= 0 ? s[index] : STATUS_PREFIX;
-        }
-        // Windows are taken nearest first, up to one with a prefix or with a predecessor that has not published.
-        int taken = 0;
-        bool found = false;
-#pragma unroll
-        for (int j = 0; j < WINDOWS; j++) {
-            if (found || taken < j) continue;
-            const unsigned prefixLanes = __ballot_sync(0xffffffffu, (w[j] & STATUS_PREFIX) != 0);
-            const unsigned pendingLanes = __ballot_sync(0xffffffffu, w[j] == 0);
-            const int nearest = prefixLanes ? __ffs(prefixLanes) - 1 : 31;
-            const unsigned needed = nearest == 31 ? 0xffffffffu : (2u << nearest) - 1;
-            if (pendingLanes & needed) continue;  // read this window again
-            unsigned long long v = lane <= nearest ? (w[j] & STATUS_VALUE) : 0;
-#pragma unroll
-            for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-            exclusive += __shfl_sync(0xffffffffu, v, 0);
-            taken = j + 1;
-            found = prefixLanes != 0;
-        }
-        if (found) break;
-        base -= 32 * taken;
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+        exclusive += __shfl_sync(0xffffffffu, v, 0);
+        if (prefixLanes) break;
+        base -= 32;
     }
     if (lane == 0) {
         __threadfence();

@@ -233,190 +233,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 2) filter_project_wide(SELEC
 
 // ---- The lean SELECT: a conjunction of `column <op> constant` terms, every output an input column ----
 //
-// One pass, a block per tile of BLOCK * N rows (tiles numbered by blockIdx.x, which the GPU starts
-// in order, so every predecessor of a tile is running or done): each warp loads its N 32-row words
-// of the predicate's columns, all loads of a term issued before any is tested and rows already
-// dropped not loaded, and keeps one ballot per word. The block scans its warps' counts, warp 0
-// publishes the tile's count and looks back over 256 predecessors at a time (block.cuh's lookBack)
-// for the tile's output offset, then each warp writes its kept rows word by word, the kept rows of a
-// word to consecutive positions (coalesced stores). While a block waits on its look-back, the other
-// resident blocks' loads keep the memory busy; so that nothing else holds a block up, the terms and
-// outputs come as a kernel parameter (constant bank) rather than through global memory.
-// Measured before (docs/benchmarks.md): a tile loop whose blocks each walked many tiles spent 104
-// instructions per 32 rows, spilled and waited at barriers; three kernels (bits, offsets, gather)
-// read the kept rows' sectors twice, which at 50 % selectivity is nearly the whole column again.
-constexpr int MAX_LEAN_TERMS = 8;
-constexpr int MAX_LEAN_OUTPUTS = 16;
-constexpr int LEAN_ITEMS = 16;  // 32-row words per warp of a tile
-
-// FilterProject.selectLean writes these as 8-byte words.
-struct LeanTerm {
-    unsigned long long values, valid;  // the column's values and validity (0: none)
-    long long constant;
-    int kind, cmp;                     // as SimpleTerm's
-};
-struct LeanOutput {
-    unsigned long long values, valid, outValues, outValid;  // the input column's and the output's (valid 0: none)
-    int width, pad;
-};
-struct LeanSelect {
-    LeanTerm terms[MAX_LEAN_TERMS];
-    LeanOutput outputs[MAX_LEAN_OUTPUTS];
-    int numTerms, numOutputs;
-};
-
-struct TermRange {
-    long long lo, hi;    // integers: the range kept (rejected when `rejects`); doubles: the constant in lo
-    int kind, cmp, rejects;
-};
-
-// A term as the closed range of values it keeps (NE: the one it rejects).
-__device__ __forceinline__ TermRange rangeOf(const LeanTerm& t) {
-    const long long c = t.constant;
-    const long long MIN = (long long)(1ull << 63), MAX = ~MIN;
-    TermRange r{MIN, MAX, t.kind, t.cmp, 0};
-    if (t.kind == 2) {
-        r.lo = c;
-        return r;
-    }
-    switch (t.cmp) {
-        case 0: r.lo = r.hi = c; break;                   // EQ
-        case 1: r.lo = r.hi = c; r.rejects = 1; break;     // NE
-        case 2: if (c == MIN) { r.lo = MAX; r.hi = MIN; } else r.hi = c - 1; break;  // LT
-        case 3: r.hi = c; break;                           // LE
-        case 4: if (c == MAX) { r.lo = MAX; r.hi = MIN; } else r.lo = c + 1; break;  // GT
-        default: r.lo = c; break;                          // GE
-    }
-    return r;
-}
-
-// Narrows `keep` to the rows first + 32 k whose value of `term`'s column (of type T) passes it, and
-// leaves the values loaded in `v`; rows already dropped are not loaded.
-template <int N, typename T>
-__device__ __forceinline__ void keepPassing(const LeanTerm& term, long long first, bool (&keep)[N], long long (&v)[N]) {
-    const TermRange t = rangeOf(term);
-    const T* base = (const T*)term.values + first;
-#pragma unroll
-    for (int k = 0; k < N; k++) v[k] = keep[k] ? (long long)__ldg(base + 32 * k) : 0;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        bool passes;
-        if (sizeof(T) == 8 && t.kind == 2) {
-            passes = compareResult(t.cmp, compareDoubles(__longlong_as_double(v[k]), __longlong_as_double(t.lo)));
-        } else {
-            passes = (v[k] >= t.lo && v[k] <= t.hi) != (t.rejects != 0);
-        }
-        keep[k] = keep[k] && passes;
-    }
-    if (term.valid != 0) {
-        const unsigned char* valid = (const unsigned char*)term.valid + first;
-#pragma unroll
-        for (int k = 0; k < N; k++) keep[k] = keep[k] && __ldg(valid + 32 * k) != 0;
-    }
-}
-
-template <int N>
-__device__ __forceinline__ void keepPassing(const LeanTerm& term, long long first, bool (&keep)[N], long long (&v)[N]) {
-    if (term.kind == 0) keepPassing<N, int>(term, first, keep, v);
-    else keepPassing<N, long long>(term, first, keep, v);
-}
-
-// Writes the kept values of this lane's words (word k's kept rows from `at` + the kept rows of the
-// words before it, in lane order) to `out` as T.
-template <int N, typename T>
-__device__ __forceinline__ void storeKept(const long long (&v)[N], const unsigned (&bits)[N], unsigned long long out,
-                                          unsigned long long at) {
-    const int lane = threadIdx.x & 31;
-    const unsigned below = laneMaskLt();
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        if ((bits[k] >> lane) & 1u) ((T*)out)[at + __popc(bits[k] & below)] = (T)v[k];
-        at += __popc(bits[k]);
-    }
-}
-
-// The kept rows of this lane's words of a column of T read (all loads before the stores) and written as storeKept.
-template <int N, typename T>
-__device__ __forceinline__ void moveKept(unsigned long long in, unsigned long long out, long long first,
-                                         const unsigned (&bits)[N], unsigned long long at) {
-    const int lane = threadIdx.x & 31;
-    long long v[N];
-#pragma unroll
-    for (int k = 0; k < N; k++) v[k] = (bits[k] >> lane) & 1u ? (long long)__ldg((const T*)in + first + 32 * k) : 0;
-    storeKept<N, T>(v, bits, out, at);
-}
-
-template <int N, bool KEEP_FIRST, int WINDOWS>
-__device__ __forceinline__ void selectLeanTile(const LeanSelect& p, long long rows, unsigned long long* tileStatus,
-                                               unsigned long long* selectedCount) {
-    __shared__ unsigned long long scanScratch[WARPS + 1];
-    __shared__ unsigned long long tileOffset;
-    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
-    const int tile = blockIdx.x;
-    // This lane's row of the warp's first word; word k holds rows first + 32 k.
-    const long long first = (long long)tile * BLOCK * N + (long long)warpId * 32 * N + lane;
-    bool keep[N];
-#pragma unroll
-    for (int k = 0; k < N; k++) keep[k] = first + 32 * k < rows;
-    long long firstValues[N];
-    keepPassing<N>(p.terms[0], first, keep, firstValues);
-    for (int t = 1; t < p.numTerms; t++) {
-        long long v[N];
-        keepPassing<N>(p.terms[t], first, keep, v);
-    }
-    unsigned bits[N];
-    unsigned warpCount = 0;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        bits[k] = __ballot_sync(0xffffffffu, keep[k]);
-        warpCount += __popc(bits[k]);
-    }
-    // Lane 31 alone contributes, so every lane of a warp gets the warps before it.
-    unsigned long long tileCount;
-    const unsigned long long warpBefore = blockExclusive(lane == 31 ? warpCount : 0, scanScratch, tileCount);
-    if (warpId == 0) {
-        const unsigned long long offset = lookBack<WINDOWS>(tileStatus, tile, (int)tileCount);
-        if (lane == 0) {
-            tileOffset = offset;
-            if (tile == gridDim.x - 1) *selectedCount = offset + tileCount;
-        }
-    }
-    __syncthreads();
-    const unsigned long long at = tileOffset + warpBefore;
-    const LeanTerm& lead = p.terms[0];
-    for (int o = 0; o < p.numOutputs; o++) {
-        const LeanOutput& out = p.outputs[o];
-        if (KEEP_FIRST && out.values == lead.values && out.width == (lead.kind == 0 ? 4 : 8)) {
-            if (out.width == 8) storeKept<N, long long>(firstValues, bits, out.outValues, at);
-            else storeKept<N, int>(firstValues, bits, out.outValues, at);
-        } else if (out.width == 8) {
-            moveKept<N, long long>(out.values, out.outValues, first, bits, at);
-        } else if (out.width == 4) {
-            moveKept<N, int>(out.values, out.outValues, first, bits, at);
-        } else {
-            moveKept<N, unsigned char>(out.values, out.outValues, first, bits, at);
-        }
-        if (out.outValid != 0) moveKept<N, unsigned char>(out.valid, out.outValid, first, bits, at);
-    }
-}
-
-#define LEAN_PARAMS const __grid_constant__ LeanSelect select, long long rows, unsigned long long* tileStatus, \
-    unsigned long long* selectedCount
-#define LEAN_ARGS select, rows, tileStatus, selectedCount
-
-// Four blocks per SM: 64 registers a thread hold a tile's values and ballots.
-extern "C" __global__ void __launch_bounds__(BLOCK, 4) select_lean(LEAN_PARAMS) {
-    selectLeanTile<LEAN_ITEMS, false, LOOK_BACK_WINDOWS>(LEAN_ARGS);
-}
-
-// EXPERIMENT-BEGIN
-extern "C" __global__ void __launch_bounds__(BLOCK, 4) select_lean_16w1(LEAN_PARAMS) { selectLeanTile<16, false, 1>(LEAN_ARGS); }
-extern "C" __global__ void __launch_bounds__(BLOCK, 4) select_lean_16w4(LEAN_PARAMS) { selectLeanTile<16, false, 4>(LEAN_ARGS); }
-extern "C" __global__ void __launch_bounds__(BLOCK, 4) select_lean_16k(LEAN_PARAMS) { selectLeanTile<16, true, 8>(LEAN_ARGS); }
-extern "C" __global__ void __launch_bounds__(BLOCK, 8) select_lean_8n(LEAN_PARAMS) { selectLeanTile<8, false, 8>(LEAN_ARGS); }
-namespace old {
-// ---- The lean SELECT: a conjunction of `column <op> constant` terms, every output an input column ----
-//
 // Three kernels instead of the tile loop above, so that no block ever waits on another:
 //   select_mask    streams the predicate's columns once and writes one bit per row (1/64 of an
 //                  8-byte column) and each chunk's count of kept rows;
@@ -426,7 +242,7 @@ namespace old {
 // Profiled on an H100 (ncu), the tile loop spent about 104 instructions per 32 rows, spilled
 // registers and waited at block barriers 39 % of the time; its per-tile chain of ticket, count
 // scan and look-back left the memory idle (docs/benchmarks.md).
-
+constexpr int MAX_LEAN_TERMS = 8;
 constexpr int CHUNK_ROWS = 1 << 16;
 constexpr int MASK_ITEMS = 8;  // 32-row words a warp of select_mask takes at a time
 
@@ -437,7 +253,7 @@ struct TermRange {
 };
 
 // A term as the closed range of values it keeps (NE: the one it rejects).
-__device__ __forceinline__ TermRange rangeOfOld(const SimpleTerm& t, const unsigned long long* colValues,
+__device__ __forceinline__ TermRange rangeOf(const SimpleTerm& t, const unsigned long long* colValues,
                                              const unsigned long long* colValid) {
     const long long c = t.constant;
     const long long MIN = (long long)(1ull << 63), MAX = ~MIN;
@@ -460,7 +276,7 @@ __device__ __forceinline__ TermRange rangeOfOld(const SimpleTerm& t, const unsig
 // Narrows `keep` to the rows first + 32 k whose value of `t`'s column (of type T) passes it; rows
 // already dropped are not loaded.
 template <int N, typename T>
-__device__ __forceinline__ void keepPassingOld(const TermRange& t, long long first, bool (&keep)[N]) {
+__device__ __forceinline__ void keepPassing(const TermRange& t, long long first, bool (&keep)[N]) {
     const T* base = (const T*)t.values + first;
     T v[N];
 #pragma unroll
@@ -489,7 +305,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_mask(const unsigned l
         unsigned* mask, unsigned* counts) {
     __shared__ TermRange ranges[MAX_LEAN_TERMS];
     __shared__ unsigned warpCounts[WARPS];
-    if (threadIdx.x < numTerms) ranges[threadIdx.x] = rangeOfOld(terms[threadIdx.x], colValues, colValid);
+    if (threadIdx.x < numTerms) ranges[threadIdx.x] = rangeOf(terms[threadIdx.x], colValues, colValid);
     __syncthreads();
     const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
     const long long numChunks = (rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
@@ -504,8 +320,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_mask(const unsigned l
             for (int k = 0; k < MASK_ITEMS; k++) keep[k] = first + 32 * k < chunkEnd;
             for (int t = 0; t < numTerms; t++) {
                 const TermRange& range = ranges[t];
-                if (range.kind == 0) keepPassingOld<MASK_ITEMS, int>(range, first, keep);
-                else keepPassingOld<MASK_ITEMS, long long>(range, first, keep);
+                if (range.kind == 0) keepPassing<MASK_ITEMS, int>(range, first, keep);
+                else keepPassing<MASK_ITEMS, long long>(range, first, keep);
             }
             unsigned word = 0;
 #pragma unroll
@@ -545,11 +361,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_offsets(const unsigne
 }
 
 // Moves a warp's kept rows of one column (type T) out of its 32 words, 8 words at a time with all
-// their loads issued before the stores: lane l of word j holds row 32 (firstWord + j) + l, and a
-// kept row goes to warpStart + the kept rows before it.
+// their loads issued before the stores: lane l of word j holds row 32 (firstWord + j) + l, lane j's
+// `exclusive` counts the kept rows before word j from `start`, and a kept row goes to start + the
+// kept rows before it.
 template <typename T>
-__device__ __forceinline__ void moveKeptOld(unsigned long long in, unsigned long long out, long long firstWord, unsigned word,
-                                         unsigned exclusive, unsigned long long warpStart) {
+__device__ __forceinline__ void moveKept(unsigned long long in, unsigned long long out, long long firstWord, unsigned word,
+                                         unsigned exclusive, unsigned long long start) {
     const int lane = threadIdx.x & 31;
     const unsigned laneBelow = (1u << lane) - 1;
     for (int j0 = 0; j0 < 32; j0 += 8) {
@@ -560,7 +377,7 @@ __device__ __forceinline__ void moveKeptOld(unsigned long long in, unsigned long
         for (int u = 0; u < 8; u++) {
             const unsigned wordJ = __shfl_sync(0xffffffffu, word, j0 + u);
             kept[u] = (wordJ >> lane) & 1u;
-            at[u] = warpStart + __shfl_sync(0xffffffffu, exclusive, j0 + u) + __popc(wordJ & laneBelow);
+            at[u] = start + __shfl_sync(0xffffffffu, exclusive, j0 + u) + __popc(wordJ & laneBelow);
             v[u] = kept[u] ? __ldg((const T*)in + (firstWord + j0 + u) * 32 + lane) : T(0);
         }
 #pragma unroll
@@ -571,8 +388,8 @@ __device__ __forceinline__ void moveKeptOld(unsigned long long in, unsigned long
 }
 
 // Pass 3: each block takes chunks; a warp takes 32 consecutive words (1,024 rows) of its chunk at
-// a time, learns its output position from the block's scan of the warps' counts, then moves the
-// kept rows word by word.
+// a time, learns its words' output positions from the block's scan of the words' counts, then
+// moves the kept rows word by word.
 extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned long long* colValues,
         const unsigned long long* colValid, const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
@@ -591,23 +408,20 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned
             // The kept rows of the step's words before this lane's, and of all its words.
             unsigned long long stepTotal;
             const unsigned exclusive = (unsigned)blockExclusive(__popc(word), scratch, stepTotal);
-            const unsigned long long warpStart = position;
+            const unsigned long long stepStart = position;
             position += stepTotal;
             const long long firstWord = step + warpId * 32;
             for (int o = 0; o < numOutputs; o++) {
                 const OutputSpec spec = outputs[o];
                 const unsigned long long in = colValues[spec.direct];
-                if (spec.width == 8) moveKeptOld<long long>(in, outValues[o], firstWord, word, exclusive, warpStart);
-                else if (spec.width == 4) moveKeptOld<int>(in, outValues[o], firstWord, word, exclusive, warpStart);
-                else moveKeptOld<unsigned char>(in, outValues[o], firstWord, word, exclusive, warpStart);
-                if (spec.hasValid) moveKeptOld<unsigned char>(colValid[spec.direct], outValid[o], firstWord, word, exclusive, warpStart);
+                if (spec.width == 8) moveKept<long long>(in, outValues[o], firstWord, word, exclusive, stepStart);
+                else if (spec.width == 4) moveKept<int>(in, outValues[o], firstWord, word, exclusive, stepStart);
+                else moveKept<unsigned char>(in, outValues[o], firstWord, word, exclusive, stepStart);
+                if (spec.hasValid) moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstWord, word, exclusive, stepStart);
             }
         }
     }
 }
-
-}
-// EXPERIMENT-END
 
 // The floor SELECT is measured against (GpuOperatorBench): an 8-byte column read once with vector loads,
 // counting `value < constant`.

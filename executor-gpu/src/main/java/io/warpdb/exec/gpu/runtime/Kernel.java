@@ -27,8 +27,7 @@ public final class Kernel {
 
     /**
      * Launches a 1-D grid on {@code stream}, timed by the stream's events. Parameters:
-     * {@link DeviceBuffer} or CUdeviceptr (an address; null passes 0), Integer, Long, Double, long[] (a struct by
-     * value, as its 8-byte words).
+     * {@link DeviceBuffer} or CUdeviceptr (an address; null passes 0), Integer, Long, Double.
      * {@code sharedBytes} of dynamic shared memory above 48 KiB are asked of the driver first
      * (up to the device's opt-in limit, 227 KiB on sm_90).
      */
@@ -83,8 +82,6 @@ public final class Kernel {
             return Pointer.to(new long[] {v});
         } else if (arg instanceof Double v) {
             return Pointer.to(new double[] {v});
-        } else if (arg instanceof long[] struct) {
-            return Pointer.to(struct); // a struct passed by value, as its 8-byte words
         }
         throw new IllegalArgumentException("kernel " + name + ": unsupported parameter " + arg.getClass());
     }

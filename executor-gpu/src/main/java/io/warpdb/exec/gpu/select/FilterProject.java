@@ -45,14 +45,8 @@ public final class FilterProject {
     private static final int OUTPUT_SPEC_INTS = 6;
     /** The most predicate terms the lean SELECT takes (the kernels' MAX_LEAN_TERMS). */
     private static final int MAX_LEAN_TERMS = 8;
-    /** Rows per tile of the lean SELECT (BLOCK threads of the kernel's LEAN_ITEMS rows). */
-    private static final int LEAN_TILE = BLOCK * 16;
-    /** The outputs one launch of the lean SELECT moves (the kernel's MAX_LEAN_OUTPUTS). */
-    private static final int MAX_LEAN_OUTPUTS = 16;
-    /** 8-byte words of the kernel's LeanTerm, LeanOutput and LeanSelect. */
-    private static final int LEAN_TERM_LONGS = 4;
-    private static final int LEAN_OUTPUT_LONGS = 5;
-    private static final int LEAN_SELECT_LONGS = MAX_LEAN_TERMS * LEAN_TERM_LONGS + MAX_LEAN_OUTPUTS * LEAN_OUTPUT_LONGS + 1;
+    /** Rows per chunk of the lean SELECT (the kernels' CHUNK_ROWS). */
+    private static final int CHUNK_ROWS = 1 << 16;
     /** Chooses the kernels: v2 (the default) or v1, the earlier ones, kept to compare them on the same GPU. */
     public static final String KERNEL_PROPERTY = "warpdb.gpu.select.kernel";
     /** Bytes of a wide DECIMAL's value on the device. */
@@ -198,11 +192,9 @@ public final class FilterProject {
                         : simple.encode(), "simple predicate"));
                 DeviceBuffer count = track(temporaries, work.allocateZeroed(8, "selected count"));
                 int numTerms = simple == null ? 0 : simple.terms().size();
-                if (lean && "three".equals(System.getProperty("warpdb.gpu.select.lean"))) { // EXPERIMENT
-                    selectThree(input.rows(), colValues, colValid, terms, numTerms, specBuffer, outputs.size(), outValuesBuffer,
+                if (lean) {
+                    selectLean(input.rows(), colValues, colValid, terms, numTerms, specBuffer, outputs.size(), outValuesBuffer,
                             outValidBuffer, count, temporaries, work);
-                } else if (lean) {
-                    selectLean(input, simple, specs, outValues, outValid, outputs.size(), count, temporaries, work);
                 } else {
                     long tiles = (input.rows() + TILE - 1) / TILE;
                     DeviceBuffer status = track(temporaries, work.allocateZeroed(Math.max(8, tiles * 8), "tile status"));
@@ -242,53 +234,15 @@ public final class FilterProject {
     }
 
     /**
-     * The lean SELECT (a simple predicate, every output an input column) in one pass, a block per tile of
-     * {@link #LEAN_TILE} rows whose output offset comes from its predecessors' counts (filter_project.cu says how).
-     * The terms and outputs travel as the kernel's LeanSelect parameter; more than MAX_LEAN_OUTPUTS outputs take
-     * one launch per group of them (each evaluates the predicate again).
+     * The lean SELECT (a simple predicate, every output an input column) in three kernels: the predicate's bit per row
+     * and each chunk's count, the chunks' output offsets, then the kept rows moved (filter_project.cu says why).
      */
-    private static void selectLean(DeviceTable input, SimplePredicate simple, int[] specs, long[] outValues, long[] outValid,
-            int numOutputs, DeviceBuffer count, List<DeviceBuffer> temporaries, DeviceWork work) {
-        int rows = input.rows();
+    private static void selectLean(int rows, DeviceBuffer colValues, DeviceBuffer colValid, DeviceBuffer terms, int numTerms,
+            DeviceBuffer specs, int numOutputs, DeviceBuffer outValues, DeviceBuffer outValid, DeviceBuffer count,
+            List<DeviceBuffer> temporaries, DeviceWork work) {
         if (rows == 0) {
             return;
         }
-        long[] params = new long[LEAN_SELECT_LONGS];
-        List<SimplePredicate.Term> terms = simple.terms();
-        for (int t = 0; t < terms.size(); t++) {
-            SimplePredicate.Term term = terms.get(t);
-            DeviceColumn column = input.column(term.column());
-            System.arraycopy(new long[] {column.values().address(), column.validityAddress(), term.constant(),
-                    (long) term.cmp() << 32 | term.kind()}, 0, params, t * LEAN_TERM_LONGS, LEAN_TERM_LONGS);
-        }
-        // EXPERIMENT-BEGIN
-        String variant = System.getProperty("warpdb.gpu.select.lean", "select_lean");
-        int items = variant.contains("_8") ? 8 : 16;
-        long tiles = ((long) rows + BLOCK * items - 1) / (BLOCK * items);
-        // EXPERIMENT-END
-        Kernel kernel = work.kernel(MODULE, variant);
-        for (int from = 0; from < numOutputs; from += MAX_LEAN_OUTPUTS) {
-            int group = Math.min(MAX_LEAN_OUTPUTS, numOutputs - from);
-            for (int g = 0; g < MAX_LEAN_OUTPUTS; g++) {
-                long[] output = new long[LEAN_OUTPUT_LONGS];
-                if (g < group) {
-                    int o = from + g;
-                    DeviceColumn column = input.column(specs[o * OUTPUT_SPEC_INTS + 5]);
-                    output = new long[] {column.values().address(), column.validityAddress(), outValues[o], outValid[o],
-                            specs[o * OUTPUT_SPEC_INTS + 3]};
-                }
-                System.arraycopy(output, 0, params, MAX_LEAN_TERMS * LEAN_TERM_LONGS + g * LEAN_OUTPUT_LONGS, LEAN_OUTPUT_LONGS);
-            }
-            params[LEAN_SELECT_LONGS - 1] = (long) group << 32 | terms.size();
-            DeviceBuffer status = track(temporaries, work.allocateZeroed(tiles * Long.BYTES, "tile status"));
-            kernel.launch(work.stream(), (int) tiles, BLOCK, 0, params, (long) rows, status, count);
-        }
-    }
-
-    private static void selectThree(int rows, DeviceBuffer colValues, DeviceBuffer colValid, DeviceBuffer terms, int numTerms,
-            DeviceBuffer specs, int numOutputs, DeviceBuffer outValues, DeviceBuffer outValid, DeviceBuffer count,
-            List<DeviceBuffer> temporaries, DeviceWork work) {
-        final int CHUNK_ROWS = 1 << 16;
         long chunks = (rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
         DeviceBuffer mask = track(temporaries, work.allocate(((long) rows + 31) / 32 * Integer.BYTES, "selection bits"));
         DeviceBuffer chunkCounts = track(temporaries, work.allocate(chunks * Integer.BYTES, "kept rows per chunk"));
@@ -302,12 +256,10 @@ public final class FilterProject {
                 outValid, (long) rows, mask, offsets);
     }
 
-
     /** One block per chunk, at most as many as the GPU holds at once (blocks then take further chunks in turn). */
     private static int gridFor(long chunks, Kernel kernel, DeviceWork work) {
         return (int) Math.min(chunks, (long) work.device().smCount() * kernel.residentBlocksPerSm(BLOCK, 0));
     }
-    // EXPERIMENT-END
 
     private static boolean allSharable(List<Expr> exprs, Schema schema, DeviceTable input) {
         for (int i = 0; i < exprs.size(); i++) {

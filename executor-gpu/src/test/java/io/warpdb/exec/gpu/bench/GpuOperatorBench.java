@@ -83,15 +83,8 @@ public final class GpuOperatorBench {
     private static void measure(String name, DeviceTable input, Expr predicate, List<Expr> exprs, Schema schema,
             long inBytesPerRow, long outBytesPerRow, double copy) {
         CudaDevice device = CudaDevice.get();
-        // EXPERIMENT
-        String lean = System.getProperty("bench.lean");
-        List<String> variants = lean != null && name.startsWith("SELECT a WHERE") ? List.of(lean.split(",")) : KERNELS;
-        for (String kernels : variants) {
-            if (lean != null && name.startsWith("SELECT a WHERE")) {
-                System.setProperty("warpdb.gpu.select.lean", kernels);
-            } else {
-                System.setProperty(FilterProject.KERNEL_PROPERTY, kernels);
-            }
+        for (String kernels : KERNELS) {
+            System.setProperty(FilterProject.KERNEL_PROPERTY, kernels);
             long best = Long.MAX_VALUE;
             int outRows = 0;
             for (int run = 0; run <= RUNS; run++) {
