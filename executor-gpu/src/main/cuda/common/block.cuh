@@ -1,6 +1,6 @@
-// Block-level building blocks shared by the M-BSP kernels: the per-CTA prefix sum over the
-// selection flags of a tile and the decoupled look-back that turns tile counts into global
-// output offsets in the same pass.
+// Block-level building blocks shared by the M-BSP kernels: the per-CTA prefix sums (over the
+// selection flags of a tile, over one value per thread) and the decoupled look-back that turns
+// tile counts into global output offsets in the same pass.
 #pragma once
 #include <stdint.h>
 
@@ -69,6 +69,35 @@ __device__ __forceinline__ int tilePositions(const bool (&keep)[N], int (&pos)[N
     int total = counts[COUNTS];
     __syncthreads();
     return total;
+}
+
+// Exclusive prefix of `v` over the block's threads in thread order, and the block's total; all
+// threads must call it. `shared` holds WARPS + 1 values.
+__device__ __forceinline__ unsigned long long blockExclusive(unsigned long long v, unsigned long long* shared,
+                                                             unsigned long long& total) {
+    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    unsigned long long inclusive = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned long long t = __shfl_up_sync(0xffffffffu, inclusive, o);
+        if (lane >= o) inclusive += t;
+    }
+    if (lane == 31) shared[warpId] = inclusive;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long running = 0;
+        for (int w = 0; w < WARPS; w++) {
+            const unsigned long long t = shared[w];
+            shared[w] = running;
+            running += t;
+        }
+        shared[WARPS] = running;
+    }
+    __syncthreads();
+    const unsigned long long exclusive = shared[warpId] + inclusive - v;
+    total = shared[WARPS];
+    __syncthreads();  // shared is reused by the next call
+    return exclusive;
 }
 
 // Decoupled look-back, run by all 32 lanes of one warp: publishes this tile's count, then reads

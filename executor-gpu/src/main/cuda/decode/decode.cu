@@ -117,35 +117,6 @@ __device__ __forceinline__ int taskOfBlock(const Task* tasks, int taskCount) {
     return lo;
 }
 
-// Exclusive prefix of `v` over the block's threads in thread order, and the block's total; all
-// threads must call it. `shared` holds WARPS + 1 values.
-__device__ __forceinline__ unsigned long long blockExclusive(unsigned long long v, unsigned long long* shared,
-                                                             unsigned long long& total) {
-    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
-    unsigned long long inclusive = v;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const unsigned long long t = __shfl_up_sync(0xffffffffu, inclusive, o);
-        if (lane >= o) inclusive += t;
-    }
-    if (lane == 31) shared[warpId] = inclusive;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long running = 0;
-        for (int w = 0; w < WARPS; w++) {
-            const unsigned long long t = shared[w];
-            shared[w] = running;
-            running += t;
-        }
-        shared[WARPS] = running;
-    }
-    __syncthreads();
-    const unsigned long long exclusive = shared[warpId] + inclusive - v;
-    total = shared[WARPS];
-    __syncthreads();  // shared is reused by the next call
-    return exclusive;
-}
-
 // Inclusive scan of the terms term(i), i in [tileStart, tileStart + TILE) and below count, by the
 // whole block, seeded with `carry` (the terms before the tile summed); each result is passed to
 // emit(i, sum) and the tile's total returned. All threads must call it. Every term is read before

@@ -348,35 +348,25 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_mask(const unsigned l
 // Pass 2, one block: offsets[c] = the kept rows of the chunks before c; *selectedCount = all kept rows.
 extern "C" __global__ void __launch_bounds__(BLOCK) select_offsets(const unsigned* counts, long long numChunks,
         unsigned long long* offsets, unsigned long long* selectedCount) {
-    __shared__ unsigned long long warpSums[WARPS];
-    const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
+    __shared__ unsigned long long scratch[WARPS + 1];
     unsigned long long carry = 0;
     for (long long base = 0; base < numChunks; base += BLOCK) {
         const long long c = base + threadIdx.x;
-        const unsigned long long mine = c < numChunks ? counts[c] : 0;
-        unsigned long long inclusive = mine;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned long long t = __shfl_up_sync(0xffffffffu, inclusive, o);
-            if (lane >= o) inclusive += t;
-        }
-        if (lane == 31) warpSums[warpId] = inclusive;
-        __syncthreads();
-        unsigned long long before = carry;
-        for (int w = 0; w < warpId; w++) before += warpSums[w];
-        if (c < numChunks) offsets[c] = before + inclusive - mine;
-        for (int w = 0; w < WARPS; w++) carry += warpSums[w];
-        __syncthreads();
+        unsigned long long total;
+        const unsigned long long before = blockExclusive(c < numChunks ? counts[c] : 0, scratch, total);
+        if (c < numChunks) offsets[c] = carry + before;
+        carry += total;
     }
     if (threadIdx.x == 0) *selectedCount = carry;
 }
 
 // Moves a warp's kept rows of one column (type T) out of its 32 words, 8 words at a time with all
-// their loads issued before the stores: lane l of word j holds row 32 (firstWord + j) + l, and a
-// kept row goes to warpStart + the kept rows before it.
+// their loads issued before the stores: lane l of word j holds row 32 (firstWord + j) + l, lane j's
+// `exclusive` counts the kept rows before word j from `start`, and a kept row goes to start + the
+// kept rows before it.
 template <typename T>
 __device__ __forceinline__ void moveKept(unsigned long long in, unsigned long long out, long long firstWord, unsigned word,
-                                         unsigned exclusive, unsigned long long warpStart) {
+                                         unsigned exclusive, unsigned long long start) {
     const int lane = threadIdx.x & 31;
     const unsigned laneBelow = (1u << lane) - 1;
     for (int j0 = 0; j0 < 32; j0 += 8) {
@@ -387,7 +377,7 @@ __device__ __forceinline__ void moveKept(unsigned long long in, unsigned long lo
         for (int u = 0; u < 8; u++) {
             const unsigned wordJ = __shfl_sync(0xffffffffu, word, j0 + u);
             kept[u] = (wordJ >> lane) & 1u;
-            at[u] = warpStart + __shfl_sync(0xffffffffu, exclusive, j0 + u) + __popc(wordJ & laneBelow);
+            at[u] = start + __shfl_sync(0xffffffffu, exclusive, j0 + u) + __popc(wordJ & laneBelow);
             v[u] = kept[u] ? __ldg((const T*)in + (firstWord + j0 + u) * 32 + lane) : T(0);
         }
 #pragma unroll
@@ -398,13 +388,13 @@ __device__ __forceinline__ void moveKept(unsigned long long in, unsigned long lo
 }
 
 // Pass 3: each block takes chunks; a warp takes 32 consecutive words (1,024 rows) of its chunk at
-// a time, learns its output position from the block's scan of the warps' counts, then moves the
-// kept rows word by word.
+// a time, learns its words' output positions from the block's scan of the words' counts, then
+// moves the kept rows word by word.
 extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned long long* colValues,
         const unsigned long long* colValid, const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
         const unsigned* mask, const unsigned long long* offsets) {
-    __shared__ unsigned warpCounts[WARPS];
+    __shared__ unsigned long long scratch[WARPS + 1];
     const int lane = threadIdx.x & 31, warpId = threadIdx.x >> 5;
     const long long numChunks = (rows + CHUNK_ROWS - 1) / CHUNK_ROWS;
     const long long numWords = (rows + 31) / 32;
@@ -415,33 +405,19 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned
         for (long long step = chunk * (CHUNK_ROWS / 32); step < chunkWords; step += WORDS_PER_STEP) {
             const long long w = step + warpId * 32 + lane;  // this lane's word
             const unsigned word = w < chunkWords ? mask[w] : 0;
-            // Inclusive prefix of the words' counts within the warp, then the warps' totals across the block.
-            unsigned inclusive = __popc(word);
-#pragma unroll
-            for (int o = 1; o < 32; o <<= 1) {
-                const unsigned t = __shfl_up_sync(0xffffffffu, inclusive, o);
-                if (lane >= o) inclusive += t;
-            }
-            if (lane == 31) warpCounts[warpId] = inclusive;
-            __syncthreads();
-            unsigned long long warpStart = position;
-            unsigned stepTotal = 0;
-#pragma unroll
-            for (int i = 0; i < WARPS; i++) {
-                if (i < warpId) warpStart += warpCounts[i];
-                stepTotal += warpCounts[i];
-            }
-            __syncthreads();
+            // The kept rows of the step's words before this lane's, and of all its words.
+            unsigned long long stepTotal;
+            const unsigned exclusive = (unsigned)blockExclusive(__popc(word), scratch, stepTotal);
+            const unsigned long long stepStart = position;
             position += stepTotal;
-            const unsigned exclusive = inclusive - __popc(word);
             const long long firstWord = step + warpId * 32;
             for (int o = 0; o < numOutputs; o++) {
                 const OutputSpec spec = outputs[o];
                 const unsigned long long in = colValues[spec.direct];
-                if (spec.width == 8) moveKept<long long>(in, outValues[o], firstWord, word, exclusive, warpStart);
-                else if (spec.width == 4) moveKept<int>(in, outValues[o], firstWord, word, exclusive, warpStart);
-                else moveKept<unsigned char>(in, outValues[o], firstWord, word, exclusive, warpStart);
-                if (spec.hasValid) moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstWord, word, exclusive, warpStart);
+                if (spec.width == 8) moveKept<long long>(in, outValues[o], firstWord, word, exclusive, stepStart);
+                else if (spec.width == 4) moveKept<int>(in, outValues[o], firstWord, word, exclusive, stepStart);
+                else moveKept<unsigned char>(in, outValues[o], firstWord, word, exclusive, stepStart);
+                if (spec.hasValid) moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstWord, word, exclusive, stepStart);
             }
         }
     }

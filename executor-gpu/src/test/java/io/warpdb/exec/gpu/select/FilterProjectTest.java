@@ -116,11 +116,12 @@ class FilterProjectTest extends GpuTestBase {
 
     /**
      * Sizes around the select kernels' tiles, 32-row words and 65,536-row chunks and project_chain's
-     * steps, and more tiles than one look-back window. (A single-pass compaction kernel, tried on 2026-11-27 in commit 8184fb8, ran
-     * no faster than filter_columns on an H100 and is not kept.)
+     * steps, and more tiles than one look-back window and than ten. (Single-pass compaction kernels, tried on 2026-11-27
+     * in commits 8184fb8 and 833e412, ran no faster than the kernels here and are not kept.)
      */
     static List<Integer> kernelSizes() {
-        return List.of(0, 1, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 8191, 8193, 65535, 65536, 65537, 40 * 4096 + 5);
+        return List.of(0, 1, 31, 32, 33, 511, 512, 513, 4095, 4096, 4097, 8191, 8193, 65535, 65536, 65537, 40 * 4096 + 5,
+                300 * 4096 + 7);
     }
 
     /**
@@ -274,6 +275,34 @@ class FilterProjectTest extends GpuTestBase {
 
     private static ColumnRef lineitem(int i) {
         return new ColumnRef(i, LINEITEM.type(i));
+    }
+
+    /**
+     * The lean SELECT keeps the input's row order across words and chunks: its rows against the input filtered on the
+     * host, in order, with NULLs, two terms and columns of 8, 4 and 1 bytes.
+     */
+    @ParameterizedTest
+    @MethodSource("kernelSizes")
+    void leanSelectKeepsRowOrder(int rows) {
+        RandomBatches random = new RandomBatches(rows * 13L + 1);
+        try (ListSource source = randomSource(random, SCHEMA, rows, RandomBatches.Options.plain().withNulls(0.2))) {
+            Expr predicate = Call.of(Op.AND, DataType.BOOLEAN,
+                    Call.of(Op.GT, DataType.BOOLEAN, ref(0), Literal.ofLong(0, DataType.BIGINT)),
+                    Call.of(Op.GE, DataType.BOOLEAN, ref(1), Literal.ofLong(0, DataType.INTEGER)));
+            List<Integer> kept = List.of(1, 6, 0, 2);
+            List<Expr> columns = kept.stream().<Expr>map(FilterProjectTest::ref).toList();
+            List<List<Object>> expected = new ArrayList<>();
+            for (List<Object> row : ResultAssert.rows(source.batches())) {
+                boolean keep = row.get(0) != null && ((Number) row.get(0)).longValue() > 0
+                        && row.get(1) != null && ((Number) row.get(1)).longValue() >= 0;
+                if (keep) {
+                    expected.add(kept.stream().map(row::get).collect(ArrayList::new, ArrayList::add, ArrayList::addAll));
+                }
+            }
+            List<List<Object>> gpu = gpuRows(source,
+                    (input, work) -> FilterProject.run(input, predicate, columns, schemaOf(columns), null, work));
+            ResultAssert.assertSameOrderedRows(expected, gpu, "seed " + random.seed() + ", " + rows + " rows");
+        }
     }
 
     /** A CAST that fails for some strings fails only where a kept row holds one, as on the CPU. */
