@@ -67,6 +67,9 @@ class PrimaryKeyTest {
             String joined = plan(s, "select c.id, c.name, c.city, sum(o.amount) from cust c join ord o on o.cust_id = c.id"
                     + " group by c.id, c.name, c.city");
             assertTrue(joined.contains("MIN(") && joined.indexOf("MIN(") != joined.lastIndexOf("MIN("), joined);
+            String twoKeys = plan(s, "select c.name, c.id, o.oid, o.amount, count(*) from cust c join ord o on o.cust_id = c.id"
+                    + " group by c.name, c.id, o.oid, o.amount");
+            assertTrue(twoKeys.contains("MIN(") && twoKeys.indexOf("MIN(") != twoKeys.lastIndexOf("MIN("), twoKeys);
             for (String notReduced : List.of(
                     "select name, city, count(*) from cust group by name, city",
                     "select code, name, count(*) from cust group by code, name",

@@ -22,7 +22,8 @@ import org.apache.calcite.util.ImmutableBitSet;
 /**
  * Groups on a table's primary key alone where the other group keys are its columns: {@code GROUP
  * BY c_custkey, c_name, c_address, ...} (TPC-H Q10) becomes {@code GROUP BY c_custkey} with
- * {@code MIN(c_name), MIN(c_address), ...}, under a projection that restores the columns' order.
+ * {@code MIN(c_name), MIN(c_address), ...}, under a projection that restores the columns' order
+ * (Q18's {@code o_orderkey, o_orderdate, o_totalprice, c_custkey, c_name} groups on the two keys).
  * One long key hashes and compares far cheaper than seven, strings among them.
  *
  * <p>Correct because the key determines the columns of its row: a group key qualifies when
@@ -52,7 +53,11 @@ final class GroupKeyDependents extends RelShuttleImpl {
         return determined.isEmpty() ? visited : rewritten(visited, determined);
     }
 
-    /** The group keys that one scan's primary key, itself all group keys, determines (the key's own columns excluded). */
+    /**
+     * The group keys that the primary keys of scans, each all group keys, determine (the keys' own
+     * columns excluded). Those of different scans are apart, as their columns are: grouping on
+     * every such key is grouping on all of them.
+     */
     private static ImmutableBitSet determined(Aggregate aggregate) {
         RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
         RelNode input = aggregate.getInput();
@@ -63,20 +68,17 @@ final class GroupKeyDependents extends RelShuttleImpl {
             lineage.add(origins != null && origins.size() == 1 && RexUtil.isDeterministic(origins.iterator().next())
                     ? origins.iterator().next() : null);
         }
-        ImmutableBitSet best = ImmutableBitSet.of();
+        ImmutableBitSet determined = ImmutableBitSet.of();
         for (RexNode origin : lineage) {
             if (!(origin instanceof RexTableInputRef column) || column.getTableRef().getTable().getKeys() == null) {
                 continue;
             }
             RexTableInputRef.RelTableRef scan = column.getTableRef();
             for (ImmutableBitSet primaryKey : scan.getTable().getKeys()) {
-                ImmutableBitSet found = determinedBy(scan, primaryKey, keys, lineage);
-                if (found.cardinality() > best.cardinality()) {
-                    best = found;
-                }
+                determined = determined.union(determinedBy(scan, primaryKey, keys, lineage));
             }
         }
-        return best;
+        return determined;
     }
 
     /**
