@@ -1,40 +1,40 @@
 package io.warpdb.sql.calcite;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexTableInputRef;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * Groups on a table's primary key alone where the other group keys are its columns: {@code GROUP
- * BY c_custkey, c_name, c_address, ...} (TPC-H Q10) becomes {@code GROUP BY c_custkey} with
- * {@code MIN(c_name), MIN(c_address), ...}, under a projection that restores the columns' order
- * (Q18's {@code o_orderkey, o_orderdate, o_totalprice, c_custkey, c_name} groups on the two keys).
- * One long key hashes and compares far cheaper than seven, strings among them.
+ * Groups on fewer keys where some group keys determine the others: {@code GROUP BY c_custkey,
+ * c_name, c_address, ..., n_name} (TPC-H Q10) becomes {@code GROUP BY c_custkey} with {@code
+ * MIN(c_name), MIN(c_address), ..., MIN(n_name)}, under a projection that restores the columns'
+ * order; Q18's {@code c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice} groups on the
+ * two keys. One integer key hashes and compares far cheaper than seven, strings among them.
  *
- * <p>Correct because the key determines the columns of its row: a group key qualifies when
- * Calcite's expression lineage traces it to exactly one expression over the columns of the same
- * table instance (the same scan) as the whole key, whose columns each trace to that scan's key
- * column. Joins may repeat that row (the key is not unique after them) but never change its
- * columns, so all rows of a group agree on them, and MIN of equal values (or of NULLs only) is
- * that value. Lineage stops at what could mix rows: the null-padded side of an outer join, set
- * operations, aggregate results. Only the declared primary key counts (Calcite's table keys are
- * exactly that, see {@link CalciteTable}), so a merely UNIQUE column never does; it is trusted,
- * not checked.
+ * <p>The dependencies are Calcite's ({@code RelMdFunctionalDependency}): a table's primary key
+ * determines its columns (Calcite's table keys are exactly the declared primary keys, see
+ * {@link CalciteTable}; a merely UNIQUE column is none), inner joins keep both sides'
+ * dependencies and add their equalities ({@code c_nationkey = n_nationkey} carries {@code n_name}),
+ * projections carry them to expressions. Joins repeat a key's row but never change its columns,
+ * so all rows of a group agree on a determined column, and MIN of equal values (or of NULLs only)
+ * is that value. Aggregates over an outer join are left alone (see {@link #hasOuterJoin}). The key
+ * is trusted as declared, not checked.
  */
 final class GroupKeyDependents extends RelShuttleImpl {
     private final RexBuilder rexBuilder;
@@ -54,57 +54,44 @@ final class GroupKeyDependents extends RelShuttleImpl {
     }
 
     /**
-     * The group keys that the primary keys of scans, each all group keys, determine (the keys' own
-     * columns excluded). Those of different scans are apart, as their columns are: grouping on
-     * every such key is grouping on all of them.
+     * The group keys that the others determine, by Calcite's functional dependencies, removed
+     * one at a time, strings first: those left determine all that were removed, since each
+     * removal keeps the removed ones' determinants among (or determined by) those left.
      */
     private static ImmutableBitSet determined(Aggregate aggregate) {
-        RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
         RelNode input = aggregate.getInput();
-        List<Integer> keys = aggregate.getGroupSet().asList();
-        List<RexNode> lineage = new ArrayList<>();
-        for (int key : keys) {
-            Set<RexNode> origins = mq.getExpressionLineage(input, RexInputRef.of(key, input.getRowType()));
-            lineage.add(origins != null && origins.size() == 1 && RexUtil.isDeterministic(origins.iterator().next())
-                    ? origins.iterator().next() : null);
+        if (hasOuterJoin(input)) {
+            return ImmutableBitSet.of();
         }
-        ImmutableBitSet determined = ImmutableBitSet.of();
-        for (RexNode origin : lineage) {
-            if (!(origin instanceof RexTableInputRef column) || column.getTableRef().getTable().getKeys() == null) {
-                continue;
-            }
-            RexTableInputRef.RelTableRef scan = column.getTableRef();
-            for (ImmutableBitSet primaryKey : scan.getTable().getKeys()) {
-                determined = determined.union(determinedBy(scan, primaryKey, keys, lineage));
+        RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
+        List<RelDataTypeField> fields = input.getRowType().getFieldList();
+        List<Integer> candidates = new ArrayList<>(aggregate.getGroupSet().asList());
+        candidates.sort(Comparator.comparingInt(key -> -removalGain(fields.get(key).getType())));
+        ImmutableBitSet kept = aggregate.getGroupSet();
+        for (int key : candidates) {
+            ImmutableBitSet rest = kept.clear(key);
+            if (!rest.isEmpty() && Boolean.TRUE.equals(mq.determinesSet(input, rest, ImmutableBitSet.of(key)))) {
+                kept = rest;
             }
         }
-        return determined;
+        return aggregate.getGroupSet().except(kept);
+    }
+
+    /** How much grouping sheds by not hashing and comparing a key of this type: strings most. */
+    private static int removalGain(RelDataType type) {
+        return SqlTypeUtil.inCharFamily(type) ? 2 : SqlTypeUtil.isExactNumeric(type) && !SqlTypeUtil.isDecimal(type) ? 0 : 1;
     }
 
     /**
-     * The group keys (input ordinals) that {@code primaryKey} of {@code scan} determines when every
-     * column of that key is a group key; else none.
+     * Whether an outer join is below: Calcite 1.42 keeps both sides' dependencies and the ON
+     * equalities across one, which the null-padded rows break (a padded side's NULL key comes with
+     * many rows of the other side).
      */
-    private static ImmutableBitSet determinedBy(RexTableInputRef.RelTableRef scan, ImmutableBitSet primaryKey,
-            List<Integer> keys, List<RexNode> lineage) {
-        ImmutableBitSet.Builder keyColumns = ImmutableBitSet.builder();
-        ImmutableBitSet.Builder dependents = ImmutableBitSet.builder();
-        for (int i = 0; i < keys.size(); i++) {
-            RexNode origin = lineage.get(i);
-            if (origin instanceof RexTableInputRef column && column.getTableRef().equals(scan)
-                    && primaryKey.get(column.getIndex())) {
-                keyColumns.set(column.getIndex());
-            } else if (origin != null && readsOnly(origin, scan)) {
-                dependents.set(keys.get(i));
-            }
+    private static boolean hasOuterJoin(RelNode rel) {
+        if (rel instanceof Join join && join.getJoinType().isOuterJoin()) {
+            return true;
         }
-        return keyColumns.build().equals(primaryKey) ? dependents.build() : ImmutableBitSet.of();
-    }
-
-    /** Whether {@code expression} reads columns of {@code scan} and of no other table instance. */
-    private static boolean readsOnly(RexNode expression, RexTableInputRef.RelTableRef scan) {
-        Set<RexTableInputRef.RelTableRef> tables = RexUtil.gatherTableReferences(List.of(expression));
-        return tables.size() == 1 && tables.contains(scan);
+        return rel.getInputs().stream().anyMatch(GroupKeyDependents::hasOuterJoin);
     }
 
     /** {@code aggregate} grouped on its keys less {@code determined}, which it takes as MIN, in the original column order. */
