@@ -24,8 +24,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  * Groups on fewer keys where some group keys determine the others: {@code GROUP BY c_custkey,
  * c_name, c_address, ..., n_name} (TPC-H Q10) becomes {@code GROUP BY c_custkey} with {@code
  * MIN(c_name), MIN(c_address), ..., MIN(n_name)}, under a projection that restores the columns'
- * order; Q18's {@code c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice} groups on the
- * two keys. One integer key hashes and compares far cheaper than seven, strings among them.
+ * order; Q18's {@code c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice} groups on
+ * {@code o_orderkey} alone ({@code o_custkey = c_custkey} carries the customer). One integer key
+ * hashes and compares far cheaper than seven, strings among them.
  *
  * <p>The dependencies are Calcite's ({@code RelMdFunctionalDependency}): a table's primary key
  * determines its columns (Calcite's table keys are exactly the declared primary keys, see
