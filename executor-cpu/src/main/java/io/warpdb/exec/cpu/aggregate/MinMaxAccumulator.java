@@ -9,7 +9,10 @@ import io.warpdb.exec.cpu.column.Column;
 /**
  * MIN and MAX of any type: numbers and dates by value (one column has one scale, so unscaled
  * longs compare correctly; a wide DECIMAL by its 128-bit value), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
- * codes of different batches' dictionaries do not compare).
+ * codes of different batches' dictionaries do not compare). While every batch's strings come in
+ * one dictionary (a join build's columns: the columns a GROUP BY on a key carries), a row whose
+ * code is its group's best's is skipped unread, and the results are codes of that dictionary,
+ * not a dictionary built anew.
  */
 final class MinMaxAccumulator implements MergeableAccumulator {
     private final boolean max;
@@ -22,6 +25,11 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     private long[] bestHighs;
     private double[] bestDoubles = new double[0];
     private String[] bestStrings = new String[0];
+    /** The code of each group's best string in {@link #dictionary}, while that is the only dictionary seen. */
+    private long[] bestCodes = new long[0];
+    /** The dictionary of every string batch so far; null before the first, or once batches came in different ones. */
+    private StringDictionary dictionary;
+    private boolean oneDictionary = true;
 
     MinMaxAccumulator(boolean max, DataType type) {
         this.max = max;
@@ -44,15 +52,21 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     @Override
     public void add(Column values, int[] groupIds, int groupCount) {
         grow(groupCount);
+        boolean sameDictionary = isString && sameDictionary(values.dictionary());
         for (int row = 0; row < groupIds.length; row++) {
             int g = groupIds[row];
             if (g < 0 || values.isNull(row)) {
                 continue;
             }
             if (isString) {
+                long code = values.longs()[row];
+                if (sameDictionary && seen[g] && bestCodes[g] == code) {
+                    continue;
+                }
                 String v = values.string(row);
                 if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {
                     bestStrings[g] = v;
+                    bestCodes[g] = code;
                 }
             } else if (isDouble) {
                 double v = values.doubles()[row];
@@ -76,6 +90,17 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         }
     }
 
+    /** Whether {@code next}, a batch's dictionary, is the one all earlier batches came in; notes it when it is the first. */
+    private boolean sameDictionary(StringDictionary next) {
+        if (oneDictionary && dictionary == null) {
+            dictionary = next;
+        } else if (dictionary != next) {
+            oneDictionary = false;
+            dictionary = null;
+        }
+        return oneDictionary;
+    }
+
     /** A partial's results are its best values (NULL where it saw none): adding them is merging. */
     @Override
     public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
@@ -86,6 +111,7 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         seen = Accumulators.grow(seen, groups);
         if (isString) {
             bestStrings = Accumulators.grow(bestStrings, groups);
+            bestCodes = Accumulators.grow(bestCodes, groups);
         } else if (isDouble) {
             bestDoubles = Accumulators.grow(bestDoubles, groups);
         } else {
@@ -117,6 +143,10 @@ final class MinMaxAccumulator implements MergeableAccumulator {
                 return Column.ofWide(type, out, highs, nulls);
             }
             return Column.ofLongs(type, out, nulls);
+        }
+        if (oneDictionary && dictionary != null) {
+            System.arraycopy(bestCodes, from, out, 0, count);
+            return Column.ofCodes(type, out, nulls, dictionary);
         }
         StringDictionary.Builder dictionary = new StringDictionary.Builder();
         for (int i = 0; i < count; i++) {

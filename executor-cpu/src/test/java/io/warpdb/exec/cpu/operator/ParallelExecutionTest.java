@@ -250,6 +250,12 @@ class ParallelExecutionTest extends ExecTestBase {
         assertEquals(ROWS / 2, names.stream().mapToLong(r -> (long) r.get(1)).sum());
         AggregateNode byNameAndTag = aggregate(joined, List.of(6, 2), agg(AggFunction.COUNT_STAR, -1, BIGINT));
         assertEquals(ROWS / 2, sameOnThreads(byNameAndTag, 2, 4).stream().mapToLong(r -> (long) r.get(2)).sum());
+        // MIN and MAX of the build's strings (one dictionary): the part's name, as codes of that dictionary.
+        AggregateNode namesByPart = aggregate(joined, List.of(1), agg(AggFunction.MIN, 6, VARCHAR), agg(AggFunction.MAX, 6, VARCHAR),
+                agg(AggFunction.MAX, 2, VARCHAR));
+        List<List<Object>> named = sameOnThreads(namesByPart, 2, 4);
+        assertEquals(500, named.size());
+        assertTrue(named.stream().allMatch(r -> r.get(1).equals("p" + r.get(0)) && r.get(2).equals(r.get(1))), named.get(0).toString());
         AggregateNode byInitial = aggregate(project(scan(facts()), call(Op.SUBSTRING, VARCHAR, col(2, VARCHAR), lit(1), lit(1))),
                 List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT));
         assertEquals(List.of(Arrays.asList(null, (long) (ROWS + 12) / 13), row("t", (long) ROWS - (ROWS + 12) / 13)),
