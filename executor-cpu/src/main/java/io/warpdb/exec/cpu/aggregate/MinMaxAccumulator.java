@@ -25,7 +25,7 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     private long[] bestHighs;
     private double[] bestDoubles = new double[0];
     private String[] bestStrings = new String[0];
-    /** The code of each group's best string in {@link #dictionary}, while that is the only dictionary seen. */
+    /** While {@link #dictionary} is the only dictionary seen, each group's best string as its code there ({@link #bestStrings} unused). */
     private long[] bestCodes = new long[0];
     /** The dictionary of every string batch so far; null before the first, or once batches came in different ones. */
     private StringDictionary dictionary;
@@ -59,15 +59,7 @@ final class MinMaxAccumulator implements MergeableAccumulator {
                 continue;
             }
             if (isString) {
-                long code = values.longs()[row];
-                if (sameDictionary && seen[g] && bestCodes[g] == code) {
-                    continue;
-                }
-                String v = values.string(row);
-                if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {
-                    bestStrings[g] = v;
-                    bestCodes[g] = code;
-                }
+                addString(values, row, g, sameDictionary);
             } else if (isDouble) {
                 double v = values.doubles()[row];
                 if (!seen[g] || replaces(Double.compare(v, bestDoubles[g]))) {
@@ -90,11 +82,38 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         }
     }
 
-    /** Whether {@code next}, a batch's dictionary, is the one all earlier batches came in; notes it when it is the first. */
+    /**
+     * One row's string into group g: while all came in one dictionary, by code, read and compared
+     * only where it differs from the best's (the rows of one group of a key-determined column
+     * never do); else by value.
+     */
+    private void addString(Column values, int row, int g, boolean sameDictionary) {
+        long code = values.longs()[row];
+        if (sameDictionary) {
+            if (!seen[g] || code != bestCodes[g] && replaces(values.string(row).compareTo(dictionary.get((int) bestCodes[g])))) {
+                bestCodes[g] = code;
+            }
+            return;
+        }
+        String v = values.string(row);
+        if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {
+            bestStrings[g] = v;
+        }
+    }
+
+    /**
+     * Whether {@code next}, a batch's dictionary, is the one all earlier batches came in; notes it
+     * when it is the first. The first other one turns the best codes into strings.
+     */
     private boolean sameDictionary(StringDictionary next) {
         if (oneDictionary && dictionary == null) {
             dictionary = next;
-        } else if (dictionary != next) {
+        } else if (oneDictionary && dictionary != next) {
+            for (int g = 0; g < seen.length; g++) {
+                if (seen[g]) {
+                    bestStrings[g] = dictionary.get((int) bestCodes[g]);
+                }
+            }
             oneDictionary = false;
             dictionary = null;
         }
