@@ -2,7 +2,6 @@ package io.warpdb.sql;
 
 import io.warpdb.storage.Catalog;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,13 +16,9 @@ public final class ColumnDefaults {
     private ColumnDefaults() {
     }
 
-    private static String key(String table) {
-        return PREFIX + table.toUpperCase(Locale.ROOT);
-    }
-
     /** The DEFAULT texts of {@code table}'s columns, by column name; empty when none has one. */
     public static Map<String, String> of(Map<String, String> properties, String table) {
-        String value = properties.get(key(table));
+        String value = properties.get(TableProperties.key(PREFIX, table));
         Map<String, String> defaults = new LinkedHashMap<>();
         if (value != null) {
             String[] parts = value.split(SEPARATOR, -1);
@@ -36,14 +31,8 @@ public final class ColumnDefaults {
 
     /** Sets (or, when {@code defaults} is empty, removes) the defaults of a table just created or dropped. */
     static void set(Catalog catalog, String table, Map<String, String> defaults) {
-        if (defaults.isEmpty()) {
-            if (catalog.properties().containsKey(key(table))) {
-                catalog.setProperty(key(table), null);
-            }
-            return;
-        }
         StringBuilder value = new StringBuilder();
         defaults.forEach((column, text) -> value.append(column).append(SEPARATOR).append(text).append(SEPARATOR));
-        catalog.setProperty(key(table), value.toString());
+        TableProperties.put(catalog, TableProperties.key(PREFIX, table), defaults.isEmpty() ? null : value.toString());
     }
 }

@@ -43,6 +43,7 @@ final class DdlRunner {
             }
             catalog.drop(drop.name(), drop.ifExists());
             ColumnDefaults.set(catalog, drop.name(), Map.of());
+            PrimaryKeys.set(catalog, drop.name(), List.of());
         } else if (ddl instanceof DdlStatement.DropView drop) {
             ViewCatalog.drop(catalog, drop.name(), drop.ifExists());
         } else if (ddl instanceof DdlStatement.CreateIndex index) {
@@ -65,6 +66,7 @@ final class DdlRunner {
             catalog.create(create.name(), create.schema(), create.ifNotExists());
             if (!exists) {
                 ColumnDefaults.set(catalog, create.name(), create.defaults());
+                PrimaryKeys.set(catalog, create.name(), create.primaryKey());
             }
         }
         return 0;
@@ -117,6 +119,7 @@ final class DdlRunner {
                 fields.add(new Field(name, schema.type(i).withNullable(true)));
             }
             Table table = database.catalog().create(create.name(), new Schema(fields), false);
+            PrimaryKeys.set(database.catalog(), create.name(), List.of());
             try {
                 return execution.runToEnd(plan, table::append);
             } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.types.Schema;
 import io.warpdb.ingest.OrderedParallel;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.PrimaryKeys;
 import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +24,13 @@ public final class TableLoader {
     /**
      * Loads {@code tables} unless {@code database} already holds them all (a durable database
      * loaded by an earlier run; each table is committed whole, so present means loaded); then
-     * null. Those of them that a partial load left are dropped first.
+     * null, the tables declaring their primary keys (a database loaded before keys were kept). Those
+     * of them that a partial load left are dropped first.
      */
     public static LoadReport loadMissing(Database database, List<TableParts> tables, int threads, String source) {
         if (tables.stream().allMatch(t -> database.catalog().table(t.name()).isPresent())) {
+            tables.stream().filter(t -> !PrimaryKeys.of(database.catalog().properties(), t.name()).equals(t.primaryKey()))
+                    .forEach(t -> PrimaryKeys.set(database.catalog(), t.name(), t.primaryKey()));
             return null;
         }
         tables.forEach(t -> database.catalog().drop(t.name(), true));
@@ -44,6 +48,7 @@ public final class TableLoader {
                 long t0 = System.nanoTime();
                 Table target = database.catalog().create(table.name(), table.schema(), false);
                 created.add(table.name());
+                PrimaryKeys.set(database.catalog(), table.name(), table.primaryKey());
                 long rows;
                 try (BatchStream batches = batches(table, pool, threads, allocator)) {
                     rows = target.append(batches);
@@ -51,7 +56,10 @@ public final class TableLoader {
                 loaded.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
             }
         } catch (RuntimeException e) {
-            created.forEach(name -> database.catalog().drop(name, true));
+            created.forEach(name -> {
+                database.catalog().drop(name, true);
+                PrimaryKeys.set(database.catalog(), name, List.of());
+            });
             throw e;
         } finally {
             pool.shutdownNow();

@@ -2,6 +2,7 @@ package io.warpdb.tpch;
 
 import io.warpdb.core.types.Schema;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.IntFunction;
 
@@ -9,10 +10,11 @@ import java.util.function.IntFunction;
  * One table of a benchmark's data: its name, schema, and its rows cut into {@code parts} parts
  * that may be read concurrently, one cursor each ({@code open} takes the 0-based part); reading
  * all parts in order yields the table in row order. {@code file} is the text file the rows are
- * read from ({@link TextTableFile}), empty for generated rows. What {@link TableLoader} and
- * {@link DuckDbReference} load.
+ * read from ({@link TextTableFile}), empty for generated rows; {@code primaryKey} the columns of
+ * the key the table declares, empty for none. What {@link TableLoader} and {@link DuckDbReference} load.
  */
-public record TableParts(String name, Schema schema, int parts, IntFunction<RowCursor> open, Optional<Path> file) {
+public record TableParts(String name, Schema schema, int parts, IntFunction<RowCursor> open, Optional<Path> file,
+        List<String> primaryKey) {
     public TableParts {
         if (parts < 1) {
             throw new IllegalArgumentException(name + " needs at least one part, not " + parts);
@@ -21,6 +23,16 @@ public record TableParts(String name, Schema schema, int parts, IntFunction<RowC
 
     /** Generated rows. */
     public TableParts(String name, Schema schema, int parts, IntFunction<RowCursor> open) {
-        this(name, schema, parts, open, Optional.empty());
+        this(name, schema, parts, open, Optional.empty(), List.of());
+    }
+
+    /** Rows of a text file, no key declared. */
+    public TableParts(String name, Schema schema, int parts, IntFunction<RowCursor> open, Path file) {
+        this(name, schema, parts, open, Optional.of(file), List.of());
+    }
+
+    /** The same table declaring {@code key} as its primary key. */
+    public TableParts withPrimaryKey(List<String> key) {
+        return new TableParts(name, schema, parts, open, file, List.copyOf(key));
     }
 }

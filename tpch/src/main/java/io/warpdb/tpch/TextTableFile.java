@@ -15,7 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * One benchmark table as the data generators write it (dbgen's {@code .tbl}, dsdgen's
@@ -67,7 +66,7 @@ public final class TextTableFile {
 
     /** The table to load, its rows read from this file. */
     public TableParts tableParts() {
-        return new TableParts(name, schema, parts(), this::open, Optional.of(file));
+        return new TableParts(name, schema, parts(), this::open, file);
     }
 
     /** Parses the lines of one byte range of a file. */

@@ -45,6 +45,6 @@ public final class TpchLoader {
 
     /** These tables of {@code data}, for {@link TableLoader}, {@link DuckDbReference} and {@link SuiteSetup}. */
     public static List<TableParts> parts(TpchData data, List<TpchSchema.Table> tables) {
-        return tables.stream().map(t -> data.tableParts(t)).toList();
+        return tables.stream().map(t -> data.tableParts(t).withPrimaryKey(t.primaryKey())).toList();
     }
 }

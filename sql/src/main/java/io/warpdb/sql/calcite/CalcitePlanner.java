@@ -2,6 +2,7 @@ package io.warpdb.sql.calcite;
 
 import io.warpdb.core.data.TableSource;
 import io.warpdb.sql.ColumnDefaults;
+import io.warpdb.sql.PrimaryKeys;
 import io.warpdb.sql.ViewCatalog;
 import io.warpdb.storage.CatalogSnapshot;
 import java.util.HashMap;
@@ -143,7 +144,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         }
         for (TableSource t : snapshot.tables()) {
             tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget),
-                    ColumnDefaults.of(snapshot.properties(), t.name())));
+                    ColumnDefaults.of(snapshot.properties(), t.name()), PrimaryKeys.of(snapshot.properties(), t.name())));
         }
         CalciteSchema root = CalciteSchema.createRootSchema(false, false);
         root.add(SCHEMA, new AbstractSchema() {
@@ -271,6 +272,7 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
         r = hep(JOIN_ORDER, r);
         r = hep(LOGICAL_REWRITES, r);
         r = new RelFieldTrimmer(validator, relBuilder).trim(r);
+        r = r.accept(new GroupKeyDependents(cluster.getRexBuilder()));
         r = hep(LOGICAL_REWRITES, r);
         r = r.accept(new AggregateSemiJoinReduction(cluster.getRexBuilder()));
         r = r.accept(new FilteredAggregateArguments(cluster.getRexBuilder()));

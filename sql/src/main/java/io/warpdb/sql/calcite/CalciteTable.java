@@ -21,7 +21,8 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 
 /**
- * A WarpDB table snapshot as Calcite's catalog sees it: a row type and a row count. Calcite
+ * A WarpDB table snapshot as Calcite's catalog sees it: a row type, a row count and the primary
+ * key as the table's one unique key (declared, not enforced: the planner relies on it). Calcite
  * only plans over it; scans are executed by WarpDB from {@link #source()}. The target of a
  * DELETE or UPDATE also shows storage's row-id column last.
  */
@@ -30,17 +31,36 @@ public final class CalciteTable extends AbstractTable implements BuiltInMetadata
     private final boolean withRowId;
     /** The DEFAULT texts of columns that have one, by column name. */
     private final Map<String, String> defaults;
+    /** The primary key's columns; empty when the table declares none. */
+    private final ImmutableBitSet primaryKey;
     /** Distinct-value estimates by column: the join-order search asks for them many times. */
     private final Map<Integer, Double> distinctValues = new HashMap<>();
 
     public CalciteTable(TableSource source, boolean withRowId) {
-        this(source, withRowId, Map.of());
+        this(source, withRowId, Map.of(), List.of());
     }
 
-    public CalciteTable(TableSource source, boolean withRowId, Map<String, String> defaults) {
+    /** {@code primaryKey}: the key's column names (matched ignoring case); a key naming a column the table lacks is ignored. */
+    public CalciteTable(TableSource source, boolean withRowId, Map<String, String> defaults, List<String> primaryKey) {
         this.source = source;
         this.withRowId = withRowId;
         this.defaults = Map.copyOf(defaults);
+        this.primaryKey = columns(source.schema(), primaryKey);
+    }
+
+    private static ImmutableBitSet columns(Schema schema, List<String> names) {
+        ImmutableBitSet.Builder columns = ImmutableBitSet.builder();
+        for (String name : names) {
+            int column = -1;
+            for (int i = 0; i < schema.size(); i++) {
+                column = schema.field(i).name().equalsIgnoreCase(name) ? i : column;
+            }
+            if (column < 0) {
+                return ImmutableBitSet.of();
+            }
+            columns.set(column);
+        }
+        return columns.build();
     }
 
     /** What an INSERT puts into the columns it omits: their DEFAULTs, else NULL. */
@@ -73,7 +93,7 @@ public final class CalciteTable extends AbstractTable implements BuiltInMetadata
 
     @Override
     public Statistic getStatistic() {
-        return Statistics.of(source.rowCount(), List.of());
+        return Statistics.of(source.rowCount(), primaryKey.isEmpty() ? List.of() : List.of(primaryKey));
     }
 
     /**

@@ -16,8 +16,9 @@ import java.util.Map;
  * A recursive-descent parser for CREATE/DROP TABLE, CREATE/DROP VIEW, CREATE INDEX and COPY. Errors
  * carry SQLSTATE 42601 and the line and column of the offending token. Column constraints NOT NULL,
  * NULL, PRIMARY KEY (which implies NOT NULL), UNIQUE and DEFAULT, and table constraints PRIMARY
- * KEY (...) and UNIQUE (...), each optionally named by CONSTRAINT, are accepted; only NOT NULL and
- * DEFAULT have an effect (uniqueness is not enforced).
+ * KEY (...) and UNIQUE (...), each optionally named by CONSTRAINT, are accepted. NOT NULL and
+ * DEFAULT have an effect; the PRIMARY KEY is kept for the planner, which relies on it as declared
+ * (neither it nor UNIQUE is enforced).
  */
 public final class DdlParser {
     private final String sql;
@@ -98,6 +99,7 @@ public final class DdlParser {
         Schema schema = null;
         List<String> columnNames = null;
         Map<String, String> defaults = new LinkedHashMap<>();
+        List<String> primaryKey = new ArrayList<>();
         if (accept("(")) {
             if (startsTableConstraint()) {
                 throw error("a column definition");
@@ -109,13 +111,14 @@ public final class DdlParser {
                     columnNames.add(identifier("a column name"));
                 }
             } else {
-                schema = columnDefinitions(first, defaults);
+                schema = columnDefinitions(first, defaults, primaryKey);
             }
             expect(")");
         }
         if (token.is("AS")) {
             int queryStart = token.offset() + 2;
-            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames, Map.of(), null);
+            return new DdlStatement.CreateTable(name, ifNotExists, null, blankPrefix(queryStart), columnNames, Map.of(), List.of(),
+                    null);
         }
         if (schema == null) {
             throw error(columnNames == null ? "'(' or AS" : "AS");
@@ -125,7 +128,8 @@ public final class DdlParser {
             distribution.columnIn(schema);
         }
         expectEnd();
-        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null, defaults, distribution);
+        return new DdlStatement.CreateTable(name, ifNotExists, schema, null, null, defaults, List.copyOf(primaryKey),
+                distribution);
     }
 
     /** ( distribution = 'hash(col)' | 'replicated' ): the one table option there is. */
@@ -143,31 +147,44 @@ public final class DdlParser {
 
     /**
      * The column definitions and table constraints after the first column's name, up to the closing
-     * parenthesis; the columns of a PRIMARY KEY constraint become NOT NULL. Fills {@code defaults}.
+     * parenthesis; the columns of the PRIMARY KEY become NOT NULL. Fills {@code defaults} and
+     * {@code primaryKey} (its columns as the table names them).
      */
-    private Schema columnDefinitions(String firstName, Map<String, String> defaults) {
-        List<Field> fields = new ArrayList<>(List.of(columnDefinition(firstName, defaults)));
-        List<String> primaryKey = new ArrayList<>();
+    private Schema columnDefinitions(String firstName, Map<String, String> defaults, List<String> primaryKey) {
+        List<Field> fields = new ArrayList<>(List.of(columnDefinition(firstName, defaults, primaryKey)));
         while (accept(",")) {
             if (startsTableConstraint()) {
                 if (accept("CONSTRAINT")) {
                     identifier("a constraint name");
                 }
                 if (acceptAll("PRIMARY", "KEY")) {
-                    primaryKey.addAll(columnList());
+                    declarePrimaryKey(primaryKey, columnList());
                 } else {
                     expect("UNIQUE");
                     columnList();
                 }
             } else {
-                fields.add(columnDefinition(identifier("a column name"), defaults));
+                fields.add(columnDefinition(identifier("a column name"), defaults, primaryKey));
             }
         }
-        for (String key : primaryKey) {
-            int i = indexOf(fields, key);
+        for (int k = 0; k < primaryKey.size(); k++) {
+            int i = indexOf(fields, primaryKey.get(k));
             fields.set(i, new Field(fields.get(i).name(), fields.get(i).type().withNullable(false)));
+            primaryKey.set(k, fields.get(i).name());
         }
         return new Schema(fields);
+    }
+
+    /** A table has one PRIMARY KEY, declared on a column or as a table constraint. */
+    private void declarePrimaryKey(List<String> primaryKey, List<String> columns) {
+        if (!primaryKey.isEmpty()) {
+            throw new WarpException(SqlState.INVALID_SQL_STATEMENT, "a table has at most one PRIMARY KEY; "
+                    + primaryKey + " and " + columns + " at " + position(token.offset()));
+        }
+        if (columns.stream().map(c -> c.toUpperCase(Locale.ROOT)).distinct().count() != columns.size()) {
+            throw new WarpException(SqlState.DUPLICATE_COLUMN, "PRIMARY KEY " + columns + " names a column twice");
+        }
+        primaryKey.addAll(columns);
     }
 
     private boolean startsTableConstraint() {
@@ -275,8 +292,8 @@ public final class DdlParser {
         return DataType.TIMESTAMP;
     }
 
-    /** A column's type and constraints; its DEFAULT, if any, goes into {@code defaults}. */
-    private Field columnDefinition(String name, Map<String, String> defaults) {
+    /** A column's type and constraints; its DEFAULT, if any, goes into {@code defaults}, a PRIMARY KEY into {@code primaryKey}. */
+    private Field columnDefinition(String name, Map<String, String> defaults, List<String> primaryKey) {
         String type = identifier("a column type").toUpperCase(Locale.ROOT);
         DataType t = switch (type) {
             case "INTEGER", "INT", "INT4" -> DataType.INTEGER;
@@ -307,6 +324,7 @@ public final class DdlParser {
             } else if (accept("NULL")) {
                 nullable = true;
             } else if (acceptAll("PRIMARY", "KEY")) {
+                declarePrimaryKey(primaryKey, List.of(name));
                 nullable = false;
             } else if (accept("UNIQUE")) {
                 continue; // informational

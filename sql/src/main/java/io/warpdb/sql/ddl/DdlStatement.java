@@ -8,11 +8,12 @@ public sealed interface DdlStatement {
      * CREATE TABLE. Either {@code schema} is given (column list), or {@code query} is the text of
      * the AS query, padded with spaces in place of the DDL prefix so that error positions still
      * point into the original statement; {@code columnNames} then optionally renames its columns.
-     * {@code defaults}: the SQL text of each column's DEFAULT, by column name. {@code distribution}:
+     * {@code defaults}: the SQL text of each column's DEFAULT, by column name. {@code primaryKey}: the
+     * PRIMARY KEY's columns in key order, empty when none is declared. {@code distribution}:
      * from {@code WITH (distribution = ...)} after the column list, null when not given.
      */
     record CreateTable(String name, boolean ifNotExists, Schema schema, String query, java.util.List<String> columnNames,
-            java.util.Map<String, String> defaults, Distribution distribution) implements DdlStatement {
+            java.util.Map<String, String> defaults, java.util.List<String> primaryKey, Distribution distribution) implements DdlStatement {
     }
 
     /** CREATE INDEX: accepted and checked against the table, but informational (WarpDB scans with zone maps, not indexes). */

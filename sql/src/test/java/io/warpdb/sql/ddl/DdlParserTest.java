@@ -67,6 +67,17 @@ class DdlParserTest {
     }
 
     @Test
+    void primaryKeysInKeyOrderWithTheTablesSpelling() {
+        var column = (DdlStatement.CreateTable) DdlParser.parse("create table t (id int primary key, v int unique)");
+        assertEquals(List.of("id"), column.primaryKey());
+        var constraint = (DdlStatement.CreateTable) DdlParser.parse(
+                "create table t (Ka int, kb int, v int, constraint t_pk primary key (KB, ka), unique (v))");
+        assertEquals(List.of("kb", "Ka"), constraint.primaryKey());
+        assertEquals(List.of(false, false, true), constraint.schema().fields().stream().map(f -> f.type().nullable()).toList());
+        assertEquals(List.of(), ((DdlStatement.CreateTable) DdlParser.parse("create table t (a int unique)")).primaryKey());
+    }
+
+    @Test
     void dropTable() {
         var d = (DdlStatement.DropTable) DdlParser.parse("DROP TABLE IF EXISTS t;");
         assertEquals("t", d.name());

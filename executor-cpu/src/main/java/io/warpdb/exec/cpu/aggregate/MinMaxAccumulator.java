@@ -9,7 +9,10 @@ import io.warpdb.exec.cpu.column.Column;
 /**
  * MIN and MAX of any type: numbers and dates by value (one column has one scale, so unscaled
  * longs compare correctly; a wide DECIMAL by its 128-bit value), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
- * codes of different batches' dictionaries do not compare).
+ * codes of different batches' dictionaries do not compare). While every batch's strings come in
+ * one dictionary (a join build's columns: the columns a GROUP BY on a key carries), a row whose
+ * code is its group's best's is skipped unread, and the results are codes of that dictionary,
+ * not a dictionary built anew.
  */
 final class MinMaxAccumulator implements MergeableAccumulator {
     private final boolean max;
@@ -22,6 +25,11 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     private long[] bestHighs;
     private double[] bestDoubles = new double[0];
     private String[] bestStrings = new String[0];
+    /** While {@link #dictionary} is the only dictionary seen, each group's best string as its code there ({@link #bestStrings} unused). */
+    private long[] bestCodes = new long[0];
+    /** The dictionary of every string batch so far; null before the first, or once batches came in different ones. */
+    private StringDictionary dictionary;
+    private boolean oneDictionary = true;
 
     MinMaxAccumulator(boolean max, DataType type) {
         this.max = max;
@@ -44,16 +52,14 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     @Override
     public void add(Column values, int[] groupIds, int groupCount) {
         grow(groupCount);
+        boolean sameDictionary = isString && sameDictionary(values.dictionary());
         for (int row = 0; row < groupIds.length; row++) {
             int g = groupIds[row];
             if (g < 0 || values.isNull(row)) {
                 continue;
             }
             if (isString) {
-                String v = values.string(row);
-                if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {
-                    bestStrings[g] = v;
-                }
+                addString(values, row, g, sameDictionary);
             } else if (isDouble) {
                 double v = values.doubles()[row];
                 if (!seen[g] || replaces(Double.compare(v, bestDoubles[g]))) {
@@ -76,6 +82,44 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         }
     }
 
+    /**
+     * One row's string into group g: while all came in one dictionary, by code, read and compared
+     * only where it differs from the best's (the rows of one group of a key-determined column
+     * never do); else by value.
+     */
+    private void addString(Column values, int row, int g, boolean sameDictionary) {
+        long code = values.longs()[row];
+        if (sameDictionary) {
+            if (!seen[g] || code != bestCodes[g] && replaces(values.string(row).compareTo(dictionary.get((int) bestCodes[g])))) {
+                bestCodes[g] = code;
+            }
+            return;
+        }
+        String v = values.string(row);
+        if (!seen[g] || replaces(v.compareTo(bestStrings[g]))) {
+            bestStrings[g] = v;
+        }
+    }
+
+    /**
+     * Whether {@code next}, a batch's dictionary, is the one all earlier batches came in; notes it
+     * when it is the first. The first other one turns the best codes into strings.
+     */
+    private boolean sameDictionary(StringDictionary next) {
+        if (oneDictionary && dictionary == null) {
+            dictionary = next;
+        } else if (oneDictionary && dictionary != next) {
+            for (int g = 0; g < seen.length; g++) {
+                if (seen[g]) {
+                    bestStrings[g] = dictionary.get((int) bestCodes[g]);
+                }
+            }
+            oneDictionary = false;
+            dictionary = null;
+        }
+        return oneDictionary;
+    }
+
     /** A partial's results are its best values (NULL where it saw none): adding them is merging. */
     @Override
     public void merge(MergeableAccumulator partial, int[] groupIds, int groupCount) {
@@ -86,6 +130,7 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         seen = Accumulators.grow(seen, groups);
         if (isString) {
             bestStrings = Accumulators.grow(bestStrings, groups);
+            bestCodes = Accumulators.grow(bestCodes, groups);
         } else if (isDouble) {
             bestDoubles = Accumulators.grow(bestDoubles, groups);
         } else {
@@ -117,6 +162,10 @@ final class MinMaxAccumulator implements MergeableAccumulator {
                 return Column.ofWide(type, out, highs, nulls);
             }
             return Column.ofLongs(type, out, nulls);
+        }
+        if (oneDictionary && dictionary != null) {
+            System.arraycopy(bestCodes, from, out, 0, count);
+            return Column.ofCodes(type, out, nulls, dictionary);
         }
         StringDictionary.Builder dictionary = new StringDictionary.Builder();
         for (int i = 0; i < count; i++) {

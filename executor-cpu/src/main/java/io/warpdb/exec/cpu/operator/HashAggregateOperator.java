@@ -209,6 +209,10 @@ final class HashAggregateOperator extends Operator {
             }
             return List.of(partials[0]);
         }
+        if (Arrays.stream(partials).allMatch(p -> p.clustered != null)
+                && ClusteredKeys.apart(Arrays.stream(partials).map(p -> p.clustered).toList())) {
+            return mergeBoundaries(partials);
+        }
         int parts = inputCount;
         StoredKeys[] keys = new StoredKeys[inputCount];
         Workers.runAll(inputCount, i -> keys[i] = partials[i].storedKeys(parts));
@@ -230,6 +234,41 @@ final class HashAggregateOperator extends Operator {
             merged[p] = own;
         });
         return List.of(merged);
+    }
+
+    /**
+     * The merge for input clustered by its one group key ({@link ClusteredKeys}): only the groups
+     * of keys that begin or end a batch can be in several partials. Those move into one more table
+     * of groups; every other group stays where it is, inserted nowhere again (the radix merge
+     * would rebuild all of them: TPC-H Q18's 15 M orders at SF 10).
+     */
+    private List<Groups> mergeBoundaries(Groups[] partials) {
+        long[][] keys = {ClusteredKeys.boundaries(Arrays.stream(partials).map(p -> p.clustered).toList())};
+        boolean[][] nulls = {null};
+        int boundaries = keys[0].length;
+        // Every boundary key has rows (it begins or ends a batch that was aggregated), so no shared group stays empty.
+        Groups shared = new Groups(boundaries);
+        int[] sharedIds = new int[boundaries];
+        shared.table.add(keys, nulls, null, sharedIds, null);
+        for (Groups partial : partials) {
+            context.checkCancelled();
+            int[] own = new int[boundaries];
+            partial.table.find(keys, nulls, null, own, 0, boundaries);
+            int[] moveTo = new int[partial.count()];
+            Arrays.fill(moveTo, -1);
+            boolean[] moved = new boolean[partial.count()];
+            for (int b = 0; b < boundaries; b++) {
+                if (own[b] >= 0) {
+                    moveTo[own[b]] = sharedIds[b];
+                    moved[own[b]] = true;
+                }
+            }
+            shared.mergeStates(partial, moveTo);
+            partial.keepOnly(moved);
+        }
+        List<Groups> results = new ArrayList<>(Arrays.asList(partials));
+        results.add(shared);
+        return results;
     }
 
     /** Groups looked up per partial to tell whether the partials share few groups. */
@@ -340,6 +379,9 @@ final class HashAggregateOperator extends Operator {
         private FusedProjection projection;
         /** The ids of the groups to output, ascending; null: all of them. */
         private int[] kept;
+        /** The batches' key ranges, for a single key that is neither a string nor a wide DECIMAL; null otherwise. */
+        private final ClusteredKeys clustered = groupKeys.size() == 1 && keyStrings.get(0) == null && wideKeys.get(0) == null
+                ? new ClusteredKeys() : null;
 
         /** Groups sized for {@code expected} keys (0 when unknown). */
         Groups(int expected) {
@@ -401,6 +443,9 @@ final class HashAggregateOperator extends Operator {
                     nulls[k] = column.nulls();
                 }
                 table.add(keys, nulls, null, groupIds, null);
+                if (clustered != null) {
+                    clustered.add(keys[0], nulls[0], rows);
+                }
             }
             for (int a = 0; a < aggregates.size(); a++) {
                 accumulators.get(a).add(aggregates.get(a).args().stream().map(input::column).toList(), groupIds, count());

@@ -168,6 +168,29 @@ class ParallelExecutionTest extends ExecTestBase {
     }
 
     /**
+     * Batches sorted by the key whose ranges overlap (the table twice over, each half in key
+     * order): a key lies inside two batches, not at their ends, so the partials merge by hash
+     * partition; as when one batch is out of order or a key is NULL.
+     */
+    @Test
+    void sortedBatchesWhoseRangesOverlapMergeByHashPartition() {
+        int half = ROWS / 2;
+        AggCall count = agg(AggFunction.COUNT_STAR, -1, BIGINT);
+        AggregateNode twice = aggregate(project(scan(facts()), call(Op.MOD, INT, col(0, INT), lit(half))), List.of(0), count);
+        List<List<Object>> rows = sameOnThreads(twice, 2, 4, 16);
+        assertEquals(half, rows.size());
+        assertEquals(ROWS, rows.stream().mapToLong(r -> (long) r.get(1)).sum());
+        // Keys ascending but for one row, and ascending with NULLs in every 13th row: neither is clustered.
+        AggregateNode oneOutOfOrder = aggregate(project(scan(facts()), call(Op.CASE, INT, call(Op.EQ, BOOL, col(0, INT),
+                lit(ROWS - 10)), lit(5), call(Op.DIVIDE, INT, col(0, INT), lit(2)))), List.of(0), count);
+        assertEquals(ROWS, sameOnThreads(oneOutOfOrder, 2, 4).stream().mapToLong(r -> (long) r.get(1)).sum());
+        AggregateNode withNulls = aggregate(project(scan(facts()), call(Op.CASE, INT, call(Op.EQ, BOOL, call(Op.MOD, INT,
+                col(0, INT), lit(13)), lit(0)), nul(INT), call(Op.DIVIDE, INT, col(0, INT), lit(2)))), List.of(0), count);
+        List<List<Object>> nullGroups = sameOnThreads(withNulls, 2, 4);
+        assertEquals((long) (ROWS + 12) / 13, nullGroups.stream().filter(r -> r.get(0) == null).findFirst().orElseThrow().get(1));
+    }
+
+    /**
      * Hundreds of thousands of groups, most seen by one worker only: every group still comes out
      * exactly once.
      */
@@ -227,6 +250,12 @@ class ParallelExecutionTest extends ExecTestBase {
         assertEquals(ROWS / 2, names.stream().mapToLong(r -> (long) r.get(1)).sum());
         AggregateNode byNameAndTag = aggregate(joined, List.of(6, 2), agg(AggFunction.COUNT_STAR, -1, BIGINT));
         assertEquals(ROWS / 2, sameOnThreads(byNameAndTag, 2, 4).stream().mapToLong(r -> (long) r.get(2)).sum());
+        // MIN and MAX of the build's strings (one dictionary): the part's name, as codes of that dictionary.
+        AggregateNode namesByPart = aggregate(joined, List.of(1), agg(AggFunction.MIN, 6, VARCHAR), agg(AggFunction.MAX, 6, VARCHAR),
+                agg(AggFunction.MAX, 2, VARCHAR));
+        List<List<Object>> named = sameOnThreads(namesByPart, 2, 4);
+        assertEquals(500, named.size());
+        assertTrue(named.stream().allMatch(r -> r.get(1).equals("p" + r.get(0)) && r.get(2).equals(r.get(1))), named.get(0).toString());
         AggregateNode byInitial = aggregate(project(scan(facts()), call(Op.SUBSTRING, VARCHAR, col(2, VARCHAR), lit(1), lit(1))),
                 List.of(0), agg(AggFunction.COUNT_STAR, -1, BIGINT));
         assertEquals(List.of(Arrays.asList(null, (long) (ROWS + 12) / 13), row("t", (long) ROWS - (ROWS + 12) / 13)),
