@@ -360,19 +360,50 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_offsets(const unsigne
     if (threadIdx.x == 0) *selectedCount = carry;
 }
 
-// Moves kept row `row` of one column (type T) to `at`; no row (-1) moves nothing.
+// Dense words: moves a warp's kept rows of one column (type T) out of its 32 words, 8 words at a time with all
+// their loads issued before the stores: lane l of word j holds row 32 (firstWord + j) + l, lane j's
+// `exclusive` counts the kept rows before word j from `start`, and a kept row goes to start + the
+// kept rows before it.
+template <typename T>
+__device__ __forceinline__ void moveKept(unsigned long long in, unsigned long long out, long long firstWord, unsigned word,
+                                         unsigned exclusive, unsigned long long start) {
+    const int lane = threadIdx.x & 31;
+    const unsigned laneBelow = (1u << lane) - 1;
+    for (int j0 = 0; j0 < 32; j0 += 8) {
+        T v[8];
+        bool kept[8];
+        unsigned long long at[8];
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            const unsigned wordJ = __shfl_sync(0xffffffffu, word, j0 + u);
+            kept[u] = (wordJ >> lane) & 1u;
+            at[u] = start + __shfl_sync(0xffffffffu, exclusive, j0 + u) + __popc(wordJ & laneBelow);
+            v[u] = kept[u] ? __ldg((const T*)in + (firstWord + j0 + u) * 32 + lane) : T(0);
+        }
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            if (kept[u]) ((T*)out)[at[u]] = v[u];
+        }
+    }
+}
+
+// Sparse words: moves kept row `row` of one column (type T) to `at`; no row (-1) moves nothing.
 template <typename T>
 __device__ __forceinline__ void moveRow(unsigned long long in, unsigned long long out, long long row, unsigned long long at) {
     if (row >= 0) ((T*)out)[at] = __ldg((const T*)in + row);
 }
 
 // Pass 3: each block takes chunks; a warp takes 32 consecutive words (1,024 rows) of its chunk at
-// a time and learns their output positions from the block's scan of the words' counts. Then the
-// warp moves its kept rows 32 at a time by rank: lane i finds the word holding kept row r + i (a
-// binary search over the words' running counts, by shuffles) and the bit within it (__fns), so
-// the work goes by kept rows, not by words (at 1 % a word keeps a third of a row), every lane moves
-// a row each round, and stores are coalesced. ncu on the H100 put the earlier word-by-word loop
-// at 67 % of the SMs' issue rate and 17 % of DRAM bandwidth at 1 % selectivity.
+// a time and learns their output positions from the block's scan of the words' counts. A warp
+// whose words keep few rows moves them 32 at a time by rank: lane i finds the word holding kept
+// row r + i (a binary search over the words' running counts, by shuffles) and the bit within it
+// (__fns), so the work goes by kept rows, not by words, and each round's position serves every
+// output column. Words that keep many rows are moved word by word (moveKept), which costs less per
+// row there. On the H100 (ncu, 1 % kept) the word-by-word loop alone was issue-bound: 67 % of the
+// SMs' issue rate and 17 % of DRAM bandwidth; by rank, SELECT at 1 % went from 64 to 80 % of copy,
+// while q01's 98 % kept went from 10.4 to 11.6 ms.
+constexpr unsigned SPARSE_WARP_KEPT = 384;  // of a warp's 1,024 rows: below this, moved by rank
+
 extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned long long* colValues,
         const unsigned long long* colValid, const OutputSpec* outputs, int numOutputs,
         const unsigned long long* outValues, const unsigned long long* outValid, long long rows,
@@ -398,6 +429,19 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned
             const unsigned long long outStart = position + warpStart;
             position += stepTotal;
             const long long firstRow = (step + warpId * 32) * 32;
+            if (warpKept > SPARSE_WARP_KEPT) {
+                for (int o = 0; o < numOutputs; o++) {
+                    const OutputSpec spec = outputs[o];
+                    const unsigned long long in = colValues[spec.direct];
+                    if (spec.width == 8) moveKept<long long>(in, outValues[o], firstRow / 32, word, before, outStart);
+                    else if (spec.width == 4) moveKept<int>(in, outValues[o], firstRow / 32, word, before, outStart);
+                    else moveKept<unsigned char>(in, outValues[o], firstRow / 32, word, before, outStart);
+                    if (spec.hasValid) {
+                        moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstRow / 32, word, before, outStart);
+                    }
+                }
+                continue;
+            }
             for (unsigned rank0 = 0; rank0 < warpKept; rank0 += 32) {
                 const unsigned rank = rank0 + lane;
                 // The word holding kept row `rank`: how many words keep rows up to at most `rank`.
