@@ -7,6 +7,7 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.PrimaryKeys;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.SqlFunctions;
 import io.warpdb.sql.ViewCatalog;
@@ -92,6 +93,52 @@ final class CatalogMetadata {
         return new MetaColumn(database.name(), SCHEMA, table, field.name(), t.jdbcType(), JdbcTypes.typeName(t),
                 JdbcTypes.precision(t), t.scale(), JdbcTypes.radix(t), JdbcTypes.nullability(t), octets, position,
                 t.nullable() ? "YES" : "NO", "NO", "NO");
+    }
+
+    /**
+     * A row of {@link DatabaseMetaData#getPrimaryKeys}: public fields in the standard's column order, named as Avatica
+     * names columns after fields ({@code tableCat} is {@code TABLE_CAT}), as its own {@code MetaPrimaryKey}, which
+     * code outside Avatica cannot construct.
+     */
+    static final class PrimaryKeyColumn {
+        public final String tableCat;
+        public final String tableSchem;
+        public final String tableName;
+        public final String columnName;
+        public final short keySeq;
+        public final String pkName;
+
+        PrimaryKeyColumn(String tableCat, String tableSchem, String tableName, String columnName, short keySeq) {
+            this.tableCat = tableCat;
+            this.tableSchem = tableSchem;
+            this.tableName = tableName;
+            this.columnName = columnName;
+            this.keySeq = keySeq;
+            this.pkName = null;
+        }
+    }
+
+    /**
+     * The PRIMARY KEY columns of the table named {@code table} (an exact name, matched ignoring case, as names resolve
+     * in SQL), ordered by column name as JDBC asks; none for a view, a table without a key or a null name.
+     */
+    List<PrimaryKeyColumn> primaryKeys(String catalog, String schema, String table) {
+        List<PrimaryKeyColumn> rows = new ArrayList<>();
+        if (table == null || !SearchPattern.catalogMatches(catalog, database.name()) || schema != null && !schema.equalsIgnoreCase(SCHEMA)) {
+            return rows;
+        }
+        try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
+            for (TableSource t : snapshot.tables()) {
+                if (t.name().equalsIgnoreCase(table)) {
+                    List<String> key = PrimaryKeys.of(snapshot.properties(), t.name());
+                    for (int i = 0; i < key.size(); i++) {
+                        rows.add(new PrimaryKeyColumn(database.name(), SCHEMA, t.name(), key.get(i), (short) (i + 1)));
+                    }
+                }
+            }
+        }
+        rows.sort(Comparator.comparing((PrimaryKeyColumn k) -> k.columnName));
+        return rows;
     }
 
     /** One row per type WarpDB stores (DECIMAL and strings at their widest), ordered by JDBC type code as JDBC asks. */

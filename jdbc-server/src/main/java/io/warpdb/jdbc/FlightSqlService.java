@@ -552,10 +552,22 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         });
     }
 
-    /** PRIMARY KEY constraints are accepted but not kept in the catalog, so there are none to list. */
     @Override
     public void getStreamPrimaryKeys(FlightSql.CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener) {
-        rows(context, listener, Schemas.GET_PRIMARY_KEYS_SCHEMA, (m, root) -> 0);
+        rows(context, listener, Schemas.GET_PRIMARY_KEYS_SCHEMA, (m, root) -> {
+            List<CatalogMetadata.PrimaryKeyColumn> keys = m.primaryKeys(command.hasCatalog() ? command.getCatalog() : null,
+                    command.hasDbSchema() ? command.getDbSchema() : null, command.getTable());
+            for (int i = 0; i < keys.size(); i++) {
+                CatalogMetadata.PrimaryKeyColumn k = keys.get(i);
+                text(root, column(root, "catalog_name"), i, k.tableCat);
+                text(root, column(root, "db_schema_name"), i, k.tableSchem);
+                text(root, column(root, "table_name"), i, k.tableName);
+                text(root, column(root, "column_name"), i, k.columnName);
+                text(root, column(root, "key_name"), i, k.pkName);
+                integer(root, column(root, "key_sequence"), i, (int) k.keySeq);
+            }
+            return keys.size();
+        });
     }
 
     @Override
@@ -606,6 +618,17 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
 
     private interface RowWriter {
         int write(CatalogMetadata metadata, VectorSchemaRoot root);
+    }
+
+    /** The position of the field named {@code name} in {@code root}'s schema (Flight SQL names its fields). */
+    private static int column(VectorSchemaRoot root, String name) {
+        List<org.apache.arrow.vector.types.pojo.Field> fields = root.getSchema().getFields();
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).getName().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no field " + name + " in " + root.getSchema());
     }
 
     private static void text(VectorSchemaRoot root, int column, int row, String value) {

@@ -291,6 +291,11 @@ final class WarpMeta extends MetaImpl implements ProtobufMeta, AutoCloseable {
     }
 
     @Override
+    public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog, String schema, String table) {
+        return metadata(ch, CatalogMetadata.PrimaryKeyColumn.class, m -> m.primaryKeys(catalog, schema, table));
+    }
+
+    @Override
     public MetaResultSet getTableTypes(ConnectionHandle ch) {
         return metadata(ch, MetaTableType.class, CatalogMetadata::tableTypes);
     }

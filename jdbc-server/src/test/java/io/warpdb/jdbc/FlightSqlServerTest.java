@@ -137,6 +137,17 @@ class FlightSqlServerTest {
                 }
                 assertEquals(List.of("id", "name", "price", "d"), names);
             }
+            assertFalse(s.execute("CREATE TABLE keyed (k2 INTEGER NOT NULL, v VARCHAR(4), k1 BIGINT NOT NULL, PRIMARY KEY (k1, k2))"));
+            try (ResultSet keys = md.getPrimaryKeys(null, null, "keyed")) {
+                List<String> rows = new ArrayList<>();
+                while (keys.next()) {
+                    rows.add(keys.getString("TABLE_NAME") + "." + keys.getString("COLUMN_NAME") + "#" + keys.getInt("KEY_SEQ"));
+                }
+                assertEquals(List.of("keyed.k1#1", "keyed.k2#2"), rows);
+            }
+            try (ResultSet keys = md.getPrimaryKeys(null, null, "t")) {
+                assertFalse(keys.next(), "t declares no key");
+            }
         }
     }
 
