@@ -9,6 +9,7 @@ import org.apache.calcite.rel.RelShuttleImpl;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -61,7 +62,7 @@ final class GroupKeyDependents extends RelShuttleImpl {
      */
     private static ImmutableBitSet determined(Aggregate aggregate) {
         RelNode input = aggregate.getInput();
-        if (hasOuterJoin(input)) {
+        if (hasOuterJoin(input) || !readsKeyedTable(input)) {
             return ImmutableBitSet.of();
         }
         RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
@@ -71,11 +72,34 @@ final class GroupKeyDependents extends RelShuttleImpl {
         ImmutableBitSet kept = aggregate.getGroupSet();
         for (int key : candidates) {
             ImmutableBitSet rest = kept.clear(key);
-            if (!rest.isEmpty() && Boolean.TRUE.equals(mq.determinesSet(input, rest, ImmutableBitSet.of(key)))) {
+            if (!rest.isEmpty() && determines(mq, input, rest, key)) {
                 kept = rest;
             }
         }
         return aggregate.getGroupSet().except(kept);
+    }
+
+    /**
+     * Whether {@code rest} determines column {@code key} of {@code input}. Calcite 1.42's
+     * {@code RelMdFunctionalDependency} can fail with an index out of bounds while it maps a
+     * projection's dependencies (a shape the fuzzer found, in {@code sql/aggregate/group_by_primary_key.test});
+     * a dependency it cannot compute is treated as none, which leaves the aggregate as it was.
+     */
+    private static boolean determines(RelMetadataQuery mq, RelNode input, ImmutableBitSet rest, int key) {
+        try {
+            return Boolean.TRUE.equals(mq.determinesSet(input, rest, ImmutableBitSet.of(key)));
+        } catch (IndexOutOfBoundsException e) {
+            return false;
+        }
+    }
+
+    /** Whether a table with a declared key is scanned below: without one, no group key can determine a table's columns. */
+    private static boolean readsKeyedTable(RelNode rel) {
+        if (rel instanceof TableScan scan) {
+            List<ImmutableBitSet> keys = scan.getTable().getKeys();
+            return keys != null && !keys.isEmpty();
+        }
+        return rel.getInputs().stream().anyMatch(GroupKeyDependents::readsKeyedTable);
     }
 
     /** How much grouping sheds by not hashing and comparing a key of this type: strings most. */
