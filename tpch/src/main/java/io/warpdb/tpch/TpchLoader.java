@@ -1,6 +1,7 @@
 package io.warpdb.tpch;
 
 import io.warpdb.sql.Database;
+import io.warpdb.sql.PrimaryKeys;
 import java.util.List;
 
 /**
@@ -16,9 +17,15 @@ public final class TpchLoader {
         return tables.stream().allMatch(t -> database.catalog().table(t.name()).isPresent());
     }
 
-    /** Drops whatever TPC-H tables the database holds, e.g. those of a load that was interrupted. */
+    /**
+     * Drops whatever TPC-H tables the database holds, e.g. those of a load that was interrupted, and
+     * their primary keys, so that a table made later under one of their names declares none.
+     */
     public static void drop(Database database) {
-        TpchSchema.tables().forEach(t -> database.catalog().drop(t.name(), true));
+        TpchSchema.tables().forEach(t -> {
+            database.catalog().drop(t.name(), true);
+            PrimaryKeys.set(database.catalog(), t.name(), List.of());
+        });
     }
 
     /**

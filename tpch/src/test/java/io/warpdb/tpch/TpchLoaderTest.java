@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.sql.Database;
+import io.warpdb.sql.PrimaryKeys;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,6 +98,11 @@ class TpchLoaderTest {
                 ResultTable read = StoredRows.read(fromFiles, table.name());
                 // Same rows in the same order: compare in order on every column.
                 assertOk(AnswerChecker.check(generated, read, generated.columns()));
+            }
+            assertEquals(List.of("l_orderkey", "l_linenumber"), PrimaryKeys.of(fromFiles.catalog().properties(), "lineitem"));
+            TpchLoader.drop(fromFiles);
+            for (TpchSchema.Table table : TpchSchema.tables()) {
+                assertEquals(List.of(), PrimaryKeys.of(fromFiles.catalog().properties(), table.name()), "dropped with its table");
             }
         }
     }
