@@ -428,16 +428,16 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned
             const unsigned warpKept = __shfl_sync(0xffffffffu, upTo, 31);
             const unsigned long long outStart = position + warpStart;
             position += stepTotal;
-            const long long firstRow = (step + warpId * 32) * 32;
+            const long long firstWord = step + warpId * 32;
             if (warpKept > SPARSE_WARP_KEPT) {
                 for (int o = 0; o < numOutputs; o++) {
                     const OutputSpec spec = outputs[o];
                     const unsigned long long in = colValues[spec.direct];
-                    if (spec.width == 8) moveKept<long long>(in, outValues[o], firstRow / 32, word, before, outStart);
-                    else if (spec.width == 4) moveKept<int>(in, outValues[o], firstRow / 32, word, before, outStart);
-                    else moveKept<unsigned char>(in, outValues[o], firstRow / 32, word, before, outStart);
+                    if (spec.width == 8) moveKept<long long>(in, outValues[o], firstWord, word, before, outStart);
+                    else if (spec.width == 4) moveKept<int>(in, outValues[o], firstWord, word, before, outStart);
+                    else moveKept<unsigned char>(in, outValues[o], firstWord, word, before, outStart);
                     if (spec.hasValid) {
-                        moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstRow / 32, word, before, outStart);
+                        moveKept<unsigned char>(colValid[spec.direct], outValid[o], firstWord, word, before, outStart);
                     }
                 }
                 continue;
@@ -452,7 +452,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) select_gather(const unsigned
                 }
                 const unsigned wordJ = __shfl_sync(0xffffffffu, word, j & 31);
                 const unsigned beforeJ = __shfl_sync(0xffffffffu, before, j & 31);
-                const long long row = rank < warpKept ? firstRow + 32 * j + __fns(wordJ, 0, rank - beforeJ + 1) : -1;
+                const long long row = rank < warpKept ? 32 * (firstWord + j) + __fns(wordJ, 0, rank - beforeJ + 1) : -1;
                 const unsigned long long at = outStart + rank;
                 for (int o = 0; o < numOutputs; o++) {
                     const OutputSpec spec = outputs[o];

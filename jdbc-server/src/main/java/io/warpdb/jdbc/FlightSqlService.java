@@ -557,14 +557,20 @@ final class FlightSqlService extends BasicFlightSqlProducer implements AutoClose
         rows(context, listener, Schemas.GET_PRIMARY_KEYS_SCHEMA, (m, root) -> {
             List<CatalogMetadata.PrimaryKeyColumn> keys = m.primaryKeys(command.hasCatalog() ? command.getCatalog() : null,
                     command.hasDbSchema() ? command.getDbSchema() : null, command.getTable());
+            int catalog = column(root, "catalog_name");
+            int schema = column(root, "db_schema_name");
+            int table = column(root, "table_name");
+            int name = column(root, "column_name");
+            int keyName = column(root, "key_name");
+            int sequence = column(root, "key_sequence");
             for (int i = 0; i < keys.size(); i++) {
                 CatalogMetadata.PrimaryKeyColumn k = keys.get(i);
-                text(root, column(root, "catalog_name"), i, k.tableCat);
-                text(root, column(root, "db_schema_name"), i, k.tableSchem);
-                text(root, column(root, "table_name"), i, k.tableName);
-                text(root, column(root, "column_name"), i, k.columnName);
-                text(root, column(root, "key_name"), i, k.pkName);
-                integer(root, column(root, "key_sequence"), i, (int) k.keySeq);
+                text(root, catalog, i, k.tableCat);
+                text(root, schema, i, k.tableSchem);
+                text(root, table, i, k.tableName);
+                text(root, name, i, k.columnName);
+                text(root, keyName, i, k.pkName);
+                integer(root, sequence, i, (int) k.keySeq);
             }
             return keys.size();
         });

@@ -15,7 +15,6 @@ import io.warpdb.storage.Table;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * CREATE/DROP TABLE, CREATE/DROP VIEW and COPY: each changes the catalog in one commit. CREATE
@@ -41,9 +40,7 @@ final class DdlRunner {
             if (ViewCatalog.exists(catalog, drop.name())) {
                 throw new WarpException(SqlState.DATATYPE_MISMATCH, drop.name() + " is a view; use DROP VIEW");
             }
-            catalog.drop(drop.name(), drop.ifExists());
-            ColumnDefaults.set(catalog, drop.name(), Map.of());
-            PrimaryKeys.set(catalog, drop.name(), List.of());
+            TableProperties.dropTable(catalog, drop.name(), drop.ifExists());
         } else if (ddl instanceof DdlStatement.DropView drop) {
             ViewCatalog.drop(catalog, drop.name(), drop.ifExists());
         } else if (ddl instanceof DdlStatement.CreateIndex index) {

@@ -29,22 +29,16 @@ public final class QueryPlans {
     public static Optional<QueryPlan> of(Session session, String sql, List<Object> parameters) {
         Database database = session.database();
         try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
-            PlanCache.Planned cached = session.planCacheEnabled() ? database.planCache().get(sql.strip(), parameters, snapshot) : null;
-            if (cached != null) {
-                return cached.explain() == ParsedStatement.Explain.NONE ? Optional.of(new QueryPlan(cached.plan(), cached.schema()))
-                        : Optional.empty();
+            PlanCache.Planned planned = session.planCacheEnabled() ? database.planCache().get(sql.strip(), parameters, snapshot) : null;
+            if (planned == null) {
+                ParsedStatement statement = ParsedStatement.parse(sql);
+                if (statement.kind() != StatementKind.QUERY || statement.explain() != ParsedStatement.Explain.NONE) {
+                    return Optional.empty();
+                }
+                planned = QueryRunner.plan(session, statement, parameters, snapshot);
             }
-            ParsedStatement statement = ParsedStatement.parse(sql);
-            if (statement.kind() != StatementKind.QUERY || statement.explain() != ParsedStatement.Explain.NONE) {
-                return Optional.empty();
-            }
-            PlannedStatement planned = database.planner().plan(statement, snapshot);
-            QueryPlan plan = new QueryPlan(planned.bind(parameters, snapshot), planned.resultSchema());
-            if (session.planCacheEnabled()) {
-                database.planCache().put(sql.strip(), parameters, snapshot,
-                        new PlanCache.Planned(plan.plan(), plan.schema(), ParsedStatement.Explain.NONE));
-            }
-            return Optional.of(plan);
+            return planned.explain() == ParsedStatement.Explain.NONE ? Optional.of(new QueryPlan(planned.plan(), planned.schema()))
+                    : Optional.empty();
         }
     }
 

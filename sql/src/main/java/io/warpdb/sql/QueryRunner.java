@@ -33,11 +33,16 @@ final class QueryRunner {
 
     /** Plans and runs a query statement, keeping its plan in the plan cache when the session uses it. The result owns the snapshot. */
     StatementResult run(ParsedStatement query, List<Object> parameters, CatalogSnapshot snapshot) {
+        return run(plan(session, query, parameters, snapshot), snapshot);
+    }
+
+    /** Plans a query statement and binds it to these values, keeping the plan in the plan cache when the session uses it. */
+    static Planned plan(Session session, ParsedStatement query, List<Object> parameters, CatalogSnapshot snapshot) {
         Planned planned = bind(session.database().planner().plan(query, snapshot), query.explain(), parameters, snapshot);
         if (session.planCacheEnabled()) {
             session.database().planCache().put(query.sql().strip(), parameters, snapshot, planned);
         }
-        return run(planned, snapshot);
+        return planned;
     }
 
     /** Runs a planned query statement with these parameter values (a prepared statement's plan). The result owns the snapshot. */

@@ -1,10 +1,12 @@
 package io.warpdb.sql;
 
 import io.warpdb.storage.Catalog;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** What the SQL layer keeps per table in catalog properties ({@code <prefix><TABLE>}): column DEFAULTs, PRIMARY KEYs. */
-final class TableProperties {
+public final class TableProperties {
     private TableProperties() {
     }
 
@@ -17,5 +19,15 @@ final class TableProperties {
         if (value != null || catalog.properties().containsKey(key)) {
             catalog.setProperty(key, value);
         }
+    }
+
+    /**
+     * Drops table {@code name} (a missing one is no error when {@code ifExists}) and what this layer
+     * keeps for it, so that no table made later under that name inherits its DEFAULTs or PRIMARY KEY.
+     */
+    public static void dropTable(Catalog catalog, String name, boolean ifExists) {
+        catalog.drop(name, ifExists);
+        ColumnDefaults.set(catalog, name, Map.of());
+        PrimaryKeys.set(catalog, name, List.of());
     }
 }

@@ -1,6 +1,7 @@
 package io.warpdb.tools;
 
 import io.warpdb.sql.Database;
+import io.warpdb.sql.TableProperties;
 import io.warpdb.tpcds.DatFiles;
 import io.warpdb.tpcds.TpcdsGenerator;
 import io.warpdb.tpcds.TpcdsQueries;
@@ -106,7 +107,7 @@ public final class TpcdsCommand implements Runnable {
         @Override
         public Integer call() {
             try (Database db = common.open()) {
-                TpcdsSchema.tables().forEach(t -> db.catalog().drop(t.name(), true));
+                TpcdsSchema.tables().forEach(t -> TableProperties.dropTable(db.catalog(), t.name(), true));
                 LoadReport report = TableLoader.load(db, common.parts(TpcdsSchema.tables()), common.threads, common.describe());
                 System.out.print(report.format());
             }

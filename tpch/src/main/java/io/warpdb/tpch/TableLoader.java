@@ -6,6 +6,7 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.ingest.OrderedParallel;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.PrimaryKeys;
+import io.warpdb.sql.TableProperties;
 import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ public final class TableLoader {
                     .forEach(t -> PrimaryKeys.set(database.catalog(), t.name(), t.primaryKey()));
             return null;
         }
-        tables.forEach(t -> database.catalog().drop(t.name(), true));
+        tables.forEach(t -> TableProperties.dropTable(database.catalog(), t.name(), true));
         return load(database, tables, threads, source);
     }
 
@@ -56,10 +57,7 @@ public final class TableLoader {
                 loaded.add(new LoadReport.TableLoad(table.name(), rows, System.nanoTime() - t0));
             }
         } catch (RuntimeException e) {
-            created.forEach(name -> {
-                database.catalog().drop(name, true);
-                PrimaryKeys.set(database.catalog(), name, List.of());
-            });
+            created.forEach(name -> TableProperties.dropTable(database.catalog(), name, true));
             throw e;
         } finally {
             pool.shutdownNow();

@@ -1,7 +1,7 @@
 package io.warpdb.tpch;
 
 import io.warpdb.sql.Database;
-import io.warpdb.sql.PrimaryKeys;
+import io.warpdb.sql.TableProperties;
 import java.util.List;
 
 /**
@@ -22,10 +22,7 @@ public final class TpchLoader {
      * their primary keys, so that a table made later under one of their names declares none.
      */
     public static void drop(Database database) {
-        TpchSchema.tables().forEach(t -> {
-            database.catalog().drop(t.name(), true);
-            PrimaryKeys.set(database.catalog(), t.name(), List.of());
-        });
+        TpchSchema.tables().forEach(t -> TableProperties.dropTable(database.catalog(), t.name(), true));
     }
 
     /**

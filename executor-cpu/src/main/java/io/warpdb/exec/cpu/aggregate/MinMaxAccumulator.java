@@ -88,8 +88,8 @@ final class MinMaxAccumulator implements MergeableAccumulator {
      * never do); else by value.
      */
     private void addString(Column values, int row, int g, boolean sameDictionary) {
-        long code = values.longs()[row];
         if (sameDictionary) {
+            long code = values.longs()[row];
             if (!seen[g] || code != bestCodes[g] && replaces(values.string(row).compareTo(dictionary.get((int) bestCodes[g])))) {
                 bestCodes[g] = code;
             }

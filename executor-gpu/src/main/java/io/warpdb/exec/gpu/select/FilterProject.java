@@ -66,7 +66,7 @@ public final class FilterProject {
             EntryEvaluator entries, DeviceWork work) {
         if (predicate != null && !StringCombinations.find(null, exprs).isEmpty()) {
             // The combined calls' operands are computed for every row: only for the rows the predicate keeps.
-            return selectThenProject(input, predicate, null, exprs, schema, entries, work);
+            return selectThenProject(input, predicate, null, readColumns(exprs), exprs, schema, entries, work);
         }
         List<Call> combinations = StringCombinations.find(predicate, exprs);
         if (!combinations.isEmpty()) {
@@ -95,25 +95,25 @@ public final class FilterProject {
         }
         predicate = Exprs.inEvaluationOrder(predicate);
         SimplePredicate simple = SimplePredicate.of(predicate, input.columns().stream().map(DeviceColumn::type).toList(), entries);
-        if (simple != null && simple.terms().size() <= MAX_LEAN_TERMS && v2() && !allSharable(exprs, schema, input)
-                && leanReads(input, exprs)) {
-            // The lean SELECT and then PROJECT's kernels beat the interpreter evaluating the outputs of the kept rows.
-            return selectThenProject(input, predicate, simple, exprs, schema, entries, work);
+        if (simple != null && simple.terms().size() <= MAX_LEAN_TERMS && v2() && !allSharable(exprs, schema, input)) {
+            TreeSet<Integer> read = readColumns(exprs);
+            if (leanReads(input, read)) {
+                // The lean SELECT and then PROJECT's kernels beat the interpreter evaluating the outputs of the kept rows.
+                return selectThenProject(input, predicate, simple, read, exprs, schema, entries, work);
+            }
         }
         return compute(input, predicate, simple, exprs, schema, entries, work);
     }
 
     /**
-     * The kept rows of the input columns {@code exprs} read (each once), then {@code exprs} over them
+     * The kept rows of the input columns {@code exprs} read ({@code read}, each once), then {@code exprs} over them
      * as a PROJECT: direct columns shared, {@link ArithmeticChain}s in {@code project_chain}, other
      * outputs in the interpreter without a predicate. With a {@code simple} predicate the SELECT is
      * the lean one; TPC-H q01 (computed DECIMAL products of 98 % of the rows) moves fewer bytes per
      * kept row through the lean kernels and project_chain than the interpreter takes time for them.
      */
-    private static DeviceTable selectThenProject(DeviceTable input, Expr predicate, SimplePredicate simple, List<Expr> exprs,
-            Schema schema, EntryEvaluator entries, DeviceWork work) {
-        TreeSet<Integer> read = new TreeSet<>();
-        exprs.forEach(e -> Exprs.forEachColumn(e, read::add));
+    private static DeviceTable selectThenProject(DeviceTable input, Expr predicate, SimplePredicate simple, TreeSet<Integer> read,
+            List<Expr> exprs, Schema schema, EntryEvaluator entries, DeviceWork work) {
         int[] position = new int[input.schema().size()];
         List<Expr> columns = new ArrayList<>();
         List<Field> fields = new ArrayList<>();
@@ -162,14 +162,16 @@ public final class FilterProject {
         }
     }
 
+    /** The input columns {@code exprs} read, ascending. */
+    private static TreeSet<Integer> readColumns(List<Expr> exprs) {
+        TreeSet<Integer> read = new TreeSet<>();
+        exprs.forEach(e -> Exprs.forEachColumn(e, read::add));
+        return read;
+    }
+
     /** Whether the outputs read at least one column and the lean SELECT moves every one they read (no 128-bit values). */
-    private static boolean leanReads(DeviceTable input, List<Expr> exprs) {
-        boolean[] lean = {true, false};
-        exprs.forEach(e -> Exprs.forEachColumn(e, c -> {
-            lean[0] &= DeviceColumn.width(input.column(c).type()) != WIDE_BYTES;
-            lean[1] = true;
-        }));
-        return lean[0] && lean[1];
+    private static boolean leanReads(DeviceTable input, TreeSet<Integer> read) {
+        return !read.isEmpty() && read.stream().allMatch(c -> DeviceColumn.width(input.column(c).type()) != WIDE_BYTES);
     }
 
     private static boolean v2() {
