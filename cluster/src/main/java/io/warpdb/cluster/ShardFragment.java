@@ -410,12 +410,14 @@ final class ShardFragment {
     /**
      * Sends part p of {@code parts} (which it closes) to target {@code targetOf[p]}: the parts for
      * other nodes first, so that their copies run while this node's own part is copied into its inbox.
+     * An empty part is skipped: in a two-level shuffle's hop 2 the parts of nodes outside the
+     * forwarder's group are empty and have no target.
      */
     private static void sendParts(DeviceParts parts, int[] targetOf, Sending sending, BufferAllocator allocator) {
         try (parts) {
             for (boolean toOthers : new boolean[] {true, false}) {
                 for (int p = 0; p < parts.parts(); p++) {
-                    if (sending.remote[targetOf[p]] == toOthers) {
+                    if (parts.rows(p) > 0 && sending.remote[targetOf[p]] == toOthers) {
                         sending.putDevice(targetOf[p], parts, p, allocator);
                     }
                 }
