@@ -10,6 +10,8 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.exchange.DeviceParts;
 import io.warpdb.core.exchange.ResidentRows;
+import io.warpdb.core.exec.MeteredStream;
+import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.core.plan.AggregateNode;
@@ -616,19 +618,18 @@ final class ShardFragment {
         }
     }
 
-    /** A gathered fragment's rows, which once read to their end report where its time went on this node. */
+    /** A gathered fragment's rows, which report where its time went on this node: its run so far is the time spent in {@link #next}. */
     private static final class GatheredRows implements BatchStream, NodeTimes.Reported {
+        private final NodeStats run = new NodeStats();
         private final BatchStream rows;
-        private final Steps steps;
         private final long planNanos;
-        private long runNanos;
-        private boolean ended;
+        private final long inputsNanos;
 
-        /** {@code rows}: just opened by a fragment begun at {@code start}, whose wait for its inputs {@code steps} holds. */
-        GatheredRows(BatchStream rows, long start, Steps steps) {
-            this.rows = rows;
-            this.steps = steps;
-            this.planNanos = System.nanoTime() - start - steps.inputsNanos;
+        /** {@code opened}: just opened by a fragment begun at {@code start}, whose wait for its inputs {@code steps} holds. */
+        GatheredRows(BatchStream opened, long start, Steps steps) {
+            this.rows = new MeteredStream(opened, run);
+            this.inputsNanos = steps.inputsNanos;
+            this.planNanos = System.nanoTime() - start - inputsNanos;
         }
 
         @Override
@@ -638,16 +639,12 @@ final class ShardFragment {
 
         @Override
         public Batch next() {
-            long start = System.nanoTime();
-            Batch next = rows.next();
-            runNanos += System.nanoTime() - start;
-            ended = next == null;
-            return next;
+            return rows.next();
         }
 
         @Override
         public NodeTimes nodeTimes() {
-            return ended ? new NodeTimes(planNanos, steps.inputsNanos, runNanos) : null;
+            return new NodeTimes(planNanos, inputsNanos, run.wallNanos());
         }
 
         @Override
