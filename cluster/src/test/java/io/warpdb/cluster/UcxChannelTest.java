@@ -51,13 +51,18 @@ class UcxChannelTest {
         allocator.close();
     }
 
-    /** Requests name what to do: "send N" batches, "fail", "silent", "receive" (and acknowledge). */
+    /**
+     * Requests name what to do: "send N" batches, "timed N" (the rows reporting their node's times),
+     * "accept" a device offer, "fail", "silent", "receive" (and acknowledge).
+     */
     private void serve(UcxChannel channel, ByteBuffer request) {
         String what = StandardCharsets.UTF_8.decode(request).toString();
         new Thread(() -> {
             try (channel) {
                 if (what.startsWith("send ")) {
                     channel.sendBatches(batches(Integer.parseInt(what.substring(5))), true, allocator, PATIENCE);
+                } else if (what.startsWith("timed ")) {
+                    channel.sendBatches(new TimedRows(batches(Integer.parseInt(what.substring(6)))), true, allocator, PATIENCE);
                 } else if (what.equals("accept")) {
                     channel.sendAccept(true, PATIENCE);
                 } else if (what.equals("fail")) {
@@ -96,6 +101,42 @@ class UcxChannelTest {
             channel.awaitEnd(PATIENCE, "late");
         }
         assertEquals(null, served.get());
+    }
+
+    @Test
+    void theEndFrameCarriesTheNodeTimesTheRowsReport() throws Exception {
+        try (UcxChannel.ReceivedBatches rows = open("timed 2").receiveBatches(allocator, PATIENCE, "late")) {
+            assertEquals(2, keys(rows).size());
+            assertEquals(new NodeTimes(1, 2, 3), rows.nodeTimes());
+        }
+        try (UcxChannel.ReceivedBatches rows = open("send 2").receiveBatches(allocator, PATIENCE, "late")) {
+            assertEquals(2, keys(rows).size());
+            assertNull(rows.nodeTimes());
+        }
+        assertEquals(null, served.get());
+    }
+
+    /** Rows that report their node's times: 1, 2 and 3 ns. */
+    private record TimedRows(BatchStream rows) implements BatchStream, NodeTimes.Reported {
+        @Override
+        public Schema schema() {
+            return rows.schema();
+        }
+
+        @Override
+        public Batch next() {
+            return rows.next();
+        }
+
+        @Override
+        public NodeTimes nodeTimes() {
+            return new NodeTimes(1, 2, 3);
+        }
+
+        @Override
+        public void close() {
+            rows.close();
+        }
     }
 
     @Test
