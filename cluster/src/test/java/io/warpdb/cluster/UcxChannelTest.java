@@ -62,7 +62,7 @@ class UcxChannelTest {
                 if (what.startsWith("send ")) {
                     channel.sendBatches(batches(Integer.parseInt(what.substring(5))), true, allocator, PATIENCE);
                 } else if (what.startsWith("timed ")) {
-                    channel.sendBatches(new TimedRows(batches(Integer.parseInt(what.substring(6)))), true, allocator, PATIENCE);
+                    channel.sendBatches(new Keys(Integer.parseInt(what.substring(6)), new NodeTimes(1, 2, 3)), true, allocator, PATIENCE);
                 } else if (what.equals("accept")) {
                     channel.sendAccept(true, PATIENCE);
                 } else if (what.equals("fail")) {
@@ -114,29 +114,6 @@ class UcxChannelTest {
             assertNull(rows.nodeTimes());
         }
         assertEquals(null, served.get());
-    }
-
-    /** Rows that report their node's times: 1, 2 and 3 ns. */
-    private record TimedRows(BatchStream rows) implements BatchStream, NodeTimes.Reported {
-        @Override
-        public Schema schema() {
-            return rows.schema();
-        }
-
-        @Override
-        public Batch next() {
-            return rows.next();
-        }
-
-        @Override
-        public NodeTimes nodeTimes() {
-            return new NodeTimes(1, 2, 3);
-        }
-
-        @Override
-        public void close() {
-            rows.close();
-        }
     }
 
     @Test
@@ -225,32 +202,47 @@ class UcxChannelTest {
 
     /** {@code count} batches of 1000 keys, the first key of batch i being i. */
     private BatchStream batches(int count) {
-        return new BatchStream() {
-            private int sent;
+        return new Keys(count, null);
+    }
 
-            @Override
-            public Schema schema() {
-                return SCHEMA;
-            }
+    /** {@code count} batches of 1000 keys, the first key of batch i being i; they report {@code times} as their node's. */
+    private final class Keys implements BatchStream, NodeTimes.Reported {
+        private final int count;
+        private final NodeTimes times;
+        private int sent;
 
-            @Override
-            public Batch next() {
-                if (sent == count) {
-                    return null;
-                }
-                FieldVector keys = Vectors.allocate("k", DataType.BIGINT, 1000, allocator);
-                for (int r = 0; r < 1000; r++) {
-                    Vectors.setNormalized(keys, DataType.BIGINT, r, sent + r * 1000L);
-                }
-                keys.setValueCount(1000);
-                sent++;
-                return new Batch(SCHEMA, List.of(keys), java.util.Collections.singletonList(null), 1000);
-            }
+        Keys(int count, NodeTimes times) {
+            this.count = count;
+            this.times = times;
+        }
 
-            @Override
-            public void close() {
+        @Override
+        public Schema schema() {
+            return SCHEMA;
+        }
+
+        @Override
+        public Batch next() {
+            if (sent == count) {
+                return null;
             }
-        };
+            FieldVector keys = Vectors.allocate("k", DataType.BIGINT, 1000, allocator);
+            for (int r = 0; r < 1000; r++) {
+                Vectors.setNormalized(keys, DataType.BIGINT, r, sent + r * 1000L);
+            }
+            keys.setValueCount(1000);
+            sent++;
+            return new Batch(SCHEMA, List.of(keys), java.util.Collections.singletonList(null), 1000);
+        }
+
+        @Override
+        public NodeTimes nodeTimes() {
+            return times;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** The first key of each batch. */
