@@ -6,6 +6,7 @@ import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.sql.Database;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -17,6 +18,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * database (which a JDBC server serves on the member's SQL port; the caller starts that).
  */
 public final class ClusterNode implements AutoCloseable {
+    /** How long a starting node waits for the other nodes to take its UCX worker address (at most the node timeout). */
+    private static final Duration ANNOUNCE_PATIENCE = Duration.ofSeconds(5);
     private final ClusterConfig config;
     private final Database database;
     private final ShardStore shard;
@@ -49,6 +52,10 @@ public final class ClusterNode implements AutoCloseable {
         this.exchange = ucx == null ? flightExchange : ucx;
         this.flight = FlightServer.builder(allocator, Location.forGrpcInsecure(self.host(), self.flightPort()),
                 new ShardService(shard, allocator, flightExchange, exchange, config.members(), ucx == null ? null : ucx.address())).build();
+        if (ucx != null) {
+            // before this node can be asked anything: no member may keep reaching its previous process's address
+            ucx.announce(config.members(), ANNOUNCE_PATIENCE.compareTo(config.nodeTimeout()) < 0 ? ANNOUNCE_PATIENCE : config.nodeTimeout());
+        }
         flight.start();
         this.log = new RaftLog(config, new ClusterStateMachine(catalog, shard));
         try {

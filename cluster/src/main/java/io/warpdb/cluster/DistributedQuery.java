@@ -28,6 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -47,38 +48,52 @@ final class DistributedQuery implements AutoCloseable {
      * their frames took on the wire (after compression; -1 where the transport does not count
      * them), and the time until the last arrived; of the bytes, those that went device to device
      * over CUDA IPC instead ({@code ipcBytes}: no frame carried them); for rows sent between
-     * shards, where the slowest sender's time went ({@code slowest}; null for a gathered fragment).
+     * shards, where the slowest sender's time went ({@code slowest}; null for a gathered fragment);
+     * for a gathered fragment, where each node that reports it spent its time ({@code nodes}, as
+     * EXPLAIN ANALYZE shows them).
      */
     record ExchangeStats(long rows, long bytes, long wireBytes, long nanos, long hop1Bytes, long hop1WireBytes, long ipcBytes,
-            SenderSteps slowest) {
+            SenderSteps slowest, List<String> nodes) {
         /** Both senders' counts: sums, the slower time and its steps, -1 wire bytes where either did not count them. */
         ExchangeStats plus(ExchangeStats o) {
             return new ExchangeStats(rows + o.rows, bytes + o.bytes, wireBytes < 0 || o.wireBytes < 0 ? -1 : wireBytes + o.wireBytes,
                     Math.max(nanos, o.nanos), hop1Bytes + o.hop1Bytes, hop1WireBytes < 0 || o.hop1WireBytes < 0 ? -1 : hop1WireBytes + o.hop1WireBytes,
-                    ipcBytes + o.ipcBytes, nanos >= o.nanos ? slowest : o.slowest);
+                    ipcBytes + o.ipcBytes, nanos >= o.nanos ? slowest : o.slowest, List.of());
         }
     }
 
     /**
      * Where one node's sending fragment spent its time ({@link ShardFragment}'s steps, in the order
-     * of its answer's columns after the first seven): opening its plan's result, taking its {@code
-     * rows} ({@code residentRows} of them resident on the device), hashing them into parts, handing the
-     * parts to the outboxes, waiting for the receivers' ends, and the receivers' copies of its
-     * device frames.
+     * of its answer's columns after the first seven): opening its plan's result ({@code inputsNanos}
+     * of it waiting for the rows other nodes sent it), taking its {@code rows} ({@code residentRows}
+     * of them resident on the device), hashing them into parts, waiting for its outboxes' opening
+     * ({@code openWaitNanos}) and handing them the parts ({@code sendNanos}), waiting for the
+     * receivers' ends, and the receivers' copies of its device frames; the opening, which ran beside
+     * the rest from {@code openStartNanos} after the fragment began: finding the receivers, opening
+     * the channels, their answers to the device offer. {@code requestNanos}: what the coordinator
+     * waited beyond the fragment's own time, from its request to the answer (hand-offs, the
+     * request's and the answer's ways).
      */
     record SenderSteps(String node, long rows, long planNanos, long takeNanos, long residentRows, long partitionNanos, long sendNanos,
-            long finishNanos, long pullNanos) {
+            long finishNanos, long pullNanos, long inputsNanos, long openWaitNanos, long openStartNanos, long lookupNanos,
+            long channelNanos, long answerNanos, long requestNanos) {
+        /** {@code sent}: a fragment's answer ({@link ShardFragment#SENT}), then the coordinator's wait from request to answer. */
         static SenderSteps of(String node, long[] sent) {
-            return new SenderSteps(node, sent[0], sent[7], sent[8], sent[9], sent[10], sent[11], sent[12], sent[13]);
+            return new SenderSteps(node, sent[0], sent[7], sent[8], sent[9], sent[10], sent[11], sent[12], sent[13], sent[14], sent[15],
+                    sent[16], sent[17], sent[18], sent[19], sent[20] - sent[3]);
         }
 
         /** As EXPLAIN ANALYZE shows them. */
         String text() {
             String taken = residentRows == 0 ? "rows as host batches" : residentRows >= rows ? "rows resident on the device"
                     : residentRows + " rows resident on the device, the others as host batches";
-            return String.format(Locale.ROOT, "slowest sender %s: plan=%.1f ms, take (%s)=%.1f ms, partition=%.1f ms, send=%.1f ms,"
-                    + " wait for receivers=%.1f ms (their pulls=%.1f ms)", node, planNanos / 1e6, taken, takeNanos / 1e6,
-                    partitionNanos / 1e6, sendNanos / 1e6, finishNanos / 1e6, pullNanos / 1e6);
+            String inputs = inputsNanos == 0 ? "" : String.format(Locale.ROOT, "wait for inputs=%.1f ms, ", inputsNanos / 1e6);
+            return String.format(Locale.ROOT, "slowest sender %s: %splan=%.1f ms, take (%s)=%.1f ms, partition=%.1f ms, send=%.1f ms"
+                    + " (wait for the outboxes=%.1f ms, puts=%.1f ms), wait for receivers=%.1f ms (their pulls=%.1f ms); its outboxes' opening"
+                    + " from %.1f ms: address=%.1f ms, channel=%.1f ms, device answer=%.1f ms; request and answer=%.1f ms", node, inputs,
+                    (planNanos - inputsNanos) / 1e6, taken, takeNanos / 1e6, partitionNanos / 1e6, (openWaitNanos + sendNanos) / 1e6,
+                    openWaitNanos / 1e6, sendNanos / 1e6, finishNanos / 1e6, pullNanos / 1e6, openStartNanos / 1e6, lookupNanos / 1e6,
+                    channelNanos / 1e6, answerNanos / 1e6, requestNanos / 1e6);
         }
     }
 
@@ -194,7 +209,8 @@ final class DistributedQuery implements AutoCloseable {
         if (s.ipcBytes() > 0) {
             text += String.format(Locale.ROOT, "; over CUDA IPC: bytes=%d, over the wire: bytes=%d", s.ipcBytes(), s.bytes() - s.ipcBytes());
         }
-        return text + ")" + (s.slowest() == null ? "" : " [" + s.slowest().text() + "]");
+        String nodes = s.nodes().isEmpty() ? "" : " [" + String.join("; ", s.nodes()) + "]";
+        return text + ")" + (s.slowest() == null ? nodes : " [" + s.slowest().text() + "]");
     }
 
     private static String wire(long wireBytes) {
@@ -265,7 +281,7 @@ final class DistributedQuery implements AutoCloseable {
             for (int i = 0; i < senders.size(); i++) {
                 long[] c = join(senders.get(i));
                 stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5], c[6],
-                        SenderSteps.of(sentBy.get(i), c)), ExchangeStats::plus);
+                        SenderSteps.of(sentBy.get(i), c), List.of()), ExchangeStats::plus);
             }
         } catch (RuntimeException e) {
             RuntimeException error = e;
@@ -351,24 +367,29 @@ final class DistributedQuery implements AutoCloseable {
      */
     private CompletableFuture<long[]> start(FragmentPlanner.Fragment f, Member node) {
         FragmentTicket ticket = ticket(f);
+        long asked = System.nanoTime();
         if (!node.id().equals(config.nodeId())) {
             long logIndex = shard.logApplied();
             return CompletableFuture.supplyAsync(() -> {
                 try (BatchStream answer = exchange.fetch(node, logIndex, ticket.text())) {
-                    return sent(answer);
+                    return sent(answer, asked);
                 }
             }, LOCAL_SENDERS);
         }
         return CompletableFuture.supplyAsync(() -> {
             try (BatchStream answer = ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator())) {
-                return sent(answer);
+                return sent(answer, asked);
             }
         }, LOCAL_SENDERS);
     }
 
-    /** The counts in a sending fragment's answer ({@link ShardFragment#SENT}; batches without rows are its node's heartbeats). */
-    private static long[] sent(BatchStream answer) {
-        return Batches.drainRows(answer).get(0).stream().mapToLong(v -> (Long) v).toArray();
+    /**
+     * The counts in a sending fragment's answer ({@link ShardFragment#SENT}; batches without rows are
+     * its node's heartbeats), then the time since it was {@code asked} for.
+     */
+    private static long[] sent(BatchStream answer, long asked) {
+        List<Object> counts = Batches.drainRows(answer).get(0);
+        return LongStream.concat(counts.stream().mapToLong(v -> (Long) v), LongStream.of(System.nanoTime() - asked)).toArray();
     }
 
     private ExchangeStats fill(Table table, FragmentPlanner.Fragment f) {
@@ -395,15 +416,21 @@ final class DistributedQuery implements AutoCloseable {
             long rows = 0;
             long bytes = 0;
             long wireBytes = -1;
-            for (CountedRows s : opened) {
-                table.append(s);
-                rows += s.rows;
-                bytes += s.bytes;
-                if (s.source instanceof WireMeasured measured) {
+            List<String> nodes = new ArrayList<>();
+            for (int s = 0; s < opened.length; s++) {
+                CountedRows counted = opened[s];
+                table.append(counted);
+                rows += counted.rows;
+                bytes += counted.bytes;
+                if (counted.source instanceof WireMeasured measured) {
                     wireBytes = Math.max(wireBytes, 0) + measured.wireBytes();
                 }
+                NodeTimes times = counted.source instanceof NodeTimes.Reported reported ? reported.nodeTimes() : null;
+                if (times != null) {
+                    nodes.add(times.text(members.get(s).id(), System.nanoTime() - start));
+                }
             }
-            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0, 0, null);
+            return new ExchangeStats(rows, bytes, wireBytes, System.nanoTime() - start, 0, 0, 0, null, nodes);
         } finally {
             streams.forEach(BatchStream::close);
         }
@@ -414,33 +441,46 @@ final class DistributedQuery implements AutoCloseable {
         if (ticket.inputs().isEmpty()) {
             return ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator());
         }
-        return new BatchStream() {
-            private BatchStream rows;
+        return new LaterRows(ticket);
+    }
 
-            private BatchStream rows() {
-                if (rows == null) {
-                    rows = ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator());
-                }
-                return rows;
-            }
+    /** A gathered fragment's run on this node, begun once its rows are first asked for. */
+    private final class LaterRows implements BatchStream, NodeTimes.Reported {
+        private final FragmentTicket ticket;
+        private BatchStream rows;
 
-            @Override
-            public Schema schema() {
-                return rows().schema();
-            }
+        LaterRows(FragmentTicket ticket) {
+            this.ticket = ticket;
+        }
 
-            @Override
-            public Batch next() {
-                return rows().next();
+        private BatchStream rows() {
+            if (rows == null) {
+                rows = ShardFragment.run(ticket, plan, shard, exchange, config.members(), shard.database().allocator());
             }
+            return rows;
+        }
 
-            @Override
-            public void close() {
-                if (rows != null) {
-                    rows.close();
-                }
+        @Override
+        public Schema schema() {
+            return rows().schema();
+        }
+
+        @Override
+        public Batch next() {
+            return rows().next();
+        }
+
+        @Override
+        public NodeTimes nodeTimes() {
+            return rows instanceof NodeTimes.Reported reported ? reported.nodeTimes() : null;
+        }
+
+        @Override
+        public void close() {
+            if (rows != null) {
+                rows.close();
             }
-        };
+        }
     }
 
     private static String table(FragmentPlanner.Fragment f) {

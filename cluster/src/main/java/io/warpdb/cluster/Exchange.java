@@ -144,6 +144,11 @@ public interface Exchange extends AutoCloseable {
             return 0;
         }
 
+        /** The time its opening spent finding the receiver (over UCX: its worker address); 0 where that takes nothing. */
+        default long lookupNanos() {
+            return 0;
+        }
+
         /** Ends the stream as failed: the receiver's read throws {@code error}'s SQLSTATE and message. */
         void fail(WarpException error);
 

@@ -10,6 +10,8 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.exchange.DeviceParts;
 import io.warpdb.core.exchange.ResidentRows;
+import io.warpdb.core.exec.MeteredStream;
+import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.core.plan.AggregateNode;
@@ -56,7 +58,9 @@ final class ShardFragment {
             new Field("wire_bytes", DataType.BIGINT), new Field("nanos", DataType.BIGINT), new Field("hop1_bytes", DataType.BIGINT),
             new Field("hop1_wire_bytes", DataType.BIGINT), new Field("ipc_bytes", DataType.BIGINT), new Field("plan_nanos", DataType.BIGINT),
             new Field("take_nanos", DataType.BIGINT), new Field("resident_rows", DataType.BIGINT), new Field("partition_nanos", DataType.BIGINT),
-            new Field("send_nanos", DataType.BIGINT), new Field("finish_nanos", DataType.BIGINT), new Field("pull_nanos", DataType.BIGINT)));
+            new Field("send_nanos", DataType.BIGINT), new Field("finish_nanos", DataType.BIGINT), new Field("pull_nanos", DataType.BIGINT),
+            new Field("inputs_nanos", DataType.BIGINT), new Field("open_wait_nanos", DataType.BIGINT), new Field("open_start_nanos", DataType.BIGINT),
+            new Field("lookup_nanos", DataType.BIGINT), new Field("channel_nanos", DataType.BIGINT), new Field("answer_nanos", DataType.BIGINT)));
     /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
     static final String HOP1 = ".hop1";
     /** Opens the outboxes of the fragments' hops ({@link Opening}). */
@@ -82,14 +86,19 @@ final class ShardFragment {
     }
 
     /**
-     * Where a sending fragment's time went, summed over its hops (EXPLAIN ANALYZE): opening its
-     * plan's result (the GPU executor runs the plan then), taking its rows (resident on the device,
-     * or host batches: a GPU result's download, a CPU plan's run), hashing them into parts (upload
-     * of host chunks, kernels, the wait for the parts' sizes; on the host path the parts' copy
-     * back), waiting for the outboxes' opening (begun once the plan was made) and handing them the
-     * parts (device frames, or host batches encoded and sent; waits for the receivers' credits
-     * included), waiting for every receiver's end, and of that the time the receivers spent copying
-     * its device frames in (over UCX, as their ends say).
+     * Where a fragment's time went, summed over its hops (EXPLAIN ANALYZE): planning it and opening
+     * its plan's result (the GPU executor runs the plan then), of that the wait for the rows other
+     * nodes sent it and their reading ({@code inputsNanos}); then for a sending fragment taking its
+     * rows (resident on the device, or host batches: a GPU result's download, a CPU plan's run),
+     * hashing them into parts (upload of host chunks, kernels, the wait for the parts' sizes; on the
+     * host path the parts' copy back), waiting for the outboxes' opening ({@code openWaitNanos}) and
+     * handing them the parts ({@code sendNanos}: device frames, or host batches encoded and sent;
+     * waits for the receivers' credits included), waiting for every receiver's end, and of that the
+     * time the receivers spent copying its device frames in (over UCX, as their ends say). The
+     * opening runs beside the rest, begun once the plan was made ({@code openStartNanos} after the
+     * fragment's start, its first hop's): finding the receivers ({@code lookupNanos}: UCX worker
+     * addresses), opening their channels (the hand-off to its thread, the open and schema frames),
+     * and the receivers' answers to the device offer.
      */
     private static final class Steps {
         long planNanos;
@@ -99,9 +108,16 @@ final class ShardFragment {
         long sendNanos;
         long finishNanos;
         long pullNanos;
+        long inputsNanos;
+        long openWaitNanos;
+        long openStartNanos = -1;
+        long lookupNanos;
+        long channelNanos;
+        long answerNanos;
 
         long[] counts() {
-            return new long[] {planNanos, takeNanos, residentRows, partitionNanos, sendNanos, finishNanos, pullNanos};
+            return new long[] {planNanos, takeNanos, residentRows, partitionNanos, sendNanos, finishNanos, pullNanos, inputsNanos,
+                openWaitNanos, Math.max(openStartNanos, 0), lookupNanos, channelNanos, answerNanos};
         }
     }
 
@@ -114,17 +130,17 @@ final class ShardFragment {
      */
     static BatchStream run(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members,
             BufferAllocator allocator) {
-        if (ticket.output() == null) {
-            return rows(ticket, queryPlan, shard, exchange, members, schema -> { });
-        }
         long start = System.nanoTime();
-        List<Hop> hops = hops(ticket.output(), shardOf(exchange.self(), members), members.size());
-        List<Opening> openings = hops.stream().map(hop -> new Opening(exchange, hop, members)).toList();
-        List<Moved> moved = new ArrayList<>();
         Steps steps = new Steps();
+        if (ticket.output() == null) {
+            return new GatheredRows(rows(ticket, queryPlan, shard, exchange, members, schema -> { }, steps), start, steps);
+        }
+        List<Hop> hops = hops(ticket.output(), shardOf(exchange.self(), members), members.size());
+        List<Opening> openings = hops.stream().map(hop -> new Opening(exchange, hop, members, start, steps)).toList();
+        List<Moved> moved = new ArrayList<>();
         try {
             Schema schema;
-            try (BatchStream rows = rows(ticket, queryPlan, shard, exchange, members, openings.get(0)::start)) {
+            try (BatchStream rows = rows(ticket, queryPlan, shard, exchange, members, openings.get(0)::start, steps)) {
                 steps.planNanos = System.nanoTime() - start;
                 schema = rows.schema();
                 moved.add(send(rows, ticket.output().keys(), hops.get(0), openings.get(0), members, exchange, shard.partitioner(), allocator,
@@ -216,10 +232,11 @@ final class ShardFragment {
 
     /**
      * The fragment's rows on this shard; {@code queryPlan}: as {@link #run} takes it; {@code planned}
-     * is told the rows' schema once the fragment is planned, before it runs.
+     * is told the rows' schema once the fragment is planned, before it runs; the wait for its
+     * inputs is added to {@code steps}.
      */
     private static BatchStream rows(FragmentTicket ticket, PlanNode queryPlan, ShardStore shard, Exchange exchange, List<Member> members,
-            Consumer<Schema> planned) {
+            Consumer<Schema> planned, Steps steps) {
         Session session = shard.database().newLocalSession();
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
@@ -227,7 +244,9 @@ final class ShardFragment {
                     .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan();
             PlanNode fragment = ticket.find(plan);
             if (!ticket.inputs().isEmpty()) {
+                long receiving = System.nanoTime();
                 fragment = withReceivedInputs(ticket, fragment, exchange, members, owned);
+                steps.inputsNanos += System.nanoTime() - receiving;
             }
             if (ticket.partial()) {
                 fragment = FragmentPlanner.shardHalf((AggregateNode) fragment);
@@ -437,20 +456,30 @@ final class ShardFragment {
      * A hop's outboxes, opened on a thread of their own from the moment the rows' schema is known, so
      * that the round trips that takes (a node's UCX worker address asked over Flight, the channel's
      * open, the receiver's answer to a device offer) overlap the fragment's run and the hashing of
-     * its rows instead of following them.
+     * its rows instead of following them; their times go to {@code steps} once opened.
      */
     private static final class Opening {
         private final Exchange exchange;
         private final Hop hop;
         private final List<Member> targets;
+        private final long fragmentStart;
+        private final Steps steps;
         /** The outboxes once opened, in the hop's target order; {@link #fail} may add and set others. */
         private final List<Exchange.Outbox> open = new ArrayList<>();
         private CompletableFuture<List<Exchange.Outbox>> opening;
+        private long startedAt;
+        /** The opening's times, written by its thread before its future completes. */
+        private long lookupNanos;
+        private long channelNanos;
+        private long answerNanos;
 
-        Opening(Exchange exchange, Hop hop, List<Member> members) {
+        /** {@code fragmentStart}: when the fragment began ({@link System#nanoTime}). */
+        Opening(Exchange exchange, Hop hop, List<Member> members, long fragmentStart, Steps steps) {
             this.exchange = exchange;
             this.hop = hop;
             this.targets = hop.targets().stream().map(members::get).toList();
+            this.fragmentStart = fragmentStart;
+            this.steps = steps;
         }
 
         /** Starts opening the outboxes for rows of {@code schema}, unless already started. */
@@ -458,8 +487,12 @@ final class ShardFragment {
             if (opening != null || !open.isEmpty()) {
                 return;
             }
+            startedAt = System.nanoTime();
             opening = CompletableFuture.supplyAsync(() -> {
                 List<Exchange.Outbox> outboxes = exchange.send(targets, hop.exchange(), schema, hop.acrossGroups());
+                long sent = System.nanoTime();
+                lookupNanos = outboxes.stream().mapToLong(Exchange.Outbox::lookupNanos).sum();
+                channelNanos = sent - startedAt - lookupNanos;
                 try {
                     // asked here, the receivers' answers to the device offer arrive while the rows are made
                     outboxes.forEach(Exchange.Outbox::takesDevice);
@@ -467,6 +500,7 @@ final class ShardFragment {
                     outboxes.forEach(Exchange.Outbox::close);
                     throw e;
                 }
+                answerNanos = System.nanoTime() - sent;
                 return outboxes;
             }, OPENERS);
         }
@@ -481,6 +515,12 @@ final class ShardFragment {
                 } catch (CompletionException e) {
                     throw e.getCause() instanceof RuntimeException r ? r : e;
                 }
+                if (steps.openStartNanos < 0) {
+                    steps.openStartNanos = startedAt - fragmentStart;
+                }
+                steps.lookupNanos += lookupNanos;
+                steps.channelNanos += channelNanos;
+                steps.answerNanos += answerNanos;
             }
             return open;
         }
@@ -513,11 +553,11 @@ final class ShardFragment {
             this.steps = steps;
         }
 
-        /** The hop's outboxes, the wait for their opening counted as sending. */
+        /** The hop's outboxes, the wait for their opening counted apart from sending. */
         List<Exchange.Outbox> outboxes() {
             long start = System.nanoTime();
             List<Exchange.Outbox> outboxes = opening.outboxes();
-            steps.sendNanos += System.nanoTime() - start;
+            steps.openWaitNanos += System.nanoTime() - start;
             return outboxes;
         }
 
@@ -530,8 +570,15 @@ final class ShardFragment {
             if (remote[t]) {
                 bytes += arrowBytes(batch);
             }
+            Exchange.Outbox outbox;
+            try {
+                outbox = outboxes().get(t);
+            } catch (RuntimeException e) {
+                batch.close();
+                throw e;
+            }
             long start = System.nanoTime();
-            long frames = opening.outboxes().get(t).put(batch);
+            long frames = outbox.put(batch);
             steps.sendNanos += System.nanoTime() - start;
             wire = wire < 0 || frames < 0 ? -1 : wire + frames;
         }
@@ -541,8 +588,8 @@ final class ShardFragment {
             if (parts.rows(part) == 0) {
                 return;
             }
+            Exchange.Outbox outbox = outboxes().get(t);
             long start = System.nanoTime();
-            Exchange.Outbox outbox = opening.outboxes().get(t);
             if (!outbox.takesDevice()) {
                 Batch host = parts.toHost(part, allocator);
                 steps.sendNanos += System.nanoTime() - start;
@@ -570,6 +617,41 @@ final class ShardFragment {
             } finally {
                 parts.forEach(part -> part.stream().filter(b -> b != null).forEach(Batch::close));
             }
+        }
+    }
+
+    /** A gathered fragment's rows, which report where its time went on this node: its run so far is the time spent in {@link #next}. */
+    private static final class GatheredRows implements BatchStream, NodeTimes.Reported {
+        private final NodeStats run = new NodeStats();
+        private final BatchStream rows;
+        private final long planNanos;
+        private final long inputsNanos;
+
+        /** {@code opened}: just opened by a fragment begun at {@code start}, whose wait for its inputs {@code steps} holds. */
+        GatheredRows(BatchStream opened, long start, Steps steps) {
+            this.rows = new MeteredStream(opened, run);
+            this.inputsNanos = steps.inputsNanos;
+            this.planNanos = System.nanoTime() - start - inputsNanos;
+        }
+
+        @Override
+        public Schema schema() {
+            return rows.schema();
+        }
+
+        @Override
+        public Batch next() {
+            return rows.next();
+        }
+
+        @Override
+        public NodeTimes nodeTimes() {
+            return new NodeTimes(planNanos, inputsNanos, run.wallNanos());
+        }
+
+        @Override
+        public void close() {
+            rows.close();
         }
     }
 

@@ -102,7 +102,9 @@ final class UcxChannel implements AutoCloseable {
             credited.incrementAndGet();
             credits.release();
         } else if (type == ACCEPT) {
-            accepted.complete(payload.remaining() == 1 && payload.get(payload.position()) == 1);
+            boolean pulls = payload.remaining() == 1 && payload.get(payload.position()) == 1;
+            transport.answered(peer, pulls);
+            accepted.complete(pulls);
         } else if (type == CANCEL) {
             stop(new WarpException(SqlState.QUERY_CANCELED, peerName + " cancelled the stream"));
         } else {
@@ -128,8 +130,16 @@ final class UcxChannel implements AutoCloseable {
         return credited.get();
     }
 
-    /** The receiver's answer to this side's device offer, waiting for it at most {@code patience} (no answer: false). */
+    /**
+     * The receiver's answer to this side's device offer, waiting for it at most {@code patience} (no
+     * answer: false); without waiting when the receiver's process already answered this process's
+     * offer on another channel (its answer depends on the two processes alone).
+     */
     boolean awaitAccepted(Duration patience) {
+        Boolean known = transport.answerOf(peer);
+        if (known != null && open()) {
+            return known;
+        }
         try {
             return accepted.get(patience.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
@@ -166,8 +176,9 @@ final class UcxChannel implements AutoCloseable {
     }
 
     /**
-     * Sends {@code rows} as a stream of batches (compressed or not), then the end frame. Waits at
-     * most {@code patience} for room for each batch; returns the bytes of the frames sent.
+     * Sends {@code rows} as a stream of batches (compressed or not), then the end frame, which
+     * carries their node's times where they report them ({@link NodeTimes}). Waits at most {@code
+     * patience} for room for each batch; returns the bytes of the frames sent.
      */
     long sendBatches(BatchStream rows, boolean compressed, BufferAllocator scratch, Duration patience) {
         try (BatchSender sender = sendingBatches(rows.schema(), compressed, new WireCodec.Choices(rows.schema()), scratch, patience)) {
@@ -176,7 +187,7 @@ final class UcxChannel implements AutoCloseable {
                     sender.put(batch);
                 }
             }
-            sender.end();
+            sender.end(NodeTimes.endPayload(rows));
             return sender.bytes();
         }
     }
@@ -258,10 +269,15 @@ final class UcxChannel implements AutoCloseable {
 
         /** Ends the stream once UCX is done with its batches. */
         void end() {
+            end(EMPTY);
+        }
+
+        /** As {@link #end()}, the end frame carrying {@code payload}. */
+        void end(ByteBuffer payload) {
             while (!inFlight.isEmpty()) {
                 await(inFlight.poll(), patience);
             }
-            send(END, EMPTY, patience);
+            send(END, payload, patience);
         }
 
         /** The bytes of the frames sent so far. */
@@ -278,7 +294,7 @@ final class UcxChannel implements AutoCloseable {
     private void awaitRoom(Duration patience) {
         try {
             if (!credits.tryAcquire(patience.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new WarpException(SqlState.CONNECTION_FAILURE, peerName + " took no rows for " + patience.toSeconds() + " s");
+                throw late(peerName + " took no rows for " + patience.toSeconds() + " s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -310,7 +326,7 @@ final class UcxChannel implements AutoCloseable {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new WarpException(SqlState.CONNECTION_FAILURE, lateMessage);
+                throw late(lateMessage);
             }
             // in slices: a cancel comes as a state, not a frame
             frame = take(Duration.ofNanos(Math.min(left, CANCEL_CHECK.toNanos())), null);
@@ -335,13 +351,22 @@ final class UcxChannel implements AutoCloseable {
             if (lateMessage == null) {
                 return null;
             }
-            throw new WarpException(SqlState.CONNECTION_FAILURE, lateMessage);
+            throw late(lateMessage);
         }
         if (frame.type() == ERROR) {
             finished = true;
             throw error(frame.payload());
         }
         return frame;
+    }
+
+    /**
+     * A wait for the peer that ran out, with {@code message}: the transport no longer takes the
+     * peer's address for granted (a node that restarted unnoticed has a new one).
+     */
+    private WarpException late(String message) {
+        transport.forgetAddress(peer);
+        return new WarpException(SqlState.CONNECTION_FAILURE, message);
     }
 
     private WarpException unexpected(Frame frame) {
@@ -390,13 +415,14 @@ final class UcxChannel implements AutoCloseable {
     record Incoming(Batch batch, ByteBuffer device) {
     }
 
-    /** A stream of batches arriving on this channel; counts the bytes of their frames. */
-    final class ReceivedBatches implements BatchStream, WireMeasured {
+    /** A stream of batches arriving on this channel; counts the bytes of their frames; its end frame may carry the sender's {@link NodeTimes}. */
+    final class ReceivedBatches implements BatchStream, WireMeasured, NodeTimes.Reported {
         private final BufferAllocator allocator;
         private final Duration timeout;
         private final String lateMessage;
         private WireCodec codec;
         private long wireBytes;
+        private ByteBuffer end;
 
         private ReceivedBatches(BufferAllocator allocator, Duration timeout, String lateMessage) {
             this.allocator = allocator;
@@ -438,6 +464,7 @@ final class UcxChannel implements AutoCloseable {
             Frame frame = take(timeout, lateMessage);
             if (frame.type() == END) {
                 finished = true;
+                end = frame.payload();
                 return null;
             }
             wireBytes += frame.payload().remaining();
@@ -462,6 +489,11 @@ final class UcxChannel implements AutoCloseable {
         @Override
         public long wireBytes() {
             return wireBytes;
+        }
+
+        @Override
+        public NodeTimes nodeTimes() {
+            return NodeTimes.decode(end);
         }
 
         @Override

@@ -5,7 +5,16 @@ import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -15,8 +24,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * back), a load's, and the rows shards send each other (one channel per sender, receiver and
  * exchange id, the receiver's {@link UcxShardService} putting them into its {@link ExchangeInbox}).
  * Control stays on Arrow Flight, where no rows move: a node's UCX worker address is asked of its
- * Flight service before each call (a restarted node has a new one) unless a channel open now to or
- * from the node has it, and an abort and a release are Flight actions.
+ * Flight service once, then kept while UCX finds it alive (the transport also learns it from every
+ * channel the node opens: a restarted node, which has a new one, opens one to every node before it
+ * serves, {@link #announce}); an abort and a release are Flight actions.
  */
 public final class UcxExchange implements Exchange {
     private final FlightExchange control;
@@ -27,6 +37,14 @@ public final class UcxExchange implements Exchange {
     private final UcxShardService service;
     private final UcxTransport transport;
     private final Optional<DeviceExchange> device;
+    /** Tell the other nodes this one's worker address when it starts ({@link #announce}). */
+    private static final ExecutorService ANNOUNCERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ucx-announce");
+        t.setDaemon(true);
+        return t;
+    });
+    /** The worker addresses being asked of the nodes' Flight services now, by node id: the calls that start meanwhile share them. */
+    private final Map<String, CompletableFuture<byte[]>> asking = new ConcurrentHashMap<>();
 
     /**
      * Starts this node's UCX endpoint and its shard service over {@code shard}; takes over {@code
@@ -116,9 +134,13 @@ public final class UcxExchange implements Exchange {
             return new LocalOutbox(control.inbox(), exchange, self.id());
         }
         byte[] deviceAddress = device.map(DeviceExchange::address).orElse(null);
-        UcxChannel channel = transport.open(address(peer), FlightExchange.describe(peer), deviceAddress == null
+        long lookup = System.nanoTime();
+        byte[] address = address(peer);
+        long lookupNanos = System.nanoTime() - lookup;
+        UcxChannel channel = transport.open(address, FlightExchange.describe(peer), deviceAddress == null
                 ? UcxShardService.exchangeRequest(exchange, self.id()) : UcxShardService.exchangeRequest(exchange, self.id(), deviceAddress));
-        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout, deviceAddress != null);
+        return new UcxOutbox(channel, FlightExchange.describe(peer), schema, compress, choices, allocator, timeout, deviceAddress != null,
+                lookupNanos);
     }
 
     @Override
@@ -136,12 +158,56 @@ public final class UcxExchange implements Exchange {
     }
 
     /**
-     * {@code node}'s worker address: that of a channel open now to it or from it (a shard sending a
-     * fragment's rows to the coordinator, whose request is open), else asked of its Flight service.
+     * {@code node}'s worker address: as the transport knows it ({@link UcxTransport#knownAddress}),
+     * else asked of its Flight service; a question to it under way (the coordinator's requests and
+     * its own fragment's outboxes start together) is answered for every caller that comes meanwhile.
      */
     private byte[] address(Member node) {
-        byte[] live = transport.liveAddress(node.id());
-        return live != null ? live : control.ucxAddress(node);
+        byte[] known = transport.knownAddress(node.id());
+        if (known != null) {
+            return known;
+        }
+        CompletableFuture<byte[]> mine = new CompletableFuture<>();
+        CompletableFuture<byte[]> underWay = asking.putIfAbsent(node.id(), mine);
+        if (underWay != null) {
+            try {
+                return underWay.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
+        try {
+            byte[] address = control.ucxAddress(node);
+            transport.remember(node.id(), address);
+            mine.complete(address);
+            return address;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            asking.remove(node.id(), mine);
+        }
+    }
+
+    /**
+     * Opens a channel to every other member, so that each remembers this node's worker address (a
+     * restarted node has a new one) before any of them may reach it; waits at most {@code patience}.
+     * A member not reached (down, or not started yet) asks for the address when it next needs it.
+     */
+    void announce(List<Member> members, Duration patience) {
+        List<CompletableFuture<Void>> told = members.stream().filter(m -> !m.id().equals(self.id()))
+                .map(m -> CompletableFuture.runAsync(() -> {
+                    try (UcxChannel channel = open(m, UcxShardService.HELLO, self.id())) {
+                        channel.awaitEnd(patience, FlightExchange.notAnswering(m, patience));
+                    }
+                }, ANNOUNCERS)).toList();
+        try {
+            CompletableFuture.allOf(told.toArray(CompletableFuture[]::new)).get(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // a member not reached: see above
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

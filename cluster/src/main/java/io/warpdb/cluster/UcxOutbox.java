@@ -30,6 +30,7 @@ final class UcxOutbox implements Exchange.Outbox {
     private final Duration timeout;
     private final UcxChannel.BatchSender sender;
     private final boolean offered;
+    private final long lookupNanos;
     /** Exported parts not yet credited, with the number of their frame. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private boolean ended;
@@ -41,11 +42,13 @@ final class UcxOutbox implements Exchange.Outbox {
     /**
      * Takes over {@code channel}; {@code peer}: how errors name the receiver; {@code choices}: the
      * encodings it shares with the sender's other streams; {@code timeout}: each wait for the receiver;
-     * {@code offered}: whether the channel's request offered device frames.
+     * {@code offered}: whether the channel's request offered device frames; {@code lookupNanos}: the
+     * time its opener took to find the receiver's worker address.
      */
     UcxOutbox(UcxChannel channel, String peer, Schema schema, boolean compressed, WireCodec.Choices choices, BufferAllocator scratch,
-            Duration timeout, boolean offered) {
+            Duration timeout, boolean offered, long lookupNanos) {
         this.channel = channel;
+        this.lookupNanos = lookupNanos;
         this.peer = peer;
         this.timeout = timeout;
         this.offered = offered;
@@ -99,6 +102,11 @@ final class UcxOutbox implements Exchange.Outbox {
     @Override
     public long pulledNanos() {
         return pulledNanos;
+    }
+
+    @Override
+    public long lookupNanos() {
+        return lookupNanos;
     }
 
     private void releaseHeld() {

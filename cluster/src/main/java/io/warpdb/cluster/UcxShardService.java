@@ -24,13 +24,16 @@ import org.apache.arrow.memory.BufferAllocator;
  * an end frame once staged; one opened with {@link #EXCHANGE} ({@code <exchange id> <sender id>})
  * carries a sender's rows between shards into this node's {@link ExchangeInbox}, answering with an
  * end frame once they are all there (a sender's error frame fails the inbox's reader with its
- * SQLSTATE; rows for a released query cancel the sender). Errors go back as error frames carrying
+ * SQLSTATE; rows for a released query cancel the sender); one opened with {@link #HELLO} only
+ * tells this node the opener's worker address. Errors go back as error frames carrying
  * the SQLSTATE. Each request runs on a thread of its own, off the transport's progress thread.
  */
 final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     static final byte FETCH = 1;
     static final byte STAGE = 2;
     static final byte EXCHANGE = 3;
+    /** A node telling this one its worker address (its OPEN frame carries it, which the transport keeps); answered with an end frame. */
+    static final byte HELLO = 4;
     /**
      * How many node timeouts a shard waits for room to send its next batch: the coordinator reads
      * the shards' streams one after another, so a shard waits as long as the others take; a
@@ -110,6 +113,8 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
                         + " sent no rows within " + timeout.toSeconds() + " s")) {
                     shard.stage(target[0], target[1], rows);
                 }
+                channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
+            } else if (kind == HELLO) {
                 channel.send(UcxChannel.END, ByteBuffer.allocate(0), timeout);
             } else if (kind == EXCHANGE) {
                 String[] words = text.split(" ");

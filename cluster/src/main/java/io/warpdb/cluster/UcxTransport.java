@@ -35,7 +35,9 @@ import org.openucx.jucx.ucs.UcsConstants;
  * needed. Everything travels as one kind of UCX active message, a frame of a {@link UcxChannel}:
  * a 9-byte header (channel id, frame type) and a payload; large payloads go by UCX's rendezvous
  * protocol. A channel's first frame carries the opener's worker address and name ({@code node <id>}).
- * A peer that fails (UCX's peer error handling) fails every channel to it.
+ * A peer that fails (UCX's peer error handling) fails every channel to it. The transport remembers
+ * each node's worker address, as its channels' OPEN frames or the caller ({@link #remember}) last
+ * told it, until UCX finds that address gone.
  */
 final class UcxTransport implements AutoCloseable {
     /** Takes a channel a peer opened, with the request it carries; runs on the progress thread, so it must not block. */
@@ -45,6 +47,8 @@ final class UcxTransport implements AutoCloseable {
 
     private static final int FRAME_MESSAGE = 1;
     private static final int HEADER_BYTES = Long.BYTES + 1;
+    /** What a node's name begins with in its channels' OPEN frames ({@code node <id>}). */
+    private static final String NODE = "node ";
 
     private final UcpContext context;
     private final UcpWorker worker;
@@ -56,6 +60,13 @@ final class UcxTransport implements AutoCloseable {
     /** Endpoints by the peer's worker address; the progress thread's alone. */
     private final Map<ByteBuffer, UcpEndpoint> endpoints = new HashMap<>();
     private final Map<Long, UcxChannel> channels = new ConcurrentHashMap<>();
+    /**
+     * Each peer's last answer to this process's device offer, by the peer's worker address (a
+     * restarted peer has a new one); dropped when UCX finds the peer gone.
+     */
+    private final Map<ByteBuffer, Boolean> answers = new ConcurrentHashMap<>();
+    /** The nodes' worker addresses, by node id, as last told; dropped when UCX finds the address gone. */
+    private final Map<String, ByteBuffer> addresses = new ConcurrentHashMap<>();
     /** Sends handed to UCX and not completed yet. */
     private final Set<Sent> sending = ConcurrentHashMap.newKeySet();
     /** Channel ids: random high bits, so that ids two nodes choose do not meet at a third. */
@@ -68,7 +79,7 @@ final class UcxTransport implements AutoCloseable {
 
     private UcxTransport(String name, Acceptor acceptor) {
         this.acceptor = acceptor;
-        this.name = ("node " + name).getBytes(StandardCharsets.UTF_8);
+        this.name = (NODE + name).getBytes(StandardCharsets.UTF_8);
         this.context = new UcpContext(new UcpParams().requestAmFeature().requestWakeupFeature());
         this.worker = context.newWorker(new UcpWorkerParams().requestWakeupRX().requestWakeupTX());
         ByteBuffer workerAddress = worker.getAddress();
@@ -162,27 +173,52 @@ final class UcxTransport implements AutoCloseable {
 
         void fail(String why) {
             sending.remove(this);
+            forgetAddress(peer);
             future.completeExceptionally(new WarpException(SqlState.CONNECTION_FAILURE, "UCX send to " + peerName + " failed: " + why));
         }
     }
 
     /**
-     * The worker address of node {@code nodeId} as a channel open now to it or from it has it, or
-     * null when there is none: the node lives at that address (UCX fails the channels of a peer it
-     * finds gone, and a restarted node has a new address), so a caller need not ask its Flight service.
+     * The worker address of node {@code nodeId} as last told (the OPEN frame of a channel it opened,
+     * or {@link #remember}), else as a channel open now to it has it, or null when there is none:
+     * the node lives at that address (a restarted node opens a channel to every node first, {@link
+     * UcxExchange#announce}; UCX fails the channels of a peer it finds gone, and a peer that does not
+     * answer in time is forgotten too), so a caller need not ask its Flight service.
      */
-    byte[] liveAddress(String nodeId) {
-        String named = "node " + nodeId; // how a peer names itself in its OPEN frame (this.name)
-        for (UcxChannel channel : channels.values()) {
-            // a channel this node opened names its peer as FlightExchange.describe does: "node <id> (<host>:<port>)"
-            if ((channel.peerName().equals(named) || channel.peerName().startsWith(named + " (")) && channel.open()) {
-                ByteBuffer peer = channel.peer().duplicate();
-                byte[] address = new byte[peer.remaining()];
-                peer.get(address);
-                return address;
-            }
+    byte[] knownAddress(String nodeId) {
+        ByteBuffer known = addresses.get(nodeId);
+        if (known == null) {
+            String named = NODE + nodeId + " ("; // how this node names the peers it opens channels to (FlightExchange.describe)
+            known = channels.values().stream().filter(c -> c.peerName().startsWith(named) && c.open()).map(UcxChannel::peer).findAny()
+                    .orElse(null);
         }
-        return null;
+        if (known == null) {
+            return null;
+        }
+        ByteBuffer peer = known.duplicate();
+        byte[] address = new byte[peer.remaining()];
+        peer.get(address);
+        return address;
+    }
+
+    /** Remembers that node {@code nodeId} lives at {@code address} (its Flight service said so). */
+    void remember(String nodeId, byte[] address) {
+        addresses.put(nodeId, ByteBuffer.wrap(address.clone()));
+    }
+
+    /** Forgets the nodes remembered at {@code peer}, whose worker UCX found gone or that did not answer in time. */
+    void forgetAddress(ByteBuffer peer) {
+        addresses.values().removeIf(peer::equals);
+    }
+
+    /** Remembers that the peer at {@code peer} answered this process's device offer with {@code pulls}. */
+    void answered(ByteBuffer peer, boolean pulls) {
+        answers.put(peer, pulls);
+    }
+
+    /** The last answer of the peer at {@code peer} to this process's device offer, or null when it gave none (or is gone). */
+    Boolean answerOf(ByteBuffer peer) {
+        return answers.get(peer);
     }
 
     /** Forgets a closed channel: frames that still come for it are dropped. */
@@ -229,6 +265,8 @@ final class UcxTransport implements AutoCloseable {
         if (endpoints.get(peer) == failed) {
             endpoints.remove(peer);
         }
+        answers.remove(peer);
+        forgetAddress(peer);
         channels.values().stream().filter(c -> c.peer().equals(peer)).forEach(c -> c.lost("UCX: " + message));
         tasks.add(failed::closeNonBlockingForce);
     }
@@ -270,8 +308,12 @@ final class UcxTransport implements AutoCloseable {
             payload.get(peer);
             byte[] peerName = new byte[payload.getInt()];
             payload.get(peerName);
-            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), new String(peerName, StandardCharsets.UTF_8));
+            String named = new String(peerName, StandardCharsets.UTF_8);
+            UcxChannel channel = new UcxChannel(this, id, ByteBuffer.wrap(peer), named);
             channels.put(id, channel);
+            if (named.startsWith(NODE)) {
+                addresses.put(named.substring(NODE.length()), channel.peer());
+            }
             acceptor.accept(channel, payload.slice());
             return;
         }

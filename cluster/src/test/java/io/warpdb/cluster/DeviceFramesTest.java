@@ -79,7 +79,7 @@ class DeviceFramesTest {
 
     private UcxOutbox outbox(UcxTransport receiver, HostMemoryDevice device, UcxTransport sender) {
         UcxChannel channel = sender.open(receiver.address(), "node n2", UcxShardService.exchangeRequest(EXCHANGE, SENDER.id(), device.address()));
-        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, true);
+        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, true, 0);
     }
 
     @Test

@@ -61,7 +61,7 @@ class UcxOutboxTest {
 
     private UcxOutbox outbox() {
         UcxChannel channel = sender.open(receiver.address(), "node n2", UcxShardService.exchangeRequest(EXCHANGE, SENDER.id()));
-        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, false);
+        return new UcxOutbox(channel, "node n2", SCHEMA, true, new WireCodec.Choices(SCHEMA), allocator, PATIENCE, false, 0);
     }
 
     @Test

@@ -141,9 +141,15 @@ class ClusterLoopbackTest {
             assertTrue(repartitioned.contains("Fragment 1 (repartitioned) on n1, n2, n3:") && repartitioned.contains("Fragment 2 (repartitioned)")
                     && repartitioned.matches("(?s).*Exchange 1: n1, n2, n3 to n1, n2, n3 over .*, by murmur3 of \\[o_note\\]"
                             + " \\(rows=68, bytes=[1-9]\\d*" + wire + ", time=[0-9.]+ ms\\) \\[slowest sender n[1-3]: plan=[0-9.]+ ms,"
-                            + " take \\(rows [^)]+\\)=[0-9.]+ ms, partition=[0-9.]+ ms, send=[0-9.]+ ms, wait for receivers=[0-9.]+ ms"
-                            + " \\(their pulls=[0-9.]+ ms\\)\\].*")
+                            + " take \\(rows [^)]+\\)=[0-9.]+ ms, partition=[0-9.]+ ms, send=[0-9.]+ ms \\(wait for the outboxes=[0-9.]+ ms,"
+                            + " puts=[0-9.]+ ms\\), wait for receivers=[0-9.]+ ms \\(their pulls=[0-9.]+ ms\\); its outboxes' opening from"
+                            + " [0-9.]+ ms: address=[0-9.]+ ms, channel=[0-9.]+ ms, device answer=[0-9.]+ ms; request and answer=-?[0-9.]+ ms\\].*")
                     && repartitioned.contains("Scan(table=exchange_1"), repartitioned);
+            // the joining fragment's times: the coordinator's own, and over UCX every node's
+            String joining = transport.equals("ucx") ? "(n[1-3]: [^;\\]]+; ){2}n[1-3]: [^;\\]]+" : "n2: [^;\\]]+";
+            assertTrue(repartitioned.matches("(?s).*Exchange 3: .*\\(rows=\\d+, bytes=\\d+" + wire.replace("[1-9]", "\\d") + ", time=[0-9.]+ ms\\)"
+                    + " \\[" + joining + "\\]\n.*") && repartitioned.contains("n2: plan=") && repartitioned.contains(", wait for inputs="),
+                    repartitioned);
         }
     }
 
