@@ -624,14 +624,14 @@ final class ShardFragment {
     private static final class GatheredRows implements BatchStream, NodeTimes.Reported {
         private final NodeStats run = new NodeStats();
         private final BatchStream rows;
-        private final long planNanos;
+        private final long openNanos;
         private final long inputsNanos;
 
         /** {@code opened}: just opened by a fragment begun at {@code start}, whose wait for its inputs {@code steps} holds. */
         GatheredRows(BatchStream opened, long start, Steps steps) {
             this.rows = new MeteredStream(opened, run);
             this.inputsNanos = steps.inputsNanos;
-            this.planNanos = System.nanoTime() - start - inputsNanos;
+            this.openNanos = System.nanoTime() - start - inputsNanos;
         }
 
         @Override
@@ -646,7 +646,7 @@ final class ShardFragment {
 
         @Override
         public NodeTimes nodeTimes() {
-            return new NodeTimes(planNanos, inputsNanos, run.wallNanos());
+            return new NodeTimes(openNanos, inputsNanos, run.wallNanos());
         }
 
         @Override

@@ -148,7 +148,7 @@ class ClusterLoopbackTest {
             // the joining fragment's times: the coordinator's own, and over UCX every node's
             String joining = transport.equals("ucx") ? "(n[1-3]: [^;\\]]+; ){2}n[1-3]: [^;\\]]+" : "n2: [^;\\]]+";
             assertTrue(repartitioned.matches("(?s).*Exchange 3: .*\\(rows=\\d+, bytes=\\d+" + wire.replace("[1-9]", "\\d") + ", time=[0-9.]+ ms\\)"
-                    + " \\[" + joining + "\\]\n.*") && repartitioned.contains("n2: plan=") && repartitioned.contains(", wait for inputs="),
+                    + " \\[" + joining + "\\]\n.*") && repartitioned.contains("n2: open=") && repartitioned.contains(", wait for inputs="),
                     repartitioned);
         }
     }
