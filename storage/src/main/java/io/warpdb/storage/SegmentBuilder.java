@@ -138,20 +138,21 @@ final class SegmentBuilder implements AutoCloseable {
 
     /**
      * The encoded segments at the head of the queue: every one that is done, and as many more
-     * as leave at most {@code keep} in flight. Rather than wait for one, this thread makes the
-     * copies into it that no thread is making and encodes the columns of it that no one has started:
-     * at the end of a load the last segment is encoded by two threads instead of one while the
-     * others idle, and on few cores the common pool's one worker gets help whenever the appending
-     * thread would block.
+     * as leave at most {@code keep} in flight. Rather than wait, this thread makes the copies
+     * queued for segments in flight that no thread is making, and encodes the columns that no one
+     * has started: at the end of a load the last segment is encoded by two threads instead of one
+     * while the others idle, and on few cores the common pool's one worker (filling the head) gets
+     * help with the next segments whenever the appending thread would block.
      */
     private List<BuiltSegment> takeEncoded(int keep) {
         List<BuiltSegment> done = new ArrayList<>();
         try {
             while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().segment.isDone())) {
-                PendingSegment head = inFlight.peek();
-                head.fill();
-                head.encode();
-                done.add(head.segment.join());
+                for (PendingSegment pending : inFlight) {
+                    pending.fill();
+                    pending.encode();
+                }
+                done.add(inFlight.peek().segment.join());
                 inFlight.remove();
             }
         } catch (CompletionException e) {
