@@ -288,21 +288,29 @@ final class SegmentBuilder implements AutoCloseable {
             }
         }
 
-        /** The last step: encodes the filled columns, here and on the pool, unless a copy failed or the builder closes. */
+        /**
+         * The last step: encodes the filled columns, here and on the pool, unless a copy failed or
+         * the builder closes. Whatever happens the segment ends, so that no one waits for it forever.
+         */
         private void sealed() {
-            if (failure != null) {
-                segment.completeExceptionally(failure);
-            } else if (closing) {
-                segment.cancel(false);
-            } else {
-                rows = columns.rows;
-                filled = true;
-                if (chunks.length == 0) {
-                    complete();
+            try {
+                if (failure != null) {
+                    segment.completeExceptionally(failure);
+                } else if (closing) {
+                    segment.cancel(false);
                 } else {
-                    ForkJoinPool.commonPool().execute(this::encode);
-                    encode();
+                    rows = columns.rows;
+                    filled = true;
+                    if (chunks.length == 0) {
+                        complete();
+                    } else {
+                        ForkJoinPool.commonPool().execute(this::encode);
+                        encode();
+                    }
                 }
+            } catch (RuntimeException | Error e) {
+                segment.completeExceptionally(e);
+                throw e;
             }
         }
 
