@@ -21,12 +21,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -37,19 +40,23 @@ import org.apache.arrow.vector.IntVector;
 
 /**
  * Cuts appended rows into segments of a fixed number of rows, checking them against the table
- * on the way (column count, NOT NULL). Each batch is copied as it arrives into the columns of the
- * segment being filled, vectors of the exact segment size, and closed at once: string codes are
- * rewritten on the way against a segment-local dictionary holding exactly the values used. Holding
- * the batches until their segment was complete kept their memory (Arrow's and their dictionaries'
- * on the heap) alive for a whole segment, which made the garbage collector copy it and grow the
- * heap, and emptied Arrow's pooled chunks all at once so that new ones had to be zeroed again.
+ * on the way (column count, NOT NULL). Each batch is copied into the columns of the segment its
+ * rows belong to, vectors of the exact segment size, and closed as soon as it is copied: string
+ * codes are rewritten on the way against a segment-local dictionary holding exactly the values
+ * used. Holding the batches until their segment was complete kept their memory (Arrow's and their
+ * dictionaries' on the heap) alive for a whole segment, which made the garbage collector copy it
+ * and grow the heap, and emptied Arrow's pooled chunks all at once so that new ones had to be
+ * zeroed again.
  *
- * <p>Completed segments are encoded (zone maps, chunk encoding with {@link ChunkCodec}'s selector,
- * the form both stores keep) on the common fork-join pool while the caller goes on appending: done
- * on the appending thread alone, this was the limit of bulk loads on many cores; the appending
- * thread encodes columns too instead of waiting for a segment. Segments are handed back in row
- * order, at most {@link #inFlightLimit} of them being encoded at a time, which bounds the memory
- * held by rows not yet encoded. The segment columns and the encoders' working
+ * <p>The appending thread only routes: it hands each batch (or each slice of one at a segment
+ * boundary) to its segment, whose copies run in order on the common fork-join pool, one segment
+ * at a time per thread but different segments at once; merging the string dictionaries on the
+ * appending thread alone was the limit of bulk loads on many cores. After a segment's last copy
+ * its columns are encoded (zone maps, chunk encoding with {@link ChunkCodec}'s selector, the form
+ * both stores keep), column by column by whichever threads are free. Segments are handed back in
+ * row order, at most {@link #inFlightLimit} of them (the one being routed to included) being
+ * filled or encoded at a time, which bounds the memory held by rows not yet encoded; a thread
+ * waiting for one does its work rather than idle. The segment columns and the encoders' working
  * memory go back to this builder after each segment and serve the next ones; it frees them on close.
  */
 final class SegmentBuilder implements AutoCloseable {
@@ -60,15 +67,18 @@ final class SegmentBuilder implements AutoCloseable {
     private final BufferAllocator allocator;
     private final LongSupplier ids;
     private final int inFlightLimit = ForkJoinPool.getCommonPoolParallelism() + 1;
-    private final ArrayDeque<Encoding> inFlight = new ArrayDeque<>();
+    /** The segments being filled or encoded, in row order; the last one is {@link #filling} while there is one. */
+    private final ArrayDeque<PendingSegment> inFlight = new ArrayDeque<>();
     /** Encoding memory free for the next columns: each thread encoding takes one and puts it back. */
     private final Queue<ChunkScratch> scratches = new ConcurrentLinkedQueue<>();
     /** Segment columns free for the next segment: an encoding task puts its own back when done. */
     private final Queue<SegmentColumns> freeColumns = new ConcurrentLinkedQueue<>();
     /** Every segment columns made (on the appending thread), for {@link #close} to free. */
     private final List<SegmentColumns> allColumns = new ArrayList<>();
-    /** The segment being filled; null between segments. */
-    private SegmentColumns filling;
+    /** The segment rows are routed to; null between segments. */
+    private PendingSegment filling;
+    /** Set by {@link #close}: copies not yet made are skipped, segments not yet sealed are not encoded. */
+    private volatile boolean closing;
 
     SegmentBuilder(String table, Schema schema, int segmentRows, BufferAllocator allocator, LongSupplier ids) {
         this.table = table;
@@ -80,20 +90,22 @@ final class SegmentBuilder implements AutoCloseable {
     }
 
     /**
-     * Takes the rows of {@code batch} (closing it); returns the segments completed and encoded
-     * by now, in row order, owned by the caller.
+     * Takes the rows of {@code batch} (closing it once they are copied); returns the segments
+     * completed and encoded by now, in row order, owned by the caller. A copy that fails fails
+     * this call or a later one.
      */
     List<BuiltSegment> add(Batch batch) {
-        try (batch) {
+        try (SharedBatch shared = new SharedBatch(batch)) {
             check(batch);
             for (int from = 0; from < batch.rowCount(); ) {
                 if (filling == null) {
-                    filling = nextColumns(batch.rowCount() - from);
+                    filling = new PendingSegment(nextColumns(batch.rowCount() - from));
+                    inFlight.add(filling);
                 }
-                int take = Math.min(segmentRows - filling.rows, batch.rowCount() - from);
-                filling.append(batch, from, take);
+                int take = Math.min(segmentRows - filling.routed, batch.rowCount() - from);
+                filling.append(shared, from, take);
                 from += take;
-                if (filling.rows == segmentRows) {
+                if (filling.routed == segmentRows) {
                     seal();
                 }
             }
@@ -103,7 +115,7 @@ final class SegmentBuilder implements AutoCloseable {
 
     /** The remaining segments, the last one partial, in row order; empty when no rows are left. */
     List<BuiltSegment> finish() {
-        if (filling != null && filling.rows > 0) {
+        if (filling != null) {
             seal();
         }
         return takeEncoded(0);
@@ -118,28 +130,29 @@ final class SegmentBuilder implements AutoCloseable {
         return columns;
     }
 
-    /** Starts encoding the filled rows as the next segment; from here on the columns belong to its encoding. */
+    /** Ends the segment being filled: it is encoded after its last copy. Segment ids are taken here, in row order. */
     private void seal() {
-        Encoding encoding = new Encoding(ids.getAsLong(), filling);
+        filling.seal(ids.getAsLong());
         filling = null;
-        inFlight.add(encoding);
-        ForkJoinPool.commonPool().execute(encoding::work);
     }
 
     /**
      * The encoded segments at the head of the queue: every one that is done, and as many more
-     * as leave at most {@code keep} in flight. Rather than wait for one, this thread encodes the
-     * columns of it that no one has started: at the end of a load the last segment is encoded by
-     * two threads instead of one while the others idle, and on few cores the common pool's one worker
-     * gets help whenever the appending thread would block.
+     * as leave at most {@code keep} in flight. Rather than wait, this thread makes the copies
+     * queued for segments in flight that no thread is making, and encodes the columns that no one
+     * has started: at the end of a load the last segment is encoded by two threads instead of one
+     * while the others idle, and on few cores the common pool's one worker (filling the head) gets
+     * help with the next segments whenever the appending thread would block.
      */
     private List<BuiltSegment> takeEncoded(int keep) {
         List<BuiltSegment> done = new ArrayList<>();
         try {
             while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().segment.isDone())) {
-                Encoding head = inFlight.peek();
-                head.work();
-                done.add(head.segment.join());
+                for (PendingSegment pending : inFlight) {
+                    pending.fill();
+                    pending.encode();
+                }
+                done.add(inFlight.peek().segment.join());
                 inFlight.remove();
             }
         } catch (CompletionException e) {
@@ -168,33 +181,142 @@ final class SegmentBuilder implements AutoCloseable {
     }
 
     /**
-     * The encoding of one segment's columns: each is measured for its zone map, then encoded, by
-     * whichever thread claims it (the common pool's task, or the appending thread waiting for the
-     * segment); the thread finishing the last column completes the segment and frees the columns
-     * for the next one. Columns are encoded independently, so the bytes do not depend on who did which.
+     * A batch whose rows go to one segment or, across a boundary, to several: each slice holds
+     * it, and the last to be done with it (the copy of a slice, or the routing) closes it.
      */
-    private final class Encoding {
-        private final long id;
+    private static final class SharedBatch implements AutoCloseable {
+        private final Batch batch;
+        private final AtomicInteger holders = new AtomicInteger(1);
+
+        SharedBatch(Batch batch) {
+            this.batch = batch;
+        }
+
+        SharedBatch hold() {
+            holders.incrementAndGet();
+            return this;
+        }
+
+        @Override
+        public void close() {
+            if (holders.decrementAndGet() == 0) {
+                batch.close();
+            }
+        }
+    }
+
+    /**
+     * One segment from its first row to its encoding. The appending thread queues its steps (the
+     * copies of slices, then the seal); they run in that order, one at a time, on whichever thread
+     * drains the queue (a common pool task queued with each step, or a thread waiting for the
+     * segment). A failed copy skips the rest, which still let go of their batches, and fails the
+     * segment. After the seal each column is measured for its zone map, then encoded, by whichever
+     * thread claims it; the thread finishing the last column completes the segment and frees the
+     * columns for the next one. Columns are encoded independently, so the bytes do not depend on
+     * who did which.
+     */
+    private final class PendingSegment {
         private final SegmentColumns columns;
-        private final int rows;
+        /** Rows handed to this segment so far; the appending thread's alone. */
+        private int routed;
+        /** Taken at the seal; the queue publishes it to the thread encoding. */
+        private long id;
+        private final Queue<Runnable> steps = new ConcurrentLinkedQueue<>();
+        private final ReentrantLock filler = new ReentrantLock();
+        /** The first copy that failed; read and written under {@link #filler}. */
+        private Throwable failure;
+        /** Set after the last copy: from then on the columns are only read, by the encoding. */
+        private volatile boolean filled;
+        private int rows;
         private final ZoneMap[] zoneMaps = new ZoneMap[schema.size()];
         private final EncodedChunk[] chunks = new EncodedChunk[schema.size()];
+        /** Per column, why its encoding failed; the segment fails only once every column is done with its columns. */
+        private final Throwable[] encodingFailures = new Throwable[schema.size()];
         private final AtomicInteger claimed = new AtomicInteger();
         private final AtomicInteger finished = new AtomicInteger();
         private final CompletableFuture<BuiltSegment> segment = new CompletableFuture<>();
 
-        Encoding(long id, SegmentColumns columns) {
-            this.id = id;
+        PendingSegment(SegmentColumns columns) {
             this.columns = columns;
-            this.rows = columns.rows;
-            if (chunks.length == 0) {
-                complete();
+        }
+
+        /** Queues the copy of rows {@code [from, from + count)} of {@code batch} behind the rows routed here before. */
+        void append(SharedBatch batch, int from, int count) {
+            routed += count;
+            SharedBatch held = batch.hold();
+            enqueue(() -> {
+                try (held) {
+                    if (failure == null && !closing) {
+                        columns.append(held.batch, from, count);
+                    }
+                }
+            });
+        }
+
+        /** Queues the end of the segment: after the last copy, its encoding as segment {@code id}. */
+        void seal(long id) {
+            this.id = id;
+            enqueue(this::sealed);
+        }
+
+        /** Ends a segment that close finds still open: only its queued copies' batches are let go. */
+        void abandon() {
+            enqueue(this::sealed);
+        }
+
+        private void enqueue(Runnable step) {
+            steps.add(step);
+            ForkJoinPool.commonPool().execute(this::fill);
+        }
+
+        /** Runs the queued steps in order, unless another thread is running them. */
+        void fill() {
+            while (!steps.isEmpty() && filler.tryLock()) {
+                try {
+                    for (Runnable step = steps.poll(); step != null; step = steps.poll()) {
+                        try {
+                            step.run();
+                        } catch (RuntimeException | Error e) {
+                            if (failure == null) {
+                                failure = e;
+                            }
+                        }
+                    }
+                } finally {
+                    filler.unlock();
+                }
             }
         }
 
-        /** Encodes columns until none is left to claim. */
-        void work() {
-            if (claimed.get() >= schema.size()) {
+        /**
+         * The last step: encodes the filled columns, here and on the pool, unless a copy failed or
+         * the builder closes. Whatever happens the segment ends, so that no one waits for it forever.
+         */
+        private void sealed() {
+            try {
+                if (failure != null) {
+                    segment.completeExceptionally(failure);
+                } else if (closing) {
+                    segment.cancel(false);
+                } else {
+                    rows = columns.rows;
+                    filled = true;
+                    if (chunks.length == 0) {
+                        complete();
+                    } else {
+                        ForkJoinPool.commonPool().execute(this::encode);
+                        encode();
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                segment.completeExceptionally(e);
+                throw e;
+            }
+        }
+
+        /** Encodes columns until none is left to claim; nothing before the last copy. */
+        void encode() {
+            if (!filled || claimed.get() >= schema.size()) {
                 return;
             }
             ChunkScratch scratch = scratches.poll();
@@ -206,7 +328,7 @@ final class SegmentBuilder implements AutoCloseable {
                     try {
                         encode(c, scratch);
                     } catch (RuntimeException | Error e) {
-                        segment.completeExceptionally(e);
+                        encodingFailures[c] = e;
                     }
                     if (finished.incrementAndGet() == schema.size()) {
                         complete();
@@ -230,7 +352,10 @@ final class SegmentBuilder implements AutoCloseable {
         private void complete() {
             columns.clear();
             freeColumns.add(columns);
-            if (!segment.isDone()) {
+            Throwable failed = Arrays.stream(encodingFailures).filter(Objects::nonNull).findFirst().orElse(null);
+            if (failed != null) {
+                segment.completeExceptionally(failed);
+            } else {
                 segment.complete(new BuiltSegment(id, table, rows, List.of(zoneMaps), types, List.of(chunks)));
             }
         }
@@ -472,18 +597,26 @@ final class SegmentBuilder implements AutoCloseable {
         return remap;
     }
 
-    /** Frees everything: the rows not handed back (by waiting for the segments still encoding), and the segment columns. */
+    /**
+     * Frees everything: the rows not handed back (by letting the queued copies go and waiting for
+     * the segments still encoding), and the segment columns.
+     */
     @Override
     public void close() {
-        for (Encoding encoding : inFlight) {
+        closing = true;
+        if (filling != null) {
+            filling.abandon();
+            filling = null;
+        }
+        for (PendingSegment pending : inFlight) {
+            pending.fill();
             try {
-                encoding.segment.join();
-            } catch (CompletionException e) {
-                // That encoding failed; whoever closes early is already failing.
+                pending.segment.join();
+            } catch (CompletionException | CancellationException e) {
+                // That segment failed or was given up; whoever closes early is already failing.
             }
         }
         inFlight.clear();
-        filling = null;
         freeColumns.clear();
         allColumns.forEach(c -> c.vectors.forEach(FieldVector::close));
         allColumns.clear();

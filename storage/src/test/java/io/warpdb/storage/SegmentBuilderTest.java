@@ -1,6 +1,7 @@
 package io.warpdb.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * Batches are copied into the segment being filled as they arrive, into columns reused from one
  * segment to the next: batches that straddle segment boundaries, NULLs in one segment and none in
  * the next, string dictionaries of UTF-8 (loads) and of Strings mixed in one segment; segments
- * encoded by the appending thread when the pool is busy.
+ * filled and encoded by the appending thread when the pool is busy; a copy that fails on the pool.
  */
 class SegmentBuilderTest {
     private static final Schema SCHEMA = Schema.of(new Field("i", DataType.INTEGER), new Field("s", DataType.varchar(0)),
@@ -105,6 +106,34 @@ class SegmentBuilderTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    void aCopyThatFailsFailsTheAppendsAndLeavesNothingAllocated() {
+        BufferAllocator a = new RootAllocator();
+        AtomicLong ids = new AtomicLong();
+        RuntimeException failure;
+        try (SegmentBuilder builder = new SegmentBuilder("t", SCHEMA, 4, a, ids::incrementAndGet)) {
+            failure = assertThrows(RuntimeException.class, () -> {
+                for (int b = 0; b < 12; b++) {
+                    List<List<Object>> rows = new ArrayList<>();
+                    for (int r = 0; r < 3; r++) {
+                        rows.add(TestData.row((long) r, "v" + b + "." + r, "c", 0.5));
+                    }
+                    Batch batch = TestData.batch(SCHEMA, rows, a);
+                    if (b == 5) { // string codes past their dictionary: the copies into the 4th and 5th segments throw
+                        List<StringDictionary> dictionaries = new ArrayList<>(batch.dictionaries());
+                        dictionaries.set(1, StringDictionary.ofValues(new String[] {"only"}));
+                        batch = new Batch(SCHEMA, new ArrayList<>(batch.vectors()), dictionaries, batch.rowCount());
+                    }
+                    builder.add(batch);
+                }
+                builder.finish();
+            });
+        }
+        assertTrue(failure instanceof ArrayIndexOutOfBoundsException, failure.toString());
+        assertEquals(0, a.getAllocatedMemory(), "the builder leaked Arrow memory");
+        a.close();
     }
 
     /** The batch with each string column's dictionary as UTF-8 bytes (the form loads produce), entries in the same order. */
