@@ -43,7 +43,16 @@ public final class Loader {
 
     /** Loads into tables of {@code catalog}; a load allocates its batches from a child of {@code parentAllocator}. */
     public Loader(Catalog catalog, BufferAllocator parentAllocator, LoadOptions options, Progress progress) {
-        this(catalog, parentAllocator, options, progress, Runtime.getRuntime().availableProcessors());
+        this(catalog, parentAllocator, options, progress, defaultThreads());
+    }
+
+    /**
+     * Parsing threads by default: half the cores. The segments fill and encode on the common pool
+     * beside them, about as much work as the parsing (TPC-H lineitem): on 2 cores one parser loads
+     * in 4.4-5.2 s, two in 5.2-7.4 s (docs/benchmarks.md).
+     */
+    public static int defaultThreads() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     }
 
     public Loader(Catalog catalog, BufferAllocator parentAllocator, LoadOptions options, Progress progress, int threads) {

@@ -82,8 +82,8 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--create", description = "Create the table, with a schema inferred from the first file, if it does not exist.")
     boolean create;
 
-    @Option(names = "--threads", description = "Parsing threads (default: number of cores).")
-    int threads = Runtime.getRuntime().availableProcessors();
+    @Option(names = "--threads", description = "Parsing threads (default: half the number of cores).")
+    int threads = Loader.defaultThreads();
 
     @Option(names = "--compare-duckdb", description = "Also load the CSV files into an in-memory DuckDB with read_csv and "
             + "print both rates (benchmarking; --data only).")
