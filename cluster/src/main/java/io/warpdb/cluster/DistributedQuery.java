@@ -26,7 +26,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.arrow.vector.FieldVector;
@@ -98,11 +97,7 @@ final class DistributedQuery implements AutoCloseable {
     }
 
     /** Runs the fragments that send rows between shards when this node runs one itself, and reads the others' answers. */
-    private static final ExecutorService LOCAL_SENDERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "cluster-fragment");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService LOCAL_SENDERS = DaemonThreads.cachedPool("cluster-fragment");
 
     private final ClusterConfig config;
     private final Session session;

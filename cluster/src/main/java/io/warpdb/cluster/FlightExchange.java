@@ -56,11 +56,7 @@ public final class FlightExchange implements Exchange {
     private final Member self;
     private final ExchangeInbox inbox;
     private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "flight-exchange-timeouts");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService alarms = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("flight-exchange-timeouts"));
 
     /**
      * Batches it receives are allocated to {@code allocator}, which it does not close; {@code

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -29,11 +28,7 @@ import org.apache.arrow.vector.FieldVector;
  */
 final class HeartbeatStream implements BatchStream {
     /** Runs the work, while the transport's thread sends the heartbeats. */
-    private static final ExecutorService WORKERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "shard-fragment-sender");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService WORKERS = DaemonThreads.cachedPool("shard-fragment-sender");
 
     private final Schema schema;
     private final Duration interval;

@@ -30,7 +30,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -64,11 +63,7 @@ final class ShardFragment {
     /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
     static final String HOP1 = ".hop1";
     /** Opens the outboxes of the fragments' hops ({@link Opening}). */
-    private static final ExecutorService OPENERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "shard-fragment-outboxes");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService OPENERS = DaemonThreads.cachedPool("shard-fragment-outboxes");
 
     private ShardFragment() {
     }

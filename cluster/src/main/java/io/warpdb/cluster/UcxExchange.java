@@ -12,7 +12,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,11 +37,7 @@ public final class UcxExchange implements Exchange {
     private final UcxTransport transport;
     private final Optional<DeviceExchange> device;
     /** Tell the other nodes this one's worker address when it starts ({@link #announce}). */
-    private static final ExecutorService ANNOUNCERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "ucx-announce");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService ANNOUNCERS = DaemonThreads.cachedPool("ucx-announce");
     /** The worker addresses being asked of the nodes' Flight services now, by node id: the calls that start meanwhile share them. */
     private final Map<String, CompletableFuture<byte[]>> asking = new ConcurrentHashMap<>();
 

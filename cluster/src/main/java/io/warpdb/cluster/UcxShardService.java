@@ -13,7 +13,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -52,11 +51,7 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     private final boolean compressed;
     /** How device frames are pulled into this node's device, where it has one that can. */
     private final Optional<DeviceExchange> device;
-    private final ExecutorService requests = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "ucx-shard-request");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService requests = DaemonThreads.cachedPool("ucx-shard-request");
 
     /**
      * {@code compressed}: whether rows this node sends are compressed (wire.compression); {@code

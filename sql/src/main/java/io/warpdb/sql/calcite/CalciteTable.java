@@ -51,10 +51,7 @@ public final class CalciteTable extends AbstractTable implements BuiltInMetadata
     private static ImmutableBitSet columns(Schema schema, List<String> names) {
         ImmutableBitSet.Builder columns = ImmutableBitSet.builder();
         for (String name : names) {
-            int column = -1;
-            for (int i = 0; i < schema.size(); i++) {
-                column = schema.field(i).name().equalsIgnoreCase(name) ? i : column;
-            }
+            int column = schema.indexOf(name);
             if (column < 0) {
                 return ImmutableBitSet.of();
             }
