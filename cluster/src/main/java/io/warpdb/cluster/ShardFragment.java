@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -62,6 +63,13 @@ final class ShardFragment {
             new Field("lookup_nanos", DataType.BIGINT), new Field("channel_nanos", DataType.BIGINT), new Field("answer_nanos", DataType.BIGINT)));
     /** What the exchange id of a two-level shuffle's first hop adds to the exchange's (no slash: a release by query drops it too). */
     static final String HOP1 = ".hop1";
+    /**
+     * The bytes of rows resident on a device that a sender hashes at once ({@link #sendResident}):
+     * large enough that a chunk's kernels and descriptors cost little beside its copies, small enough
+     * that the receivers' copies of the last chunk, which nothing overlaps, are a small part of the
+     * exchange. {@code -Dwarpdb.cluster.deviceChunkMb} sets it (0: the whole result at once).
+     */
+    static final long DEVICE_CHUNK_BYTES = chunkBytes(Long.getLong("warpdb.cluster.deviceChunkMb", 512));
     /** Opens the outboxes of the fragments' hops ({@link Opening}). */
     private static final ExecutorService OPENERS = DaemonThreads.cachedPool("shard-fragment-outboxes");
 
@@ -385,25 +393,63 @@ final class ShardFragment {
         sendParts(onDevice.get(), targetOf, sending, allocator);
     }
 
-    /** As {@link #sendChunk}, for rows on the device: hashed where they are, or brought to the host when the device cannot. */
+    /**
+     * As {@link #sendChunk}, for rows on the device: hashed where they are a chunk of about {@link
+     * #DEVICE_CHUNK_BYTES} at a time, each chunk's parts sent before the next is hashed, so that the
+     * receivers' copies of one chunk overlap the hashing of the next instead of all following the
+     * whole table's; the rows the device cannot hash (no room for a chunk's parts) are brought to the host.
+     */
     private static void sendResident(ResidentRows rows, List<Integer> keys, ShardPartitioner partitioner, Optional<DeviceExchange> device,
             int[] targetOf, Sending sending, BufferAllocator allocator) {
-        long start = System.nanoTime();
-        Optional<DeviceParts> onDevice = device.flatMap(d -> d.split(rows, keys, targetOf.length));
-        sending.steps.partitionNanos += System.nanoTime() - start;
-        if (onDevice.isPresent()) {
-            sending.steps.residentRows += rows.rowCount();
-            sendParts(onDevice.get(), targetOf, sending, allocator);
+        int total = rows.rowCount();
+        int hashed = device.map(d -> splitByChunk(rows, deviceChunkRows(rows), d, keys, targetOf.length,
+                nanos -> sending.steps.partitionNanos += nanos, parts -> sendParts(parts, targetOf, sending, allocator))).orElse(0);
+        sending.steps.residentRows += hashed;
+        if (hashed == total) {
             return;
         }
         long downloading = System.nanoTime();
-        try (Batch host = rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), allocator)) {
+        try (Batch host = rows.toHost(IntStream.range(0, rows.schema().size()).boxed().toList(), hashed, total - hashed, allocator)) {
             sending.steps.takeNanos += System.nanoTime() - downloading;
             long partitioning = System.nanoTime();
             List<List<Batch>> parts = partitioner.splitChunk(List.of(host), allocator);
             sending.steps.partitionNanos += System.nanoTime() - partitioning;
             sending.putParts(parts, targetOf);
         }
+    }
+
+    /**
+     * Hashes {@code rows} on {@code device} into {@code parts} parts {@code chunkRows} rows at a time
+     * from the first, handing each chunk's parts to {@code send} (which closes them) before the next
+     * chunk is hashed, and each chunk's hashing time to {@code hashing}; returns how many rows it
+     * hashed: all, or fewer when the device had no room for a chunk's parts.
+     */
+    static int splitByChunk(ResidentRows rows, int chunkRows, DeviceExchange device, List<Integer> keys, int parts, LongConsumer hashing,
+            Consumer<DeviceParts> send) {
+        int total = rows.rowCount();
+        int from = 0;
+        while (from < total) {
+            int count = Math.min(chunkRows, total - from);
+            long start = System.nanoTime();
+            Optional<DeviceParts> chunk = device.split(rows, from, count, keys, parts);
+            hashing.accept(System.nanoTime() - start);
+            if (chunk.isEmpty()) {
+                break;
+            }
+            send.accept(chunk.get());
+            from += count;
+        }
+        return from;
+    }
+
+    private static long chunkBytes(long megabytes) {
+        return megabytes <= 0 ? Long.MAX_VALUE : megabytes << 20;
+    }
+
+    /** Rows of {@code rows} per chunk that {@link #sendResident} hashes at once: about {@link #DEVICE_CHUNK_BYTES} of their columns. */
+    static int deviceChunkRows(ResidentRows rows) {
+        long bytesPerRow = Math.max(1, rows.bytes() / Math.max(1, rows.rowCount()));
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, DEVICE_CHUNK_BYTES / bytesPerRow));
     }
 
     /** {@link #sendResident} of each of {@code received} (which it closes, sent or not); returns the rows they held. */

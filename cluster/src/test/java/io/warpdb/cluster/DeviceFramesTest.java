@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.batch.Batch;
+import io.warpdb.core.batch.Batches;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.exchange.DeviceParts;
@@ -282,7 +283,7 @@ class DeviceFramesTest {
         }
 
         @Override
-        public Optional<DeviceParts> split(ResidentRows rows, List<Integer> keys, int parts) {
+        public Optional<DeviceParts> split(ResidentRows rows, int from, int count, List<Integer> keys, int parts) {
             return Optional.empty();
         }
 
@@ -314,9 +315,9 @@ class DeviceFramesTest {
                 }
 
                 @Override
-                public Batch toHost(List<Integer> columns, BufferAllocator to) {
-                    try (Batch copy = CpuHashPartitioner.copy(rows, to)) {
-                        return copy.project(columns, to);
+                public Batch toHost(List<Integer> columns, int from, int count, BufferAllocator to) {
+                    try (Batch slice = Batches.slice(rows, from, count, to)) {
+                        return slice.project(columns, to);
                     }
                 }
 

@@ -35,11 +35,14 @@ public interface DeviceExchange {
     Optional<DeviceParts> split(List<Batch> batches, List<Integer> keys, int parts);
 
     /**
-     * As {@link #split(List, List, int)}, for rows already on this device (an executor's result,
-     * {@link io.warpdb.core.batch.BatchStream#takeResident}): hashed where they are, no copy in. The
-     * rows stay the caller's. Empty when they are not this device's or it cannot hold the parts now.
+     * As {@link #split(List, List, int)}, for rows [{@code from}, {@code from + count}) of rows
+     * already on this device (an executor's result, {@link
+     * io.warpdb.core.batch.BatchStream#takeResident}): hashed where they are, no copy in, so that a
+     * caller can hash a large result a chunk at a time and send each chunk's parts while the next is
+     * hashed. The rows stay the caller's. Empty when they are not this device's or it cannot hold
+     * the parts now.
      */
-    Optional<DeviceParts> split(ResidentRows rows, List<Integer> keys, int parts);
+    Optional<DeviceParts> split(ResidentRows rows, int from, int count, List<Integer> keys, int parts);
 
     /**
      * Copies the rows {@code descriptor} names (exported by the process at {@code peerAddress})

@@ -19,7 +19,12 @@ public interface ResidentRows extends AutoCloseable {
     long bytes();
 
     /** Columns {@code columns} (positions in {@link #schema()}) as a host batch the caller owns; these rows stay. */
-    Batch toHost(List<Integer> columns, BufferAllocator allocator);
+    default Batch toHost(List<Integer> columns, BufferAllocator allocator) {
+        return toHost(columns, 0, rowCount(), allocator);
+    }
+
+    /** As {@link #toHost(List, BufferAllocator)} for rows [{@code from}, {@code from + count}) alone. */
+    Batch toHost(List<Integer> columns, int from, int count, BufferAllocator allocator);
 
     @Override
     void close();

@@ -37,7 +37,7 @@ class MeteredStreamTest {
             }
 
             @Override
-            public Batch toHost(List<Integer> columns, BufferAllocator allocator) {
+            public Batch toHost(List<Integer> columns, int from, int count, BufferAllocator allocator) {
                 throw new AssertionError("not read on the host");
             }
 

@@ -66,22 +66,26 @@ public final class CudaIpcExchange implements DeviceExchange {
         if (batches.isEmpty() || rows > Integer.MAX_VALUE || parts > GpuHashPartitioner.MAX_PARTS || hasStrings(batches.get(0).schema())) {
             return Optional.empty();
         }
-        return partition(work -> HostToDevice.upload(batches.get(0).schema(), batches, work), keys, parts);
+        return partition(work -> HostToDevice.upload(batches.get(0).schema(), batches, work), 0, (int) rows, keys, parts);
     }
 
     @Override
-    public Optional<DeviceParts> split(ResidentRows rows, List<Integer> keys, int parts) {
+    public Optional<DeviceParts> split(ResidentRows rows, int from, int count, List<Integer> keys, int parts) {
         if (!(rows instanceof DeviceRows resident) || parts > GpuHashPartitioner.MAX_PARTS || hasStrings(rows.schema())) {
             return Optional.empty();
         }
-        return partition(work -> resident.table(), keys, parts);
+        return partition(work -> resident.table(), from, count, keys, parts);
     }
 
-    /** The rows {@code input} gives on a new work, hashed into parts kept on the device; empty when the device has no room for them. */
-    private static Optional<DeviceParts> partition(Function<DeviceWork, DeviceTable> input, List<Integer> keys, int parts) {
+    /**
+     * Rows [{@code from}, {@code from + count}) of the table {@code input} gives on a new work, hashed
+     * into parts kept on the device; empty when the device has no room for them.
+     */
+    private static Optional<DeviceParts> partition(Function<DeviceWork, DeviceTable> input, int from, int count, List<Integer> keys,
+            int parts) {
         DeviceWork work = new DeviceWork(CudaDevice.get());
         try (DeviceTable table = input.apply(work)) {
-            return Optional.of(new PartsOnDevice(GpuHashPartitioner.partition(table, keys, parts, work), work));
+            return Optional.of(new PartsOnDevice(GpuHashPartitioner.partition(table, from, count, keys, parts, work), work));
         } catch (GpuOutOfMemoryException e) {
             work.close();
             return Optional.empty();

@@ -45,11 +45,11 @@ public final class DeviceRows implements ResidentRows {
     }
 
     @Override
-    public Batch toHost(List<Integer> columns, BufferAllocator allocator) {
+    public Batch toHost(List<Integer> columns, int from, int count, BufferAllocator allocator) {
         try (DeviceWork work = new DeviceWork(CudaDevice.get());
                 DeviceTable projected = new DeviceTable(table.schema().select(columns), table.rows(),
                         columns.stream().map(c -> table.column(c).share()).toList())) {
-            return DeviceToHost.download(projected, 0, projected.rows(), allocator, work);
+            return DeviceToHost.download(projected, from, count, allocator, work);
         }
     }
 

@@ -60,25 +60,36 @@ public final class GpuHashPartitioner {
 
     /** The rows of {@code table} grouped into {@code parts} parts by the hash of its {@code keys} columns. */
     public static Parts partition(DeviceTable table, List<Integer> keys, int parts, DeviceWork work) {
-        return partition(table, keys, parts, Long.MAX_VALUE, work);
+        return partition(table, 0, table.rows(), keys, parts, Long.MAX_VALUE, work);
     }
 
-    /** As {@link #partition(DeviceTable, List, int, DeviceWork)} with at most {@code maxBlocks} blocks (tests: many tiles per block). */
-    static Parts partition(DeviceTable table, List<Integer> keys, int parts, long maxBlocks, DeviceWork work) {
+    /**
+     * As {@link #partition(DeviceTable, List, int, DeviceWork)} for rows [{@code from}, {@code from +
+     * rows}) of {@code table} alone, read where they are: a chunk of a larger table, so that a chunk's
+     * parts can travel while the next one is hashed.
+     */
+    public static Parts partition(DeviceTable table, int from, int rows, List<Integer> keys, int parts, DeviceWork work) {
+        return partition(table, from, rows, keys, parts, Long.MAX_VALUE, work);
+    }
+
+    /** As {@link #partition(DeviceTable, int, int, List, int, DeviceWork)} with at most {@code maxBlocks} blocks (tests: many tiles per block). */
+    static Parts partition(DeviceTable table, int from, int rows, List<Integer> keys, int parts, long maxBlocks, DeviceWork work) {
         if (parts < 1 || parts > MAX_PARTS) {
             throw new IllegalArgumentException("the GPU partitions into 1 to " + MAX_PARTS + " parts, not " + parts);
         }
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("partitioning needs a key column");
         }
-        int rows = table.rows();
+        if (from < 0 || from > table.rows() - rows || (rows <= 0 && table.rows() > 0)) {
+            throw new IllegalArgumentException("rows [" + from + ", " + ((long) from + rows) + ") are not a range of the table's " + table.rows());
+        }
         if (rows == 0) {
             return new Parts(new DeviceTable(table.schema(), 0, table.columns().stream().map(DeviceColumn::share).toList()),
                     new int[parts + 1]);
         }
         KeyMode mode = mode(table, keys);
         DeviceColumn key = table.column(keys.get(0));
-        DeviceBuffer rowParts = mode == KeyMode.PART ? rowParts(table, keys, parts, work) : null;
+        DeviceBuffer rowParts = mode == KeyMode.PART ? rowParts(table, from, rows, keys, parts, work) : null;
         List<DeviceColumn> out = new ArrayList<>(table.columns().size());
         try {
             long[] scatter = new long[3 * 2 * table.columns().size()];
@@ -96,9 +107,9 @@ public final class GpuHashPartitioner {
                     throw e;
                 }
                 out.add(new DeviceColumn(column.type(), rows, values, validity, column.dictionary()));
-                scatterColumns = describe(scatter, scatterColumns, width, column.values(), values);
+                scatterColumns = describe(scatter, scatterColumns, width, column.values().address() + (long) from * width, values);
                 if (validity != null) {
-                    scatterColumns = describe(scatter, scatterColumns, 1, column.validity(), validity);
+                    scatterColumns = describe(scatter, scatterColumns, 1, column.validity().address() + from, validity);
                 }
             }
             int sharedBytes = scatterSharedBytes(parts, maxWidth);
@@ -109,8 +120,8 @@ public final class GpuHashPartitioner {
             long tilesPerBlock = (tiles + resident - 1) / resident;
             int blocks = (int) ((tiles + tilesPerBlock - 1) / tilesPerBlock);
             long rowsPerBlock = tilesPerBlock * TILE;
-            Object keyValues = mode == KeyMode.PART ? rowParts : key.values();
-            Object keyValidity = mode == KeyMode.PART || key.validity() == null ? null : key.validity();
+            Object keyValues = mode == KeyMode.PART ? rowParts : key.values().pointer((long) from * DeviceColumn.width(key.type()));
+            Object keyValidity = mode == KeyMode.PART || key.validity() == null ? null : key.validity().pointer(from);
             int counters = parts * blocks;
             int[] starts;
             try (DeviceBuffer counts = work.allocate((long) counters * Integer.BYTES, "partition counts");
@@ -138,9 +149,9 @@ public final class GpuHashPartitioner {
     }
 
     /** Adds a scatter column (width, input address, output address) at {@code at}; returns the next. */
-    private static int describe(long[] scatter, int at, int width, DeviceBuffer in, DeviceBuffer out) {
+    private static int describe(long[] scatter, int at, int width, long in, DeviceBuffer out) {
         scatter[3 * at] = width;
-        scatter[3 * at + 1] = in.address();
+        scatter[3 * at + 1] = in;
         scatter[3 * at + 2] = out.address();
         return at + 1;
     }
@@ -176,9 +187,8 @@ public final class GpuHashPartitioner {
         };
     }
 
-    /** The part of each row by all its keys (row_parts). */
-    private static DeviceBuffer rowParts(DeviceTable table, List<Integer> keys, int parts, DeviceWork work) {
-        int rows = table.rows();
+    /** The part of each of rows [{@code from}, {@code from + rows}) by all its keys (row_parts). */
+    private static DeviceBuffer rowParts(DeviceTable table, int from, int rows, List<Integer> keys, int parts, DeviceWork work) {
         long[] descriptors = new long[4 * keys.size()];
         List<DeviceBuffer> codeHashes = new ArrayList<>();
         try {
@@ -186,8 +196,8 @@ public final class GpuHashPartitioner {
                 DeviceColumn column = table.column(keys.get(k));
                 KeyKind kind = kind(column.type());
                 descriptors[4 * k] = kind.ordinal();
-                descriptors[4 * k + 1] = column.values().address();
-                descriptors[4 * k + 2] = column.validityAddress();
+                descriptors[4 * k + 1] = column.values().address() + (long) from * DeviceColumn.width(column.type());
+                descriptors[4 * k + 2] = column.validity() == null ? 0 : column.validity().address() + from;
                 if (kind == KeyKind.CODE) {
                     DeviceBuffer hashes = work.upload(entryHashes(column.dictionary()), "partition string hashes");
                     codeHashes.add(hashes);

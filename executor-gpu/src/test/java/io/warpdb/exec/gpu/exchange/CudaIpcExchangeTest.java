@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -110,20 +111,41 @@ class CudaIpcExchangeTest extends GpuTestBase {
         }
     }
 
-    /** An executor's result on the device is hashed where it is, as the CPU hashes the same rows. */
+    /**
+     * An executor's result on the device is hashed where it is, a chunk of rows at a time, as the
+     * CPU hashes the same rows: each part's rows of the chunks in chunk order are the CPU's part;
+     * a range of the rows comes to the host as those rows.
+     */
     @Test
-    void rowsOnTheDeviceSplitAsTheCpuSplitsThem() {
+    void rowsOnTheDeviceSplitByChunkAsTheCpuSplitsThem() {
         GpuTests.assumeGpu();
         CudaIpcExchange exchange = new CudaIpcExchange();
         List<Batch> batches = new RandomBatches(13).generate(SCHEMA, 50_000, Options.plain().withNulls(0.2).withExtremes(), allocator);
         List<List<Batch>> expected = HashPartitioner.cpu().splitChunk(batches, List.of(0, 1), PARTS, allocator);
+        int chunk = 12_345;
         try (DeviceWork work = new DeviceWork(CudaDevice.get());
-                ResidentRows rows = new DeviceRows(HostToDevice.upload(SCHEMA, batches, work));
-                DeviceParts parts = exchange.split(rows, List.of(0, 1), PARTS).orElseThrow()) {
+                ResidentRows rows = new DeviceRows(HostToDevice.upload(SCHEMA, batches, work))) {
+            List<List<List<Object>>> actual = new ArrayList<>();
             for (int p = 0; p < PARTS; p++) {
-                try (Batch host = parts.toHost(p, allocator)) {
-                    ResultAssert.assertSameOrderedRows(ResultAssert.rows(expected.get(p)), ResultAssert.rows(List.of(host)), "part " + p);
+                actual.add(new ArrayList<>());
+            }
+            for (int from = 0; from < rows.rowCount(); from += chunk) {
+                try (DeviceParts parts = exchange.split(rows, from, Math.min(chunk, rows.rowCount() - from), List.of(0, 1), PARTS)
+                        .orElseThrow()) {
+                    for (int p = 0; p < PARTS; p++) {
+                        try (Batch host = parts.toHost(p, allocator)) {
+                            actual.get(p).addAll(ResultAssert.rows(List.of(host)));
+                        }
+                    }
                 }
+            }
+            for (int p = 0; p < PARTS; p++) {
+                ResultAssert.assertSameOrderedRows(ResultAssert.rows(expected.get(p)), actual.get(p), "part " + p);
+            }
+            try (Batch range = rows.toHost(List.of(2, 0), 49_990, 10, allocator)) {
+                List<List<Object>> all = ResultAssert.rows(batches);
+                List<List<Object>> want = all.subList(49_990, 50_000).stream().map(r -> Arrays.asList(r.get(2), r.get(0))).toList();
+                ResultAssert.assertSameOrderedRows(want, ResultAssert.rows(List.of(range)), "rows [49990, 50000) of columns 2 and 0");
             }
         } finally {
             batches.forEach(Batch::close);

@@ -67,6 +67,33 @@ class GpuHashPartitionerTest extends GpuTestBase {
         }
     }
 
+    /**
+     * A chunk of a table (rows [from, from + count), read where they are) partitions as the CPU
+     * partitions those rows: the first row, rows across the warp and tile edges, the last half,
+     * the last row; one hashed key and several (a part per row first).
+     */
+    @Test
+    void aRangeOfRowsPartitionsAsTheCpuPartitionsThoseRows() {
+        GpuTests.assumeGpu();
+        Schema schema = Schema.of(new Field("k", DataType.BIGINT), new Field("s", DataType.VARCHAR), new Field("i", DataType.INTEGER),
+                new Field("t", DataType.BOOLEAN));
+        RandomBatches random = new RandomBatches(77);
+        List<Batch> batches = random.generate(schema, 100_003, Options.plain().withNulls(0.1).withDistinct(5_000), allocator);
+        try {
+            int[][] ranges = {{0, 1}, {1, 32}, {31, 2_049}, {50_000, 50_003}, {100_002, 1}};
+            for (List<Integer> keys : List.of(List.of(0), List.of(2, 1))) {
+                for (int[] range : ranges) {
+                    for (int parts : List.of(2, 64)) {
+                        check(schema, batches, keys, parts, range[0], range[1], "keys " + keys + ", rows [" + range[0] + ", "
+                                + (range[0] + range[1]) + ")");
+                    }
+                }
+            }
+        } finally {
+            batches.forEach(Batch::close);
+        }
+    }
+
     @Test
     void severalKeysCombineAsOnTheCpu() {
         GpuTests.assumeGpu();
@@ -226,30 +253,36 @@ class GpuHashPartitionerTest extends GpuTestBase {
      * on one of {@link #FEW_BLOCKS}, and checks each part's rows, in order, against the CPU's parts.
      */
     private void check(Schema schema, List<Batch> batches, List<Integer> keys, int parts, String context) {
+        check(schema, batches, keys, parts, 0, batches.stream().mapToInt(Batch::rowCount).sum(), context);
+    }
+
+    /** As {@link #check(Schema, List, List, int, String)} for rows [{@code from}, {@code from + count}) of the batches alone. */
+    private void check(Schema schema, List<Batch> batches, List<Integer> keys, int parts, int from, int count, String context) {
         List<List<List<Object>>> expected = new ArrayList<>();
         for (int p = 0; p < parts; p++) {
             expected.add(new ArrayList<>());
         }
-        int rows = 0;
+        int row = 0;
         for (Batch batch : batches) {
             List<List<Object>> values = ResultAssert.rows(List.of(batch));
             int[] partOf = CpuHashPartitioner.partsOf(batch, keys, parts);
-            for (int r = 0; r < batch.rowCount(); r++) {
-                expected.get(partOf[r]).add(values.get(r));
+            for (int r = 0; r < batch.rowCount(); r++, row++) {
+                if (row >= from && row < from + count) {
+                    expected.get(partOf[r]).add(values.get(r));
+                }
             }
-            rows += batch.rowCount();
         }
         try (DeviceWork work = new DeviceWork(CudaDevice.get());
                 DeviceTable input = HostToDevice.upload(schema, batches, work)) {
             for (long maxBlocks : new long[] {Long.MAX_VALUE, FEW_BLOCKS}) {
                 String where = context + ", " + parts + " parts, at most " + maxBlocks + " blocks";
-                try (GpuHashPartitioner.Parts grouped = GpuHashPartitioner.partition(input, keys, parts, maxBlocks, work);
-                        Batch all = DeviceToHost.download(grouped.rows(), 0, rows, allocator, work)) {
+                try (GpuHashPartitioner.Parts grouped = GpuHashPartitioner.partition(input, from, count, keys, parts, maxBlocks, work);
+                        Batch all = DeviceToHost.download(grouped.rows(), 0, count, allocator, work)) {
                     List<List<Object>> actual = ResultAssert.rows(List.of(all));
                     int[] starts = grouped.starts();
                     assertEquals(parts + 1, starts.length, where);
                     assertEquals(0, starts[0], where);
-                    assertEquals(rows, starts[parts], where + ": rows in all parts");
+                    assertEquals(count, starts[parts], where + ": rows in all parts");
                     for (int p = 0; p < parts; p++) {
                         ResultAssert.assertSameOrderedRows(expected.get(p), actual.subList(starts[p], starts[p + 1]), where + ", part " + p);
                     }
