@@ -16,6 +16,7 @@ import io.warpdb.core.partition.CpuHashPartitioner;
 import io.warpdb.core.partition.HashPartitioner;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SharedSubplans;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
@@ -243,8 +244,9 @@ final class ShardFragment {
         Session session = shard.database().newLocalSession();
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
-            PlanNode plan = queryPlan != null ? queryPlan : QueryPlans.of(session, ticket.sql(), List.of())
-                    .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan();
+            // unshared as the coordinator's plan is (DistributedQuery), so that the ticket's fingerprint matches its subtree here
+            PlanNode plan = queryPlan != null ? queryPlan : SharedSubplans.unshare(QueryPlans.of(session, ticket.sql(), List.of())
+                    .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan());
             PlanNode fragment = ticket.find(plan);
             if (!ticket.inputs().isEmpty()) {
                 long receiving = System.nanoTime();

@@ -62,7 +62,10 @@ class ClusterLoopbackTest {
             "SELECT o_day, AVG(o_total), COUNT(DISTINCT o_cust), MAX(o_note) FROM orders GROUP BY o_day ORDER BY 1",
             // a small side (groups of the distribution column) broadcast to the large one
             "SELECT a.o_id, g.n FROM orders a JOIN (SELECT o_id AS k, COUNT(*) AS n FROM orders GROUP BY o_id) g ON g.n + 9 = a.o_cust"
-                    + " ORDER BY 1, 2 LIMIT 5");
+                    + " ORDER BY 1, 2 LIMIT 5",
+            // a join computed twice within a shard-local subtree (shared once)
+            "SELECT COUNT(*), SUM(x.o_cust) FROM (SELECT o_id, o_cust FROM orders JOIN cust ON o_cust = c_id) x"
+                    + " JOIN (SELECT o_id, o_cust FROM orders JOIN cust ON o_cust = c_id) y ON x.o_id = y.o_id");
 
     @Execution(value = ExecutionMode.SAME_THREAD, reason = "one cluster at a time")
     @ParameterizedTest(name = "transport = {0}")
@@ -145,6 +148,11 @@ class ClusterLoopbackTest {
                             + " puts=[0-9.]+ ms\\), wait for receivers=[0-9.]+ ms \\(their pulls=[0-9.]+ ms\\); its outboxes' opening from"
                             + " [0-9.]+ ms: address=[0-9.]+ ms, channel=[0-9.]+ ms, device answer=[0-9.]+ ms; request and answer=-?[0-9.]+ ms\\].*")
                     && repartitioned.contains("Scan(table=exchange_1"), repartitioned);
+            // a join the query computes twice is one shared node in the shards' plans too: they find the fragment in them
+            String twice = "SELECT COUNT(*), SUM(x.o_cust) FROM (SELECT o_id, o_cust FROM orders JOIN cust ON o_cust = c_id) x"
+                    + " JOIN (SELECT o_id, o_cust FROM orders JOIN cust ON o_cust = c_id) y ON x.o_id = y.o_id";
+            String shared = String.join("\n", rows(c, "EXPLAIN ANALYZE " + twice).stream().map(r -> (String) r.get(0)).toList());
+            assertTrue(shared.contains("Fragment 1") && shared.matches("(?s).*Exchange 1: .*\\(rows=\\d+, .*"), shared);
             // the joining fragment's times: the coordinator's own, and over UCX every node's
             String joining = transport.equals("ucx") ? "(n[1-3]: [^;\\]]+; ){2}n[1-3]: [^;\\]]+" : "n2: [^;\\]]+";
             assertTrue(repartitioned.matches("(?s).*Exchange 3: .*\\(rows=\\d+, bytes=\\d+" + wire.replace("[1-9]", "\\d") + ", time=[0-9.]+ ms\\)"
