@@ -19,6 +19,7 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -44,7 +45,10 @@ import java.util.stream.IntStream;
  * on the shards, which the coordinator merges (SUM of sums and of counts, MIN of minima, MAX of
  * maxima, AVG as a sum of sums divided by a sum of counts); a grouped aggregate that does not
  * merge so (DISTINCT, variances) repartitions its input by the hash of its group keys and runs
- * whole on the shards. The rest, and subtrees over replicated tables alone, run on the coordinator.
+ * whole on the shards, and so does a mergeable grouped aggregate that a join reads beside a
+ * shard-local side (a decorrelated subquery's, TPC-H q17, q20, q02): merged on the coordinator,
+ * it would take the join there and bring the other side's every row with it. The rest, and
+ * subtrees over replicated tables alone, run on the coordinator.
  */
 final class FragmentPlanner {
     private static final Set<AggFunction> MERGEABLE = EnumSet.of(AggFunction.COUNT_STAR, AggFunction.COUNT, AggFunction.SUM,
@@ -99,6 +103,8 @@ final class FragmentPlanner {
     private final int nodes;
     private final Map<PlanNode, Layout> layouts = new IdentityHashMap<>();
     private final Map<PlanNode, Move> moves = new IdentityHashMap<>();
+    /** Mergeable aggregates that run whole on the shards all the same, for a join above them ({@link #keepOnShards}). */
+    private final Set<AggregateNode> wholeOnShards = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Fragment> fragments = new ArrayList<>();
 
     private FragmentPlanner(ClusterCatalog catalog, int nodes) {
@@ -360,7 +366,8 @@ final class FragmentPlanner {
             if (key >= 0 && input.key() >= 0) {
                 return new Layout(Spread.HASHED, key);
             }
-            if (input.spread() != Spread.HASHED || mergeable(aggregate) || aggregate.groupKeys().isEmpty() || nodes == 1) {
+            if (input.spread() != Spread.HASHED || aggregate.groupKeys().isEmpty() || nodes == 1
+                    || mergeable(aggregate) && !wholeOnShards.contains(aggregate)) {
                 return Layout.LOCAL;
             }
             // DISTINCT, variances, ...: whole groups brought together by the hash of their keys
@@ -385,6 +392,11 @@ final class FragmentPlanner {
     private Layout join(JoinNode join) {
         Layout left = layout(join.left());
         Layout right = layout(join.right());
+        if (left.spread() == Spread.HASHED && right.spread() == Spread.LOCAL && keepOnShards(join.right())) {
+            right = layout(join.right());
+        } else if (right.spread() == Spread.HASHED && left.spread() == Spread.LOCAL && keepOnShards(join.left())) {
+            left = layout(join.left());
+        }
         int leftWidth = join.left().schema().size();
         if (left.spread() == Spread.REPLICATED && right.spread() == Spread.REPLICATED) {
             return Layout.REPLICATED;
@@ -428,6 +440,29 @@ final class FragmentPlanner {
 
     private boolean shardLocal(PlanNode node) {
         return layout(node).spread() == Spread.HASHED;
+    }
+
+    /**
+     * Whether {@code side} of a join, which is LOCAL only because it merges a grouped aggregate of
+     * shard-local rows on the coordinator (under filters and projections), can be made shard-local
+     * by running that aggregate whole on the shards (its input repartitioned by its group keys);
+     * if so, does it and forgets the side's layouts, which then follow.
+     */
+    private boolean keepOnShards(PlanNode side) {
+        List<PlanNode> above = new ArrayList<>();
+        PlanNode node = side;
+        while (node instanceof FilterNode || node instanceof ProjectNode) {
+            above.add(node);
+            node = node.inputs().get(0);
+        }
+        if (!(node instanceof AggregateNode aggregate) || aggregate.groupKeys().isEmpty() || nodes == 1 || !mergeable(aggregate)
+                || layout(aggregate.input()).spread() != Spread.HASHED || wholeOnShards.contains(aggregate)) {
+            return false;
+        }
+        wholeOnShards.add(aggregate);
+        layouts.remove(aggregate);
+        above.forEach(layouts::remove);
+        return true;
     }
 
     /** Whether the join has equality keys whose equal values hash alike on both sides, so that repartitioning brings them together. */

@@ -140,6 +140,26 @@ class FragmentPlannerTest {
                 outputs(fragments("SELECT COUNT(*) FROM events FULL JOIN orders ON e_cust = o_cust")));
     }
 
+    /**
+     * A decorrelated subquery's aggregate (TPC-H q17's shape) joined beside a shard-local side runs
+     * whole on the shards, its input repartitioned by its group key, so that the join stays there
+     * too instead of bringing every row of the other side to the coordinator; on top of a join
+     * with a replicated side (or of nothing) it still merges partially.
+     */
+    @Test
+    void anAggregateAJoinReadsBesideAShardLocalSideRunsWhollyOnTheShards() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT COUNT(*), SUM(l_qty) FROM lines"
+                + " JOIN (SELECT l_cust AS k, AVG(l_qty) AS a FROM lines GROUP BY l_cust) g ON l_cust = g.k WHERE l_qty < g.a");
+        // the aggregate's input repartitioned by its group key, its groups broadcast to the join beside lines' rows, COUNT and SUM merged
+        assertEquals(List.of(Output.REPARTITION, Output.BROADCAST, Output.MERGE), outputs(fragments));
+        assertTrue(fragments.get(1).plan() instanceof AggregateNode aggregate && aggregate.groupKeys().size() == 1,
+                fragments.get(1).plan().describe());
+        assertTrue(contains(fragments.get(2).plan(), JoinNode.class));
+        // beside a replicated side the partial aggregate stays, merged by the coordinator before the join
+        assertEquals(List.of(Output.MERGE), outputs(fragments("SELECT c_name, g.s FROM cust"
+                + " JOIN (SELECT l_cust AS k, SUM(l_qty) AS s FROM lines GROUP BY l_cust) g ON c_id = g.k")));
+    }
+
     @Test
     void joinsWithoutEqualityKeysOfComparableSidesJoinOnTheCoordinator() {
         assertEquals(List.of(Output.GATHER, Output.GATHER), outputs(fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust < l_cust")));
