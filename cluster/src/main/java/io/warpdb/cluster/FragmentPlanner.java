@@ -96,13 +96,19 @@ final class FragmentPlanner {
         static final Layout LOCAL = new Layout(Spread.LOCAL, -1);
     }
 
-    /** How a join of two shard-local sides brings matching rows together (and an aggregate its groups: REPARTITION). */
-    private enum Move { REPARTITION, BROADCAST_LEFT, BROADCAST_RIGHT }
+    /**
+     * How a join of two shard-local sides brings matching rows together (and an aggregate its
+     * groups: REPARTITION): both sides hashed by their keys, one side hashed by one key to where the
+     * other side already lies (MOVE_LEFT, MOVE_RIGHT), or one side sent whole to every shard.
+     */
+    private enum Move { REPARTITION, MOVE_LEFT, MOVE_RIGHT, BROADCAST_LEFT, BROADCAST_RIGHT }
 
     private final ClusterCatalog catalog;
     private final int nodes;
     private final Map<PlanNode, Layout> layouts = new IdentityHashMap<>();
     private final Map<PlanNode, Move> moves = new IdentityHashMap<>();
+    /** For MOVE_LEFT and MOVE_RIGHT: which pair of the join's equality keys the moved side is hashed by. */
+    private final Map<PlanNode, Integer> movedPairs = new IdentityHashMap<>();
     /** Mergeable aggregates that run whole on the shards all the same, for a join above them ({@link #keepOnShards}). */
     private final Set<AggregateNode> wholeOnShards = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Fragment> fragments = new ArrayList<>();
@@ -320,6 +326,10 @@ final class FragmentPlanner {
                 List<Integer> keys = node instanceof JoinNode join ? (i == 0 ? join.leftKeys() : join.rightKeys())
                         : ((AggregateNode) node).groupKeys();
                 inputs.add(new Input(cut(input, Output.REPARTITION, keys), at));
+            } else if ((move == Move.MOVE_LEFT && i == 0) || (move == Move.MOVE_RIGHT && i == 1)) {
+                JoinNode join = (JoinNode) node;
+                int pair = movedPairs.get(node);
+                inputs.add(new Input(cut(input, Output.REPARTITION, List.of((i == 0 ? join.leftKeys() : join.rightKeys()).get(pair))), at));
             } else if ((move == Move.BROADCAST_LEFT && i == 0) || (move == Move.BROADCAST_RIGHT && i == 1)) {
                 inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at));
             } else {
@@ -427,13 +437,36 @@ final class FragmentPlanner {
         if (!repartitionable(join)) {
             return Layout.LOCAL;
         }
+        // a side that already lies hashed by one of its keys stays; the other is hashed by the paired key to it
+        int leftPair = placedPair(join.leftKeys(), left.key());
+        int rightPair = placedPair(join.rightKeys(), right.key());
+        if (leftPair >= 0 && (rightPair < 0 || rightRows <= leftRows)) {
+            moves.put(join, Move.MOVE_RIGHT);
+            movedPairs.put(join, leftPair);
+            return pairLayout(join, leftPair);
+        }
+        if (rightPair >= 0) {
+            moves.put(join, Move.MOVE_LEFT);
+            movedPairs.put(join, rightPair);
+            return pairLayout(join, rightPair);
+        }
         moves.put(join, Move.REPARTITION);
         if (join.leftKeys().size() != 1) {
             return new Layout(Spread.HASHED, -1); // the combined hash of several keys names no one column's shard
         }
+        return pairLayout(join, 0);
+    }
+
+    /** Which pair of a join's equality keys is {@code key}, the column a side lies hashed by; -1 when none. */
+    private static int placedPair(List<Integer> keys, int key) {
+        return key < 0 ? -1 : keys.indexOf(key);
+    }
+
+    /** Where a join's rows lie when both sides lie hashed by equality key pair {@code pair}. */
+    private static Layout pairLayout(JoinNode join, int pair) {
         return switch (join.kind()) {
-            case INNER, LEFT, SEMI, ANTI -> new Layout(Spread.HASHED, join.leftKeys().get(0));
-            case RIGHT -> new Layout(Spread.HASHED, leftWidth + join.rightKeys().get(0));
+            case INNER, LEFT, SEMI, ANTI -> new Layout(Spread.HASHED, join.leftKeys().get(pair));
+            case RIGHT -> new Layout(Spread.HASHED, join.left().schema().size() + join.rightKeys().get(pair));
             case FULL -> new Layout(Spread.HASHED, -1); // unmatched rows of either side carry NULL in the other's key
         };
     }

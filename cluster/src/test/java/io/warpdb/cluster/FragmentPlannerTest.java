@@ -109,9 +109,29 @@ class FragmentPlannerTest {
             assertTrue(side == fragments.get(input.fragment()).plan(), side.describe());
             assertTrue(FragmentPlanner.at(join.plan(), input.path().subList(0, input.path().size() - 1)) instanceof JoinNode);
         }
-        // INT against BIGINT hashes alike, so they repartition although they are not co-located
-        assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.MERGE),
-                outputs(fragments("SELECT COUNT(*) FROM narrow JOIN lines ON n_order = l_order")));
+        // INT against BIGINT hashes alike: not co-located (types differ), but the right side moves to where the left lies
+        assertEquals(List.of(Output.REPARTITION, Output.MERGE), outputs(fragments("SELECT COUNT(*) FROM narrow JOIN lines ON n_order = l_order")));
+    }
+
+    /**
+     * A side that lies hashed by one of the join's keys stays where it is; only the other side is
+     * hashed, by the paired key, to it (a key of several too), instead of both sides moving.
+     */
+    @Test
+    void aSideAlreadyHashedByAJoinKeyStaysAndOnlyTheOtherMoves() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_id = l_cust");
+        assertEquals(List.of(Output.REPARTITION, Output.MERGE), outputs(fragments));
+        assertEquals("l_cust", movedKey(fragments.get(0)), "lines moves, hashed by l_cust (as BIGINT)");
+        // two key pairs: the moved side is hashed by the one paired with the other side's distribution column
+        List<FragmentPlanner.Fragment> twoKeys = fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust = l_cust AND o_id = l_qty");
+        assertEquals(List.of(Output.REPARTITION, Output.MERGE), outputs(twoKeys));
+        assertEquals("l_qty", movedKey(twoKeys.get(0)));
+    }
+
+    /** The column a repartitioned fragment's rows are hashed by, as the scan below names it (a cast of it is named after it). */
+    private static String movedKey(FragmentPlanner.Fragment fragment) {
+        assertEquals(1, fragment.keys().size(), fragment.keys().toString());
+        return fragment.plan().schema().field(fragment.keys().get(0)).name().replaceAll("\\d+$", "");
     }
 
     @Test
