@@ -424,37 +424,53 @@ final class FragmentPlanner {
         if (nodes == 1 || coLocated(join, left.key(), right.key())) {
             return new Layout(Spread.HASHED, KEEPS_LEFT_APART.contains(join.kind()) ? left.key() : -1);
         }
-        double leftRows = RowEstimate.of(join.left(), this::shardLocal, nodes);
-        double rightRows = RowEstimate.of(join.right(), this::shardLocal, nodes);
-        if (KEEPS_LEFT_APART.contains(join.kind()) && rightRows * (nodes - 1) < leftRows) {
-            moves.put(join, Move.BROADCAST_RIGHT);
-            return left;
-        }
-        if (KEEPS_RIGHT_APART.contains(join.kind()) && leftRows * (nodes - 1) < rightRows) {
-            moves.put(join, Move.BROADCAST_LEFT);
-            return new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
-        }
-        if (!repartitionable(join)) {
-            return Layout.LOCAL;
-        }
-        // a side that already lies hashed by one of its keys stays; the other is hashed by the paired key to it
+        // each way of bringing the matching rows together, by the bytes it sends between the nodes: both
+        // sides to the coordinator (null: the join is not shard-local) or hashed by their keys, one side
+        // hashed to where the other lies hashed by a key already, or one side sent whole to every other
+        // node (where the join kind keeps the other side's rows apart)
+        double leftBytes = RowEstimate.bytes(join.left(), this::shardLocal, nodes);
+        double rightBytes = RowEstimate.bytes(join.right(), this::shardLocal, nodes);
+        double spread = (nodes - 1) / (double) nodes;
+        double cost = (leftBytes + rightBytes) * spread;
+        Move best = null;
         int leftPair = placedPair(join.leftKeys(), left.key());
         int rightPair = placedPair(join.rightKeys(), right.key());
-        if (leftPair >= 0 && (rightPair < 0 || rightRows <= leftRows)) {
-            moves.put(join, Move.MOVE_RIGHT);
-            movedPairs.put(join, leftPair);
-            return pairLayout(join, leftPair);
+        if (repartitionable(join)) {
+            best = Move.REPARTITION;
+            if (leftPair >= 0 && rightBytes * spread < cost) {
+                best = Move.MOVE_RIGHT;
+                cost = rightBytes * spread;
+            }
+            if (rightPair >= 0 && leftBytes * spread < cost) {
+                best = Move.MOVE_LEFT;
+                cost = leftBytes * spread;
+            }
         }
-        if (rightPair >= 0) {
-            moves.put(join, Move.MOVE_LEFT);
-            movedPairs.put(join, rightPair);
-            return pairLayout(join, rightPair);
+        if (KEEPS_LEFT_APART.contains(join.kind()) && rightBytes * (nodes - 1) < cost) {
+            best = Move.BROADCAST_RIGHT;
+            cost = rightBytes * (nodes - 1);
         }
-        moves.put(join, Move.REPARTITION);
-        if (join.leftKeys().size() != 1) {
-            return new Layout(Spread.HASHED, -1); // the combined hash of several keys names no one column's shard
+        if (KEEPS_RIGHT_APART.contains(join.kind()) && leftBytes * (nodes - 1) < cost) {
+            best = Move.BROADCAST_LEFT;
         }
-        return pairLayout(join, 0);
+        if (best == null) {
+            return Layout.LOCAL;
+        }
+        moves.put(join, best);
+        return switch (best) {
+            case BROADCAST_RIGHT -> left;
+            case BROADCAST_LEFT -> new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
+            case MOVE_RIGHT -> {
+                movedPairs.put(join, leftPair);
+                yield pairLayout(join, leftPair);
+            }
+            case MOVE_LEFT -> {
+                movedPairs.put(join, rightPair);
+                yield pairLayout(join, rightPair);
+            }
+            // the combined hash of several keys names no one column's shard
+            case REPARTITION -> join.leftKeys().size() == 1 ? pairLayout(join, 0) : new Layout(Spread.HASHED, -1);
+        };
     }
 
     /** Which pair of a join's equality keys is {@code key}, the column a side lies hashed by; -1 when none. */

@@ -30,6 +30,7 @@ class FragmentPlannerTest {
         create("narrow", "n_order INT, n_v INT", "hash(n_order)");
         create("cust", "c_id INT, c_name VARCHAR(10)", "replicated");
         create("events", "e_id BIGINT, e_cust INT", "hash(e_id)");
+        create("wide", "w_id INT, w_a VARCHAR(200), w_b VARCHAR(200), w_c VARCHAR(200)", "hash(w_id)");
     }
 
     private static void create(String table, String columns, String distribution) {
@@ -38,6 +39,8 @@ class FragmentPlannerTest {
             case "cust" -> "(1, 'a'), (2, 'b')";
             case "orders" -> "(CAST(1 AS BIGINT), 1, 2.50), (CAST(2 AS BIGINT), 2, 3.50)";
             case "lines" -> "(CAST(1 AS BIGINT), 5, 1), (CAST(2 AS BIGINT), 7, 2)";
+            case "wide" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", 'a', 'b', 'c')")
+                    .collect(java.util.stream.Collectors.joining(", "));
             case "events" -> java.util.stream.IntStream.range(0, 60).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i % 7 + ")")
                     .collect(java.util.stream.Collectors.joining(", "));
             default -> "(1, 1), (2, 2)";
@@ -128,6 +131,18 @@ class FragmentPlannerTest {
         assertEquals("l_qty", movedKey(twoKeys.get(0)));
     }
 
+    /**
+     * The way a join's rows meet is the one that sends the fewest bytes between the nodes, not rows:
+     * 20 wide rows a shard cost more to send to every node than 60 narrow ones to hash to where the
+     * wide side lies (by rows alone, the wide side would be broadcast).
+     */
+    @Test
+    void theWayThatSendsFewerBytesWinsNotFewerRows() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT e_id, w_a, w_b, w_c FROM events JOIN wide ON e_cust = w_id");
+        assertEquals(List.of(Output.REPARTITION, Output.GATHER), outputs(fragments));
+        assertEquals("e_cust", movedKey(fragments.get(0)), "the narrow events move to where wide lies");
+    }
+
     /** The column a repartitioned fragment's rows are hashed by, as the scan below names it (a cast of it is named after it). */
     private static String movedKey(FragmentPlanner.Fragment fragment) {
         assertEquals(1, fragment.keys().size(), fragment.keys().toString());
@@ -142,7 +157,7 @@ class FragmentPlannerTest {
         }
         for (String kind : List.of("EXISTS", "NOT EXISTS")) {
             assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.GATHER),
-                    outputs(fragments("SELECT o_id FROM orders WHERE " + kind + " (SELECT 1 FROM lines WHERE l_cust = o_cust)")), kind);
+                    outputs(fragments("SELECT o_cust FROM orders WHERE " + kind + " (SELECT 1 FROM lines WHERE l_cust = o_cust)")), kind);
         }
         // grouped by the repartitioned key: the whole aggregate runs on the shards
         List<FragmentPlanner.Fragment> grouped = fragments("SELECT o_cust, SUM(l_qty) FROM orders JOIN lines ON o_cust = l_cust GROUP BY o_cust");
