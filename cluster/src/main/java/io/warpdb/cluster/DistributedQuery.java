@@ -169,6 +169,7 @@ final class DistributedQuery implements AutoCloseable {
                 case MERGE -> " (partial aggregate)";
                 case REPARTITION -> " (repartitioned)";
                 case BROADCAST -> " (broadcast)";
+                case MERGE_EVERYWHERE -> " (partial aggregate, merged on every node)";
                 case GATHER -> "";
             };
             lines.add("Fragment " + (f.id() + 1) + kind + " on " + shards + ":");
@@ -180,6 +181,7 @@ final class DistributedQuery implements AutoCloseable {
                         case GATHER -> ", concatenated";
                         case REPARTITION -> ", by murmur3 of " + f.keys().stream().map(k -> f.plan().schema().field(k).name()).toList();
                         case BROADCAST -> ", all rows to every node";
+                        case MERGE_EVERYWHERE -> ", all groups to every node, merged there";
                     };
             if (!f.gathered() && shuffleGroups() != null) {
                 exchanged += ", two-level over groups " + shuffleGroups();
@@ -226,7 +228,8 @@ final class DistributedQuery implements AutoCloseable {
         for (FragmentPlanner.Input input : f.inputs()) {
             sources.put(input.path(), snapshot.table(table(fragments.get(input.fragment()))).orElseThrow());
         }
-        return FragmentPlanner.withInputs(f.plan(), sources);
+        return FragmentPlanner.withInputs(f.plan(), sources, f.inputs().stream().filter(FragmentPlanner.Input::partial)
+                .map(FragmentPlanner.Input::path).collect(Collectors.toSet()));
     }
 
     /** Creates each fragment's table; with {@code rows}, runs the fragments and fills the gathered ones' tables from every shard. */
@@ -339,7 +342,7 @@ final class DistributedQuery implements AutoCloseable {
 
     private FragmentTicket ticket(FragmentPlanner.Fragment f) {
         List<FragmentTicket.Input> inputs = f.inputs().stream()
-                .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()), shuffleGroups())).toList();
+                .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()), shuffleGroups(), input.partial())).toList();
         FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys(), shuffleGroups());
         return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), session.executor());
     }

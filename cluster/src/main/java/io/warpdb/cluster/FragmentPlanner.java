@@ -56,8 +56,13 @@ final class FragmentPlanner {
     private static final Set<JoinKind> KEEPS_LEFT_APART = EnumSet.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI);
     private static final Set<JoinKind> KEEPS_RIGHT_APART = EnumSet.of(JoinKind.INNER, JoinKind.RIGHT);
 
-    /** Where a fragment's rows go: to the coordinator (concatenated, or merged by group), or to every shard (by hash, or all). */
-    enum Output { GATHER, MERGE, REPARTITION, BROADCAST }
+    /**
+     * Where a fragment's rows go: to the coordinator (concatenated, or merged by group), or to every
+     * shard (by hash, or all; MERGE_EVERYWHERE: a partial aggregate's groups to every shard, each of
+     * which merges them, so that every shard holds the whole aggregate, e.g. a scalar subquery's
+     * value that a join on the shards reads).
+     */
+    enum Output { GATHER, MERGE, REPARTITION, BROADCAST, MERGE_EVERYWHERE }
 
     /**
      * A subtree every shard runs. {@code keys}: for REPARTITION, the output columns whose hash
@@ -71,7 +76,7 @@ final class FragmentPlanner {
         }
 
         boolean partial() {
-            return output == Output.MERGE;
+            return output == Output.MERGE || output == Output.MERGE_EVERYWHERE;
         }
 
         /** Whether its rows go to the coordinator, not to the shards. */
@@ -80,8 +85,12 @@ final class FragmentPlanner {
         }
     }
 
-    /** Fragment {@code fragment}'s rows replace the subtree of a fragment's plan at {@code path} (input positions from its root). */
-    record Input(int fragment, List<Integer> path) {
+    /**
+     * Fragment {@code fragment}'s rows replace the subtree of a fragment's plan at {@code path}
+     * (input positions from its root); {@code partial}: they are a partial aggregate's groups, which
+     * the reading shard merges ({@link #withInputs}).
+     */
+    record Input(int fragment, List<Integer> path, boolean partial) {
         Input {
             path = List.copyOf(path);
         }
@@ -109,6 +118,8 @@ final class FragmentPlanner {
     private final Map<PlanNode, Move> moves = new IdentityHashMap<>();
     /** For MOVE_LEFT and MOVE_RIGHT: which pair of the join's equality keys the moved side is hashed by. */
     private final Map<PlanNode, Integer> movedPairs = new IdentityHashMap<>();
+    /** Aggregates without groups whose partial groups go to every shard, which merges them, for a join above them ({@link #keepOnShards}). */
+    private final Set<AggregateNode> mergedEverywhere = Collections.newSetFromMap(new IdentityHashMap<>());
     /** Mergeable aggregates that run whole on the shards all the same, for a join above them ({@link #keepOnShards}). */
     private final Set<AggregateNode> wholeOnShards = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Fragment> fragments = new ArrayList<>();
@@ -154,15 +165,21 @@ final class FragmentPlanner {
         return new ScanNode(source, IntStream.range(0, node.schema().size()).boxed().toList(), node.schema());
     }
 
-    /** {@code root} with the subtree at each path of {@code sources} replaced by a scan of that source, which holds its rows. */
-    static PlanNode withInputs(PlanNode root, Map<List<Integer>, TableSource> sources) {
-        return withInputs(root, new ArrayList<>(), sources);
+    /**
+     * {@code root} with the subtree at each path of {@code sources} replaced by a scan of that source,
+     * which holds its rows, or, at the paths of {@code partials} (aggregates), the groups of its
+     * partial aggregates merged ({@link #merge}).
+     */
+    static PlanNode withInputs(PlanNode root, Map<List<Integer>, TableSource> sources, Set<List<Integer>> partials) {
+        return withInputs(root, new ArrayList<>(), sources, partials);
     }
 
-    private static PlanNode withInputs(PlanNode node, List<Integer> path, Map<List<Integer>, TableSource> sources) {
+    private static PlanNode withInputs(PlanNode node, List<Integer> path, Map<List<Integer>, TableSource> sources,
+            Set<List<Integer>> partials) {
         TableSource source = sources.get(path);
         if (source != null) {
-            return scanOf(source, node);
+            return partials.contains(path) ? merge((AggregateNode) node, scanOf(source, shardHalf((AggregateNode) node)))
+                    : scanOf(source, node);
         }
         if (node.inputs().isEmpty() || sources.keySet().stream().noneMatch(p -> p.size() > path.size() && p.subList(0, path.size()).equals(path))) {
             return node;
@@ -170,7 +187,7 @@ final class FragmentPlanner {
         List<PlanNode> inputs = new ArrayList<>();
         for (int i = 0; i < node.inputs().size(); i++) {
             path.add(i);
-            inputs.add(withInputs(node.inputs().get(i), path, sources));
+            inputs.add(withInputs(node.inputs().get(i), path, sources, partials));
             path.remove(path.size() - 1);
         }
         return node.withInputs(inputs);
@@ -325,13 +342,16 @@ final class FragmentPlanner {
             if (move == Move.REPARTITION) {
                 List<Integer> keys = node instanceof JoinNode join ? (i == 0 ? join.leftKeys() : join.rightKeys())
                         : ((AggregateNode) node).groupKeys();
-                inputs.add(new Input(cut(input, Output.REPARTITION, keys), at));
+                inputs.add(new Input(cut(input, Output.REPARTITION, keys), at, false));
             } else if ((move == Move.MOVE_LEFT && i == 0) || (move == Move.MOVE_RIGHT && i == 1)) {
                 JoinNode join = (JoinNode) node;
                 int pair = movedPairs.get(node);
-                inputs.add(new Input(cut(input, Output.REPARTITION, List.of((i == 0 ? join.leftKeys() : join.rightKeys()).get(pair))), at));
+                inputs.add(new Input(cut(input, Output.REPARTITION, List.of((i == 0 ? join.leftKeys() : join.rightKeys()).get(pair))), at,
+                        false));
             } else if ((move == Move.BROADCAST_LEFT && i == 0) || (move == Move.BROADCAST_RIGHT && i == 1)) {
-                inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at));
+                inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at, false));
+            } else if (input instanceof AggregateNode aggregate && mergedEverywhere.contains(aggregate)) {
+                inputs.add(new Input(cut(input, Output.MERGE_EVERYWHERE, List.of()), at, true));
             } else {
                 findMoves(input, at, inputs);
             }
@@ -369,8 +389,8 @@ final class FragmentPlanner {
         }
         if (node instanceof AggregateNode aggregate) {
             Layout input = layout(aggregate.input());
-            if (input.spread() == Spread.REPLICATED) {
-                return input;
+            if (input.spread() == Spread.REPLICATED || mergedEverywhere.contains(aggregate)) {
+                return Layout.REPLICATED;
             }
             int key = input.spread() == Spread.HASHED ? aggregate.groupKeys().indexOf(input.key()) : -1;
             if (key >= 0 && input.key() >= 0) {
@@ -402,9 +422,11 @@ final class FragmentPlanner {
     private Layout join(JoinNode join) {
         Layout left = layout(join.left());
         Layout right = layout(join.right());
-        if (left.spread() == Spread.HASHED && right.spread() == Spread.LOCAL && keepOnShards(join.right())) {
+        if (left.spread() == Spread.HASHED && right.spread() == Spread.LOCAL
+                && keepOnShards(join.right(), KEEPS_LEFT_APART.contains(join.kind()))) {
             right = layout(join.right());
-        } else if (right.spread() == Spread.HASHED && left.spread() == Spread.LOCAL && keepOnShards(join.left())) {
+        } else if (right.spread() == Spread.HASHED && left.spread() == Spread.LOCAL
+                && keepOnShards(join.left(), join.kind() == JoinKind.INNER || join.kind() == JoinKind.RIGHT)) {
             left = layout(join.left());
         }
         int leftWidth = join.left().schema().size();
@@ -492,23 +514,26 @@ final class FragmentPlanner {
     }
 
     /**
-     * Whether {@code side} of a join, which is LOCAL only because it merges a grouped aggregate of
-     * shard-local rows on the coordinator (under filters and projections), can be made shard-local
-     * by running that aggregate whole on the shards (its input repartitioned by its group keys);
-     * if so, does it and forgets the side's layouts, which then follow.
+     * Whether {@code side} of a join, which is LOCAL only because it merges an aggregate of
+     * shard-local rows on the coordinator (under filters and projections), can be made to lie on
+     * the shards: a grouped aggregate run whole there (its input repartitioned by its group keys), or,
+     * where {@code replicable} (the join keeps the other side's rows apart), one without groups
+     * merged on every shard from every shard's partial groups (a scalar subquery's one row). If so,
+     * does it and forgets the side's layouts, which then follow.
      */
-    private boolean keepOnShards(PlanNode side) {
+    private boolean keepOnShards(PlanNode side, boolean replicable) {
         List<PlanNode> above = new ArrayList<>();
         PlanNode node = side;
         while (node instanceof FilterNode || node instanceof ProjectNode) {
             above.add(node);
             node = node.inputs().get(0);
         }
-        if (!(node instanceof AggregateNode aggregate) || aggregate.groupKeys().isEmpty() || nodes == 1 || !mergeable(aggregate)
-                || layout(aggregate.input()).spread() != Spread.HASHED || wholeOnShards.contains(aggregate)) {
+        if (!(node instanceof AggregateNode aggregate) || nodes == 1 || !mergeable(aggregate)
+                || layout(aggregate.input()).spread() != Spread.HASHED || wholeOnShards.contains(aggregate)
+                || mergedEverywhere.contains(aggregate) || aggregate.groupKeys().isEmpty() && !replicable) {
             return false;
         }
-        wholeOnShards.add(aggregate);
+        (aggregate.groupKeys().isEmpty() ? mergedEverywhere : wholeOnShards).add(aggregate);
         layouts.remove(aggregate);
         above.forEach(layouts::remove);
         return true;

@@ -26,9 +26,10 @@ record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output
 
     /**
      * The rows of exchange {@code exchange} replace the subtree at {@code path} (input positions from
-     * the fragment's root); {@code groups}: as its sender's {@link Output} says.
+     * the fragment's root), merged when they are a partial aggregate's groups ({@code partial});
+     * {@code groups}: as its sender's {@link Output} says.
      */
-    record Input(List<Integer> path, String exchange, List<Integer> groups) {
+    record Input(List<Integer> path, String exchange, List<Integer> groups, boolean partial) {
     }
 
     /**

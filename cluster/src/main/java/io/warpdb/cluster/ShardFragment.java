@@ -25,9 +25,11 @@ import io.warpdb.sql.Session;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -268,20 +270,29 @@ final class ShardFragment {
         }
     }
 
-    /** {@code fragment} with each input subtree replaced by a scan of the rows every node sent this one under its exchange. */
+    /**
+     * {@code fragment} with each input subtree replaced by a scan of the rows every node sent this
+     * one under its exchange, or by their merge where they are a partial aggregate's groups.
+     */
     private static PlanNode withReceivedInputs(FragmentTicket ticket, PlanNode fragment, Exchange exchange, List<Member> members,
             List<AutoCloseable> owned) {
         Map<List<Integer>, TableSource> sources = new HashMap<>();
+        Set<List<Integer>> partials = new HashSet<>();
         for (int i = 0; i < ticket.inputs().size(); i++) {
             FragmentTicket.Input input = ticket.inputs().get(i);
-            Schema schema = numbered(FragmentPlanner.at(fragment, input.path()).schema());
+            PlanNode replaced = FragmentPlanner.at(fragment, input.path());
+            if (input.partial()) {
+                partials.add(input.path());
+                replaced = FragmentPlanner.shardHalf((AggregateNode) replaced);
+            }
+            Schema schema = numbered(replaced.schema());
             try (BatchStream rows = exchange.receive(input.exchange(), senders(input, exchange.self(), members), schema)) {
                 ReceivedRows received = ReceivedRows.read("input_" + i, schema, rows);
                 owned.add(0, received);
                 sources.put(input.path(), received);
             }
         }
-        return FragmentPlanner.withInputs(fragment, sources);
+        return FragmentPlanner.withInputs(fragment, sources, partials);
     }
 
     /**

@@ -132,6 +132,22 @@ class FragmentPlannerTest {
     }
 
     /**
+     * A scalar subquery's aggregate that a join on the shards reads (TPC-H q22's shape): every
+     * shard's partial groups go to every shard, which merges them, so the join stays on the shards
+     * instead of gathering the other side; the shard reading them replaces the aggregate by their merge.
+     */
+    @Test
+    void aScalarAggregateAJoinReadsIsMergedOnEveryShard() {
+        List<FragmentPlanner.Fragment> fragments = fragments("SELECT COUNT(*), SUM(l_qty) FROM lines WHERE l_qty > (SELECT AVG(l_qty) FROM lines)");
+        assertEquals(List.of(Output.MERGE_EVERYWHERE, Output.MERGE), outputs(fragments));
+        assertTrue(fragments.get(0).partial() && !fragments.get(0).gathered());
+        FragmentPlanner.Input input = fragments.get(1).inputs().get(0);
+        assertTrue(input.partial() && input.fragment() == 0, input.toString());
+        PlanNode read = FragmentPlanner.at(fragments.get(1).plan(), input.path());
+        assertTrue(read instanceof AggregateNode aggregate && aggregate.groupKeys().isEmpty(), read.describe());
+    }
+
+    /**
      * The way a join's rows meet is the one that sends the fewest bytes between the nodes, not rows:
      * 20 wide rows a shard cost more to send to every node than 60 narrow ones to hash to where the
      * wide side lies (by rows alone, the wide side would be broadcast).

@@ -63,6 +63,8 @@ class ClusterLoopbackTest {
             // a small side (groups of the distribution column) broadcast to the large one
             "SELECT a.o_id, g.n FROM orders a JOIN (SELECT o_id AS k, COUNT(*) AS n FROM orders GROUP BY o_id) g ON g.n + 9 = a.o_cust"
                     + " ORDER BY 1, 2 LIMIT 5",
+            // a scalar subquery's aggregate merged on every shard for the join there
+            "SELECT o_cust, COUNT(*), SUM(o_total) FROM orders WHERE o_total > (SELECT AVG(o_total) FROM orders) GROUP BY o_cust ORDER BY 1",
             // a join computed twice within a shard-local subtree (shared once)
             "SELECT COUNT(*), SUM(x.o_cust) FROM (SELECT o_id, o_cust FROM orders JOIN cust ON o_cust = c_id) x"
                     + " JOIN (SELECT o_id, o_cust FROM orders JOIN cust ON o_cust = c_id) y ON x.o_id = y.o_id");
