@@ -173,7 +173,8 @@ final class DistributedQuery implements AutoCloseable {
                 case GATHER -> "";
             };
             lines.add("Fragment " + (f.id() + 1) + kind + " on " + shards + ":");
-            PlanNode shown = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) fragmentPlan(f)) : fragmentPlan(f);
+            PlanNode shown = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) fragmentPlan(f))
+                    : f.topN() ? FragmentPlanner.shardTopN(plan, f.plan(), fragmentPlan(f)) : fragmentPlan(f);
             QueryPlans.explain(session, shown).forEach(line -> lines.add("  " + line));
             String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + (f.gathered() ? config.nodeId() : shards)
                     + " over " + exchange.name() + switch (f.output()) {
@@ -344,7 +345,7 @@ final class DistributedQuery implements AutoCloseable {
         List<FragmentTicket.Input> inputs = f.inputs().stream()
                 .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()), shuffleGroups(), input.partial())).toList();
         FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys(), shuffleGroups());
-        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), session.executor());
+        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), f.topN(), session.executor());
     }
 
     /** The shards' groups when rows move by the two-level shuffle (configured, over more than one group); null for one level. */

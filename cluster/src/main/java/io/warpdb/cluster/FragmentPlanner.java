@@ -13,6 +13,7 @@ import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.ScanNode;
+import io.warpdb.core.plan.SortNode;
 import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -67,9 +68,10 @@ final class FragmentPlanner {
     /**
      * A subtree every shard runs. {@code keys}: for REPARTITION, the output columns whose hash
      * picks each row's shard. {@code inputs}: the fragments whose exchanged rows replace subtrees
-     * of {@code plan}.
+     * of {@code plan}. {@code topN}: gathered for a sort with a limit right above it, of whose rows
+     * each shard sends only its first (offset + limit) in that sort's order ({@link #shardTopN}).
      */
-    record Fragment(int id, PlanNode plan, Output output, List<Integer> keys, List<Input> inputs) {
+    record Fragment(int id, PlanNode plan, Output output, List<Integer> keys, List<Input> inputs, boolean topN) {
         Fragment {
             keys = List.copyOf(keys);
             inputs = List.copyOf(inputs);
@@ -317,6 +319,10 @@ final class FragmentPlanner {
             cut(node, Output.GATHER, List.of());
             return;
         }
+        if (node instanceof SortNode sort && sort.limit() >= 0 && layout(sort.input()).spread() == Spread.HASHED) {
+            cut(sort.input(), Output.GATHER, List.of(), true);
+            return;
+        }
         if (node instanceof AggregateNode aggregate && layout(aggregate.input()).spread() == Spread.HASHED && mergeable(aggregate)) {
             cut(node, Output.MERGE, List.of());
             return;
@@ -326,11 +332,43 @@ final class FragmentPlanner {
 
     /** Makes {@code root} a fragment, after the fragments of the sides its joins move; returns its id. */
     private int cut(PlanNode root, Output output, List<Integer> keys) {
+        return cut(root, output, keys, false);
+    }
+
+    private int cut(PlanNode root, Output output, List<Integer> keys, boolean topN) {
         List<Input> inputs = new ArrayList<>();
         findMoves(root, new ArrayList<>(), inputs);
         int id = fragments.size();
-        fragments.add(new Fragment(id, root, output, keys, inputs));
+        fragments.add(new Fragment(id, root, output, keys, inputs, topN));
         return id;
+    }
+
+    /**
+     * What a shard runs of a top-N fragment ({@link Fragment#topN}) whose subtree is {@code fragment}
+     * in {@code plan} (the query's plan on that node): {@code run}, its copy with the inputs
+     * replaced, under the sort of {@code plan} above the subtree, keeping the first offset + limit
+     * rows, of which the coordinator's sort then skips and keeps as the query asks.
+     */
+    static SortNode shardTopN(PlanNode plan, PlanNode fragment, PlanNode run) {
+        SortNode sort = sortAbove(plan, fingerprint(fragment));
+        if (sort == null) {
+            throw new IllegalStateException("no sort with a limit above the fragment " + fragment.describe());
+        }
+        return new SortNode(run, sort.keys(), 0, sort.offset() + sort.limit());
+    }
+
+    /** The sort with a limit whose input is the subtree of {@code fingerprint}, or null. */
+    private static SortNode sortAbove(PlanNode node, String fingerprint) {
+        if (node instanceof SortNode sort && sort.limit() >= 0 && fingerprint(sort.input()).equals(fingerprint)) {
+            return sort;
+        }
+        for (PlanNode input : node.inputs()) {
+            SortNode found = sortAbove(input, fingerprint);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     private void findMoves(PlanNode node, List<Integer> path, List<Input> inputs) {

@@ -12,13 +12,15 @@ import java.util.Optional;
  * What a coordinator asks a shard to run of a query: the query's text, the fingerprint of one
  * subtree of its plan ({@link FragmentPlanner#fingerprint}), the subtrees of it whose rows come
  * from exchanges ({@code inputs}), where its rows go ({@code output}: null for back to the
- * caller), whether it is a partial aggregate (the shard runs {@link FragmentPlanner#shardHalf}) and
+ * caller), whether it is a partial aggregate (the shard runs {@link FragmentPlanner#shardHalf}),
+ * whether the shard sends only its first rows of the sort with a limit above it ({@code topN},
+ * {@link FragmentPlanner#shardTopN}) and
  * the executor setting of the coordinator's session ({@code auto}, {@code cpu}, {@code gpu}), so that
  * a query asked of the GPU runs on the shards' GPUs too. The shard plans the same text over its own
  * tables (the catalog is the same on every node) and runs its copy of that subtree over its rows
  * ({@link ShardFragment}). As text: {@code fragment } and the ticket as JSON.
  */
-record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output output, boolean partial, String executor) {
+record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output output, boolean partial, boolean topN, String executor) {
     private static final String PREFIX = "fragment ";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The message of the error a shard answers when its plan has no such subtree. */

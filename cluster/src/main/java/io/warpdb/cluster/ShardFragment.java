@@ -249,7 +249,8 @@ final class ShardFragment {
             // unshared as the coordinator's plan is (DistributedQuery), so that the ticket's fingerprint matches its subtree here
             PlanNode plan = queryPlan != null ? queryPlan : SharedSubplans.unshare(QueryPlans.of(session, ticket.sql(), List.of())
                     .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan());
-            PlanNode fragment = ticket.find(plan);
+            PlanNode found = ticket.find(plan);
+            PlanNode fragment = found;
             if (!ticket.inputs().isEmpty()) {
                 long receiving = System.nanoTime();
                 fragment = withReceivedInputs(ticket, fragment, exchange, members, owned);
@@ -257,6 +258,9 @@ final class ShardFragment {
             }
             if (ticket.partial()) {
                 fragment = FragmentPlanner.shardHalf((AggregateNode) fragment);
+            }
+            if (ticket.topN()) {
+                fragment = FragmentPlanner.shardTopN(plan, found, fragment);
             }
             planned.accept(fragment.schema());
             return new ResultStream(QueryPlans.run(session, fragment, fragment.schema()), () -> closeAll(owned));

@@ -7,6 +7,7 @@ import io.warpdb.cluster.FragmentPlanner.Output;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.SortNode;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
@@ -129,6 +130,28 @@ class FragmentPlannerTest {
         List<FragmentPlanner.Fragment> twoKeys = fragments("SELECT COUNT(*) FROM orders JOIN lines ON o_cust = l_cust AND o_id = l_qty");
         assertEquals(List.of(Output.REPARTITION, Output.MERGE), outputs(twoKeys));
         assertEquals("l_qty", movedKey(twoKeys.get(0)));
+    }
+
+    /**
+     * Under a sort with a limit, a gathered fragment sends only each shard's first offset + limit
+     * rows in the sort's order (the shard runs the sort over its rows); the coordinator's sort
+     * then skips and keeps as asked. Not under a merged aggregate, whose groups are whole only
+     * once merged.
+     */
+    @Test
+    void aSortWithALimitKeepsEachShardsFirstRows() {
+        String sql = "SELECT o_id, o_total FROM orders ORDER BY o_total DESC, o_id LIMIT 3 OFFSET 2";
+        PlanNode plan = QueryPlans.of(session, sql, List.of()).orElseThrow().plan();
+        List<FragmentPlanner.Fragment> fragments = FragmentPlanner.fragments(plan, CATALOG, 3);
+        assertEquals(List.of(Output.GATHER), outputs(fragments));
+        assertTrue(fragments.get(0).topN());
+        SortNode shards = FragmentPlanner.shardTopN(plan, fragments.get(0).plan(), fragments.get(0).plan());
+        assertEquals(0, shards.offset());
+        assertEquals(5, shards.limit(), "offset + limit");
+        assertEquals(2, shards.keys().size());
+        List<FragmentPlanner.Fragment> merged = fragments("SELECT o_cust, SUM(o_total) FROM orders GROUP BY o_cust ORDER BY 2 DESC LIMIT 1");
+        assertEquals(List.of(Output.MERGE), outputs(merged));
+        assertTrue(!merged.get(0).topN());
     }
 
     /**

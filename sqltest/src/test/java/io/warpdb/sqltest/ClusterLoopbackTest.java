@@ -63,6 +63,8 @@ class ClusterLoopbackTest {
             // a small side (groups of the distribution column) broadcast to the large one
             "SELECT a.o_id, g.n FROM orders a JOIN (SELECT o_id AS k, COUNT(*) AS n FROM orders GROUP BY o_id) g ON g.n + 9 = a.o_cust"
                     + " ORDER BY 1, 2 LIMIT 5",
+            // a sort with a limit: each shard sends its first offset + limit rows
+            "SELECT o_id, o_total FROM orders ORDER BY o_total DESC, o_id LIMIT 4 OFFSET 3",
             // a scalar subquery's aggregate merged on every shard for the join there
             "SELECT o_cust, COUNT(*), SUM(o_total) FROM orders WHERE o_total > (SELECT AVG(o_total) FROM orders) GROUP BY o_cust ORDER BY 1",
             // a join computed twice within a shard-local subtree (shared once)
