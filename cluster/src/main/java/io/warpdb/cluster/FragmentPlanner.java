@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Cuts a query's core plan into the fragments every shard runs over its own rows and the plan the
@@ -101,10 +102,31 @@ final class FragmentPlanner {
     /** How a subtree's rows lie: on the shards by hash, on every node, or only here. */
     private enum Spread { HASHED, REPLICATED, LOCAL }
 
-    /** A subtree's spread; {@code key}: for HASHED, the output column holding the distribution value, or -1. */
-    private record Layout(Spread spread, int key) {
-        static final Layout REPLICATED = new Layout(Spread.REPLICATED, -1);
-        static final Layout LOCAL = new Layout(Spread.LOCAL, -1);
+    /**
+     * A subtree's spread; {@code keys}: for HASHED, the output columns that each hold the value its
+     * rows lie hashed by (several after an inner join of equal key columns), none when no column does.
+     */
+    private record Layout(Spread spread, List<Integer> keys) {
+        static final Layout REPLICATED = new Layout(Spread.REPLICATED, List.of());
+        static final Layout LOCAL = new Layout(Spread.LOCAL, List.of());
+
+        Layout {
+            keys = List.copyOf(keys);
+        }
+
+        static Layout hashed(List<Integer> keys) {
+            return new Layout(Spread.HASHED, keys);
+        }
+
+        /** Lying hashed by column {@code key}, or by no known column when it is -1. */
+        static Layout hashed(int key) {
+            return hashed(key < 0 ? List.of() : List.of(key));
+        }
+
+        /** The keys as columns of a join's output, of which this is the right side's layout, after {@code leftWidth} columns. */
+        List<Integer> after(int leftWidth) {
+            return keys.stream().map(k -> leftWidth + k).toList();
+        }
     }
 
     /**
@@ -420,7 +442,13 @@ final class FragmentPlanner {
             if (input.spread() != Spread.HASHED) {
                 return input;
             }
-            return new Layout(Spread.HASHED, indexOfColumn(project.exprs(), input.key()));
+            List<Integer> keys = new ArrayList<>();
+            for (int i = 0; i < project.exprs().size(); i++) {
+                if (project.exprs().get(i) instanceof ColumnRef ref && input.keys().contains(ref.index())) {
+                    keys.add(i);
+                }
+            }
+            return Layout.hashed(keys);
         }
         if (node instanceof JoinNode join) {
             return join(join);
@@ -430,9 +458,10 @@ final class FragmentPlanner {
             if (input.spread() == Spread.REPLICATED || mergedEverywhere.contains(aggregate)) {
                 return Layout.REPLICATED;
             }
-            int key = input.spread() == Spread.HASHED ? aggregate.groupKeys().indexOf(input.key()) : -1;
-            if (key >= 0 && input.key() >= 0) {
-                return new Layout(Spread.HASHED, key);
+            List<Integer> keys = IntStream.range(0, aggregate.groupKeys().size())
+                    .filter(g -> input.keys().contains(aggregate.groupKeys().get(g))).boxed().toList();
+            if (input.spread() == Spread.HASHED && !keys.isEmpty()) {
+                return Layout.hashed(keys);
             }
             if (input.spread() != Spread.HASHED || aggregate.groupKeys().isEmpty() || nodes == 1
                     || mergeable(aggregate) && !wholeOnShards.contains(aggregate)) {
@@ -440,7 +469,7 @@ final class FragmentPlanner {
             }
             // DISTINCT, variances, ...: whole groups brought together by the hash of their keys
             moves.put(aggregate, Move.REPARTITION);
-            return new Layout(Spread.HASHED, aggregate.groupKeys().size() == 1 ? 0 : -1);
+            return Layout.hashed(aggregate.groupKeys().size() == 1 ? 0 : -1);
         }
         return Layout.LOCAL;
     }
@@ -454,7 +483,7 @@ final class FragmentPlanner {
             return Layout.REPLICATED;
         }
         int column = entry.get().distribution().columnIn(scan.table().schema());
-        return new Layout(Spread.HASHED, scan.columns().indexOf(column));
+        return Layout.hashed(scan.columns().indexOf(column));
     }
 
     private Layout join(JoinNode join) {
@@ -476,13 +505,18 @@ final class FragmentPlanner {
         }
         if (left.spread() == Spread.REPLICATED && right.spread() == Spread.HASHED
                 && (join.kind() == JoinKind.INNER || join.kind() == JoinKind.RIGHT)) {
-            return new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
+            return Layout.hashed(right.after(leftWidth));
         }
         if (left.spread() != Spread.HASHED || right.spread() != Spread.HASHED) {
             return Layout.LOCAL;
         }
-        if (nodes == 1 || coLocated(join, left.key(), right.key())) {
-            return new Layout(Spread.HASHED, KEEPS_LEFT_APART.contains(join.kind()) ? left.key() : -1);
+        if (nodes == 1 || coLocated(join, left.keys(), right.keys())) {
+            return switch (join.kind()) {
+                case INNER -> Layout.hashed(Stream.concat(left.keys().stream(), right.after(leftWidth).stream()).toList());
+                case LEFT, SEMI, ANTI -> left;
+                case RIGHT -> Layout.hashed(right.after(leftWidth));
+                case FULL -> Layout.hashed(-1); // unmatched rows of either side carry NULL in the other's key
+            };
         }
         // each way of bringing the matching rows together, by the bytes it sends between the nodes: both
         // sides to the coordinator (null: the join is not shard-local) or hashed by their keys, one side
@@ -493,8 +527,8 @@ final class FragmentPlanner {
         double spread = (nodes - 1) / (double) nodes;
         double cost = (leftBytes + rightBytes) * spread;
         Move best = null;
-        int leftPair = placedPair(join.leftKeys(), left.key());
-        int rightPair = placedPair(join.rightKeys(), right.key());
+        int leftPair = placedPair(join.leftKeys(), left.keys());
+        int rightPair = placedPair(join.rightKeys(), right.keys());
         if (repartitionable(join)) {
             best = Move.REPARTITION;
             if (leftPair >= 0 && rightBytes * spread < cost) {
@@ -519,7 +553,7 @@ final class FragmentPlanner {
         moves.put(join, best);
         return switch (best) {
             case BROADCAST_RIGHT -> left;
-            case BROADCAST_LEFT -> new Layout(Spread.HASHED, right.key() < 0 ? -1 : leftWidth + right.key());
+            case BROADCAST_LEFT -> Layout.hashed(right.after(leftWidth));
             case MOVE_RIGHT -> {
                 movedPairs.put(join, leftPair);
                 yield pairLayout(join, leftPair);
@@ -529,22 +563,39 @@ final class FragmentPlanner {
                 yield pairLayout(join, rightPair);
             }
             // the combined hash of several keys names no one column's shard
-            case REPARTITION -> join.leftKeys().size() == 1 ? pairLayout(join, 0) : new Layout(Spread.HASHED, -1);
+            case REPARTITION -> join.leftKeys().size() == 1 ? pairLayout(join, 0) : Layout.hashed(-1);
         };
     }
 
-    /** Which pair of a join's equality keys is {@code key}, the column a side lies hashed by; -1 when none. */
-    private static int placedPair(List<Integer> keys, int key) {
-        return key < 0 ? -1 : keys.indexOf(key);
+    /** The first pair of a join's equality keys whose key on this side is one of {@code placed}, the columns the side lies hashed by; -1 when none. */
+    private static int placedPair(List<Integer> keys, List<Integer> placed) {
+        for (int i = 0; i < keys.size(); i++) {
+            if (placed.contains(keys.get(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
-    /** Where a join's rows lie when both sides lie hashed by equality key pair {@code pair}. */
+    /**
+     * Where a join's rows lie when both sides lie hashed by equality key pair {@code pair}: by its
+     * left key, and for an inner join of one key type by its right key too (a matched row's are equal).
+     */
     private static Layout pairLayout(JoinNode join, int pair) {
+        int left = join.leftKeys().get(pair);
+        int right = join.left().schema().size() + join.rightKeys().get(pair);
         return switch (join.kind()) {
-            case INNER, LEFT, SEMI, ANTI -> new Layout(Spread.HASHED, join.leftKeys().get(pair));
-            case RIGHT -> new Layout(Spread.HASHED, join.left().schema().size() + join.rightKeys().get(pair));
-            case FULL -> new Layout(Spread.HASHED, -1); // unmatched rows of either side carry NULL in the other's key
+            case INNER -> Layout.hashed(sameType(join, pair) ? List.of(left, right) : List.of(left));
+            case LEFT, SEMI, ANTI -> Layout.hashed(left);
+            case RIGHT -> Layout.hashed(right);
+            case FULL -> Layout.hashed(-1); // unmatched rows of either side carry NULL in the other's key
         };
+    }
+
+    /** Whether the two keys of a join's equality pair {@code pair} are of one type (then equal values hashed alike as placed). */
+    private static boolean sameType(JoinNode join, int pair) {
+        return join.left().schema().type(join.leftKeys().get(pair)).withNullable(true)
+                .equals(join.right().schema().type(join.rightKeys().get(pair)).withNullable(true));
     }
 
     private boolean shardLocal(PlanNode node) {
@@ -588,30 +639,13 @@ final class FragmentPlanner {
         return !join.leftKeys().isEmpty();
     }
 
-    /** Whether the join matches rows on both sides' distribution columns, of one type (so that equal values hashed alike). */
-    private static boolean coLocated(JoinNode join, int leftKey, int rightKey) {
-        if (leftKey < 0 || rightKey < 0) {
-            return false;
-        }
-        DataType l = join.left().schema().type(leftKey);
-        DataType r = join.right().schema().type(rightKey);
-        if (!l.withNullable(true).equals(r.withNullable(true))) {
-            return false;
-        }
+    /** Whether the join matches rows on columns each side lies hashed by, of one type (so that equal values hashed alike). */
+    private static boolean coLocated(JoinNode join, List<Integer> leftPlaced, List<Integer> rightPlaced) {
         for (int i = 0; i < join.leftKeys().size(); i++) {
-            if (join.leftKeys().get(i) == leftKey && join.rightKeys().get(i) == rightKey) {
+            if (leftPlaced.contains(join.leftKeys().get(i)) && rightPlaced.contains(join.rightKeys().get(i)) && sameType(join, i)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static int indexOfColumn(List<Expr> exprs, int column) {
-        for (int i = 0; column >= 0 && i < exprs.size(); i++) {
-            if (exprs.get(i) instanceof ColumnRef ref && ref.index() == column) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -133,6 +133,21 @@ class FragmentPlannerTest {
     }
 
     /**
+     * After an inner join of the two distribution columns, the rows lie hashed by either key (a
+     * matched row's are equal): grouping by the right side's key, the aggregate runs whole on the
+     * shards, and a later join on it is co-located.
+     */
+    @Test
+    void anInnerJoinsRowsLieHashedByEitherOfItsKeys() {
+        List<FragmentPlanner.Fragment> grouped = fragments("SELECT o_id, SUM(l_qty) FROM lines JOIN orders ON l_order = o_id GROUP BY o_id");
+        assertEquals(List.of(Output.GATHER), outputs(grouped));
+        assertTrue(contains(grouped.get(0).plan(), AggregateNode.class), grouped.get(0).plan().describe());
+        List<FragmentPlanner.Fragment> joined = fragments("SELECT COUNT(*) FROM events JOIN"
+                + " (SELECT o_id, l_qty FROM lines JOIN orders ON l_order = o_id) j ON e_id = j.o_id");
+        assertEquals(List.of(Output.MERGE), outputs(joined), "co-located on o_id, which equals the l_order the rows lie by");
+    }
+
+    /**
      * Under a sort with a limit, a gathered fragment sends only each shard's first offset + limit
      * rows in the sort's order (the shard runs the sort over its rows); the coordinator's sort
      * then skips and keeps as asked. Not under a merged aggregate, whose groups are whole only
