@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -372,20 +373,20 @@ final class FragmentPlanner {
      * rows, of which the coordinator's sort then skips and keeps as the query asks.
      */
     static SortNode shardTopN(PlanNode plan, PlanNode fragment, PlanNode run) {
-        SortNode sort = sortAbove(plan, fingerprint(fragment));
-        if (sort == null) {
+        String below = fingerprint(fragment);
+        if (!(first(plan, n -> n instanceof SortNode s && s.limit() >= 0 && fingerprint(s.input()).equals(below)) instanceof SortNode sort)) {
             throw new IllegalStateException("no sort with a limit above the fragment " + fragment.describe());
         }
         return new SortNode(run, sort.keys(), 0, sort.offset() + sort.limit());
     }
 
-    /** The sort with a limit whose input is the subtree of {@code fingerprint}, or null. */
-    private static SortNode sortAbove(PlanNode node, String fingerprint) {
-        if (node instanceof SortNode sort && sort.limit() >= 0 && fingerprint(sort.input()).equals(fingerprint)) {
-            return sort;
+    /** The first subtree of {@code node}, depth first, that {@code test} accepts, or null. */
+    static PlanNode first(PlanNode node, Predicate<PlanNode> test) {
+        if (test.test(node)) {
+            return node;
         }
         for (PlanNode input : node.inputs()) {
-            SortNode found = sortAbove(input, fingerprint);
+            PlanNode found = first(input, test);
             if (found != null) {
                 return found;
             }

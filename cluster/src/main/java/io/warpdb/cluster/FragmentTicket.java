@@ -64,23 +64,10 @@ record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output
 
     /** This ticket's subtree of {@code plan}, the shard's plan of the query; fails with {@link #MISSING} when it has none. */
     PlanNode find(PlanNode plan) {
-        PlanNode found = find(plan, fingerprint);
+        PlanNode found = FragmentPlanner.first(plan, node -> FragmentPlanner.fingerprint(node).equals(fingerprint));
         if (found == null) {
             throw new WarpException(SqlState.INTERNAL_ERROR, MISSING);
         }
         return found;
-    }
-
-    private static PlanNode find(PlanNode node, String fingerprint) {
-        if (FragmentPlanner.fingerprint(node).equals(fingerprint)) {
-            return node;
-        }
-        for (PlanNode input : node.inputs()) {
-            PlanNode found = find(input, fingerprint);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
     }
 }
