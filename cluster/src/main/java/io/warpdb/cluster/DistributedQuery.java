@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.Batches;
 import io.warpdb.core.data.TableSource;
+import io.warpdb.core.exec.DaemonThreads;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SharedSubplans;
@@ -173,8 +174,8 @@ final class DistributedQuery implements AutoCloseable {
                 case GATHER -> "";
             };
             lines.add("Fragment " + (f.id() + 1) + kind + " on " + shards + ":");
-            PlanNode shown = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) fragmentPlan(f))
-                    : f.topN() ? FragmentPlanner.shardTopN(plan, f.plan(), fragmentPlan(f)) : fragmentPlan(f);
+            PlanNode run = fragmentPlan(f);
+            PlanNode shown = f.partial() ? FragmentPlanner.shardHalf((AggregateNode) run) : f.topN() ? FragmentPlanner.shardTopN(plan, f.plan(), run) : run;
             QueryPlans.explain(session, shown).forEach(line -> lines.add("  " + line));
             String exchanged = "  -> Exchange " + (f.id() + 1) + ": " + shards + " to " + (f.gathered() ? config.nodeId() : shards)
                     + " over " + exchange.name() + switch (f.output()) {

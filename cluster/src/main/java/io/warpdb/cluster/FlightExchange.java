@@ -4,6 +4,7 @@ import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exec.DaemonThreads;
 import io.warpdb.core.types.Schema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

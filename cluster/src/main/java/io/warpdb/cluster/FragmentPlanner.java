@@ -400,15 +400,12 @@ final class FragmentPlanner {
             PlanNode input = node.inputs().get(i);
             List<Integer> at = new ArrayList<>(path);
             at.add(i);
-            if (move == Move.REPARTITION) {
+            boolean moved = (move == Move.MOVE_LEFT && i == 0) || (move == Move.MOVE_RIGHT && i == 1);
+            if (move == Move.REPARTITION || moved) {
                 List<Integer> keys = node instanceof JoinNode join ? (i == 0 ? join.leftKeys() : join.rightKeys())
                         : ((AggregateNode) node).groupKeys();
-                inputs.add(new Input(cut(input, Output.REPARTITION, keys), at, false));
-            } else if ((move == Move.MOVE_LEFT && i == 0) || (move == Move.MOVE_RIGHT && i == 1)) {
-                JoinNode join = (JoinNode) node;
-                int pair = movedPairs.get(node);
-                inputs.add(new Input(cut(input, Output.REPARTITION, List.of((i == 0 ? join.leftKeys() : join.rightKeys()).get(pair))), at,
-                        false));
+                // a side moved to the other is hashed by the one key paired with the other's placement
+                inputs.add(new Input(cut(input, Output.REPARTITION, moved ? List.of(keys.get(movedPairs.get(node))) : keys), at, false));
             } else if ((move == Move.BROADCAST_LEFT && i == 0) || (move == Move.BROADCAST_RIGHT && i == 1)) {
                 inputs.add(new Input(cut(input, Output.BROADCAST, List.of()), at, false));
             } else if (input instanceof AggregateNode aggregate && mergedEverywhere.contains(aggregate)) {

@@ -6,6 +6,7 @@ import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exec.DaemonThreads;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.exchange.DeviceParts;
 import io.warpdb.core.exchange.ResidentRows;
+import io.warpdb.core.exec.DaemonThreads;
 import io.warpdb.core.exec.MeteredStream;
 import io.warpdb.core.exec.NodeStats;
 import io.warpdb.core.partition.CpuHashPartitioner;
@@ -641,11 +642,8 @@ final class ShardFragment {
             wire = wire < 0 || frames < 0 ? -1 : wire + frames;
         }
 
-        /** Sends part {@code part} of {@code parts} to outbox {@code t}: device to device where it takes that, else as a host batch. */
+        /** Sends part {@code part} of {@code parts}, not empty, to outbox {@code t}: device to device where it takes that, else as a host batch. */
         void putDevice(int t, DeviceParts parts, int part, BufferAllocator allocator) {
-            if (parts.rows(part) == 0) {
-                return;
-            }
             Exchange.Outbox outbox = outboxes().get(t);
             long start = System.nanoTime();
             if (!outbox.takesDevice()) {

@@ -2,6 +2,7 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.exchange.DeviceExchange;
+import io.warpdb.core.exec.DaemonThreads;
 import io.warpdb.core.types.Schema;
 import java.time.Duration;
 import java.util.List;

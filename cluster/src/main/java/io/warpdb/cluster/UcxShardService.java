@@ -6,6 +6,7 @@ import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exchange.DeviceExchange;
 import io.warpdb.core.exchange.ResidentRows;
+import io.warpdb.core.exec.DaemonThreads;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

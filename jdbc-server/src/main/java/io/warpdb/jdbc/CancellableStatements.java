@@ -1,6 +1,7 @@
 package io.warpdb.jdbc;
 
 import io.warpdb.core.error.SqlState;
+import io.warpdb.core.exec.DaemonThreads;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -27,11 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that cancel, turning the failure into a {@link SQLTimeoutException} (SQLSTATE 57014).
  */
 final class CancellableStatements {
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "warpdb-query-timeouts");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("warpdb-query-timeouts"));
 
     /** Cancels what the connection with this id runs now. */
     interface Canceller {

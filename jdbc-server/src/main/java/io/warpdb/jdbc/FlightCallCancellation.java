@@ -1,5 +1,6 @@
 package io.warpdb.jdbc;
 
+import io.warpdb.core.exec.DaemonThreads;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -14,11 +15,7 @@ import org.apache.arrow.flight.FlightProducer.CallContext;
  */
 final class FlightCallCancellation implements AutoCloseable {
     private static final long POLL_MILLIS = 100;
-    private static final ScheduledExecutorService POLLER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "warpdb-flight-cancel");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ScheduledExecutorService POLLER = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("warpdb-flight-cancel"));
 
     private final ScheduledFuture<?> poll;
 

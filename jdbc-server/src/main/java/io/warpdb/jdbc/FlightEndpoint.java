@@ -1,13 +1,12 @@
 package io.warpdb.jdbc;
 
+import io.warpdb.core.exec.DaemonThreads;
 import io.warpdb.sql.Database;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
@@ -46,7 +45,7 @@ final class FlightEndpoint implements AutoCloseable {
 
     static FlightEndpoint start(ServerConfig config, Database database, StatementExecution execution) {
         BufferAllocator allocator = database.allocator().newChildAllocator("flight-sql", 0, Long.MAX_VALUE);
-        ExecutorService calls = callExecutor();
+        ExecutorService calls = DaemonThreads.cachedPool("flight-sql-call");
         FlightSqlService service = null;
         try {
             FlightSessions sessions = new FlightSessions(id -> new ConnectionState(id,
@@ -78,15 +77,6 @@ final class FlightEndpoint implements AutoCloseable {
             close(calls, service, allocator);
             throw e;
         }
-    }
-
-    private static ExecutorService callExecutor() {
-        AtomicInteger threads = new AtomicInteger();
-        return Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "flight-sql-call-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     /** Waits for the calls still running, then closes every session and the allocator. */

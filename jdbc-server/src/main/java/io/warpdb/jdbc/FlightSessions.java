@@ -2,6 +2,7 @@ package io.warpdb.jdbc;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.exec.DaemonThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +36,7 @@ final class FlightSessions implements FlightServerMiddleware.Factory<FlightSessi
     private final Function<String, ConnectionState> opener;
     private final Duration idleTimeout;
     private final Map<String, Entry> open = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "warpdb-flight-sessions");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("warpdb-flight-sessions"));
 
     /** {@code opener} opens the session of a new id. */
     FlightSessions(Function<String, ConnectionState> opener, Duration idleTimeout) {

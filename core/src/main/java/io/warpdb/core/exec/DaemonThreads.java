@@ -1,16 +1,16 @@
-package io.warpdb.cluster;
+package io.warpdb.core.exec;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 
-/** The cluster's background threads: daemons, so that none keeps a node's JVM alive, named for thread dumps and profiles. */
-final class DaemonThreads {
+/** Background threads: daemons, so that none keeps the JVM alive, named for thread dumps and profiles. */
+public final class DaemonThreads {
     private DaemonThreads() {
     }
 
     /** Makes daemon threads named {@code name}. */
-    static ThreadFactory named(String name) {
+    public static ThreadFactory named(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -19,7 +19,7 @@ final class DaemonThreads {
     }
 
     /** A pool that starts a daemon thread named {@code name} whenever none is idle. */
-    static ExecutorService cachedPool(String name) {
+    public static ExecutorService cachedPool(String name) {
         return Executors.newCachedThreadPool(named(name));
     }
 }
