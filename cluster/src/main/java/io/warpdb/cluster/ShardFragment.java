@@ -76,6 +76,8 @@ final class ShardFragment {
     static final long DEVICE_CHUNK_BYTES = chunkBytes(Long.getLong("warpdb.cluster.deviceChunkMb", 512));
     /** Opens the outboxes of the fragments' hops ({@link Opening}). */
     private static final ExecutorService OPENERS = DaemonThreads.cachedPool("shard-fragment-outboxes");
+    /** Hashes the next chunk of a sender's device-resident rows while the one before is sent ({@link #splitByChunk}). */
+    private static final ExecutorService HASHERS = DaemonThreads.cachedPool("shard-fragment-hashing");
 
     private ShardFragment() {
     }
@@ -413,7 +415,7 @@ final class ShardFragment {
 
     /**
      * As {@link #sendChunk}, for rows on the device: hashed where they are a chunk of about {@link
-     * #DEVICE_CHUNK_BYTES} at a time, each chunk's parts sent before the next is hashed, so that the
+     * #DEVICE_CHUNK_BYTES} at a time, each chunk's parts sent while the next is hashed, so that the
      * receivers' copies of one chunk overlap the hashing of the next instead of all following the
      * whole table's; the rows the device cannot hash (no room for a chunk's parts) are brought to the host.
      */
@@ -438,26 +440,72 @@ final class ShardFragment {
 
     /**
      * Hashes {@code rows} on {@code device} into {@code parts} parts {@code chunkRows} rows at a time
-     * from the first, handing each chunk's parts to {@code send} (which closes them) before the next
-     * chunk is hashed, and each chunk's hashing time to {@code hashing}; returns how many rows it
-     * hashed: all, or fewer when the device had no room for a chunk's parts.
+     * from the first, handing each chunk's parts to {@code send} (which closes them) in order, and
+     * each chunk's hashing time to {@code hashing}; returns how many rows it hashed: all, or fewer
+     * when the device had no room for a chunk's parts. One chunk is hashed ahead, on a thread of
+     * its own, while the one before it is sent: its kernels then run while this thread hands the
+     * parts over (exports, descriptors, the copy of this node's own part) instead of after it.
      */
     static int splitByChunk(ResidentRows rows, int chunkRows, DeviceExchange device, List<Integer> keys, int parts, LongConsumer hashing,
             Consumer<DeviceParts> send) {
         int total = rows.rowCount();
         int from = 0;
-        while (from < total) {
-            int count = Math.min(chunkRows, total - from);
-            long start = System.nanoTime();
-            Optional<DeviceParts> chunk = device.split(rows, from, count, keys, parts);
-            hashing.accept(System.nanoTime() - start);
-            if (chunk.isEmpty()) {
-                break;
+        CompletableFuture<HashedChunk> next = total == 0 ? null : hashAhead(device, rows, 0, Math.min(chunkRows, total), keys, parts);
+        try {
+            while (next != null) {
+                HashedChunk chunk = joined(next);
+                next = null;
+                hashing.accept(chunk.nanos());
+                if (chunk.parts().isEmpty()) {
+                    break;
+                }
+                int end = from + chunk.rows();
+                if (end < total) {
+                    next = hashAhead(device, rows, end, Math.min(chunkRows, total - end), keys, parts);
+                }
+                send.accept(chunk.parts().get());
+                from = end;
             }
-            send.accept(chunk.get());
-            from += count;
+        } finally {
+            if (next != null) {
+                // the send failed: the chunk hashed ahead is waited for and dropped
+                next.handle((chunk, error) -> {
+                    if (chunk != null) {
+                        chunk.parts().ifPresent(DeviceParts::close);
+                    }
+                    return null;
+                }).join();
+            }
         }
         return from;
+    }
+
+    /** A chunk of {@code rows} rows hashed in {@code nanos}: its parts, or empty when the device had no room for them. */
+    private record HashedChunk(int rows, long nanos, Optional<DeviceParts> parts) {
+    }
+
+    private static CompletableFuture<HashedChunk> hashAhead(DeviceExchange device, ResidentRows rows, int from, int count, List<Integer> keys,
+            int parts) {
+        return CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            Optional<DeviceParts> hashed = device.split(rows, from, count, keys, parts);
+            return new HashedChunk(count, System.nanoTime() - start, hashed);
+        }, HASHERS);
+    }
+
+    /** The chunk {@code future} hashed, its failure rethrown as it was thrown. */
+    private static HashedChunk joined(CompletableFuture<HashedChunk> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     private static long chunkBytes(long megabytes) {

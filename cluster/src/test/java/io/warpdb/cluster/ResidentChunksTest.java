@@ -1,6 +1,7 @@
 package io.warpdb.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.core.batch.Batch;
@@ -12,52 +13,136 @@ import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.junit.jupiter.api.Test;
 
 /**
  * A sender hashes rows resident on its device a chunk at a time ({@link ShardFragment#splitByChunk}):
- * the chunks cover the rows in order, each chunk's parts are sent (and closed) before the next
- * chunk is hashed, so that the receivers' copies overlap the hashing; when the device has no room
- * for a chunk the rest is left to the host path; and a chunk is about {@link
- * ShardFragment#DEVICE_CHUNK_BYTES} of the rows' columns.
+ * the chunks cover the rows in order and are sent in order, the next chunk hashed (one, not more)
+ * while the one before is sent, so that its kernels overlap the hand-over and the receivers'
+ * copies; when the device has no room for a chunk the rest is left to the host path; a failed send
+ * drops the chunk hashed ahead; and a chunk is about {@link ShardFragment#DEVICE_CHUNK_BYTES} of
+ * the rows' columns.
  */
 class ResidentChunksTest {
     private static final Schema SCHEMA = Schema.of(new Field("k", DataType.BIGINT), new Field("p", DataType.BIGINT));
 
     @Test
-    void chunksCoverTheRowsInOrderEachSentBeforeTheNextIsHashed() {
-        List<String> events = new ArrayList<>();
-        RecordingDevice device = new RecordingDevice(events, Integer.MAX_VALUE);
+    void chunksCoverTheRowsInOrderAndOneIsHashedAheadOfTheSend() {
+        List<String> splits = Collections.synchronizedList(new ArrayList<>());
+        RecordingDevice device = new RecordingDevice(splits, Integer.MAX_VALUE);
+        List<Integer> sent = new ArrayList<>();
         List<Long> hashing = new ArrayList<>();
         int hashed = ShardFragment.splitByChunk(rows(10_000), 3_000, device, List.of(0), 4, hashing::add, parts -> {
-            events.add("send " + parts.rows(0));
+            // chunk k is sent with at most chunk k + 1 hashed, never k + 2
+            assertTrue(splits.size() <= sent.size() + 2, "more than one chunk hashed ahead: " + splits);
+            sent.add(parts.rows(0));
             parts.close();
         });
         assertEquals(10_000, hashed);
-        assertEquals(List.of("split 0+3000", "send 3000", "split 3000+3000", "send 3000", "split 6000+3000", "send 3000",
-                "split 9000+1000", "send 1000"), events);
+        assertEquals(List.of("split 0+3000", "split 3000+3000", "split 6000+3000", "split 9000+1000"), splits);
+        assertEquals(List.of(3_000, 3_000, 3_000, 1_000), sent);
         assertEquals(4, hashing.size(), "each chunk's hashing time counted");
-        assertEquals(0, device.open, "every chunk's parts closed");
+        assertEquals(0, device.open.get(), "every chunk's parts closed");
+    }
+
+    @Test
+    void theNextChunkIsHashedWhileThePreviousIsSent() throws Exception {
+        CountDownLatch firstSendBegun = new CountDownLatch(1);
+        List<String> splits = Collections.synchronizedList(new ArrayList<>());
+        RecordingDevice device = new RecordingDevice(splits, Integer.MAX_VALUE) {
+            @Override
+            public Optional<DeviceParts> split(ResidentRows rows, int from, int count, List<Integer> keys, int parts) {
+                Optional<DeviceParts> hashed = super.split(rows, from, count, keys, parts);
+                if (from == 2_000) {
+                    // the second chunk's hashing ends only once the first chunk's send has begun
+                    await(firstSendBegun);
+                }
+                return hashed;
+            }
+        };
+        List<Integer> sent = new ArrayList<>();
+        ShardFragment.splitByChunk(rows(4_000), 2_000, device, List.of(0), 2, nanos -> { }, parts -> {
+            firstSendBegun.countDown();
+            // the first send waits for the second chunk's hashing to have started: both at once
+            if (sent.isEmpty()) {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (splits.size() < 2 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(2, splits.size(), "the second chunk was not hashed while the first was sent");
+            }
+            sent.add(parts.rows(0));
+            parts.close();
+        });
+        assertEquals(List.of(2_000, 2_000), sent);
+        assertEquals(0, device.open.get());
     }
 
     @Test
     void aChunkTheDeviceHasNoRoomForLeavesTheRestToTheHost() {
-        List<String> events = new ArrayList<>();
-        RecordingDevice device = new RecordingDevice(events, 2);
+        List<String> splits = Collections.synchronizedList(new ArrayList<>());
+        RecordingDevice device = new RecordingDevice(splits, 2);
+        List<Integer> sent = new ArrayList<>();
         int hashed = ShardFragment.splitByChunk(rows(10_000), 3_000, device, List.of(0), 4, nanos -> { }, parts -> {
-            events.add("send " + parts.rows(0));
+            sent.add(parts.rows(0));
             parts.close();
         });
         assertEquals(6_000, hashed, "rows [6000, 10000) go through the host");
-        assertEquals(List.of("split 0+3000", "send 3000", "split 3000+3000", "send 3000", "split 6000+3000"), events);
+        assertEquals(List.of(3_000, 3_000), sent);
+        assertEquals(List.of("split 0+3000", "split 3000+3000", "split 6000+3000"), splits);
+        assertEquals(0, device.open.get());
+    }
+
+    @Test
+    void aFailedSendDropsTheChunkHashedAhead() {
+        List<String> splits = Collections.synchronizedList(new ArrayList<>());
+        RecordingDevice device = new RecordingDevice(splits, Integer.MAX_VALUE);
+        IllegalStateException failure = assertThrows(IllegalStateException.class,
+                () -> ShardFragment.splitByChunk(rows(10_000), 3_000, device, List.of(0), 4, nanos -> { }, parts -> {
+                    parts.close();
+                    throw new IllegalStateException("receiver gone");
+                }));
+        assertEquals("receiver gone", failure.getMessage());
+        assertEquals(List.of("split 0+3000", "split 3000+3000"), splits);
+        assertEquals(0, device.open.get(), "the second chunk's parts closed");
+    }
+
+    @Test
+    void aFailedHashingIsRethrownAsItWasThrown() {
+        RecordingDevice device = new RecordingDevice(Collections.synchronizedList(new ArrayList<>()), Integer.MAX_VALUE) {
+            @Override
+            public Optional<DeviceParts> split(ResidentRows rows, int from, int count, List<Integer> keys, int parts) {
+                if (from > 0) {
+                    throw new IllegalArgumentException("kernel failed");
+                }
+                return super.split(rows, from, count, keys, parts);
+            }
+        };
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> ShardFragment.splitByChunk(rows(10_000), 3_000, device, List.of(0), 4, nanos -> { }, DeviceParts::close));
+        assertEquals("kernel failed", failure.getMessage());
+        assertEquals(0, device.open.get());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS), "the first chunk was never sent");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     @Test
     void noRowsNoChunk() {
-        List<String> events = new ArrayList<>();
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
         assertEquals(0, ShardFragment.splitByChunk(rows(0), 3_000, new RecordingDevice(events, 9), List.of(0), 4, nanos -> { },
                 parts -> events.add("send")));
         assertTrue(events.isEmpty());
@@ -114,14 +199,14 @@ class ResidentChunksTest {
     }
 
     /** Records each split; has room for {@code room} chunks' parts, then none. */
-    private static final class RecordingDevice implements DeviceExchange {
+    private static class RecordingDevice implements DeviceExchange {
         private final List<String> events;
-        private int room;
-        int open;
+        private final AtomicInteger room;
+        final AtomicInteger open = new AtomicInteger();
 
         RecordingDevice(List<String> events, int room) {
             this.events = events;
-            this.room = room;
+            this.room = new AtomicInteger(room);
         }
 
         @Override
@@ -147,10 +232,10 @@ class ResidentChunksTest {
         @Override
         public Optional<DeviceParts> split(ResidentRows rows, int from, int count, List<Integer> keys, int parts) {
             events.add("split " + from + "+" + count);
-            if (room-- <= 0) {
+            if (room.getAndDecrement() <= 0) {
                 return Optional.empty();
             }
-            open++;
+            open.incrementAndGet();
             return Optional.of(new DeviceParts() {
                 @Override
                 public int parts() {
@@ -184,7 +269,7 @@ class ResidentChunksTest {
 
                 @Override
                 public void close() {
-                    open--;
+                    open.decrementAndGet();
                 }
             });
         }
