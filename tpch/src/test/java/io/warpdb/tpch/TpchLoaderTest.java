@@ -13,6 +13,8 @@ import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -144,6 +146,59 @@ class TpchLoaderTest {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> TpchLoader.load(target, failing, 3));
             assertEquals("part 5 is broken", e.getMessage());
             assertEquals(List.of(), target.catalog().tables());
+        }
+    }
+
+    @Test
+    void tablesLoadAtTheSameTime() {
+        // orders' first part can only be read once lineitem's last part is being read: loaded one
+        // table after the other, the load would wait for the latch until it gives up
+        CountDownLatch lineitemReading = new CountDownLatch(1);
+        TpchData overlapping = new TpchData() {
+            @Override
+            public int parts(TpchSchema.Table table) {
+                return SF_001.parts(table);
+            }
+
+            @Override
+            public RowCursor open(TpchSchema.Table table, int part) {
+                if (table == TpchSchema.LINEITEM) {
+                    lineitemReading.countDown();
+                    if (part == SF_001.parts(table) - 1) {
+                        awaitOrElseFail(ordersRead, "orders was not loaded beside lineitem");
+                    }
+                } else if (table == TpchSchema.ORDERS && part == 0) {
+                    awaitOrElseFail(lineitemReading, "lineitem never began");
+                    ordersRead.countDown();
+                }
+                return SF_001.open(table, part);
+            }
+
+            private final CountDownLatch ordersRead = new CountDownLatch(1);
+
+            @Override
+            public String describe() {
+                return "overlapping";
+            }
+        };
+        try (Database target = Database.inMemory("overlapping")) {
+            LoadReport report = TpchLoader.load(target, overlapping, 2);
+            assertEquals(List.of("lineitem", "orders", "partsupp", "part", "customer", "supplier", "nation", "region"),
+                    report.tables().stream().map(LoadReport.TableLoad::table).toList(), "reported in the benchmark's order");
+            for (LoadReport.TableLoad table : report.tables()) {
+                assertEquals(ROWS_AT_SF_001.get(table.table()), table.rows(), table.table());
+            }
+        }
+    }
+
+    private static void awaitOrElseFail(CountDownLatch latch, String message) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(message);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
