@@ -2,6 +2,7 @@ package io.warpdb.tpch;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Dictionary;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
@@ -25,12 +26,12 @@ public final class BatchBuilder {
     public static Batch read(Schema schema, RowCursor rows, BufferAllocator allocator) {
         int columns = schema.size();
         List<FieldVector> vectors = new ArrayList<>(columns);
-        StringDictionary.Builder[] dictionaries = new StringDictionary.Builder[columns];
+        Utf8Dictionary[] dictionaries = new Utf8Dictionary[columns];
         try {
             for (int c = 0; c < columns; c++) {
                 vectors.add(Vectors.allocate(schema.field(c).name(), schema.type(c), INITIAL_CAPACITY, allocator));
                 if (schema.type(c).kind().isString()) {
-                    dictionaries[c] = new StringDictionary.Builder();
+                    dictionaries[c] = new Utf8Dictionary(INITIAL_CAPACITY, 16 * INITIAL_CAPACITY);
                 }
             }
             int row = 0;
@@ -47,7 +48,7 @@ public final class BatchBuilder {
             List<StringDictionary> built = new ArrayList<>(columns);
             for (int c = 0; c < columns; c++) {
                 vectors.get(c).setValueCount(row);
-                built.add(dictionaries[c] == null ? null : dictionaries[c].build());
+                built.add(dictionaries[c] == null ? null : StringDictionary.ofUtf8(dictionaries[c].build(), true));
             }
             return new Batch(schema, vectors, built, row);
         } catch (RuntimeException e) {
@@ -56,12 +57,12 @@ public final class BatchBuilder {
         }
     }
 
-    private static void set(FieldVector vector, DataType type, StringDictionary.Builder dictionary, RowCursor rows, int column, int row) {
+    private static void set(FieldVector vector, DataType type, Utf8Dictionary dictionary, RowCursor rows, int column, int row) {
         switch (type.kind()) {
             case INTEGER -> ((IntVector) vector).setSafe(row, Math.toIntExact(rows.getLong(column)));
             case BIGINT, DECIMAL -> ((BigIntVector) vector).setSafe(row, rows.getLong(column));
             case DATE -> ((DateDayVector) vector).setSafe(row, rows.getDate(column));
-            case CHAR, VARCHAR -> ((IntVector) vector).setSafe(row, dictionary.add(rows.getString(column)));
+            case CHAR, VARCHAR -> ((IntVector) vector).setSafe(row, rows.addString(column, dictionary));
             default -> throw new IllegalStateException("benchmark tables have no " + type + " column");
         }
     }

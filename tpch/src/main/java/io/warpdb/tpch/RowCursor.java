@@ -1,5 +1,8 @@
 package io.warpdb.tpch;
 
+import io.warpdb.core.batch.Utf8Dictionary;
+import java.nio.charset.StandardCharsets;
+
 /**
  * A forward-only cursor over the rows of one part of a benchmark table. Columns are positions in
  * the table's schema; each getter is called only for columns of its kind, on a value that
@@ -23,6 +26,15 @@ public interface RowCursor extends AutoCloseable {
 
     /** A CHAR or VARCHAR value, as generated (CHAR values carry no padding). */
     String getString(int column);
+
+    /**
+     * The code of {@link #getString}'s value in {@code dictionary}, added when new; a cursor over
+     * text overrides it to add the value's bytes as they lie, without a String per value.
+     */
+    default int addString(int column, Utf8Dictionary dictionary) {
+        byte[] utf8 = getString(column).getBytes(StandardCharsets.UTF_8);
+        return dictionary.add(utf8, 0, utf8.length);
+    }
 
     @Override
     void close();

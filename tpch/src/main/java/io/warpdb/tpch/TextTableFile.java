@@ -1,5 +1,6 @@
 package io.warpdb.tpch;
 
+import io.warpdb.core.batch.Utf8Dictionary;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
@@ -208,13 +209,23 @@ public final class TextTableFile {
 
         @Override
         public String getString(int column) {
+            return new String(line, fieldStart[column], stringEnd(column) - fieldStart[column], StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public int addString(int column, Utf8Dictionary dictionary) {
+            return dictionary.add(line, fieldStart[column], stringEnd(column));
+        }
+
+        /** Where the string value of {@code column} ends in {@code line}: CHAR values carry no padding in WarpDB. */
+        private int stringEnd(int column) {
             int to = fieldEnd[column];
             if (schema.type(column).kind() == TypeKind.CHAR) {
                 while (to > fieldStart[column] && line[to - 1] == ' ') {
-                    to--; // CHAR values carry no padding in WarpDB
+                    to--;
                 }
             }
-            return new String(line, fieldStart[column], to - fieldStart[column], StandardCharsets.UTF_8);
+            return to;
         }
 
         @Override
