@@ -59,6 +59,29 @@ public final class TpchCommand implements Runnable {
         new picocli.CommandLine(this).usage(System.out);
     }
 
+    /**
+     * A connection to the cluster at {@code url} holding {@code tables}: those it lacks are loaded
+     * from the .tbl files ({@code --tbl}, else generated), and the time it took printed.
+     */
+    static Connection clusterLoaded(Common common, String url, List<TpchSchema.Table> tables) throws SQLException {
+        Path tblDir = common.tbl != null ? common.tbl : Path.of("data", "tpch-sf" + SuiteOptions.format(common.scaleFactor) + "-tbl");
+        if (!TblFiles.present(tblDir)) {
+            System.out.print(TblFiles.write(new TpchGenerator(common.scaleFactor), tblDir, common.threads).format());
+        }
+        Connection connection = DriverManager.getConnection(url);
+        try {
+            long start = System.nanoTime();
+            List<String> loaded = ClusterLoader.loadMissing(connection, tblDir, tables);
+            if (!loaded.isEmpty()) {
+                System.out.printf(Locale.ROOT, "cluster: loaded %s from %s in %.1f s%n", loaded, tblDir, (System.nanoTime() - start) / 1e9);
+            }
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
     /** Options every subcommand shares. */
     static final class Common extends SuiteOptions {
         @Option(names = "--tbl", description = "Read dbgen .tbl files from this directory instead of generating.")
@@ -102,13 +125,28 @@ public final class TpchCommand implements Runnable {
         }
     }
 
-    @Command(name = "load", mixinStandardHelpOptions = true, description = "Load the data into the database directory.")
+    @Command(name = "load", mixinStandardHelpOptions = true,
+            description = "Load the data into the database directory, or with --cluster into a running cluster.")
     static final class Load implements Callable<Integer> {
         @Mixin
         Common common;
 
+        @Option(names = "--cluster", paramLabel = "URL",
+                description = "Load the tables a running WarpDB cluster lacks instead, through its coordinator's JDBC URL (e.g."
+                        + " jdbc:warpdb:remote:http://127.0.0.1:8765), as `tpch bench --cluster` does: created hashed on their"
+                        + " keys and loaded by COPY of the .tbl files (--tbl, else generated).")
+        String cluster;
+
         @Override
         public Integer call() {
+            if (cluster != null) {
+                try {
+                    clusterLoaded(common, cluster, TpchSchema.tables()).close();
+                    return 0;
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cluster " + cluster + ": " + e.getMessage(), e);
+                }
+            }
             try (Database db = common.open()) {
                 TpchLoader.drop(db);
                 LoadReport report = TpchLoader.load(db, common.source(), common.threads);
@@ -273,20 +311,10 @@ public final class TpchCommand implements Runnable {
 
         /** A connection to the cluster on the first executor, with the tables {@code queries} read loaded. */
         private Connection clusterConnection(List<TpchQuery> queries) {
-            Path tblDir = common.tbl != null ? common.tbl : Path.of("data", "tpch-sf" + SuiteOptions.format(common.scaleFactor) + "-tbl");
-            if (!TblFiles.present(tblDir)) {
-                System.out.print(TblFiles.write(new TpchGenerator(common.scaleFactor), tblDir, common.threads).format());
-            }
             try {
-                Connection connection = DriverManager.getConnection(cluster);
+                Connection connection = clusterLoaded(common, cluster, TpchQueries.tablesRead(queries));
                 try (Statement s = connection.createStatement()) {
                     s.execute("SET executor = '" + executorOf(executors.get(0)) + "'");
-                    long start = System.nanoTime();
-                    List<String> loaded = ClusterLoader.loadMissing(connection, tblDir, TpchQueries.tablesRead(queries));
-                    if (!loaded.isEmpty()) {
-                        System.out.printf(Locale.ROOT, "cluster: loaded %s from %s in %.1f s%n", loaded, tblDir,
-                                (System.nanoTime() - start) / 1e9);
-                    }
                     return connection;
                 } catch (SQLException | RuntimeException e) {
                     connection.close();

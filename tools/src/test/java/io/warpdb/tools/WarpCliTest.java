@@ -76,6 +76,23 @@ class WarpCliTest {
         assertTrue(out.matches("(?s).*\\ngeomean ratio cpu [0-9.]+, auto [0-9.]+\\nprocess memory: .*"), out);
     }
 
+    /** {@code tpch load --cluster} to a URL where no node answers names the URL and exits 1. */
+    @Test
+    void tpchLoadIntoAClusterNoNodeServesNamesTheUrl(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path tbl = dir.resolve("tbl");
+        assertEquals(0, WarpCli.commandLine().execute("tpch", "gen", "--sf", "0.01", "--out", tbl.toString()));
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        StringWriter err = new StringWriter();
+        String url = "jdbc:warpdb:remote:http://127.0.0.1:" + port;
+        int status = WarpCli.commandLine().setErr(new PrintWriter(err, true))
+                .execute("tpch", "load", "--sf", "0.01", "--tbl", tbl.toString(), "--cluster", url);
+        assertEquals(1, status);
+        assertTrue(err.toString().startsWith("warpdb: cluster " + url + ": "), err.toString());
+    }
+
     /** An executor that cannot run here is named, with the reason, before anything is loaded. */
     @Test
     void tpchBenchFailsFastOnAnUnavailableExecutor() {
