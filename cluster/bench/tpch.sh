@@ -10,6 +10,7 @@
 #   GPU_PER_NODE=1: node n uses GPU n-1 only (gpu.devices), one node per GPU on a host of several.
 #   ONE_NODE_DATA: the one in-process WarpDB's durable database directory (loaded by `warpdb tpch load`
 #           or on first use, then kept), instead of an in-memory one loaded on every run.
+#   LOAD_ONLY=1: only load the tables the cluster lacks (`warpdb tpch load --cluster`), then stop the nodes.
 # The .tbl files and the nodes' databases stay in WORKDIR, so a second run skips generating and
 # loading (the cluster's tables are loaded by COPY only where they are missing or empty).
 set -euo pipefail
@@ -47,6 +48,10 @@ for n in $(seq 1 "$nodes"); do
     done
 done
 head -1 "$work/n1.log"
+if [[ "${LOAD_ONLY:-}" == 1 ]]; then
+    JAVA_OPTS="${BENCH_OPTS:-}" "${warpdb[@]}" tpch load --sf "$sf" --tbl "$work/tbl" --cluster "jdbc:warpdb:remote:http://127.0.0.1:7701"
+    exit
+fi
 one_node=(--in-memory)
 [[ -n "${ONE_NODE_DATA:-}" ]] && one_node=(--data "$ONE_NODE_DATA")
 JAVA_OPTS="${BENCH_OPTS:-}" "${warpdb[@]}" tpch bench --sf "$sf" "${one_node[@]}" --tbl "$work/tbl" --executor "$executor" \
