@@ -30,7 +30,7 @@ public final class CsvRange implements AutoCloseable {
     private static final int SCAN_BYTES = 1 << 16;
 
     private final long start;
-    /** Null for a range that holds no record. */
+    /** Both null for a range that holds no record. */
     private final ExecutorService pool;
     private final CsvSource source;
     private boolean done;
@@ -55,13 +55,10 @@ public final class CsvRange implements AutoCloseable {
     }
 
     /**
-     * Where a range that begins at offset {@code from} starts: after the first line end at or after
-     * {@code from}; {@code from} for the file's start; the file's size when no line end follows.
+     * Where a range that begins at offset {@code from}, not known to start a record, starts: after
+     * the first line end at or after {@code from}; the file's size when no line end follows.
      */
     public static long recordStart(Path file, long from) {
-        if (from == 0) {
-            return 0;
-        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer buffer = ByteBuffer.allocate(SCAN_BYTES);
             long at = from;

@@ -45,9 +45,10 @@ class CsvRangeTest {
     private record Parsed(List<Long> keys, long start, long end) {
     }
 
+    /** The first range ({@code from} 0) starts at the file's start, the others after a line end. */
     private Parsed parse(Path file, long from, long to) {
         List<Long> keys = new ArrayList<>();
-        try (CsvRange range = CsvRange.open(file, CSV, SCHEMA, from, false, to, 2, allocator)) {
+        try (CsvRange range = CsvRange.open(file, CSV, SCHEMA, from, from == 0, to, 2, allocator)) {
             for (Batch next = range.next(); next != null; next = range.next()) {
                 try (Batch batch = next) {
                     BigIntVector k = (BigIntVector) batch.vector(0);
@@ -75,7 +76,7 @@ class CsvRangeTest {
                 List<Long> keys = new ArrayList<>();
                 long expectedStart = 0;
                 for (int i = 0; i < ranges; i++) {
-                    long from = i == 0 ? 0 : Math.min(size, size * i / ranges + shift);
+                    long from = i == 0 ? 0 : Math.max(1, Math.min(size, size * i / ranges + shift));
                     long to = i == ranges - 1 ? size : Math.min(size, size * (i + 1) / ranges + shift);
                     Parsed p = parse(file, from, to);
                     assertEquals(expectedStart, p.start(), "range " + i + " of " + ranges);
