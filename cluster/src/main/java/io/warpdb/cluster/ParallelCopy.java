@@ -93,7 +93,7 @@ final class ParallelCopy {
     static Optional<ParallelCopy> plan(ClusterConfig config, ShardStore shard, Exchange exchange, Table table, List<Integer> keys,
             DdlStatement.Copy copy) {
         LoadOptions options = LoadOptions.of(copy.options());
-        List<Path> files = copy.files().stream().map(f -> Path.of(f).toAbsolutePath()).toList();
+        List<Path> files = copy.files().stream().map(Path::of).toList();
         if (files.isEmpty() || options.maxErrors() > 0 || options.create()) {
             LOG.info("COPY into {} is parsed on this node: MAX_ERRORS and CREATE take a load of the whole input", table.name());
             return Optional.empty();
