@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A COPY from text files that every node reads (nodes of one host, or a shared file system),
- * parsed by every node at once: each file is cut into one byte range per node, and every node
+ * A COPY from text files that every node reads (nodes of one host, or a shared file system; a
+ * relative name is resolved by each node, as each would resolve it alone), parsed by every node at once: each file is cut into one byte range per node, and every node
  * loads its range ({@link CopyRange}: parses it on its cores, hashes its rows and stages each
  * node's part there) under the coordinator's load, whose COMMIT then sums what each node staged.
  * A range starts after the first line end at or after its offset, which is a record's start
@@ -51,6 +51,8 @@ final class ParallelCopy {
     private final List<long[]> froms = new ArrayList<>();
     private final List<boolean[]> exact = new ArrayList<>();
     private long rows;
+    /** Attempts made: each but the last corrects a range, so more than one per range means the files changed meanwhile. */
+    private int attempts;
 
     /** A range of an attempt started where the range before it did not end: the attempt is aborted and made again. */
     static final class Misaligned extends RuntimeException {
@@ -153,6 +155,9 @@ final class ParallelCopy {
      */
     Map<String, Long> stage(String load) {
         List<Member> members = config.members();
+        if (++attempts > files.size() * members.size() + 1) {
+            throw new WarpException(SqlState.IO_ERROR, "the byte ranges of " + files + " never met: did a file change during the COPY?");
+        }
         Map<String, Long> staged = new HashMap<>();
         members.forEach(m -> staged.put(m.id(), 0L));
         rows = 0;
