@@ -23,8 +23,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -149,11 +151,20 @@ final class CopyRange {
         int threads = Loader.defaultThreads();
         int nodes = queues.size();
         ExecutorService hashers = OrderedParallel.pool(threads, "copy-range-hash");
+        // parsed batches whose hashing has not started: stopping early skips those tasks, which then close nothing
+        Set<Batch> unhashed = ConcurrentHashMap.newKeySet();
         try (CsvRange range = CsvRange.open(file, LoadOptions.of(ticket.options()), schema, ticket.from(), ticket.atRecordStart(),
                 ticket.to(), threads, allocator);
                 OrderedParallel<List<Batch>> parts = new OrderedParallel<>(hashers, 2 * threads, () -> {
                     Batch batch = range.next();
-                    return batch == null ? null : () -> split(batch, ticket.keys(), nodes, allocator);
+                    if (batch == null) {
+                        return null;
+                    }
+                    unhashed.add(batch);
+                    return () -> {
+                        unhashed.remove(batch);
+                        return split(batch, ticket.keys(), nodes, allocator);
+                    };
                 }, split -> split.forEach(Batch::close))) {
             long rows = 0;
             while (parts.hasNext()) {
@@ -174,6 +185,7 @@ final class CopyRange {
             counts[2] = rows;
             return true;
         } finally {
+            unhashed.forEach(Batch::close);
             hashers.shutdownNow();
         }
     }
