@@ -26,12 +26,15 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A parallel COPY ({@link ParallelCopy}) on 2- and 3-node clusters in this process: every row of
+ * A parallel COPY ({@link ParallelCopy}) on 2- and 3-node clusters in this process (over Arrow
+ * Flight, and over UCX where a range's rows and errors travel too): every row of
  * a file lands once on its owner (every node for a replicated table), as one node loads the file,
  * whether the ranges' offsets fall inside a quoted field holding line ends, on a line end, or
  * after the last line (a file of fewer lines than nodes, an empty file); a bad value in the
@@ -53,8 +56,8 @@ class ParallelCopyTest {
         databases.forEach(Database::close);
     }
 
-    /** Starts {@code count} nodes in this process, each on its own durable shard. */
-    private void start(int count) throws IOException {
+    /** Starts {@code count} nodes in this process, each on its own durable shard, rows between them over {@code transport}. */
+    private void start(int count, String transport) throws IOException {
         List<Member> members = new ArrayList<>();
         for (int n = 1; n <= count; n++) {
             members.add(Member.parse("n" + n + "=127.0.0.1:" + freePort() + ":" + freePort() + ":" + freePort()));
@@ -66,6 +69,7 @@ class ParallelCopyTest {
             p.setProperty("data.dir", m.id());
             p.setProperty("members", String.join(",", members.stream().map(Member::toString).toList()));
             p.setProperty("node.timeout.seconds", "20");
+            p.setProperty("transport", transport);
             ClusterConfig config = ClusterConfig.of(p, dir);
             Database database = Database.open(config.dataDir().resolve("db"), StorageOptions.defaults());
             databases.add(database);
@@ -166,10 +170,10 @@ class ParallelCopyTest {
         assertEquals(replicated ? total * nodes.size() : total, sum);
     }
 
-    @ParameterizedTest(name = "{0} nodes")
-    @ValueSource(ints = {2, 3})
-    void everyRowLandsOnceOnItsOwnerAsOneNodeLoadsIt(int count) throws IOException {
-        start(count);
+    @ParameterizedTest(name = "{0} nodes over {1}")
+    @CsvSource({"2, flight", "3, flight", "3, ucx"})
+    void everyRowLandsOnceOnItsOwnerAsOneNodeLoadsIt(int count, String transport) throws IOException {
+        start(count, transport);
         // node 2's range begins at a quoted field's opening quote: the first line end after it is inside the field
         Path quoted = file("quoted.csv", 300, count, (b, at) -> b[at] == '"' && b[at + 1] == 'v');
         byte[] bytes = Files.readAllBytes(quoted);
@@ -191,10 +195,9 @@ class ParallelCopyTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} nodes")
-    @ValueSource(ints = {3})
-    void aFileOfFewerLinesThanNodesAndAnEmptyFile(int count) throws IOException {
-        start(count);
+    @Test
+    void aFileOfFewerLinesThanNodesAndAnEmptyFile() throws IOException {
+        start(3, "flight");
         run(0, "CREATE TABLE t " + COLUMNS + " WITH (distribution = 'hash(k)')");
         Path one = Files.writeString(dir.resolve("one.csv"), "k,s,d,dt\n7,x,1.50,2024-02-03\n");
         assertEquals(List.of(List.of(1L)), run(2, "COPY t FROM '" + one + "'"));
@@ -204,10 +207,10 @@ class ParallelCopyTest {
         assertRowsOnTheirOwners(1, false);
     }
 
-    @ParameterizedTest(name = "{0} nodes")
-    @ValueSource(ints = {2})
-    void aBadValueInTheSecondRangeFailsTheCopyNamingItsLineAndLeavesNoRow(int count) throws IOException {
-        start(count);
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"flight", "ucx"})
+    void aBadValueInTheSecondRangeFailsTheCopyNamingItsLineAndLeavesNoRow(String transport) throws IOException {
+        start(2, transport);
         run(0, "CREATE TABLE t " + COLUMNS + " WITH (distribution = 'hash(k)')");
         run(0, "INSERT INTO t VALUES (100000, 'before', 1.00, DATE '2024-01-01'), (100001, NULL, 2.00, NULL)");
         StringBuilder text = new StringBuilder("k,s,d,dt\n");
@@ -226,10 +229,9 @@ class ParallelCopyTest {
         }
     }
 
-    @ParameterizedTest(name = "{0} nodes")
-    @ValueSource(ints = {2})
-    void aFileTheNodesCannotSplitIsLoadedByTheCoordinator(int count) throws IOException {
-        start(count);
+    @Test
+    void aFileTheNodesCannotSplitIsLoadedByTheCoordinator() throws IOException {
+        start(2, "flight");
         run(0, "CREATE TABLE t " + COLUMNS + " WITH (distribution = 'hash(k)')");
         Path plain = Files.writeString(dir.resolve("z.csv"), records(50, 0));
         Path gz = dir.resolve("z.csv.gz");
