@@ -31,12 +31,14 @@ import java.util.Properties;
  * {@link ShuffleRoute}) and {@code group.<node id>} (the node's group for the two-level shuffle;
  * default the host of its address) and {@code gpu.devices} (the CUDA device ordinals the node's GPU
  * executor uses, e.g. {@code 1} for one node per GPU on a host of several; default every visible
- * one). The settings that shape queries (shuffle and groups) are the coordinating node's: set them
+ * one) and {@code copy.parallel} ({@code auto}, the default: a COPY from a text file that every
+ * node sees is parsed by every node, each a byte range of it, {@link ParallelCopy}; {@code off}: the
+ * coordinating node parses it). The settings that shape queries (shuffle and groups) are the coordinating node's: set them
  * alike on every node.
  */
 public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
         Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean deviceExchange, boolean twoLevelShuffle,
-        List<String> groups, List<Integer> gpuDevices) {
+        List<String> groups, List<Integer> gpuDevices, boolean parallelCopy) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
     private static final String TRANSPORT = "transport";
     private static final String WIRE_COMPRESSION = "wire.compression";
@@ -45,6 +47,7 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
     private static final String SHUFFLE = "exchange.shuffle";
     private static final String GROUP = "group.";
     private static final String GPU_DEVICES = "gpu.devices";
+    private static final String PARALLEL_COPY = "copy.parallel";
 
     /** How rows travel between nodes. */
     public enum Transport {
@@ -100,7 +103,8 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
                 choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"),
                 choice(p, DEVICE_EXCHANGE, "auto", "off").equals("auto"),
                 choice(p, SHUFFLE, "one-level", "two-level").equals("two-level"),
-                members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList(), gpuDevices(p));
+                members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList(), gpuDevices(p),
+                choice(p, PARALLEL_COPY, "auto", "off").equals("auto"));
     }
 
     /** The device ordinals {@code gpu.devices} lists (empty when unset); SQLSTATE 22023 for a malformed list. */

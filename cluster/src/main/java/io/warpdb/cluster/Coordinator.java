@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * columns, those the statement does not read as placeholders: {@link WidenedRows}), and runs it
  * there. INSERT and COPY run that way into an empty copy of the target, whose rows then go to
  * their shards by the murmur3 hash of the distribution column (replicated: to all), staged
- * unpublished, and one COMMIT entry in the log publishes them on every shard.
+ * unpublished, and one COMMIT entry in the log publishes them on every shard; a COPY from text
+ * files that every node sees is parsed by every node instead, each a byte range of each file,
+ * and staged and committed the same way ({@link ParallelCopy}).
  */
 final class Coordinator implements StatementInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -107,7 +110,7 @@ final class Coordinator implements StatementInterceptor {
             return StatementResult.update(0);
         }
         if (ddl instanceof DdlStatement.Copy copy) {
-            return write(session, copy.table(), sql, parameters);
+            return copy(session, copy, sql, parameters);
         }
         if (ddl instanceof DdlStatement.CreateIndex) {
             return null; // informational: checked against this node's copy of the schema
@@ -259,10 +262,36 @@ final class Coordinator implements StatementInterceptor {
         return local;
     }
 
+    /**
+     * COPY: parsed by every node at once where it can ({@link ParallelCopy}; an attempt whose ranges
+     * did not meet is aborted and made again with them corrected), else by this node as an INSERT is.
+     */
+    private StatementResult copy(Session session, DdlStatement.Copy copy, String sql, List<Object> parameters) {
+        ClusterCatalog.TableEntry entry = entry(copy.table());
+        Table table = localTable(entry.name());
+        List<Integer> keys = entry.distribution().replicated() ? List.of() : List.of(entry.distribution().columnIn(table.schema()));
+        Optional<ParallelCopy> parallel = config.parallelCopy()
+                ? ParallelCopy.plan(config, shard, exchange, table, keys, copy) : Optional.empty();
+        if (parallel.isEmpty()) {
+            return write(session, copy.table(), sql, parameters);
+        }
+        while (true) {
+            try {
+                load(entry, ClusterCommand.newLoad(config.nodeId()), parallel.get()::stage);
+                return StatementResult.update(parallel.get().rows());
+            } catch (ParallelCopy.Misaligned e) {
+                LOG.info("COPY into {}: {}; loading again", entry.name(), e.getMessage());
+            }
+        }
+    }
+
+    private ClusterCatalog.TableEntry entry(String target) {
+        return catalog.table(target).orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + target + " does not exist"));
+    }
+
     /** INSERT or COPY into {@code target}: the statement's rows, hashed to their shards, staged there and committed by one log entry. */
     private StatementResult write(Session session, String target, String sql, List<Object> parameters) {
-        ClusterCatalog.TableEntry entry = catalog.table(target)
-                .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + target + " does not exist"));
+        ClusterCatalog.TableEntry entry = entry(target);
         String load = ClusterCommand.newLoad(config.nodeId());
         try (LoadScratch scratch = LoadScratch.create(config.dataDir(), load, shard.database())) {
             Database gathered = scratch.database();
@@ -271,29 +300,38 @@ final class Coordinator implements StatementInterceptor {
             try (StatementResult result = localSession(session, gathered).execute(sql, parameters)) {
                 rows = result.updateCount();
             }
-            List<Member> members = config.members();
-            Map<String, Long> staged;
-            try {
-                staged = stageAll(gathered, entry, load, members);
-            } catch (RuntimeException e) {
-                for (Member m : members) {
-                    try {
-                        abort(m, load);
-                    } catch (RuntimeException suppressed) {
-                        e.addSuppressed(suppressed);
-                    }
-                }
-                decide(ClusterCommand.abort(entry.name(), load), e); // for the shards the aborts did not reach
-                throw e;
-            }
-            try {
-                log.append(ClusterCommand.commit(entry.name(), load, staged));
-            } catch (RuntimeException e) {
-                // The COMMIT may be in the log all the same: only an entry after it may undo the staging.
-                decide(ClusterCommand.abort(entry.name(), load), e);
-                throw e;
-            }
+            load(entry, load, l -> stageAll(gathered, entry, l, config.members()));
             return StatementResult.update(rows);
+        }
+    }
+
+    /**
+     * The two phases of load {@code load} of {@code entry}: {@code staging} stages its rows on the
+     * shards and says how many each staged, by node id; then one COMMIT entry publishes them. When
+     * staging fails, or the COMMIT cannot be appended, the load is aborted on every shard and in the
+     * log, and the failure thrown.
+     */
+    private void load(ClusterCatalog.TableEntry entry, String load, Function<String, Map<String, Long>> staging) {
+        Map<String, Long> staged;
+        try {
+            staged = staging.apply(load);
+        } catch (RuntimeException e) {
+            for (Member m : config.members()) {
+                try {
+                    abort(m, load);
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            decide(ClusterCommand.abort(entry.name(), load), e); // for the shards the aborts did not reach
+            throw e;
+        }
+        try {
+            log.append(ClusterCommand.commit(entry.name(), load, staged));
+        } catch (RuntimeException e) {
+            // The COMMIT may be in the log all the same: only an entry after it may undo the staging.
+            decide(ClusterCommand.abort(entry.name(), load), e);
+            throw e;
         }
     }
 

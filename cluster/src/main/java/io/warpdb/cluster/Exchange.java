@@ -38,9 +38,10 @@ public interface Exchange extends AutoCloseable {
     }
 
     /**
-     * Runs {@code sql}, a statement over the node's shard alone, on {@code node} once it has
-     * applied the cluster log up to {@code logIndex} (the coordinator's when its statement began),
-     * and streams its rows back; the caller owns the stream and the batches it hands out. The
+     * Runs {@code sql}, a statement over the node's shard alone or a ticket ({@link
+     * ShardService#open}: a fragment of a query, a byte range of a file to load), on {@code node}
+     * once it has applied the cluster log up to {@code logIndex} (the coordinator's when its
+     * statement began), and streams its rows back; the caller owns the stream and the batches it hands out. The
      * query starts on the node when this returns, so a caller that opens all shards' streams first
      * reads them while they all run.
      */

@@ -175,11 +175,17 @@ public final class FlightExchange implements Exchange {
         call(node, () -> {
             try (VectorSchemaRoot root = VectorSchemaRoot.create(WireFormat.arrowSchema(rows.schema()), allocator)) {
                 FlightClient.ClientStreamListener put = client(node).startPut(FlightDescriptor.command(target), root, new AsyncPutListener());
-                for (Batch next = rows.next(); next != null; next = rows.next()) {
-                    try (Batch batch = next) {
-                        WireFormat.fill(root, batch);
+                try {
+                    for (Batch next = rows.next(); next != null; next = rows.next()) {
+                        try (Batch batch = next) {
+                            WireFormat.fill(root, batch);
+                        }
+                        put.putNext();
                     }
-                    put.putNext();
+                } catch (RuntimeException e) {
+                    // the node's staging fails instead of waiting for the rest: it stages nothing
+                    put.error(CallStatus.CANCELLED.withDescription("the sender failed: " + e.getMessage()).toRuntimeException());
+                    throw e;
                 }
                 put.completed();
                 put.getResult();

@@ -9,6 +9,7 @@ import io.warpdb.sql.Session;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.flight.Action;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightStream;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's Arrow Flight service for the other nodes: DoGet runs the ticket on this shard (SQL
- * text, or a {@link FragmentTicket}) and streams the rows; DoPut stages a load's rows (the
+ * text, a {@link FragmentTicket}, or a {@link CopyRangeTicket}: a byte range of a file to load) and
+ * streams the rows; DoPut stages a load's rows (the
  * descriptor's command is {@code load/table}) or, when the descriptor is the path {@code
  * exchange, <exchange id>, <sender>}, puts exchange rows into the {@link FlightExchange}'s inbox;
  * the action {@code abort} drops a load's staged rows, {@code release} a query's exchange rows.
@@ -75,15 +77,22 @@ final class ShardService extends NoOpFlightProducer {
     }
 
     /**
-     * The rows of the ticket {@code request} holds ({@link #request}), SQL text or a {@link
-     * FragmentTicket}, on this shard once it has applied the log index the request names; the
-     * caller owns the stream. A fragment that sends its rows to the shards answers its one row of counts, and
-     * while it runs an empty batch every third of {@code timeout} (the node timeout) tells the
+     * The rows of the ticket {@code request} holds ({@link #request}), SQL text, a {@link
+     * FragmentTicket} or a {@link CopyRangeTicket}, on this shard once it has applied the log index
+     * the request names; the caller owns the stream. A fragment that sends its rows to the shards
+     * answers its one row of counts, a range of a COPY its rows of {@link CopyRange#LOADED}, and
+     * while either runs an empty batch every third of {@code timeout} (the node timeout) tells the
      * caller this node lives. The shard services of every transport run their tickets here.
      */
     static BatchStream open(String request, ShardStore shard, Exchange exchange, List<Member> members, BufferAllocator allocator,
             Duration timeout) {
         String ticket = awaitLog(request, shard, timeout);
+        Optional<CopyRangeTicket> copy = CopyRangeTicket.parse(ticket);
+        if (copy.isPresent()) {
+            CopyRangeTicket range = copy.get();
+            return range.asksSize() ? CopyRange.seen(range, allocator) : new HeartbeatStream(CopyRange.LOADED, timeout.dividedBy(3),
+                    allocator, () -> CopyRange.run(range, shard, exchange, members, allocator));
+        }
         return FragmentTicket.parse(ticket).map(f -> f.output() == null
                 ? ShardFragment.run(f, null, shard, exchange, members, allocator)
                 : new HeartbeatStream(ShardFragment.SENT, timeout.dividedBy(3), allocator,

@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A node's shard: its own durable WarpDB database, holding its part of every hash-distributed
@@ -32,6 +34,8 @@ final class ShardStore {
      * metadata or a configuration, do not count): what requests from coordinators wait for.
      */
     private long logApplied;
+    /** The loads dropped here since this node started: a staging of one that ends later drops its rows ({@link #stage}). */
+    private final Set<String> dropped = ConcurrentHashMap.newKeySet();
 
     ShardStore(String nodeId, Database database, HashPartitioner partitioner) {
         this.nodeId = nodeId;
@@ -107,11 +111,22 @@ final class ShardStore {
         return database.catalog().table(name).isPresent();
     }
 
-    /** Writes a load's rows for {@code table} to this shard, unpublished but durable (see {@link Table#stage}). */
+    /**
+     * Writes a load's rows for {@code table} to this shard, unpublished but durable (see {@link
+     * Table#stage}). Several stagings of one load may run at once (a parallel COPY: every node
+     * sends each node its rows); each adds its rows to the load in one commit. A staging that ends
+     * after the load was dropped here ({@link #abort}, {@link #discard}: a sender slower than the
+     * coordinator's decision) drops what it staged and fails.
+     */
     long stage(String load, String table, BatchStream rows) {
         Table t = database.catalog().table(table)
                 .orElseThrow(() -> new WarpException(SqlState.UNDEFINED_TABLE, "table " + table + " does not exist"));
-        return t.stage(load, rows);
+        long staged = t.stage(load, rows);
+        if (dropped.contains(load)) {
+            database.catalog().discardStaged(load, Map.of());
+            throw new WarpException(SqlState.QUERY_CANCELED, "load " + load + " was aborted on node " + nodeId + " while it staged rows");
+        }
+        return staged;
     }
 
     /**
@@ -134,6 +149,7 @@ final class ShardStore {
 
     /** Applies the ABORT of {@code load} at log index {@code index}: drops what this shard staged for it, if anything. */
     void discard(String load, long index) {
+        dropped.add(load);
         if (!database.catalog().discardStaged(load, Map.of(APPLIED, Long.toString(index)))) {
             setAppliedIndex(index);
         }
@@ -151,6 +167,7 @@ final class ShardStore {
 
     /** Drops what this shard staged for {@code load}, at the coordinator's word before it decided the load's fate. */
     void abort(String load) {
+        dropped.add(load);
         database.catalog().discardStaged(load, Map.of());
     }
 }

@@ -19,7 +19,8 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A node's shard service over UCX, the counterpart of {@link ShardService}'s DoGet and DoPut: a
- * channel opened with {@link #FETCH} runs its ticket on this shard and streams the rows back; one
+ * channel opened with {@link #FETCH} runs its ticket on this shard ({@link ShardService#open}: a
+ * query, a fragment, or a byte range of a file to load) and streams the rows back; one
  * opened with {@link #STAGE} ({@code load/table}) receives rows and stages them, answering with
  * an end frame once staged; one opened with {@link #EXCHANGE} ({@code <exchange id> <sender id>})
  * carries a sender's rows between shards into this node's {@link ExchangeInbox}, answering with an

@@ -119,6 +119,44 @@ class ShardStoreTest {
     }
 
     @Test
+    void stagingsOfOneLoadFromSeveralSendersAtOnceAllArePublished() throws Exception {
+        String load = ClusterCommand.newLoad("n1");
+        try (Database database = open()) {
+            run(database, "CREATE TABLE t (k INT)");
+            ShardStore shard = shard(database);
+            List<java.util.concurrent.CompletableFuture<Long>> senders = java.util.stream.IntStream.range(0, 4)
+                    .mapToObj(s -> java.util.concurrent.CompletableFuture.supplyAsync(() -> stage(shard, load, s * 50, s * 50 + 50)))
+                    .toList();
+            assertEquals(200, senders.stream().mapToLong(java.util.concurrent.CompletableFuture::join).sum());
+            shard.publish(load, 200, 3);
+            assertEquals(200, count(database));
+            try (Session session = database.newLocalSession();
+                    StatementResult result = session.execute("SELECT COUNT(DISTINCT k), SUM(k) FROM t", List.of())) {
+                assertEquals(List.of(200L, 19900L), result.rows().get(0).stream().map(v -> ((Number) v).longValue()).toList());
+            }
+        }
+    }
+
+    @Test
+    void aStagingThatEndsAfterItsLoadWasAbortedLeavesNothing() {
+        String load = ClusterCommand.newLoad("n1");
+        try (Database database = open()) {
+            run(database, "CREATE TABLE t (k INT)");
+            ShardStore shard = shard(database);
+            stage(shard, load, 0, 10);
+            shard.abort(load); // the coordinator decided while another sender still staged
+            WarpException late = assertThrows(WarpException.class, () -> stage(shard, load, 10, 20));
+            assertEquals(SqlState.QUERY_CANCELED, late.state());
+            assertEquals(Set.of(), database.catalog().stagedLoads());
+            String aborted = ClusterCommand.newLoad("n1");
+            shard.discard(aborted, 4); // by the log's ABORT, before any of its rows came
+            assertThrows(WarpException.class, () -> stage(shard, aborted, 0, 10));
+            assertEquals(Set.of(), database.catalog().stagedLoads());
+            assertEquals(0, count(database));
+        }
+    }
+
+    @Test
     void aLoadIsNamedByItsCoordinator() {
         String load = ClusterCommand.newLoad("node.a");
         assertTrue(load.startsWith("node.a."), load);

@@ -13,7 +13,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * Cuts a CSV byte stream into chunks that end at record boundaries, so that chunks parse
  * independently on many threads. It follows quoting (a line end inside a quoted field does not
  * end the record) but looks at nothing else, which makes it much cheaper than parsing; it also
- * counts lines, so that each chunk knows the line it starts on.
+ * counts lines, so that each chunk knows the line it starts on (counted from the stream's start).
+ * It may stop early: at the first record end after a line end at or after a given offset, the
+ * end of a byte range of a file that one node of a cluster loads ({@link CsvRange}).
  */
 final class CsvChunker {
     /**
@@ -35,6 +37,8 @@ final class CsvChunker {
     private final InputStream in;
     private final CsvDialect dialect;
     private final int chunkBytes;
+    /** The first line end outside quotes at or after this offset of the stream ends the last chunk. */
+    private final long stopAt;
     /** Chunk buffers parsed and handed back; at most as many as chunks are in flight at a time. */
     private final Queue<byte[]> free = new ConcurrentLinkedQueue<>();
     private byte[] buffer;
@@ -47,17 +51,33 @@ final class CsvChunker {
     private long nextLine = 1;
     private int nextIndex;
     private boolean end;
+    /** The stream's bytes before {@code buffer[0]}: those of the chunks handed out. */
+    private long consumed;
+    /** Set once the record end at or after {@link #stopAt} is {@code boundary}: the last chunk ends there. */
+    private boolean stopped;
 
+    /** Cuts all of {@code in}. */
     CsvChunker(InputStream in, CsvDialect dialect, int chunkBytes) {
+        this(in, dialect, chunkBytes, Long.MAX_VALUE);
+    }
+
+    /** Cuts {@code in} up to the end of the record that holds the line end at or first after offset {@code stopAt}. */
+    CsvChunker(InputStream in, CsvDialect dialect, int chunkBytes, long stopAt) {
         this.in = in;
         this.dialect = dialect;
         this.chunkBytes = chunkBytes;
+        this.stopAt = stopAt;
         this.buffer = new byte[chunkBytes];
+    }
+
+    /** The bytes of the chunks handed out so far: after the last, where the stream's records ended. */
+    long consumed() {
+        return consumed;
     }
 
     /** The next chunk, or null after the last. The last chunk may end without a line end. */
     Chunk next() throws IOException {
-        while (!end && length < buffer.length) {
+        while (!end && !stopped && length < buffer.length) {
             int n = in.read(buffer, length, buffer.length - length);
             if (n < 0) {
                 end = true;
@@ -72,6 +92,10 @@ final class CsvChunker {
         if (length == 0) {
             return null;
         }
+        if (stopped) {
+            end = true;
+            length = boundary; // the bytes after the range's last record are another range's
+        }
         int cut = end ? length : boundary;
         long lines = end ? linesScanned : linesToBoundary;
         Chunk chunk = new Chunk(nextIndex++, buffer, cut, nextLine, lines);
@@ -80,6 +104,7 @@ final class CsvChunker {
         buffer = rest;
         length -= cut;
         scanned -= cut;
+        consumed += cut;
         nextLine += lines;
         linesScanned -= lines;
         boundary = 0;
@@ -107,8 +132,10 @@ final class CsvChunker {
         int s = state;
         long quotes = broadcast(dialect.quote());
         int i = scanned;
+        // words end before the stop offset: the byte loop finds the first line end at or after it
+        long wordsEnd = Math.min(length, Math.max(0, stopAt - consumed));
         while (i < length) {
-            if (i + Long.BYTES <= length && (s == FIELD_START || s == UNQUOTED)) {
+            if (i + Long.BYTES <= wordsEnd && (s == FIELD_START || s == UNQUOTED)) {
                 // Eight bytes at a time while outside quotes and no quote comes: then every line end
                 // ends a record, and the state after the word depends on its last byte only.
                 long word = (long) LONGS.get(buffer, i);
@@ -132,12 +159,16 @@ final class CsvChunker {
                 if (s == FIELD_START) {
                     boundary = i + 1;
                     linesToBoundary = linesScanned;
+                    if (consumed + i >= stopAt) {
+                        stopped = true;
+                        break;
+                    }
                 }
             }
             i++;
         }
         state = s;
-        scanned = length;
+        scanned = stopped ? boundary : length;
     }
 
     static long broadcast(byte b) {

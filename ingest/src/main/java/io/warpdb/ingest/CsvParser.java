@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Parses chunks of one CSV file (RFC 4180, with the file's {@link CsvDialect}): into a batch
@@ -20,11 +21,21 @@ final class CsvParser {
     private final String file;
     private final CsvDialect dialect;
     private final byte[] nullBytes;
+    /**
+     * The lines of the file before the bytes parsed, whose chunks count lines from 1: 0 for a whole
+     * file; for a byte range, counted only when an error names a line, so that parsing pays nothing.
+     */
+    private final LongSupplier linesBefore;
 
     CsvParser(String file, CsvDialect dialect) {
+        this(file, dialect, () -> 0);
+    }
+
+    CsvParser(String file, CsvDialect dialect, LongSupplier linesBefore) {
         this.file = file;
         this.dialect = dialect;
         this.nullBytes = dialect.nullString().getBytes(StandardCharsets.UTF_8);
+        this.linesBefore = linesBefore;
     }
 
     /** A record that does not fit, with its location; becomes a {@link Rejection}. */
@@ -338,7 +349,7 @@ final class CsvParser {
                     column++; // counts characters, not UTF-8 continuation bytes
                 }
             }
-            return new BadRecordException(state, file + ":" + atLine + ":" + column + ": " + message);
+            return new BadRecordException(state, file + ":" + (linesBefore.getAsLong() + atLine) + ":" + column + ": " + message);
         }
     }
 

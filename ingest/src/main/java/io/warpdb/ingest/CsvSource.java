@@ -22,24 +22,41 @@ final class CsvSource implements LoadSource {
     private final Path file;
     private final InputFiles.CountingStream counted;
     private final InputStream in;
+    private final CsvChunker chunker;
     private final OrderedParallel<LoadedPart> parts;
     /** Assemblies free for the next chunk: each parse task takes one and puts it back, so their arrays serve many chunks. */
     private final Queue<BatchAssembly> assemblies = new ConcurrentLinkedQueue<>();
 
     CsvSource(Path file, CsvDialect dialect, Schema schema, boolean reject, ExecutorService pool, int window,
             BufferAllocator allocator) {
+        this(file, InputFiles.open(file), true, Long.MAX_VALUE, dialect, new CsvParser(file.toString(), dialect), schema, reject, pool,
+                window, allocator);
+    }
+
+    /**
+     * The records of {@code counted}, a stream of the file's bytes from a record's start, up to the
+     * end of the record holding the line end at or first after offset {@code stopAt} of the stream
+     * ({@link CsvChunker}). From the file's start ({@code atFileStart}), gzip data is decompressed
+     * and the first record is the header when {@code dialect} says so.
+     */
+    CsvSource(Path file, InputFiles.CountingStream counted, boolean atFileStart, long stopAt, CsvDialect dialect, CsvParser parser,
+            Schema schema, boolean reject, ExecutorService pool, int window, BufferAllocator allocator) {
         this.file = file;
-        this.counted = InputFiles.open(file);
+        this.counted = counted;
         try {
-            this.in = InputFiles.content(file, counted);
-            CsvChunker chunker = new CsvChunker(in, dialect, CHUNK_BYTES);
-            CsvParser parser = new CsvParser(file.toString(), dialect);
-            this.parts = new OrderedParallel<>(pool, window, () -> task(chunker, parser, schema, dialect.header(), reject, allocator),
-                    LoadedPart::close);
+            this.in = atFileStart ? InputFiles.content(file, counted) : counted;
+            this.chunker = new CsvChunker(in, dialect, CHUNK_BYTES, stopAt);
+            this.parts = new OrderedParallel<>(pool, window, () -> task(chunker, parser, schema, dialect.header() && atFileStart, reject,
+                    allocator), LoadedPart::close);
         } catch (RuntimeException e) {
             close(counted);
             throw e;
         }
+    }
+
+    /** The bytes of the records cut so far: once {@link #next} returned null, where the last record ended. */
+    long consumed() {
+        return chunker.consumed();
     }
 
     private Callable<LoadedPart> task(CsvChunker chunker, CsvParser parser, Schema schema, boolean header, boolean reject,

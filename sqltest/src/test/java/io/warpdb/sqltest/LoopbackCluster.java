@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A cluster of separate {@code warpdb node} processes on loopback, run from this test's class
- * path, each with its configuration and data directory {@code n<i>} under one folder: what the
+ * path, each with its configuration and data directory {@code n<i>} under one folder (also its
+ * working directory): what the
  * cluster tests and the sqltest {@code cluster} target query through JDBC.
  */
 public final class LoopbackCluster implements AutoCloseable {
@@ -30,7 +31,7 @@ public final class LoopbackCluster implements AutoCloseable {
     private final List<Process> paused = new ArrayList<>();
 
     private LoopbackCluster(Path dir, List<String> jvmOptions, String settings) {
-        this.dir = dir;
+        this.dir = dir.toAbsolutePath(); // each node runs in its own folder
         this.jvmOptions = jvmOptions;
         this.settings = settings;
     }
@@ -70,6 +71,14 @@ public final class LoopbackCluster implements AutoCloseable {
     /** The JDBC URL of node {@code n}'s SQL port (0-based). */
     public String url(int n) {
         return "jdbc:warpdb:remote:http://127.0.0.1:" + ports.get(n)[2];
+    }
+
+    /**
+     * Node {@code n}'s working directory (its data folder {@code n<i>}), against which it resolves
+     * relative paths, as in a COPY: a file name there may name another file on each node.
+     */
+    public Path workingDirectory(int n) {
+        return dir.resolve("n" + (n + 1));
     }
 
     /** Node {@code n}'s shard database directory. */
@@ -212,7 +221,8 @@ public final class LoopbackCluster implements AutoCloseable {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), WarpCli.class.getName(), "node", "--config",
                 configs.get(n).toString()));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new ProcessBuilder(command).directory(Files.createDirectories(workingDirectory(n)).toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     /** Reads the node's first line, which it prints once it serves; the rest of its output is drained in the background. */

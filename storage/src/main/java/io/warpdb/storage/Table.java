@@ -120,8 +120,9 @@ public final class Table {
      * {@link Catalog#publishStaged} appends them to the table or {@link Catalog#discardStaged}
      * (or dropping the table) drops them: the first half of a load that a cluster commits on every
      * shard at once. Durable in a durable catalog: a crash does not lose them. Staging the same
-     * load again adds to it. A NOT NULL violation or any other error stages nothing. The caller
-     * keeps ownership of the stream.
+     * load again adds to it, from several threads at once too (each call's segments join the load
+     * in one commit of their own). A NOT NULL violation or any other error stages nothing of that
+     * call. The caller keeps ownership of the stream.
      *
      * @return the number of rows staged by this call
      */

@@ -1,0 +1,54 @@
+package io.warpdb.cluster;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.warpdb.core.error.SqlState;
+import io.warpdb.core.error.WarpException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a coordinator asks a node of a parallel COPY ({@link ParallelCopy}): load the byte range
+ * {@code [from, to)} of {@code file} ({@code atRecordStart}: {@code from} starts a record, else
+ * the range starts after the first line end at or after it; see {@code ingest.CsvRange}), parsed
+ * with the COPY's {@code options}, into {@code table} under {@code load}, each row staged on the
+ * node its distribution columns {@code keys} hash to (none: a replicated table, every row on every
+ * node). The node first checks that its file has {@code size} bytes, as the coordinator's has.
+ * Without a load, the ticket only asks the size of the node's file ({@link CopyRange#SEEN}).
+ * As text: {@code copy-range } and the ticket as JSON.
+ */
+record CopyRangeTicket(String file, long size, String load, String table, Map<String, String> options, List<Integer> keys,
+        long from, boolean atRecordStart, long to) {
+    private static final String PREFIX = "copy-range ";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The question of the size {@code file} has on a node. */
+    static CopyRangeTicket sizeOf(String file) {
+        return new CopyRangeTicket(file, -1, null, null, Map.of(), List.of(), 0, true, 0);
+    }
+
+    boolean asksSize() {
+        return load == null;
+    }
+
+    String text() {
+        try {
+            return PREFIX + JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "a copy range ticket could not be written: " + e.getMessage(), e);
+        }
+    }
+
+    /** The ticket {@code text} holds, or empty when it holds another request. */
+    static Optional<CopyRangeTicket> parse(String text) {
+        if (!text.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(text.substring(PREFIX.length()), CopyRangeTicket.class));
+        } catch (JsonProcessingException e) {
+            throw new WarpException(SqlState.INTERNAL_ERROR, "not a copy range ticket: " + e.getMessage(), e);
+        }
+    }
+}
