@@ -164,17 +164,28 @@ public final class SuiteBench {
     private record FirstRun(AnswerChecker.Verdict verdict, boolean failed) {
     }
 
-    /** The first warm-up run of the query on DuckDB and on each executor, whose answer it checks. */
+    /**
+     * The first warm-up run of the query on DuckDB and on each executor, whose answer it checks;
+     * each first run's time goes to standard error as it ends, so that a bench cut short (a large
+     * scale factor, a time limit) still shows where its time went.
+     */
     private Map<String, FirstRun> check(SuiteQuery query) {
+        long start = System.nanoTime();
         duckdb.query(query.sql());
+        StringBuilder progress = new StringBuilder(String.format(Locale.ROOT, "first run of %s: duckdb %.1f ms", query.name(),
+                (System.nanoTime() - start) / 1e6));
         Map<String, FirstRun> firstRuns = new LinkedHashMap<>();
         warpdb.forEach((executor, target) -> {
+            long began = System.nanoTime();
             try {
                 firstRuns.put(executor, new FirstRun(SuiteRunner.check(query, duckdb, target.query(query.sql())), false));
             } catch (RuntimeException e) {
                 firstRuns.put(executor, new FirstRun(AnswerChecker.Verdict.fail("error: " + e), true));
             }
+            progress.append(String.format(Locale.ROOT, ", %s %.1f ms%s", executor, (System.nanoTime() - began) / 1e6,
+                    firstRuns.get(executor).verdict().ok() ? "" : " (failed)"));
         });
+        System.err.println(progress);
         return firstRuns;
     }
 
