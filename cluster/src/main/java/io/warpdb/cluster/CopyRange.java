@@ -3,7 +3,6 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.Batches;
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.DaemonThreads;
@@ -21,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +27,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 
 /**
  * A node's part of a parallel COPY ({@link CopyRangeTicket}): it parses its byte range of the
@@ -59,7 +55,7 @@ final class CopyRange {
 
     /** What a node answers about the ticket's file: one row of {@link #SEEN}. */
     static BatchStream seen(CopyRangeTicket ticket, BufferAllocator allocator) {
-        return Batches.of(SEEN, List.of(row(SEEN, allocator, sizeOf(Path.of(ticket.file())))));
+        return Batches.of(SEEN, List.of(Batches.longRow(SEEN, allocator, sizeOf(Path.of(ticket.file())))));
     }
 
     /** The size of {@code file} on this node; -1 when it cannot read it. */
@@ -136,7 +132,7 @@ final class CopyRange {
         }
         List<Batch> rows = new ArrayList<>();
         for (long s : staged) {
-            rows.add(row(LOADED, allocator, counts[0], counts[1], counts[2], s));
+            rows.add(Batches.longRow(LOADED, allocator, counts[0], counts[1], counts[2], s));
         }
         return Batches.of(LOADED, rows);
     }
@@ -212,18 +208,5 @@ final class CopyRange {
             throw e;
         }
         return copies;
-    }
-
-    /** One row of BIGINT {@code values} of {@code schema}. */
-    private static Batch row(Schema schema, BufferAllocator allocator, long... values) {
-        List<FieldVector> vectors = new ArrayList<>();
-        for (int c = 0; c < values.length; c++) {
-            BigIntVector v = new BigIntVector(schema.field(c).name(), allocator);
-            v.allocateNew(1);
-            v.set(0, values[c]);
-            v.setValueCount(1);
-            vectors.add(v);
-        }
-        return new Batch(schema, vectors, Arrays.asList(new StringDictionary[values.length]), 1);
     }
 }

@@ -3,7 +3,6 @@ package io.warpdb.cluster;
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.batch.Batches;
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.data.TableSource;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
@@ -39,7 +38,6 @@ import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
@@ -178,7 +176,7 @@ final class ShardFragment {
         long[] moves = {first.rows(), bytes, wire, System.nanoTime() - start, moved.size() == 2 ? first.bytes() : 0,
             moved.size() == 2 ? first.wireBytes() : 0, moved.stream().mapToLong(Moved::ipcBytes).sum()};
         long[] counts = LongStream.concat(Arrays.stream(moves), Arrays.stream(steps.counts())).toArray();
-        return Batches.of(SENT, List.of(sent(counts, allocator)));
+        return Batches.of(SENT, List.of(Batches.longRow(SENT, allocator, counts)));
     }
 
     /** Shard {@code self}'s hops of rows as {@code output} says: one, to every shard; or the two of a two-level shuffle. */
@@ -765,19 +763,6 @@ final class ShardFragment {
             bytes += v.getBufferSize();
         }
         return bytes;
-    }
-
-    /** One row of {@link #SENT}. */
-    private static Batch sent(long[] counts, BufferAllocator allocator) {
-        List<FieldVector> vectors = new ArrayList<>();
-        for (int c = 0; c < counts.length; c++) {
-            BigIntVector v = new BigIntVector(SENT.field(c).name(), allocator);
-            v.allocateNew(1);
-            v.set(0, counts[c]);
-            v.setValueCount(1);
-            vectors.add(v);
-        }
-        return new Batch(SENT, vectors, Arrays.asList(new StringDictionary[counts.length]), 1);
     }
 
     private static void closeAll(List<AutoCloseable> owned) {

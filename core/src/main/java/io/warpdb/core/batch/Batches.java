@@ -2,9 +2,11 @@ package io.warpdb.core.batch;
 
 import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.util.TransferPair;
 
@@ -67,6 +69,24 @@ public final class Batches {
             batches.forEach(Batch::close);
             throw e;
         }
+    }
+
+    /** One row of BIGINT {@code values}, one per column of {@code schema} (counters a node reports to another). */
+    public static Batch longRow(Schema schema, BufferAllocator allocator, long... values) {
+        List<FieldVector> vectors = new ArrayList<>(values.length);
+        try {
+            for (int c = 0; c < values.length; c++) {
+                BigIntVector v = new BigIntVector(schema.field(c).name(), allocator);
+                vectors.add(v);
+                v.allocateNew(1);
+                v.set(0, values[c]);
+                v.setValueCount(1);
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new Batch(schema, vectors, Arrays.asList(new StringDictionary[values.length]), 1);
     }
 
     /** A stream over batches already in hand; batches not yet pulled are closed with the stream. */
