@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A COPY from text files that every node reads (nodes of one host, or a shared file system; a
- * relative name is resolved by each node, as each would resolve it alone), parsed by every node at once: each file is cut into one byte range per node, and every node
- * loads its range ({@link CopyRange}: parses it on its cores, hashes its rows and stages each
- * node's part there) under the coordinator's load, whose COMMIT then sums what each node staged.
+ * relative name is resolved by each node, as each would resolve it alone), parsed by every node
+ * at once: each file is cut into one byte range per node, and every node loads its range
+ * ({@link CopyRange}: parses it on its cores, hashes its rows and stages each node's part there)
+ * under the coordinator's load, whose COMMIT then sums what each node staged.
  * A range starts after the first line end at or after its offset, which is a record's start
  * unless the line end lies inside a quoted field; a range's start is right when it is where the
  * range before it ended (the first range starts at 0), which the coordinator checks once every
