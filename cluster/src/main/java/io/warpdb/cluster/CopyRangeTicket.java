@@ -1,9 +1,5 @@
 package io.warpdb.cluster;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.warpdb.core.error.SqlState;
-import io.warpdb.core.error.WarpException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +16,7 @@ import java.util.Optional;
  */
 record CopyRangeTicket(String file, long size, String load, String table, Map<String, String> options, List<Integer> keys,
         long from, boolean atRecordStart, long to) {
-    private static final String PREFIX = "copy-range ";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String KIND = "copy-range";
 
     /** The question of the size {@code file} has on a node. */
     static CopyRangeTicket sizeOf(String file) {
@@ -33,22 +28,11 @@ record CopyRangeTicket(String file, long size, String load, String table, Map<St
     }
 
     String text() {
-        try {
-            return PREFIX + JSON.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new WarpException(SqlState.INTERNAL_ERROR, "a copy range ticket could not be written: " + e.getMessage(), e);
-        }
+        return TicketText.write(KIND, this);
     }
 
     /** The ticket {@code text} holds, or empty when it holds another request. */
     static Optional<CopyRangeTicket> parse(String text) {
-        if (!text.startsWith(PREFIX)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(JSON.readValue(text.substring(PREFIX.length()), CopyRangeTicket.class));
-        } catch (JsonProcessingException e) {
-            throw new WarpException(SqlState.INTERNAL_ERROR, "not a copy range ticket: " + e.getMessage(), e);
-        }
+        return TicketText.read(KIND, text, CopyRangeTicket.class);
     }
 }

@@ -279,7 +279,7 @@ final class DistributedQuery implements AutoCloseable {
                 }
             }
             for (int i = 0; i < senders.size(); i++) {
-                long[] c = join(senders.get(i));
+                long[] c = Futures.join(senders.get(i));
                 stats.merge(sent.get(i), new ExchangeStats(c[0], c[1], c[2], c[3], c[4], c[5], c[6],
                         SenderSteps.of(sentBy.get(i), c), List.of()), ExchangeStats::plus);
             }
@@ -322,14 +322,6 @@ final class DistributedQuery implements AutoCloseable {
                     failure.addSuppressed(suppressed);
                 }
             }
-        }
-    }
-
-    private static long[] join(CompletableFuture<long[]> sender) {
-        try {
-            return sender.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
     }
 

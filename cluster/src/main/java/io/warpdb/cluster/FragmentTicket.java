@@ -1,7 +1,5 @@
 package io.warpdb.cluster;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.plan.PlanNode;
@@ -21,8 +19,7 @@ import java.util.Optional;
  * ({@link ShardFragment}). As text: {@code fragment } and the ticket as JSON.
  */
 record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output output, boolean partial, boolean topN, String executor) {
-    private static final String PREFIX = "fragment ";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String KIND = "fragment";
     /** The message of the error a shard answers when its plan has no such subtree. */
     static final String MISSING = "the shard planned the query without the fragment";
 
@@ -43,23 +40,12 @@ record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output
     }
 
     String text() {
-        try {
-            return PREFIX + JSON.writeValueAsString(this);
-        } catch (JsonProcessingException e) {
-            throw new WarpException(SqlState.INTERNAL_ERROR, "a fragment ticket could not be written: " + e.getMessage(), e);
-        }
+        return TicketText.write(KIND, this);
     }
 
     /** The ticket {@code text} holds, or empty when it is plain SQL. */
     static Optional<FragmentTicket> parse(String text) {
-        if (!text.startsWith(PREFIX)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(JSON.readValue(text.substring(PREFIX.length()), FragmentTicket.class));
-        } catch (JsonProcessingException e) {
-            throw new WarpException(SqlState.INTERNAL_ERROR, "not a fragment ticket: " + e.getMessage(), e);
-        }
+        return TicketText.read(KIND, text, FragmentTicket.class);
     }
 
     /** This ticket's subtree of {@code plan}, the shard's plan of the query; fails with {@link #MISSING} when it has none. */

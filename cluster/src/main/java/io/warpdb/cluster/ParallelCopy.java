@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -138,7 +137,7 @@ final class ParallelCopy {
         }
         Map<String, Long> sizes = new HashMap<>();
         for (Map.Entry<String, CompletableFuture<Long>> a : asked.entrySet()) {
-            sizes.put(a.getKey(), join(a.getValue()));
+            sizes.put(a.getKey(), Futures.join(a.getValue()));
         }
         return sizes;
     }
@@ -172,7 +171,7 @@ final class ParallelCopy {
             List<RuntimeException> failures = new ArrayList<>();
             for (CompletableFuture<List<List<Object>>> range : ranges) {
                 try {
-                    answers.add(join(range));
+                    answers.add(Futures.join(range));
                     failures.add(null);
                 } catch (RuntimeException e) {
                     answers.add(null);
@@ -224,13 +223,5 @@ final class ParallelCopy {
                 return Batches.drainRows(answer);
             }
         }, REQUESTS);
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new WarpException(SqlState.INTERNAL_ERROR, String.valueOf(e.getCause()));
-        }
     }
 }

@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -451,13 +450,13 @@ final class ShardFragment {
         CompletableFuture<HashedChunk> next = total == 0 ? null : hashAhead(device, rows, 0, Math.min(chunkRows, total), keys, parts);
         try {
             while (next != null) {
-                HashedChunk chunk = joined(next);
+                HashedChunk chunk = Futures.join(next);
                 next = null;
                 hashing.accept(chunk.nanos());
                 if (chunk.parts().isEmpty()) {
                     break;
                 }
-                int end = from + chunk.rows();
+                int end = from + Math.min(chunkRows, total - from);
                 if (end < total) {
                     next = hashAhead(device, rows, end, Math.min(chunkRows, total - end), keys, parts);
                 }
@@ -478,8 +477,8 @@ final class ShardFragment {
         return from;
     }
 
-    /** A chunk of {@code rows} rows hashed in {@code nanos}: its parts, or empty when the device had no room for them. */
-    private record HashedChunk(int rows, long nanos, Optional<DeviceParts> parts) {
+    /** A chunk hashed in {@code nanos}: its parts, or empty when the device had no room for them. */
+    private record HashedChunk(long nanos, Optional<DeviceParts> parts) {
     }
 
     private static CompletableFuture<HashedChunk> hashAhead(DeviceExchange device, ResidentRows rows, int from, int count, List<Integer> keys,
@@ -487,23 +486,8 @@ final class ShardFragment {
         return CompletableFuture.supplyAsync(() -> {
             long start = System.nanoTime();
             Optional<DeviceParts> hashed = device.split(rows, from, count, keys, parts);
-            return new HashedChunk(count, System.nanoTime() - start, hashed);
+            return new HashedChunk(System.nanoTime() - start, hashed);
         }, HASHERS);
-    }
-
-    /** The chunk {@code future} hashed, its failure rethrown as it was thrown. */
-    private static HashedChunk joined(CompletableFuture<HashedChunk> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
     }
 
     private static long chunkBytes(long megabytes) {
@@ -615,11 +599,7 @@ final class ShardFragment {
             if (opening != null) {
                 CompletableFuture<List<Exchange.Outbox>> pending = opening;
                 opening = null;
-                try {
-                    open.addAll(pending.join());
-                } catch (CompletionException e) {
-                    throw e.getCause() instanceof RuntimeException r ? r : e;
-                }
+                open.addAll(Futures.join(pending));
                 if (steps.openStartNanos < 0) {
                     steps.openStartNanos = startedAt - fragmentStart;
                 }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -166,11 +165,7 @@ public final class UcxExchange implements Exchange {
         CompletableFuture<byte[]> mine = new CompletableFuture<>();
         CompletableFuture<byte[]> underWay = asking.putIfAbsent(node.id(), mine);
         if (underWay != null) {
-            try {
-                return underWay.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : e;
-            }
+            return Futures.join(underWay);
         }
         try {
             byte[] address = control.ucxAddress(node);

@@ -1,11 +1,7 @@
 package io.warpdb.cluster;
 
-import io.warpdb.sql.Database;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementResult;
-import io.warpdb.storage.StorageOptions;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +9,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -61,32 +56,13 @@ public final class ParallelCopyBench {
     /** One line of the table: the COPY with {@code copy.parallel = parallel} on a fresh cluster. */
     private static String measure(Path file, int nodes, int runs, String transport, String parallel) throws Exception {
         Path dir = Files.createTempDirectory("parallel-copy-bench");
-        List<Member> members = new ArrayList<>();
-        for (int n = 1; n <= nodes; n++) {
-            members.add(Member.parse("n" + n + "=127.0.0.1:" + freePort() + ":" + freePort() + ":" + freePort()));
-        }
-        List<Database> databases = new ArrayList<>();
-        List<CompletableFuture<ClusterNode>> starting = new ArrayList<>();
-        for (Member m : members) {
-            Properties p = new Properties();
-            p.setProperty("node.id", m.id());
-            p.setProperty("data.dir", m.id());
-            p.setProperty("members", String.join(",", members.stream().map(Member::toString).toList()));
-            p.setProperty("transport", transport);
-            p.setProperty("copy.parallel", parallel);
-            ClusterConfig config = ClusterConfig.of(p, dir);
-            Database database = Database.open(config.dataDir().resolve("db"), StorageOptions.defaults());
-            databases.add(database);
-            starting.add(CompletableFuture.supplyAsync(() -> ClusterNode.start(config, database)));
-        }
-        List<ClusterNode> started = new ArrayList<>();
-        try {
-            for (CompletableFuture<ClusterNode> s : starting) {
-                started.add(s.join());
-            }
+        Properties settings = new Properties();
+        settings.setProperty("transport", transport);
+        settings.setProperty("copy.parallel", parallel);
+        try (InProcessCluster cluster = InProcessCluster.start(dir, nodes, settings)) {
             List<Double> seconds = new ArrayList<>();
             long rows = 0;
-            try (Session session = databases.get(0).newSession()) {
+            try (Session session = cluster.database(0).newSession()) {
                 for (int run = 0; run < runs; run++) {
                     execute(session, LINEITEM);
                     long start = System.nanoTime();
@@ -100,8 +76,6 @@ public final class ParallelCopyBench {
                     ? "coordinator parses (copy.parallel = off)" : "every node parses its range (copy.parallel = auto)", rows, best,
                     rows / best, String.join(", ", seconds.stream().map(s -> String.format(Locale.ROOT, "%.2f", s)).toList()));
         } finally {
-            started.forEach(ClusterNode::close);
-            databases.forEach(Database::close);
             try (Stream<Path> paths = Files.walk(dir)) {
                 for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(p);
@@ -113,12 +87,6 @@ public final class ParallelCopyBench {
     private static long execute(Session session, String sql) {
         try (StatementResult result = session.execute(sql, List.of())) {
             return result.isQuery() ? 0 : result.updateCount();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -12,18 +12,15 @@ import io.warpdb.ingest.CsvRange;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementResult;
-import io.warpdb.storage.StorageOptions;
 import io.warpdb.storage.Table;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,48 +44,26 @@ class ParallelCopyTest {
     @TempDir
     Path dir;
 
-    private final List<Database> databases = new ArrayList<>();
-    private final List<ClusterNode> nodes = new ArrayList<>();
+    private InProcessCluster cluster;
 
     @AfterEach
     void stop() {
-        nodes.forEach(ClusterNode::close);
-        databases.forEach(Database::close);
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     /** Starts {@code count} nodes in this process, each on its own durable shard, rows between them over {@code transport}. */
-    private void start(int count, String transport) throws IOException {
-        List<Member> members = new ArrayList<>();
-        for (int n = 1; n <= count; n++) {
-            members.add(Member.parse("n" + n + "=127.0.0.1:" + freePort() + ":" + freePort() + ":" + freePort()));
-        }
-        List<CompletableFuture<ClusterNode>> starting = new ArrayList<>();
-        for (Member m : members) {
-            Properties p = new Properties();
-            p.setProperty("node.id", m.id());
-            p.setProperty("data.dir", m.id());
-            p.setProperty("members", String.join(",", members.stream().map(Member::toString).toList()));
-            p.setProperty("node.timeout.seconds", "20");
-            p.setProperty("transport", transport);
-            ClusterConfig config = ClusterConfig.of(p, dir);
-            Database database = Database.open(config.dataDir().resolve("db"), StorageOptions.defaults());
-            databases.add(database);
-            starting.add(CompletableFuture.supplyAsync(() -> ClusterNode.start(config, database)));
-        }
-        for (CompletableFuture<ClusterNode> s : starting) {
-            nodes.add(s.join());
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private void start(int count, String transport) {
+        Properties settings = new Properties();
+        settings.setProperty("node.timeout.seconds", "20");
+        settings.setProperty("transport", transport);
+        cluster = InProcessCluster.start(dir, count, settings);
     }
 
     /** Runs {@code sql} through node {@code n}, which coordinates it; returns its rows or its count. */
     private List<List<Object>> run(int n, String sql) {
-        try (Session session = databases.get(n).newSession(); StatementResult result = session.execute(sql, List.of())) {
+        try (Session session = cluster.database(n).newSession(); StatementResult result = session.execute(sql, List.of())) {
             return result.isQuery() ? result.rows() : List.of(List.of(result.updateCount()));
         }
     }
@@ -151,15 +126,15 @@ class ParallelCopyTest {
     /** Each node's rows of {@code t}: by the hash of {@code k} on its owner, or all of them when replicated. */
     private void assertRowsOnTheirOwners(long total, boolean replicated) {
         long sum = 0;
-        for (int n = 0; n < nodes.size(); n++) {
-            Table table = databases.get(n).catalog().table("t").orElseThrow();
-            assertEquals(0, databases.get(n).catalog().stagedLoads().size());
-            try (Session session = databases.get(n).newLocalSession();
+        for (int n = 0; n < cluster.size(); n++) {
+            Table table = cluster.database(n).catalog().table("t").orElseThrow();
+            assertEquals(0, cluster.database(n).catalog().stagedLoads().size());
+            try (Session session = cluster.database(n).newLocalSession();
                     StatementResult result = session.execute("SELECT k FROM t", List.of());
                     BatchStream rows = result.batches()) {
                 for (Batch next = rows.next(); next != null; next = rows.next()) {
                     try (Batch batch = next) {
-                        for (int part : CpuHashPartitioner.partsOf(batch, List.of(0), nodes.size())) {
+                        for (int part : CpuHashPartitioner.partsOf(batch, List.of(0), cluster.size())) {
                             assertTrue(replicated || part == n, "a row of shard " + part + " on node " + (n + 1));
                         }
                     }
@@ -167,7 +142,7 @@ class ParallelCopyTest {
             }
             sum += table.rowCount();
         }
-        assertEquals(replicated ? total * nodes.size() : total, sum);
+        assertEquals(replicated ? total * cluster.size() : total, sum);
     }
 
     @ParameterizedTest(name = "{0} nodes over {1}")
@@ -224,8 +199,8 @@ class ParallelCopyTest {
         assertTrue(e.getMessage().startsWith(bad + ":302:10: expected a DECIMAL"), e.getMessage());
         assertEquals(alone.getMessage(), e.getMessage());
         assertEquals(List.of(List.of(2L, 200001L)), run(1, "SELECT COUNT(*), SUM(k) FROM t"));
-        for (Database database : databases) {
-            assertEquals(0, database.catalog().stagedLoads().size());
+        for (int n = 0; n < cluster.size(); n++) {
+            assertEquals(0, cluster.database(n).catalog().stagedLoads().size());
         }
     }
 

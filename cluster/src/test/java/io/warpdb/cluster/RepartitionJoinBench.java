@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,10 +144,7 @@ public final class RepartitionJoinBench {
         System.out.println("| nodes | rows per side | best time (s) | input tuples/s | per node | bytes | wire bytes | wire bytes per input tuple |");
         System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int nodes : nodeCounts) {
-            List<Member> cluster = new ArrayList<>();
-            for (int n = 1; n <= nodes; n++) {
-                cluster.add(Member.parse("n" + n + "=127.0.0.1:" + freePort() + ":" + freePort() + ":" + freePort()));
-            }
+            List<Member> cluster = InProcessCluster.members(nodes);
             if (processes) {
                 runProcesses(options, cluster);
             } else {
@@ -482,11 +478,5 @@ public final class RepartitionJoinBench {
             return new Batch(schema, List.<FieldVector>of(k, p), Arrays.asList(null, null), rows);
         }).toList();
         table.append(Batches.of(schema, batches));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1,8 +1,6 @@
 package io.warpdb.ingest;
 
 import io.warpdb.core.batch.Batch;
-import io.warpdb.core.error.SqlState;
-import io.warpdb.core.error.WarpException;
 import io.warpdb.core.types.Schema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
+import java.util.function.LongPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -59,23 +58,12 @@ public final class CsvRange implements AutoCloseable {
      * the first line end at or after {@code from}; the file's size when no line end follows.
      */
     public static long recordStart(Path file, long from) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(SCAN_BYTES);
-            long at = from;
-            while (channel.read(buffer, at) > 0) {
-                buffer.flip();
-                for (int i = 0; i < buffer.limit(); i++) {
-                    if (buffer.get(i) == '\n') {
-                        return at + i + 1;
-                    }
-                }
-                at += buffer.limit();
-                buffer.clear();
-            }
-            return Math.max(from, at);
-        } catch (IOException e) {
-            throw InputFiles.failure(file, e);
-        }
+        long[] at = {from};
+        boolean found = scanLineEnds(file, from, Long.MAX_VALUE, offset -> {
+            at[0] = offset + 1;
+            return false;
+        });
+        return found ? at[0] : Math.max(from, size(file));
     }
 
     /**
@@ -111,26 +99,45 @@ public final class CsvRange implements AutoCloseable {
 
     /** The line ends before offset {@code offset} of {@code file}: an error's line is counted from there. */
     static long linesBefore(Path file, long offset) {
+        long[] lines = {0};
+        scanLineEnds(file, 0, offset, at -> {
+            lines[0]++;
+            return true;
+        });
+        return lines[0];
+    }
+
+    /**
+     * Hands the offset of each line end in {@code [from, to)} of {@code file} to {@code more} until
+     * it answers false; returns whether it did.
+     */
+    private static boolean scanLineEnds(Path file, long from, long to, LongPredicate more) {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer buffer = ByteBuffer.allocate(SCAN_BYTES);
-            long lines = 0;
-            long at = 0;
-            while (at < offset) {
-                buffer.clear().limit((int) Math.min(SCAN_BYTES, offset - at));
+            for (long at = from; at < to; ) {
+                buffer.clear().limit((int) Math.min(SCAN_BYTES, to - at));
                 int n = channel.read(buffer, at);
                 if (n <= 0) {
-                    break;
+                    return false;
                 }
                 for (int i = 0; i < n; i++) {
-                    if (buffer.get(i) == '\n') {
-                        lines++;
+                    if (buffer.get(i) == '\n' && !more.test(at + i)) {
+                        return true;
                     }
                 }
                 at += n;
             }
-            return lines;
+            return false;
         } catch (IOException e) {
-            throw new WarpException(SqlState.IO_ERROR, "could not read file " + file + ": " + e.getMessage(), e);
+            throw InputFiles.failure(file, e);
+        }
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw InputFiles.failure(file, e);
         }
     }
 
