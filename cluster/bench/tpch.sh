@@ -48,11 +48,12 @@ for n in $(seq 1 "$nodes"); do
     done
 done
 head -1 "$work/n1.log"
+url="jdbc:warpdb:remote:http://127.0.0.1:7701"
 if [[ "${LOAD_ONLY:-}" == 1 ]]; then
-    JAVA_OPTS="${BENCH_OPTS:-}" "${warpdb[@]}" tpch load --sf "$sf" --tbl "$work/tbl" --cluster "jdbc:warpdb:remote:http://127.0.0.1:7701"
+    JAVA_OPTS="${BENCH_OPTS:-}" "${warpdb[@]}" tpch load --sf "$sf" --tbl "$work/tbl" --cluster "$url"
     exit
 fi
 one_node=(--in-memory)
 [[ -n "${ONE_NODE_DATA:-}" ]] && one_node=(--data "$ONE_NODE_DATA")
 JAVA_OPTS="${BENCH_OPTS:-}" "${warpdb[@]}" tpch bench --sf "$sf" "${one_node[@]}" --tbl "$work/tbl" --executor "$executor" \
-    --cluster "jdbc:warpdb:remote:http://127.0.0.1:7701" "$@"
+    --cluster "$url" "$@"
