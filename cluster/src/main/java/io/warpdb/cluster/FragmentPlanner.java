@@ -252,10 +252,10 @@ final class FragmentPlanner {
         return new AggregateNode(aggregate.input(), aggregate.groupKeys(), calls, new Schema(fields));
     }
 
-    /** A shard's SUM behind an AVG: DECIMAL(18, s) of DECIMAL(p, s), BIGINT of integers, DOUBLE of DOUBLE. */
+    /** A shard's SUM behind an AVG, typed as SQL types a SUM: DECIMAL(38, s) of DECIMAL(p, s), BIGINT of integers, DOUBLE of DOUBLE. */
     private static DataType partialSumType(DataType argument) {
         return switch (argument.kind()) {
-            case DECIMAL -> DataType.decimal(DataType.MAX_DECIMAL_PRECISION, argument.scale());
+            case DECIMAL -> DataType.decimal(DataType.MAX_WIDE_DECIMAL_PRECISION, argument.scale());
             case DOUBLE -> DataType.DOUBLE;
             default -> DataType.BIGINT;
         };

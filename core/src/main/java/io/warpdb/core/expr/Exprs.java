@@ -89,14 +89,15 @@ public final class Exprs {
      * DECIMAL as a double would round twice.
      */
     public static Expr average(Expr sum, Expr count, DataType type) {
-        DataType number = DataType.BIGINT;
         Expr numerator = sum;
         Expr denominator = count;
         int scale = sum.type().kind() == TypeKind.DECIMAL ? sum.type().scale() : 0;
         if (scale > 0) {
             Literal power = Literal.ofLong(Pow10.of(scale), DataType.BIGINT);
-            numerator = Call.of(Op.MULTIPLY, number, sum, power);
-            denominator = Call.of(Op.MULTIPLY, number, count, power);
+            // A SUM typed DECIMAL(38, s) keeps its unscaled value in 128 bits.
+            DataType unscaled = sum.type().isWideDecimal() ? DataType.decimal(DataType.MAX_WIDE_DECIMAL_PRECISION, 0) : DataType.BIGINT;
+            numerator = Call.of(Op.MULTIPLY, unscaled, sum, power);
+            denominator = Call.of(Op.MULTIPLY, DataType.BIGINT, count, power);
         }
         if (sum.type().kind() != TypeKind.DOUBLE) {
             numerator = Call.of(Op.CAST, DataType.DOUBLE, numerator);

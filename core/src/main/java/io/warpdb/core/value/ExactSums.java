@@ -10,7 +10,8 @@ import java.math.RoundingMode;
  * SUM and AVG of exact values (INTEGER, BIGINT, DECIMAL) finished from their sum, which both
  * executors keep exactly in 128 bits (a high and a low long): SUM at the result's scale, AVG
  * divided by the count rounded HALF_UP for a DECIMAL result and truncated for an integer one,
- * 22003 when the value does not fit the result type. DOUBLE results are {@link ExactQuotients}'.
+ * 22003 when the value does not fit the result type (a wide DECIMAL SUM: {@link #wideValue}). DOUBLE
+ * results are {@link ExactQuotients}'.
  */
 public final class ExactSums {
     private ExactSums() {
@@ -39,6 +40,14 @@ public final class ExactSums {
                     : sum.setScale(resultScale, RoundingMode.HALF_UP));
         }
         return Decimals.checkFits(value, type);
+    }
+
+    /**
+     * A SUM's value as the wide DECIMAL {@code type} (more than 18 digits), written into {@code into}:
+     * the 128-bit sum at the result's scale; 22003 beyond the type's precision.
+     */
+    public static Int128 wideValue(long high, long low, int inputScale, DataType type, Int128 into) {
+        return into.set(high, low).rescale(inputScale, type.scale()).checkPrecision(type.precision(), type.scale(), type.sqlName());
     }
 
     /** The 128-bit two's-complement unscaled value {@code high * 2^64 + unsigned low} at {@code scale}. */

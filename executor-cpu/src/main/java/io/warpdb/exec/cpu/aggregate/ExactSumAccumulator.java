@@ -1,7 +1,6 @@
 package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.types.DataType;
-import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.core.value.ExactSums;
 import io.warpdb.exec.cpu.column.Column;
@@ -9,7 +8,8 @@ import io.warpdb.exec.cpu.column.Column;
 /**
  * SUM and AVG of INTEGER, BIGINT or DECIMAL, accumulated exactly in 128 bits per group (a high
  * and a low long with carry), so no intermediate sum can overflow. The final value is core's
- * {@link ExactSums} (DOUBLE results {@link ExactQuotients}), which the GPU executor finishes its sums with too.
+ * {@link ExactSums} (DOUBLE results {@link ExactQuotients}), which the GPU executor finishes its
+ * sums with too ({@link SumResults}); a SUM typed as a wide DECIMAL is the 128-bit sum itself.
  */
 final class ExactSumAccumulator implements MergeableAccumulator {
     private final boolean average;
@@ -134,22 +134,6 @@ final class ExactSumAccumulator implements MergeableAccumulator {
     public Column result(int from, int count) {
         grow(from + count);
         fold();
-        boolean[] nulls = new boolean[count];
-        if (type.kind() == TypeKind.DOUBLE) {
-            double[] out = new double[count];
-            for (int i = 0; i < count; i++) {
-                int g = from + i;
-                nulls[i] = counts[g] == 0;
-                out[i] = nulls[i] ? 0 : ExactQuotients.toDouble(high[g], low[g], inputScale, average ? counts[g] : 1);
-            }
-            return Column.ofDoubles(type, out, nulls);
-        }
-        long[] out = new long[count];
-        for (int i = 0; i < count; i++) {
-            int g = from + i;
-            nulls[i] = counts[g] == 0;
-            out[i] = nulls[i] ? 0 : ExactSums.value(high[g], low[g], inputScale, counts[g], average, type);
-        }
-        return Column.ofLongs(type, out, nulls);
+        return SumResults.column(type, high, low, counts, from, count, inputScale, average);
     }
 }

@@ -1,7 +1,6 @@
 package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.types.DataType;
-import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
@@ -74,28 +73,6 @@ final class WideSumAccumulator implements MergeableAccumulator {
     @Override
     public Column result(int from, int count) {
         grow(from + count);
-        boolean[] nulls = new boolean[count];
-        if (type.kind() == TypeKind.DOUBLE) {
-            double[] out = new double[count];
-            for (int i = 0; i < count; i++) {
-                int g = from + i;
-                nulls[i] = counts[g] == 0;
-                out[i] = nulls[i] ? 0 : ExactQuotients.toDouble(high[g], low[g], inputScale, average ? counts[g] : 1);
-            }
-            return Column.ofDoubles(type, out, nulls);
-        }
-        long[] outLow = new long[count];
-        long[] outHigh = new long[count];
-        Int128 v = new Int128();
-        for (int i = 0; i < count; i++) {
-            int g = from + i;
-            nulls[i] = counts[g] == 0;
-            if (!nulls[i]) {
-                v.set(high[g], low[g]).rescale(inputScale, type.scale()).checkPrecision(type.precision(), type.scale(), type.sqlName());
-                outLow[i] = v.low;
-                outHigh[i] = v.high;
-            }
-        }
-        return Column.ofWide(type, outLow, outHigh, nulls);
+        return SumResults.column(type, high, low, counts, from, count, inputScale, average);
     }
 }

@@ -9,6 +9,7 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.core.value.ExactSums;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
 
 /**
@@ -21,7 +22,6 @@ import io.warpdb.exec.cpu.column.Column;
  * gets a segment tree of compensated (double-double) sums, and a frame adds its O(log n) nodes.
  */
 final class FrameSumEvaluator extends WindowEvaluator {
-    private final WindowCall call;
     private final WindowFunction function;
     private final DataType type;
     private final Column values;
@@ -39,11 +39,12 @@ final class FrameSumEvaluator extends WindowEvaluator {
     private final double[] treeHigh;
     private final double[] treeLow;
     private final long[] longs;
+    /** A wide DECIMAL SUM's upper words (its lower ones in {@link #longs}); null for other results. */
+    private final long[] highs;
     private final double[] doubles;
     private final boolean[] nulls;
 
     FrameSumEvaluator(WindowCall call, WindowEvaluator.Arguments args, int rows) {
-        this.call = call;
         this.function = call.function();
         this.type = call.type();
         this.values = function == WindowFunction.COUNT_STAR ? null : args.read(0, null);
@@ -51,7 +52,7 @@ final class FrameSumEvaluator extends WindowEvaluator {
         if (exact && !values.type().kind().isExactNumeric()) {
             throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + values.type().sqlName());
         }
-        if (exact && (values.type().isWideDecimal() || type.isWideDecimal())) {
+        if (exact && values.type().isWideDecimal()) {
             throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, function + " OVER a window of " + values.type().sqlName()
                     + " is not supported yet (DECIMAL of more than " + DataType.MAX_DECIMAL_PRECISION + " digits)");
         }
@@ -74,6 +75,7 @@ final class FrameSumEvaluator extends WindowEvaluator {
         this.treeLow = treeSums ? new double[2 * rows] : null;
         boolean isDouble = type.kind() == TypeKind.DOUBLE;
         this.longs = isDouble ? null : new long[rows];
+        this.highs = type.isWideDecimal() ? new long[rows] : null;
         this.doubles = isDouble ? new double[rows] : null;
         this.nulls = new boolean[rows];
     }
@@ -88,6 +90,7 @@ final class FrameSumEvaluator extends WindowEvaluator {
             sumDoubles(from, to, frameStart, frameEnd);
             return;
         }
+        Int128 wide = new Int128();
         for (int i = from; i < to; i++) {
             int s = frameStart[i];
             int e = frameEnd[i];
@@ -102,6 +105,10 @@ final class FrameSumEvaluator extends WindowEvaluator {
                 boolean average = function == WindowFunction.AVG;
                 if (doubles != null) {
                     doubles[i] = ExactQuotients.toDouble(hi, lo, inputScale, average ? count : 1);
+                } else if (highs != null) {
+                    ExactSums.wideValue(hi, lo, inputScale, type, wide);
+                    longs[i] = wide.low;
+                    highs[i] = wide.high;
                 } else {
                     longs[i] = ExactSums.value(hi, lo, inputScale, count, average, type);
                 }
@@ -169,6 +176,6 @@ final class FrameSumEvaluator extends WindowEvaluator {
         if (doubles != null) {
             return Column.ofDoubles(type, doubles, nulls);
         }
-        return Column.ofLongs(call.type(), longs, nulls);
+        return highs != null ? Column.ofWide(type, longs, highs, nulls) : Column.ofLongs(type, longs, nulls);
     }
 }
