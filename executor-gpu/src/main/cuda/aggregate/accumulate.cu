@@ -25,17 +25,29 @@ __device__ __forceinline__ long long exactValue(const KeySource& s, long long ro
 
 // Whether the operation adds a 128-bit exact addend per row (a = low word, b = high word).
 __device__ __forceinline__ bool sums128(int op) {
-    return op == OP_SUM_EXACT || op == OP_SQUARES_HIGH || op == OP_SQUARES_CROSS || op == OP_SQUARES_LOW;
+    return op == OP_SUM_EXACT || op == OP_SQUARES_HIGH || op == OP_SQUARES_CROSS || op == OP_SQUARES_LOW || op == OP_WIDE_LOW
+           || op == OP_WIDE_HIGH;
 }
 
 // Whether the state words a and b are double sums (b unused by OP_SUM_DOUBLE, where it stays 0).
 __device__ __forceinline__ bool sumsDoubles(int op) { return op == OP_SUM_DOUBLE || op == OP_DEVIATIONS; }
 
-// The state a partial starts from: nothing counted, MIN (and SINGLE_VALUE's MIN) at the largest key.
-__device__ __forceinline__ u64 emptyA(int op) { return (op == OP_MIN || op == OP_SINGLE_VALUE) ? ~0ull : 0ull; }
+// Operations that keep the least key in a (MIN, SINGLE_VALUE's MIN, a wide MIN's lower word), the greatest.
+__device__ __forceinline__ bool keepsLeast(int op) { return op == OP_MIN || op == OP_SINGLE_VALUE || op == OP_WIDE_MIN_LOW; }
+__device__ __forceinline__ bool keepsGreatest(int op) { return op == OP_MAX || op == OP_WIDE_MAX_LOW; }
 
-// The row's 128-bit addend of an exact sum: the value, or a part of its square (state.cuh).
+// The state a partial starts from: nothing counted, the least-keeping operations at the largest key.
+__device__ __forceinline__ u64 emptyA(int op) { return keepsLeast(op) ? ~0ull : 0ull; }
+
+// The row's 128-bit addend of an exact sum: the value, a part of its square, or a word of a wide
+// DECIMAL (state.cuh).
 __device__ __forceinline__ void exactAddend(const KeySource& s, int op, long long row, u64& lo, u64& hi) {
+    if (op == OP_WIDE_LOW || op == OP_WIDE_HIGH) {
+        const bool upper = op == OP_WIDE_HIGH;
+        lo = ((const u64*)s.values)[2 * row + (upper ? 1 : 0)];
+        hi = upper && (long long)lo < 0 ? ~0ull : 0ull;  // the upper word signed, the lower unsigned
+        return;
+    }
     const long long v = exactValue(s, row);
     const long long h = v >> 32;                         // arithmetic: -2^31 <= h < 2^31
     const unsigned long long l = (u64)v & 0xffffffffull;  // 0 <= l < 2^32
@@ -58,6 +70,19 @@ __device__ __forceinline__ void exactAddend(const KeySource& s, int op, long lon
             lo = (u64)v;
             hi = v < 0 ? ~0ull : 0ull;
     }
+}
+
+// The key a least- or greatest-keeping operation takes from the row of group g; false when the row
+// takes no part: a wide DECIMAL whose upper word is not the one the group's first pass picked.
+__device__ __forceinline__ bool pickedKey(const AggSpec& s, int op, int g, long long row, u64& key) {
+    if (op == OP_WIDE_MIN_LOW || op == OP_WIDE_MAX_LOW) {
+        const u64* words = (const u64*)s.arg.values;
+        if ((words[2 * row + 1] ^ SIGN_BIT) != s.centerSum[g]) return false;  // the upper word as an ordered key
+        key = words[2 * row];
+        return true;
+    }
+    key = orderedKey(s.arg, row);
+    return true;
 }
 
 // A DOUBLE row's deviation from its group's mean, the mean from the first pass's sum and count.
@@ -120,13 +145,16 @@ __device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* cou
             break;
         }
         case OP_MIN:
-            atomicAdd(&count[g], 1ull);
-            atomicMin(&a[g], orderedKey(s.arg, row));
-            break;
         case OP_MAX:
+        case OP_WIDE_MIN_LOW:
+        case OP_WIDE_MAX_LOW: {
+            u64 key;
+            if (!pickedKey(s, op, g, row, key)) break;
             atomicAdd(&count[g], 1ull);
-            atomicMax(&a[g], orderedKey(s.arg, row));
+            if (keepsGreatest(op)) atomicMax(&a[g], key);
+            else atomicMin(&a[g], key);
             break;
+        }
         default:  // OP_SINGLE_VALUE
             atomicMin(&a[g], orderedKey(s.arg, row));
             atomicOr(&b[g], 1ull);
@@ -151,8 +179,8 @@ __device__ __forceinline__ void mergeState(int op, u64* count, u64* a, u64* b, i
     atomicAdd(&count[g], partialCount);
     if (sums128(op)) atomicAdd128(&a[g], &b[g], pa, pb);
     else if (sumsDoubles(op)) atomicAddDoubles(&a[g], &b[g], __longlong_as_double((long long)pa), __longlong_as_double((long long)pb));
-    else if (op == OP_MIN) atomicMin(&a[g], pa);
-    else if (op == OP_MAX) atomicMax(&a[g], pa);
+    else if (op == OP_MIN || op == OP_WIDE_MIN_LOW) atomicMin(&a[g], pa);
+    else if (keepsGreatest(op)) atomicMax(&a[g], pa);
     else if (op == OP_SINGLE_VALUE) {
         atomicMin(&a[g], pa);
         if (pb) atomicOr(&b[g], 1ull);
@@ -215,9 +243,13 @@ __device__ __forceinline__ void rowPartial(const AggSpec& s, int op, int g, long
         const double d = deviation(s, g, row);
         a = (u64)__double_as_longlong(d * d);
         b = (u64)__double_as_longlong(d);
-    } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
-        a = orderedKey(s.arg, row);
-        b = 1;
+    } else if (keepsLeast(op) || keepsGreatest(op)) {
+        if (pickedKey(s, op, g, row, a)) {
+            b = 1;
+        } else {
+            count = 0;
+            a = emptyA(op);
+        }
     }
 }
 
@@ -229,8 +261,8 @@ __device__ __forceinline__ void combine(int op, u64& count, u64& a, u64& b, u64 
         a = (u64)__double_as_longlong(__longlong_as_double((long long)a) + __longlong_as_double((long long)oa));
         b = (u64)__double_as_longlong(__longlong_as_double((long long)b) + __longlong_as_double((long long)ob));
     }
-    else if (op == OP_MAX) a = max(a, oa);
-    else if (op == OP_MIN || op == OP_SINGLE_VALUE) {
+    else if (keepsGreatest(op)) a = max(a, oa);
+    else if (keepsLeast(op)) {
         a = min(a, oa);
         b |= ob;
     }
@@ -336,7 +368,7 @@ __device__ __forceinline__ void merge(Partial& p, const Partial& q, int op) {
     add128(p.lo, p.hi, q.lo, q.hi);
     p.sum += q.sum;
     p.sum2 += q.sum2;
-    p.best = op == OP_MAX ? max(p.best, q.best) : min(p.best, q.best);
+    p.best = keepsGreatest(op) ? max(p.best, q.best) : min(p.best, q.best);
     p.seen |= q.seen;
 }
 
@@ -347,7 +379,7 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
     for (int a = 0; a < numAggs; a++) {
         const AggSpec s = aggs[a];
         const int op = (int)s.op;
-        Partial p{0, 0, 0, op == OP_MAX ? 0ull : ~0ull, 0, 0.0, 0.0};
+        Partial p{0, 0, 0, keepsGreatest(op) ? 0ull : ~0ull, 0, 0.0, 0.0};
         for (long long row = (long long)blockIdx.x * BLOCK + threadIdx.x; row < n; row += (long long)gridDim.x * BLOCK) {
             if (op == OP_COUNT_ROWS || op == OP_SINGLE_VALUE) p.count++;
             if (op == OP_COUNT_ROWS || !keyValid(s.arg, row)) continue;
@@ -362,10 +394,12 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
                 const double d = deviation(s, 0, row);
                 p.sum += d * d;
                 p.sum2 += d;
-            } else if (op == OP_MIN || op == OP_MAX || op == OP_SINGLE_VALUE) {
-                u64 key = orderedKey(s.arg, row);
-                p.best = op == OP_MAX ? max(p.best, key) : min(p.best, key);
-                p.seen = 1;
+            } else if (keepsLeast(op) || keepsGreatest(op)) {
+                u64 key;
+                if (pickedKey(s, op, 0, row, key)) {
+                    p.best = keepsGreatest(op) ? max(p.best, key) : min(p.best, key);
+                    p.seen = 1;
+                }
             }
         }
         for (int o = 16; o > 0; o >>= 1) {
@@ -386,8 +420,8 @@ accumulate_all(const AggSpec* aggs, int numAggs, int n) {
             if (p.count != 0) atomicAdd(&s.count[0], p.count);
             if (sums128(op)) atomicAdd128(&s.a[0], &s.b[0], p.lo, p.hi);
             if (sumsDoubles(op)) atomicAddDoubles(&s.a[0], &s.b[0], p.sum, p.sum2);
-            if (op == OP_MIN || op == OP_SINGLE_VALUE) atomicMin(&s.a[0], p.best);
-            if (op == OP_MAX) atomicMax(&s.a[0], p.best);
+            if (keepsLeast(op)) atomicMin(&s.a[0], p.best);
+            if (keepsGreatest(op)) atomicMax(&s.a[0], p.best);
             if (op == OP_SINGLE_VALUE && p.seen) atomicOr(&s.b[0], 1ull);
         }
         __syncthreads();  // warpPartials is reused by the next aggregate

@@ -1,9 +1,10 @@
 // Turns each group's accumulated state (accumulate.cu) into the aggregate's value on the device,
 // by the rules of the host's twin (AggregateResults, core's ExactSums and Decimals): counts,
 // exact sums rescaled or averaged with HALF_UP (DOWN for integer results), double sums, MIN/MAX
-// keys decoded. What the common path cannot give exactly (a 128-bit sum beyond 64 bits, a value
-// out of the result's range, several rows for SINGLE_VALUE) sets the aggregate's flag, and the
-// host finishes that aggregate instead, raising the error the CPU raises.
+// keys decoded; a SUM typed as a wide DECIMAL (DECIMAL(38, s) of a narrower argument) is the
+// 128-bit sum itself. What the common path cannot give exactly (a narrow sum beyond 64 bits, a
+// value out of the result's range, several rows for SINGLE_VALUE) sets the aggregate's flag, and
+// the host finishes that aggregate instead, raising the error the CPU raises.
 #include "block.cuh"
 #include "../sort/ordered_key.cuh"
 #include "state.cuh"
@@ -19,7 +20,7 @@ struct FinishSpec {
     long long inputScale;   // of the summed values
     long long resultScale;  // of the result (0 unless DECIMAL)
     long long flags;        // FIT_INT32 | ROUND_HALF_UP
-    long long width;        // bytes per result value: 1, 4 or 8
+    long long width;        // bytes per result value: 1, 4, 8 or 16 (a wide DECIMAL SUM, at its argument's scale)
     const u64* count;
     const u64* a;
     const u64* b;
@@ -30,6 +31,10 @@ static_assert(sizeof(FinishSpec) == 12 * 8, "twelve words per aggregate, as Devi
 
 constexpr long long FIT_INT32 = 1;      // an INTEGER result: out of int32 range is an error
 constexpr long long ROUND_HALF_UP = 2;  // a DECIMAL average rounds HALF_UP, an integer one truncates
+
+// The upper word of 10^38, the first value a DECIMAL(38, s) cannot hold: a 128-bit sum whose upper
+// word is smaller in magnitude fits; the few beyond it are the host's to check exactly.
+constexpr long long DECIMAL38_HIGH = 0x4B3B4CA85A86C47All;
 
 // The value of an exact SUM or AVG whose sum fits 64 bits; false when it needs the host.
 __device__ __forceinline__ bool exactValue(const FinishSpec& s, long long sum, long long n, long long& value) {
@@ -59,6 +64,7 @@ finish_groups(const FinishSpec* specs, int numAggs, int groups, int* needsHost) 
             const FinishSpec s = specs[a];
             const long long n = (long long)s.count[g];
             long long value = 0;
+            long long wideHigh = 0;  // the upper word of a 16-byte result
             bool valid = true;
             bool ok = true;
             switch ((int)s.op) {
@@ -69,7 +75,11 @@ finish_groups(const FinishSpec* specs, int numAggs, int groups, int* needsHost) 
                     break;
                 case OP_SUM_EXACT: {
                     valid = n != 0;
-                    if (valid) {
+                    if (valid && s.width == 16) {
+                        value = (long long)s.a[g];
+                        wideHigh = (long long)s.b[g];
+                        ok = wideHigh > -DECIMAL38_HIGH && wideHigh < DECIMAL38_HIGH;
+                    } else if (valid) {
                         const long long low = (long long)s.a[g];
                         ok = (long long)s.b[g] == (low >> 63) && exactValue(s, low, n, value);
                     }
@@ -97,7 +107,8 @@ finish_groups(const FinishSpec* specs, int numAggs, int groups, int* needsHost) 
                 needsHost[a] = 1;
                 continue;
             }
-            if (s.width == 8) ((long long*)s.out)[g] = value;
+            if (s.width == 16) ((longlong2*)s.out)[g] = make_longlong2(value, wideHigh);
+            else if (s.width == 8) ((long long*)s.out)[g] = value;
             else if (s.width == 4) ((int*)s.out)[g] = (int)value;
             else ((unsigned char*)s.out)[g] = (unsigned char)value;
             s.valid[g] = valid ? 1 : 0;

@@ -21,5 +21,14 @@ constexpr int OP_SQUARES_LOW = 9;    // sum of l^2
 // DOUBLE values, the second pass over them: with m the group's mean from the first pass (its
 // OP_SUM_DOUBLE state, AggSpec.center*), count, a = sum of (x - m)^2, b = sum of (x - m), both doubles.
 constexpr int OP_DEVIATIONS = 10;
+// A wide DECIMAL v = h * 2^64 + l (16 bytes, l unsigned): its sum as the sum of l and the sum of h,
+// each kept as OP_SUM_EXACT keeps a sum; neither can overflow 128 bits below 2^63 rows.
+constexpr int OP_WIDE_LOW = 11;   // sum of l
+constexpr int OP_WIDE_HIGH = 12;  // sum of h
+// A wide DECIMAL's MIN (MAX): a first pass picks the least (greatest) h as OP_MIN (OP_MAX) does,
+// reading h as an ordered key; this second one, a = the least (greatest) l among the rows whose h
+// is the group's pick (AggSpec.centerSum: the first pass's a).
+constexpr int OP_WIDE_MIN_LOW = 13;
+constexpr int OP_WIDE_MAX_LOW = 14;
 
 }  // namespace warp

@@ -15,6 +15,8 @@ constexpr int KEY_INT64 = 2;
 constexpr int KEY_F64_ORDER = 3;     // -0.0 < 0.0: MIN/MAX pick one of the two by it
 constexpr int KEY_F64_EQUALITY = 4;  // -0.0 == 0.0, as GROUP BY matches and ORDER BY ties
 constexpr int KEY_RANK = 5;          // int32 dictionary code -> rank of its string value
+constexpr int KEY_WIDE_HIGH = 6;     // a 128-bit DECIMAL's upper word (signed): with KEY_WIDE_LOW after it,
+constexpr int KEY_WIDE_LOW = 7;      // its lower word (unsigned), an LSD sort orders the values
 
 constexpr u64 SIGN_BIT = 1ull << 63;
 
@@ -55,6 +57,10 @@ __device__ __forceinline__ u64 orderedKey(const KeySource& k, long long row) {
             return doubleKey(((const double*)k.values)[row], false);
         case KEY_F64_EQUALITY:
             return doubleKey(((const double*)k.values)[row], true);
+        case KEY_WIDE_HIGH:
+            return (u64)((const long long*)k.values)[2 * row + 1] ^ SIGN_BIT;
+        case KEY_WIDE_LOW:
+            return (u64)((const long long*)k.values)[2 * row];
         default:
             return k.ranks[((const int*)k.values)[row]];
     }

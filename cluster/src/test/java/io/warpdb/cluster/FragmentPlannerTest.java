@@ -82,7 +82,7 @@ class FragmentPlannerTest {
         assertEquals(List.of(Output.MERGE), outputs(fragments));
         AggregateNode half = FragmentPlanner.shardHalf((AggregateNode) fragments.get(0).plan());
         assertEquals("[SUM([$1]), COUNT_STAR([]), SUM([$0]), COUNT([$1]), COUNT([$0])]", half.aggregates().toString());
-        assertEquals("DECIMAL(18,2)", half.schema().type(0).sqlName());
+        assertEquals("DECIMAL(38,2)", half.schema().type(0).sqlName());
     }
 
     @Test

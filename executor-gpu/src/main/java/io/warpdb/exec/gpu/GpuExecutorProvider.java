@@ -176,10 +176,15 @@ public final class GpuExecutorProvider implements ExecutorProvider {
     /**
      * Whether the node's operator takes columns of every type, wide DECIMALs included: scans and
      * values copy them in, filters and projections compute with them (the interpreter's 128-bit
-     * instructions; what it does not compute throws {@link Unsupported}).
+     * instructions; what it does not compute throws {@link Unsupported}), sorts order by them,
+     * joins, unions and shared results carry them (joins refuse them as keys), set operations and
+     * aggregates group by them (two keys each), aggregates make them (a SUM of a DECIMAL is
+     * DECIMAL(38, s)) and sum, average and pick them (other aggregates refuse them).
      */
     private static boolean takesEveryType(PlanNode node) {
-        return node instanceof ScanNode || node instanceof ValuesNode || node instanceof FilterNode || node instanceof ProjectNode;
+        return node instanceof ScanNode || node instanceof ValuesNode || node instanceof FilterNode || node instanceof ProjectNode
+                || node instanceof SortNode || node instanceof JoinNode || node instanceof AggregateNode || node instanceof UnionNode
+                || node instanceof SetOpNode || node instanceof SharedNode;
     }
 
     /** A type of the node's output or inputs that not every GPU operator handles ({@link ProgramCompiler#everyOperatorTakes}); null if none. */

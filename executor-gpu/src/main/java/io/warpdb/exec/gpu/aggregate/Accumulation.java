@@ -36,6 +36,12 @@ final class Accumulation {
     static final int OP_SQUARES_LOW = 9;
     /** The sums of DOUBLE values' deviations from their group's mean, and of their squares ({@link VarianceAggregation}). */
     static final int OP_DEVIATIONS = 10;
+    /** A wide DECIMAL's sum in two parts ({@link WideDecimalAggregation}): of its lower words (unsigned) and of its upper words, each kept as OP_SUM_EXACT keeps a sum. */
+    static final int OP_WIDE_LOW = 11;
+    static final int OP_WIDE_HIGH = 12;
+    /** A wide DECIMAL's MIN or MAX, second pass: the least or greatest lower word among the rows whose upper word the first pass (OP_MIN, OP_MAX) picked. */
+    static final int OP_WIDE_MIN_LOW = 13;
+    static final int OP_WIDE_MAX_LOW = 14;
     /** Words per aggregate in the kernel's spec table (accumulate.cu's AggSpec). */
     private static final int SPEC_LONGS = 10;
 
@@ -152,7 +158,8 @@ final class Accumulation {
     /**
      * As {@link #run(List, List, DeviceBuffer, int, int, DeviceWork)} for operations given as OP_
      * constants; {@code centers} holds, for each OP_DEVIATIONS, the OP_SUM_DOUBLE state of the
-     * same argument and groups (its groups' means), null for the others.
+     * same argument and groups (its groups' means), for each OP_WIDE_MIN_LOW (MAX_LOW) the OP_MIN
+     * (OP_MAX) state of the same argument and groups, null for the others.
      */
     static List<DeviceState> run(List<Integer> ops, List<KeyColumn> args, List<DeviceState> centers, DeviceBuffer groupOfRow,
             int groupCount, int rows, DeviceWork work) {
@@ -169,7 +176,7 @@ final class Accumulation {
                 try {
                     a = work.allocate(stateBytes, "aggregate state a");
                     // MIN (and SINGLE_VALUE's MIN) starts at the largest key, everything else at zero.
-                    a.fill(op == OP_MIN || op == OP_SINGLE_VALUE ? (byte) 0xFF : 0, stateBytes, work.stream());
+                    a.fill(op == OP_MIN || op == OP_SINGLE_VALUE || op == OP_WIDE_MIN_LOW ? (byte) 0xFF : 0, stateBytes, work.stream());
                     b = work.allocateZeroed(stateBytes, "aggregate state b");
                 } catch (RuntimeException e) {
                     count.close();
@@ -182,8 +189,9 @@ final class Accumulation {
                 states.add(state);
                 long[] source = arg == null ? new long[4] : arg.descriptor();
                 DeviceState center = centers.get(i);
-                if ((op == OP_DEVIATIONS) != (center != null)) {
-                    throw new IllegalArgumentException("OP_DEVIATIONS, and only it, reads the means of a first pass: op " + op);
+                boolean readsFirstPass = op == OP_DEVIATIONS || op == OP_WIDE_MIN_LOW || op == OP_WIDE_MAX_LOW;
+                if (readsFirstPass != (center != null)) {
+                    throw new IllegalArgumentException("OP_DEVIATIONS and OP_WIDE_MIN_LOW/MAX_LOW, and only they, read a first pass: op " + op);
                 }
                 int at = i * SPEC_LONGS;
                 specs[at] = op;

@@ -10,6 +10,7 @@ import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Decimals;
 import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.core.value.ExactSums;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
 import io.warpdb.exec.gpu.sort.KeyColumn;
@@ -17,7 +18,8 @@ import io.warpdb.exec.gpu.sort.KeyColumn;
 /**
  * Turns each group's accumulated state into the aggregate's value, on the host and by the CPU
  * accumulators' rules (core's value package): COUNT checked against the result type; exact SUM
- * and AVG finished by {@link ExactSums} (DOUBLE results by {@link ExactQuotients}); DOUBLE sums
+ * and AVG finished by {@link ExactSums} (DOUBLE results by {@link ExactQuotients}, wide DECIMAL
+ * SUMs as two words per group); DOUBLE sums
  * divided by the count; MIN/MAX decoded from ordered keys (strings as codes of their rank
  * dictionary); SINGLE_VALUE failing with 21000 for a group of several rows.
  */
@@ -62,6 +64,9 @@ final class AggregateResults {
             case Accumulation.OP_SUM_EXACT -> {
                 boolean average = call.function() == AggFunction.AVG;
                 int inputScale = Decimals.scaleOf(argType);
+                if (type.isWideDecimal()) {
+                    return HostColumns.upload(type, wideSums(state, inputScale, type, nulls), nulls, null, work);
+                }
                 for (int g = 0; g < groups; g++) {
                     long n = state.count()[g];
                     nulls[g] = n == 0;
@@ -87,6 +92,21 @@ final class AggregateResults {
             }
         }
         return HostColumns.upload(type, values, nulls, dictionary, work);
+    }
+
+    /** The SUMs of a wide DECIMAL type as two words per group, low then high ({@link ExactSums#wideValue}); NULL where no value was summed. */
+    private static long[] wideSums(Accumulation.State state, int inputScale, DataType type, boolean[] nulls) {
+        long[] words = new long[2 * nulls.length];
+        Int128 sum = new Int128();
+        for (int g = 0; g < nulls.length; g++) {
+            nulls[g] = state.count()[g] == 0;
+            if (!nulls[g]) {
+                ExactSums.wideValue(state.b()[g], state.a()[g], inputScale, type, sum);
+                words[2 * g] = sum.low;
+                words[2 * g + 1] = sum.high;
+            }
+        }
+        return words;
     }
 
     /** The physical value of an ordered key (sort/ordered_key.cuh); string keys are ranks. */

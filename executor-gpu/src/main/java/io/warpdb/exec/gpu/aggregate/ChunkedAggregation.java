@@ -44,12 +44,15 @@ final class ChunkedAggregation {
     /**
      * Whether the node's aggregates have states that merge across chunks: all but DISTINCT ones
      * (MIN and MAX aside), APPROX_COUNT_DISTINCT (whose distinct hashes the chunks' states do not
-     * carry) and variances (whose sum of squares needs its sum beside it, which the chunks'
-     * partial states do not carry).
+     * carry), variances (whose sum of squares needs its sum beside it, which the chunks'
+     * partial states do not carry) and aggregates of wide DECIMALs (two states each, {@link WideDecimalAggregation}).
      */
     static boolean mergeable(AggregateNode node) {
+        Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
-            if (DistinctAggregation.isDistinct(call) || ApproxDistinctAggregation.applies(call) || VarianceAggregation.isVariance(call)) {
+            boolean wideArgument = call.args().size() == 1 && input.type(call.args().get(0)).isWideDecimal();
+            if (DistinctAggregation.isDistinct(call) || ApproxDistinctAggregation.applies(call) || VarianceAggregation.isVariance(call)
+                    || wideArgument) {
                 return false;
             }
         }

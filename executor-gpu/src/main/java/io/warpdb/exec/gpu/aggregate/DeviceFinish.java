@@ -20,7 +20,8 @@ import java.util.List;
  * and back. The kernel follows {@link AggregateResults}'s rules; an aggregate it cannot finish
  * exactly (an exact sum beyond 64 bits, a value out of the result's range, SINGLE_VALUE over
  * several rows) or whose result it does not compute (an exact sum or average as DOUBLE) is
- * finished by {@link AggregateResults} on the host, which gives the CPU's value or error.
+ * finished by {@link AggregateResults} on the host, which gives the CPU's value or error. A SUM
+ * typed DECIMAL(38, s) is the 128-bit sum itself, written as the wide value it is.
  */
 final class DeviceFinish {
     private static final String MODULE = "aggregate/finish";
@@ -76,9 +77,18 @@ final class DeviceFinish {
         }
     }
 
-    /** Whether the kernel computes this aggregate's result: all but exact sums and averages as DOUBLE. */
+    /**
+     * Whether the kernel computes this aggregate's result: all but exact sums and averages as DOUBLE,
+     * and of the wide DECIMAL results only a SUM's of 38 digits at its argument's scale (the 128-bit
+     * sum as it is).
+     */
     private static boolean onDevice(AggCall call, KeyColumn arg) {
-        return Accumulation.op(call, arg) != Accumulation.OP_SUM_EXACT || call.type().kind() != TypeKind.DOUBLE;
+        DataType type = call.type();
+        if (type.isWideDecimal()) {
+            return call.function() == AggFunction.SUM && type.precision() == DataType.MAX_WIDE_DECIMAL_PRECISION
+                    && Decimals.scaleOf(arg.column().type()) == type.scale();
+        }
+        return Accumulation.op(call, arg) != Accumulation.OP_SUM_EXACT || type.kind() != TypeKind.DOUBLE;
     }
 
     /** Codes of MIN/MAX over strings are ranks, into the rank dictionary. */

@@ -36,9 +36,27 @@ public final class GpuAggregate {
     private GpuAggregate() {
     }
 
+    /**
+     * Whether the GPU aggregates this node: wide DECIMALs (more than 18 digits) as group keys (two
+     * keys each, {@link KeyColumn#forGrouping}), as the arguments of SUM, AVG, MIN and MAX
+     * ({@link WideDecimalAggregation}), counted, and as SUM's results; as other aggregates'
+     * arguments they run on the CPU.
+     */
     public static Support supports(AggregateNode node) {
         Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
+            for (int a : call.args()) {
+                boolean countsOnly = call.function() == AggFunction.COUNT && !call.distinct();
+                if (input.type(a).isWideDecimal() && !WideDecimalAggregation.applies(call) && !countsOnly) {
+                    return Support.no(call + " over " + input.type(a).sqlName() + " (a wide DECIMAL) runs on the CPU");
+                }
+            }
+            DataType argType = call.args().size() == 1 ? input.type(call.args().get(0)) : null;
+            boolean makesWide = call.function() == AggFunction.SUM
+                    || WideDecimalAggregation.applies(call) && argType != null && argType.isWideDecimal();
+            if (call.type().isWideDecimal() && !makesWide) {
+                return Support.no(call + " typed " + call.type().sqlName() + " runs on the CPU");
+            }
             AggFunction f = call.function();
             if (DistinctAggregation.isDistinct(call) && !DistinctAggregation.supports(call)) {
                 return Support.no(call + ": DISTINCT " + f + " runs on the CPU");
@@ -105,18 +123,21 @@ public final class GpuAggregate {
     /**
      * The result column of each of {@code calls} (none DISTINCT but MIN/MAX) over the rows of
      * {@code input} in {@code groups} groups ({@code groupOfRow}: int32 per row; null: one group):
-     * variances by {@link VarianceAggregation}, the others accumulated and finished on the device
+     * variances by {@link VarianceAggregation}, aggregates of wide DECIMALs by {@link WideDecimalAggregation},
+     * the others accumulated and finished on the device
      * ({@link DeviceFinish}). The caller owns the columns; the rest stays the caller's.
      */
     static List<DeviceColumn> columns(List<AggCall> calls, DeviceTable input, DeviceBuffer groupOfRow, int groups, DeviceWork work) {
         List<Integer> variances = new ArrayList<>();
+        List<Integer> wideArguments = new ArrayList<>();
         List<Integer> others = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            (VarianceAggregation.isVariance(calls.get(i)) ? variances : others).add(i);
-        }
         DeviceColumn[] results = new DeviceColumn[calls.size()];
         try (Arguments arguments = Arguments.of(calls, input, work)) {
             List<KeyColumn> args = arguments.keys();
+            for (int i = 0; i < calls.size(); i++) {
+                (VarianceAggregation.isVariance(calls.get(i)) ? variances
+                        : WideDecimalAggregation.applies(calls.get(i), args.get(i)) ? wideArguments : others).add(i);
+            }
             if (!others.isEmpty()) {
                 List<KeyColumn> otherArgs = others.stream().map(args::get).toList();
                 List<AggCall> otherCalls = others.stream().map(calls::get).toList();
@@ -130,6 +151,10 @@ public final class GpuAggregate {
             if (!variances.isEmpty()) {
                 place(results, variances, VarianceAggregation.columns(variances.stream().map(calls::get).toList(),
                         variances.stream().map(args::get).toList(), groupOfRow, groups, input.rows(), work));
+            }
+            if (!wideArguments.isEmpty()) {
+                place(results, wideArguments, WideDecimalAggregation.columns(wideArguments.stream().map(calls::get).toList(),
+                        wideArguments.stream().map(args::get).toList(), groupOfRow, groups, input.rows(), work));
             }
             return List.of(results);
         } catch (RuntimeException e) {
@@ -154,7 +179,7 @@ public final class GpuAggregate {
                         column = Accumulation.allValid(call.args().stream().map(input::column).toList(), input.rows(), work);
                         args.owned().add(column);
                     }
-                    args.keys().add(column == null ? null : new KeyColumn(column, false, work));
+                    args.keys().add(column == null ? null : KeyColumn.forAccumulation(column, work));
                 }
                 return args;
             } catch (RuntimeException e) {
@@ -214,11 +239,12 @@ public final class GpuAggregate {
         DeviceColumn groupIds = null;
         try {
             for (int k : node.groupKeys()) {
-                keys.add(new KeyColumn(input.column(k), true, work));
+                keys.addAll(KeyColumn.forGrouping(input.column(k), true, work));
             }
             groups = group(keys, rows, forced, work);
             groupIds = new DeviceColumn(DataType.INTEGER.withNullable(false), rows, groups.groupOfRow(), null, null);
-            try (DeviceTable keyTable = new DeviceTable(keySchema(node), rows, keys.stream().map(k -> k.column().share()).toList())) {
+            try (DeviceTable keyTable = new DeviceTable(keySchema(node), rows,
+                    node.groupKeys().stream().map(k -> input.column(k).share()).toList())) {
                 return new Grouping(ColumnGather.gather(keyTable, groups.representatives(), groups.count(), work), groupIds,
                         groups.count());
             }
@@ -285,7 +311,7 @@ public final class GpuAggregate {
         List<KeyColumn> keys = new ArrayList<>();
         try {
             for (DeviceColumn c : table.columns()) {
-                keys.add(new KeyColumn(c, forEquality, work));
+                keys.addAll(KeyColumn.forGrouping(c, forEquality, work));
             }
             return group(keys, table.rows(), null, work);
         } finally {

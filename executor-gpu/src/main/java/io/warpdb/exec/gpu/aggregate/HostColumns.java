@@ -13,16 +13,17 @@ final class HostColumns {
 
     /**
      * A column of {@code type} from physical values (integers, unscaled decimals, days, 0/1,
-     * double bits, codes into {@code dictionary}) and NULL flags (null: none).
+     * double bits, codes into {@code dictionary}; a wide DECIMAL's as two words per row, low then
+     * high) and NULL flags (null: none).
      */
     static DeviceColumn upload(DataType type, long[] values, boolean[] nulls, StringDictionary dictionary, DeviceWork work) {
-        int rows = values.length;
         int width = DeviceColumn.width(type);
+        int rows = width == 2 * Long.BYTES ? values.length / 2 : values.length;
         if (rows == 0) {
             return new DeviceColumn(type, 0, work.allocate(1, "aggregate values"), null, dictionary);
         }
         DeviceBuffer data = switch (width) {
-            case 8 -> work.upload(values, "aggregate values");
+            case 16, 8 -> work.upload(values, "aggregate values");
             case 4 -> {
                 int[] ints = new int[rows];
                 for (int i = 0; i < rows; i++) {

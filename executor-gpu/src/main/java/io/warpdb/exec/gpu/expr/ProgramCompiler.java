@@ -118,9 +118,10 @@ public final class ProgramCompiler {
 
     /**
      * Whether every GPU operator handles values of this type: all but a DECIMAL of more than 18
-     * digits, 128 bits wide, which only scans, filters and projections take (the interpreter
-     * computes with them; nodes of other kinds with such columns run on the CPU, as placement
-     * reads the provider's planSupport). The {@link #isCarried carried} types go through in
+     * digits, 128 bits wide, which scans, filters and projections take (the interpreter
+     * computes with them), sorts, joins and aggregates in the places their own checks allow;
+     * nodes of other kinds with such columns run on the CPU, as placement reads the provider's
+     * planSupport. The {@link #isCarried carried} types go through in
      * their physical form.
      */
     public static boolean everyOperatorTakes(DataType type) {

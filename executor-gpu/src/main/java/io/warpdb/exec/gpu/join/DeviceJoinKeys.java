@@ -88,6 +88,9 @@ final class DeviceJoinKeys implements AutoCloseable {
     static String unsupported(DataType left, DataType right) {
         TypeKind l = left.kind();
         TypeKind r = right.kind();
+        if (left.isWideDecimal() || right.isWideDecimal()) {
+            return "join keys " + left.sqlName() + " = " + right.sqlName() + " (a wide DECIMAL) run on the CPU";
+        }
         if (l.isString() && r.isString() || l == r && l != TypeKind.DECIMAL) {
             return null;
         }

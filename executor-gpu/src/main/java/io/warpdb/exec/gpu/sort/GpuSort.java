@@ -14,7 +14,8 @@ import java.util.List;
  * ORDER BY with OFFSET/LIMIT on the GPU: a stable radix sort of the row ids by the keys
  * ({@link RadixSorter}), then every column gathered through the kept window of the order.
  * Orders as the CPU does: strings by value, doubles as Double.compare (-0.0 before 0.0, NaN
- * last), FALSE before TRUE, NULLs where the key says regardless of direction.
+ * last), FALSE before TRUE, NULLs where the key says regardless of direction; a wide DECIMAL key
+ * sorts as two, its upper word then its lower ({@link KeyColumn#forSort}).
  */
 public final class GpuSort {
     private GpuSort() {
@@ -38,9 +39,10 @@ public final class GpuSort {
             List<RadixSorter.Key> keys = new ArrayList<>();
             for (SortKey k : node.keys()) {
                 // Equality keys: -0.0 and 0.0 are equal values, so they tie and later keys decide.
-                KeyColumn column = new KeyColumn(input.column(k.column()), true, work);
-                columns.add(column);
-                keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
+                for (KeyColumn column : KeyColumn.forSort(input.column(k.column()), work)) {
+                    columns.add(column);
+                    keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
+                }
             }
             try (DeviceBuffer order = RadixSorter.sortedRowIds(keys, rows, work)) {
                 return ColumnGather.gather(input, order, first, count, work);

@@ -4,6 +4,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
 import io.warpdb.exec.gpu.runtime.DeviceWork;
+import java.util.List;
 
 /**
  * A device column read as order-preserving unsigned 64-bit keys (sort/ordered_key.cuh): the
@@ -17,6 +18,9 @@ public final class KeyColumn implements AutoCloseable {
     public static final int F64_ORDER = 3;
     public static final int F64_EQUALITY = 4;
     public static final int RANK = 5;
+    /** A wide DECIMAL's upper word, signed, and its lower word, unsigned: sorted by both, in that significance, it sorts by value. */
+    public static final int WIDE_HIGH = 6;
+    public static final int WIDE_LOW = 7;
 
     private final DeviceColumn column;
     private final int kind;
@@ -28,6 +32,42 @@ public final class KeyColumn implements AutoCloseable {
      */
     public KeyColumn(DeviceColumn column, boolean forEquality, DeviceWork work) {
         this(column, forEquality, column.type().kind().isString() ? StringRanks.of(column.dictionary()) : null, null, work);
+    }
+
+    /**
+     * The keys that sort rows as {@code column}'s values do: the column itself, or a wide DECIMAL's
+     * upper and lower words, the upper more significant (the caller closes them).
+     */
+    public static List<KeyColumn> forSort(DeviceColumn column, DeviceWork work) {
+        return forGrouping(column, true, work);
+    }
+
+    /**
+     * As {@link #forSort}, for grouping or matching rows by their values: equal values have equal
+     * keys ({@code forEquality} as for the constructor).
+     */
+    public static List<KeyColumn> forGrouping(DeviceColumn column, boolean forEquality, DeviceWork work) {
+        if (column.type().isWideDecimal()) {
+            return List.of(new KeyColumn(column, WIDE_HIGH), new KeyColumn(column, WIDE_LOW));
+        }
+        return List.of(new KeyColumn(column, forEquality, work));
+    }
+
+    /**
+     * An aggregate's argument: as the constructor reads it for MIN and MAX (doubles ordered, -0.0
+     * before 0.0), a wide DECIMAL as its upper word (MIN and MAX pick by it first, then by the lower
+     * word among the rows that have the picked one; sums read both words: aggregate/accumulate.cu).
+     */
+    public static KeyColumn forAccumulation(DeviceColumn column, DeviceWork work) {
+        return column.type().isWideDecimal() ? new KeyColumn(column, WIDE_HIGH) : new KeyColumn(column, false, work);
+    }
+
+    /** A key of {@code kind} read from a column of no dictionary. */
+    private KeyColumn(DeviceColumn column, int kind) {
+        this.column = column;
+        this.kind = kind;
+        this.ranks = null;
+        this.rankBuffer = null;
     }
 
     /**
@@ -51,8 +91,14 @@ public final class KeyColumn implements AutoCloseable {
         this.rankBuffer = codeKeys == null || codeKeys.length == 0 ? null : work.upload(codeKeys, "string key codes");
     }
 
-    /** How a column of {@code type} reads as ordered keys; {@code forEquality} as for the constructor. */
+    /**
+     * How a column of {@code type} reads as one ordered key; {@code forEquality} as for the
+     * constructor. A wide DECIMAL is no one key ({@link #forSort}).
+     */
     public static int kindOf(DataType type, boolean forEquality) {
+        if (type.isWideDecimal()) {
+            throw new IllegalArgumentException(type.sqlName() + " is 128 bits wide: it sorts as two keys (KeyColumn.forSort)");
+        }
         return switch (type.kind()) {
             case BOOLEAN -> BOOL;
             case INTEGER, DATE -> INT32;

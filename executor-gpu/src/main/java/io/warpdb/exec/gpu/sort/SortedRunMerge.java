@@ -7,6 +7,7 @@ import io.warpdb.core.plan.SortKey;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.gpu.partition.HostTable;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -14,6 +15,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -93,10 +95,12 @@ public final class SortedRunMerge {
     private static final class Run {
         final HostTable table;
         final int rows;
-        /** Per key: the values as longs ordered as SQL orders them (null for string keys). */
+        /** Per key: the values as longs ordered as SQL orders them (null for string and wide DECIMAL keys). */
         final long[][] ordered;
         /** Per key: the values of a string key (null for other keys). */
         final String[][] strings;
+        /** Per key: the values of a wide DECIMAL key (null for other keys). */
+        final BigDecimal[][] decimals;
         /** Per key: which rows are NULL. */
         final boolean[][] nulls;
         /** Per row: its batch, and its row in that batch. */
@@ -110,6 +114,7 @@ public final class SortedRunMerge {
             this.rows = Math.toIntExact(table.rows());
             this.ordered = new long[keys.size()][];
             this.strings = new String[keys.size()][];
+            this.decimals = new BigDecimal[keys.size()][];
             this.nulls = new boolean[keys.size()][];
             this.batchOf = new int[rows];
             this.rowOf = new int[rows];
@@ -129,8 +134,10 @@ public final class SortedRunMerge {
 
         private void read(int k, int column, DataType type, List<Batch> batches) {
             boolean isString = type.kind().isString();
-            long[] values = isString ? null : new long[rows];
+            boolean isWide = type.isWideDecimal();
+            long[] values = isString || isWide ? null : new long[rows];
             String[] texts = isString ? new String[rows] : null;
+            BigDecimal[] wide = isWide ? new BigDecimal[rows] : null;
             boolean[] isNull = new boolean[rows];
             int at = 0;
             for (Batch batch : batches) {
@@ -141,6 +148,8 @@ public final class SortedRunMerge {
                         isNull[at] = true;
                     } else if (isString) {
                         texts[at] = dictionary.get(((IntVector) v).get(r));
+                    } else if (isWide) {
+                        wide[at] = ((DecimalVector) v).getObject(r);
                     } else {
                         values[at] = orderedValue(v, type, r);
                     }
@@ -148,6 +157,7 @@ public final class SortedRunMerge {
             }
             ordered[k] = values;
             strings[k] = texts;
+            decimals[k] = wide;
             nulls[k] = isNull;
         }
     }
@@ -186,7 +196,9 @@ public final class SortedRunMerge {
                 }
                 continue;
             }
-            int c = a.strings[k] != null ? a.strings[k][ra].compareTo(b.strings[k][rb]) : Long.compare(a.ordered[k][ra], b.ordered[k][rb]);
+            int c = a.strings[k] != null ? a.strings[k][ra].compareTo(b.strings[k][rb])
+                    : a.decimals[k] != null ? a.decimals[k][ra].compareTo(b.decimals[k][rb])
+                    : Long.compare(a.ordered[k][ra], b.ordered[k][rb]);
             if (c != 0) {
                 return keys.get(k).descending() ? -c : c;
             }

@@ -55,6 +55,25 @@ class GpuSortTest extends GpuTestBase {
         }
     }
 
+    /**
+     * Wide DECIMAL keys (a SUM's type): two keys to the radix sort, the upper word then the lower,
+     * with values of every sign and both words' limits, alone and before a second key.
+     */
+    @Test
+    void wideDecimalKeysEveryDirectionAndNullPlacement() {
+        long seed = 150;
+        for (DataType wide : List.of(DataType.decimal(38, 2), DataType.decimal(24, 0))) {
+            for (boolean descending : new boolean[] {false, true}) {
+                for (boolean nullsFirst : new boolean[] {false, true}) {
+                    check(seed++, List.of(wide), Options.plain().withNulls(0.15).withExtremes(),
+                            List.of(new SortKey(0, descending, nullsFirst)), 0, -1);
+                    check(seed++, List.of(wide, DataType.INTEGER), Options.plain().withDistinct(20).withNulls(0.1),
+                            List.of(new SortKey(0, descending, nullsFirst), new SortKey(1, false, false)), 1, 40);
+                }
+            }
+        }
+    }
+
     @Test
     void fullRangeKeysWithNullsAndExtremes() {
         // BIGINT extremes span all 64 bits, so NULL needs the separate flag pass.

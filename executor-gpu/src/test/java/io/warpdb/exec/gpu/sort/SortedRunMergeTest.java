@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
  * {@link OutOfCoreSort} cuts it, each run sorted by the CPU executor (standing in for the device's
  * stable sort), and the merge must equal the CPU's sort of the whole input in order: ties in input
  * order (a unique payload column shows any instability), NULLs first or last, DESC, strings of
- * different dictionaries per run, -0.0 tying with 0.0, OFFSET and LIMIT.
+ * different dictionaries per run, -0.0 tying with 0.0, wide DECIMALs, OFFSET and LIMIT.
  */
 class SortedRunMergeTest extends GpuTestBase {
     private static final Schema SCHEMA = new Schema(List.of(new Field("i", DataType.INTEGER), new Field("s", DataType.VARCHAR),
             new Field("d", DataType.DOUBLE), new Field("m", DataType.decimal(12, 2)), new Field("b", DataType.BOOLEAN),
-            new Field("t", DataType.DATE), new Field("payload", DataType.BIGINT)));
+            new Field("t", DataType.DATE), new Field("w", DataType.decimal(38, 2)), new Field("payload", DataType.BIGINT)));
 
     @Test
     void mergedRunsEqualTheWholeSortInOrder() {
@@ -46,6 +46,7 @@ class SortedRunMergeTest extends GpuTestBase {
                     List.of(new SortKey(0, true, false), new SortKey(1, false, false)),
                     List.of(new SortKey(1, true, true), new SortKey(2, false, true)),
                     List.of(new SortKey(2, true, false)),
+                    List.of(new SortKey(6, true, false), new SortKey(0, false, true)),
                     List.of(new SortKey(3, false, false), new SortKey(4, true, true), new SortKey(5, false, true)),
                     List.of());
             for (List<SortKey> keys : orders) {
