@@ -127,7 +127,9 @@ __device__ __forceinline__ void accumulateRow(const AggSpec& s, int op, u64* cou
         case OP_SUM_EXACT:
         case OP_SQUARES_HIGH:
         case OP_SQUARES_CROSS:
-        case OP_SQUARES_LOW: {
+        case OP_SQUARES_LOW:
+        case OP_WIDE_LOW:
+        case OP_WIDE_HIGH: {
             u64 lo, hi;
             exactAddend(s.arg, op, row, lo, hi);
             atomicAdd(&count[g], 1ull);
