@@ -2,9 +2,12 @@
 // FrameSumEvaluator). Counts and exact sums (INTEGER, BIGINT, DECIMAL) come from prefix sums
 // over the sorted positions, so a frame's value is one subtraction: non-NULL counts by
 // sort/scan.cu, 128-bit sums by the three-phase scan here (tile totals, their scan in one
-// block, each tile's scan from its offset). DOUBLE sums are not subtracted (a large value
-// leaving the frame would wipe out the small ones' digits): a table of power-of-two block sums
-// (level j: the sum of [p, p + 2^j)) adds a frame from at most log2(length) + 1 disjoint blocks.
+// block, each tile's scan from its offset). A wide DECIMAL argument (16 bytes: lower word, then
+// upper) gets two such sums, of its lower words (unsigned) and of its upper words (signed), which
+// no row count overflows; a frame's sum is upper * 2^64 + lower. DOUBLE sums are not subtracted
+// (a large value leaving the frame would wipe out the small ones' digits): a table of
+// power-of-two block sums (level j: the sum of [p, p + 2^j)) adds a frame from at most
+// log2(length) + 1 disjoint blocks.
 #include "block.cuh"
 #include "exact_sum.cuh"
 
@@ -16,9 +19,18 @@ constexpr int COUNT = 12;
 constexpr int SUM0 = 14;
 constexpr int AVG = 15;
 
-__device__ __forceinline__ long long valueAt(const void* values, const unsigned char* valid, int width, long long row) {
+// The word of a wide DECIMAL a prefix sum adds: 0 its lower word (unsigned), 1 its upper word
+// (signed), as FrameSumColumn's LOWER_WORD and UPPER_WORD; narrow values add themselves.
+constexpr int UPPER_WORD = 1;
+
+// The addend of input row `row` to a prefix sum, NULL as 0: the value (width 4 or 8), or a wide value's word.
+__device__ __forceinline__ __int128 addendAt(const void* values, const unsigned char* valid, int width, int word, long long row) {
     if (valid != nullptr && !valid[row]) return 0;
-    return width == 4 ? (long long)((const int*)values)[row] : ((const long long*)values)[row];
+    if (width == 16) {
+        const long long w = ((const long long*)values)[2 * row + word];  // the lower word first
+        return word == UPPER_WORD ? (__int128)w : (__int128)(unsigned long long)w;
+    }
+    return width == 4 ? (__int128)((const int*)values)[row] : (__int128)((const long long*)values)[row];
 }
 
 // Non-NULL flags by sorted position (the counts' scan input).
@@ -49,11 +61,11 @@ __device__ __forceinline__ __int128 blockExclusive(__int128 mine, __int128& excl
 
 // Phase 1: the sum of each tile of TILE sorted positions (thread t: the ITEMS consecutive ones from t * ITEMS).
 extern "C" __global__ void __launch_bounds__(BLOCK)
-sum_tiles(const void* values, const unsigned char* valid, int width, const int* sorted, int n, __int128* tileSums) {
+sum_tiles(const void* values, const unsigned char* valid, int width, int word, const int* sorted, int n, __int128* tileSums) {
     const long long first = (long long)blockIdx.x * TILE + (long long)threadIdx.x * ITEMS;
     __int128 sum = 0;
     for (int k = 0; k < ITEMS; k++) {
-        if (first + k < n) sum += valueAt(values, valid, width, sorted[first + k]);
+        if (first + k < n) sum += addendAt(values, valid, width, word, sorted[first + k]);
     }
     __int128 ignored;
     const __int128 total = blockExclusive(sum, ignored);
@@ -76,13 +88,13 @@ scan_tile_sums(__int128* tileSums, int tiles) {
 
 // Phase 3: prefix[p + 1] = the sum of sorted positions [0, p], prefix[0] = 0 (n + 1 entries).
 extern "C" __global__ void __launch_bounds__(BLOCK)
-sum_prefix(const void* values, const unsigned char* valid, int width, const int* sorted, int n,
+sum_prefix(const void* values, const unsigned char* valid, int width, int word, const int* sorted, int n,
            const __int128* tileOffsets, __int128* prefix) {
     const long long first = (long long)blockIdx.x * TILE + (long long)threadIdx.x * ITEMS;
-    long long v[ITEMS];
+    __int128 v[ITEMS];
     __int128 sum = 0;
     for (int k = 0; k < ITEMS; k++) {
-        v[k] = first + k < n ? valueAt(values, valid, width, sorted[first + k]) : 0;
+        v[k] = first + k < n ? addendAt(values, valid, width, word, sorted[first + k]) : 0;
         sum += v[k];
     }
     __int128 exclusive;
@@ -112,25 +124,68 @@ __device__ __forceinline__ bool exactQuotient(long long sum, long long n, int sc
     return true;
 }
 
-// Counts, exact sums and averages (as the result type, or as DOUBLE) of each frame. counts: the exclusive scan of valid_flags (n + 1
-// words; null for COUNT(*)), prefix: the 128-bit prefix sums (null for counts). A value the
-// kernel cannot give (beyond 64 bits, out of the result's range) sets *needsHost.
+// The sum of sorted positions [s, e): a difference of prefix sums, or for a wide argument (upper
+// not null) upper * 2^64 + lower from its words' sums; false beyond 128 bits.
+__device__ __forceinline__ bool frameSum(const __int128* prefix, const __int128* upper, int s, int e, __int128& sum) {
+    const __int128 lower = prefix[e] - prefix[s];
+    if (upper == nullptr) {
+        sum = lower;
+        return true;
+    }
+    // = (upper + lower's upper word) * 2^64 + lower's lower word (lower >= 0): 128 bits when the first factor fits 64.
+    const __int128 high = upper[e] - upper[s] + (lower >> 64);
+    if ((__int128)(long long)high != high) return false;
+    sum = (__int128)(((unsigned __int128)(unsigned long long)(long long)high << 64) | (unsigned long long)lower);
+    return true;
+}
+
+// A SUM as a wide DECIMAL: the 128-bit sum shifted to the result's scale (dropped digits round
+// HALF_UP, as Int128.rescale), |value| < limit = 10^precision; false for the host (a shift beyond
+// 18 digits, a value beyond the precision, whose 22003 the host raises).
+__device__ __forceinline__ bool wideSumValue(__int128 sum, int shift, __int128 limit, __int128& value) {
+    if (shift > 18 || shift < -18) return false;
+    if (shift > 0) {
+        // |sum| * 10^shift < limit without overflowing on the way.
+        const __int128 bound = (limit - 1) / POW10[shift];
+        if (sum > bound || sum < -bound) return false;
+        value = sum * POW10[shift];
+        return true;
+    }
+    value = shift == 0 ? sum : divideRounded(sum, POW10[-shift], true);
+    return value < limit && value > -limit;
+}
+
+// Counts, exact sums and averages (as the result type, or as DOUBLE) of each frame. counts: the
+// exclusive scan of valid_flags (n + 1 words; null for COUNT(*)), prefix: the 128-bit prefix sums
+// (null for counts; a wide argument's lower words', upperPrefix its upper words', else null).
+// width 16: a wide DECIMAL SUM, below limitHigh * 2^64 + limitLow in magnitude. A value the kernel
+// cannot give (beyond 64 bits but for a wide result, out of the result's range) sets *needsHost.
 extern "C" __global__ void __launch_bounds__(BLOCK)
-exact_frames(int function, const unsigned* counts, const __int128* prefix, const int* start, const int* end, int n,
-             int inputScale, int resultScale, int flags, int width, void* out, unsigned char* outValid, int* needsHost) {
+exact_frames(int function, const unsigned* counts, const __int128* prefix, const __int128* upperPrefix, const int* start,
+             const int* end, int n, int inputScale, int resultScale, int flags, long long limitLow, long long limitHigh, int width,
+             void* out, unsigned char* outValid, int* needsHost) {
+    const __int128 limit = (__int128)(((unsigned __int128)(unsigned long long)limitHigh << 64) | (unsigned long long)limitLow);
     for (long long i = (long long)blockIdx.x * BLOCK + threadIdx.x; i < n; i += (long long)gridDim.x * BLOCK) {
         const int s = start[i], e = end[i];
         const long long count = counts == nullptr ? (long long)(e - s) : (long long)(counts[e] - counts[s]);
         long long value = 0;
+        long long valueHigh = 0;  // a wide result's upper word
         bool isValid = true;
         bool ok = true;
+        __int128 sum = 0;
         if (function == COUNT_STAR || function == COUNT) {
             value = count;
             ok = !(flags & FIT_INT32) || count <= 2147483647ll;
         } else if (count == 0) {
             isValid = function == SUM0;
+        } else if (!frameSum(prefix, upperPrefix, s, e, sum)) {
+            ok = false;
+        } else if (width == 16) {
+            __int128 wide = 0;
+            ok = wideSumValue(sum, resultScale - inputScale, limit, wide);
+            value = (long long)wide;
+            valueHigh = (long long)(wide >> 64);
         } else {
-            const __int128 sum = prefix[e] - prefix[s];
             const long long low = (long long)sum;
             if ((__int128)low != sum) {
                 ok = false;
@@ -147,7 +202,8 @@ exact_frames(int function, const unsigned* counts, const __int128* prefix, const
             *needsHost = 1;
             continue;
         }
-        if (width == 8) ((long long*)out)[i] = value;
+        if (width == 16) ((longlong2*)out)[i] = make_longlong2(value, valueHigh);
+        else if (width == 8) ((long long*)out)[i] = value;
         else ((int*)out)[i] = (int)value;
         outValid[i] = isValid ? 1 : 0;
     }

@@ -84,6 +84,21 @@ public final class Int128 {
         return this;
     }
 
+    /**
+     * This := upper * 2^64 + lower, the sum of wide values from the sums of their words kept apart
+     * (no order of additions can then lose a carry): {@code upper} the 128-bit sum of their upper
+     * words (signed), {@code lower} that of their lower words (unsigned, so not negative); 22003
+     * when the sum needs more than 128 bits.
+     */
+    public Int128 setWordSums(long upperHigh, long upperLow, long lowerHigh, long lowerLow) {
+        // upper * 2^64 + lower = (upper + lowerHigh) * 2^64 + lowerLow: 128 bits exactly when the first factor fits a long.
+        set(upperHigh, upperLow).add(0, lowerHigh);
+        if (!fitsLong()) {
+            throw Decimals.outOfRange();
+        }
+        return set(low, lowerLow);
+    }
+
     /** this := -this, or 22003 for -2^127. */
     public Int128 negate() {
         if (high == Long.MIN_VALUE && low == 0) {

@@ -66,6 +66,20 @@ class Int128Test {
         }
     }
 
+    /** Sums of the upper words (any sign) and of the lower words (not negative) joined: exact, or 22003 beyond 128 bits. */
+    @Test
+    void wordSumsJoinIntoTheSumOrOverflow() {
+        for (BigInteger upper : samples()) {
+            for (BigInteger lower : samples()) {
+                if (lower.signum() >= 0) {
+                    Int128 u = of(upper);
+                    Int128 l = of(lower);
+                    check(upper.shiftLeft(64).add(lower), () -> new Int128().setWordSums(u.high, u.low, l.high, l.low));
+                }
+            }
+        }
+    }
+
     @Test
     void rescalingRoundsHalfAwayFromZero() {
         for (BigInteger a : samples()) {

@@ -192,7 +192,8 @@ public final class TestTable implements TableSource {
             case BOOLEAN -> value;
             case INTEGER, BIGINT -> ((Number) value).longValue();
             case DOUBLE -> ((Number) value).doubleValue();
-            case DECIMAL -> ((BigDecimal) value).setScale(type.scale()).unscaledValue().longValueExact();
+            case DECIMAL -> type.isWideDecimal() ? ((BigDecimal) value).setScale(type.scale()).unscaledValue()
+                    : ((BigDecimal) value).setScale(type.scale()).unscaledValue().longValueExact();
             case DATE -> value instanceof Date d ? d.toLocalDate().toEpochDay() : ((LocalDate) value).toEpochDay();
             case TIMESTAMP -> io.warpdb.core.value.Timestamps.of((java.time.LocalDateTime) value);
             case INTERVAL -> ((Number) value).longValue();

@@ -82,13 +82,11 @@ public final class GpuExecutorProvider implements ExecutorProvider {
 
     /**
      * Whether the GPU executor has an operator for this node (not its inputs), whatever the
-     * machine: what {@link #supports} answers where a device is present.
+     * machine: what {@link #supports} answers where a device is present. Every kind of node takes
+     * wide DECIMALs (more than 18 digits, 128 bits a value) where its operator does not refuse
+     * them itself (join keys, some aggregates and window frames).
      */
     public static Support planSupport(PlanNode node) {
-        String cpuOnly = takesEveryType(node) ? null : cpuOnlyType(node);
-        if (cpuOnly != null) {
-            return Support.no(cpuOnly + " columns run on the CPU");
-        }
         try {
             return node.accept(PLAN_SUPPORT);
         } catch (Unsupported e) {
@@ -171,35 +169,6 @@ public final class GpuExecutorProvider implements ExecutorProvider {
             // batches anyway, so the root is refused and the fallback's batches pass straight through.
             throw GpuPlanRunner.outOfMemory(plan, e);
         }
-    }
-
-    /**
-     * Whether the node's operator takes columns of every type, wide DECIMALs included: scans and
-     * values copy them in, filters and projections compute with them (the interpreter's 128-bit
-     * instructions; what it does not compute throws {@link Unsupported}), sorts order by them,
-     * joins, unions and shared results carry them (joins refuse them as keys), set operations and
-     * aggregates group by them (two keys each), aggregates make them (a SUM of a DECIMAL is
-     * DECIMAL(38, s)) and sum, average and pick them (other aggregates refuse them).
-     */
-    private static boolean takesEveryType(PlanNode node) {
-        return node instanceof ScanNode || node instanceof ValuesNode || node instanceof FilterNode || node instanceof ProjectNode
-                || node instanceof SortNode || node instanceof JoinNode || node instanceof AggregateNode || node instanceof UnionNode
-                || node instanceof SetOpNode || node instanceof SharedNode;
-    }
-
-    /** A type of the node's output or inputs that not every GPU operator handles ({@link ProgramCompiler#everyOperatorTakes}); null if none. */
-    private static String cpuOnlyType(PlanNode node) {
-        List<Schema> schemas = new java.util.ArrayList<>();
-        schemas.add(node.schema());
-        node.inputs().forEach(input -> schemas.add(input.schema()));
-        for (Schema schema : schemas) {
-            for (io.warpdb.core.types.Field field : schema.fields()) {
-                if (!ProgramCompiler.everyOperatorTakes(field.type())) {
-                    return field.type().sqlName();
-                }
-            }
-        }
-        return null;
     }
 
     private static List<io.warpdb.core.types.DataType> types(Schema schema) {

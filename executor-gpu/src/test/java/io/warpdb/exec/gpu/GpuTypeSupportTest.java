@@ -14,6 +14,8 @@ import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinKind;
+import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SortKey;
@@ -153,7 +155,7 @@ class GpuTypeSupportTest {
     }
 
     @Test
-    void wideDecimalsAreFilteredAndProjectedOnTheGpuAndGroupedSortedJoinedOnTheCpu() {
+    void wideDecimalsRunOnTheGpuButAsJoinKeys() {
         DataType wide = DataType.decimal(38, 2);
         ColumnRef w = new ColumnRef(0, wide);
         assertEquals(Support.YES, GpuExecutorProvider.planSupport(rowsOf(wide)));
@@ -169,7 +171,13 @@ class GpuTypeSupportTest {
         assertEquals(Support.no("ROUND of [DECIMAL(38,2)] as DECIMAL(38,2) runs on the CPU"), rounded);
         Support fromDouble = projectSupport(DataType.DOUBLE, Call.of(Op.CAST, wide, new ColumnRef(0, DataType.DOUBLE)));
         assertEquals(Support.no("CAST from DOUBLE to DECIMAL(38,2) runs on the CPU"), fromDouble);
-        Support sorted = GpuExecutorProvider.planSupport(new SortNode(rowsOf(wide), List.of(new SortKey(0, true, false)), 0, -1));
-        assertEquals(Support.no("DECIMAL(38,2) columns run on the CPU"), sorted);
+        assertEquals(Support.YES, GpuExecutorProvider.planSupport(new SortNode(rowsOf(wide), List.of(new SortKey(0, true, false)), 0, -1)));
+        AggregateNode grouped = new AggregateNode(rowsOf(wide), List.of(0), List.of(new AggCall(AggFunction.SUM, List.of(0), false, wide, "s")),
+                Schema.of(new Field("c", wide), new Field("s", wide)));
+        assertEquals(Support.YES, GpuExecutorProvider.planSupport(grouped));
+        JoinNode joined = new JoinNode(rowsOf(wide), rowsOf(wide), JoinKind.INNER, List.of(0), List.of(0), null,
+                Schema.of(new Field("l", wide), new Field("r", wide)));
+        assertEquals(Support.no("join keys DECIMAL(38,2) = DECIMAL(38,2) (a wide DECIMAL) run on the CPU"),
+                GpuExecutorProvider.planSupport(joined));
     }
 }

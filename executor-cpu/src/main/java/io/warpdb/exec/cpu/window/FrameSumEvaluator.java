@@ -16,10 +16,13 @@ import io.warpdb.exec.cpu.column.Column;
  * COUNT(*), COUNT, SUM, SUM0 and AVG over each row's frame. Exact types (INTEGER, BIGINT, DECIMAL)
  * keep 128-bit prefix sums over all positions (and prefix counts of non-NULL values), so any
  * frame's sum is one subtraction and exact, finished by core's {@link ExactSums} and
- * {@link ExactQuotients} as the grouped aggregates are. DOUBLE sums never subtract: a running sum
- * (or prefix) that has held a huge value loses the small ones for good, so a frame after it would
- * come out as rounding noise (and an infinity that left the frame as NaN). Instead each partition
- * gets a segment tree of compensated (double-double) sums, and a frame adds its O(log n) nodes.
+ * {@link ExactQuotients} as the grouped aggregates are. A wide DECIMAL argument keeps two, of its
+ * values' lower words (unsigned) and of their upper words (signed), which no row count overflows;
+ * a frame's sum is upper * 2^64 + lower ({@link Int128#setWordSums}), 22003 beyond 128 bits.
+ * DOUBLE sums never subtract: a running sum (or prefix) that has held a huge value loses the small
+ * ones for good, so a frame after it would come out as rounding noise (and an infinity that left
+ * the frame as NaN). Instead each partition gets a segment tree of compensated (double-double)
+ * sums, and a frame adds its O(log n) nodes.
  */
 final class FrameSumEvaluator extends WindowEvaluator {
     private final WindowFunction function;
@@ -28,9 +31,12 @@ final class FrameSumEvaluator extends WindowEvaluator {
     private final int inputScale;
     /** Non-NULL values among positions [0, p). */
     private final long[] counts;
-    /** Exact types: the 128-bit sum of positions [0, p) as a high and a low long. */
+    /** Exact types: the 128-bit sum of positions [0, p) as a high and a low long (a wide argument's: of its lower words). */
     private final long[] high;
     private final long[] low;
+    /** A wide argument: the 128-bit sum of its upper words over positions [0, p); null for other arguments. */
+    private final long[] upperHigh;
+    private final long[] upperLow;
     /**
      * DOUBLE sums: the segment tree of the partition at [from, to) keeps node k (1 to 2(to - from) - 1,
      * leaves from to - from on) at 2 * from + k, so that partitions evaluated at once write apart;
@@ -52,22 +58,24 @@ final class FrameSumEvaluator extends WindowEvaluator {
         if (exact && !values.type().kind().isExactNumeric()) {
             throw new WarpException(SqlState.DATATYPE_MISMATCH, function + " does not apply to " + values.type().sqlName());
         }
-        if (exact && values.type().isWideDecimal()) {
-            throw new WarpException(SqlState.FEATURE_NOT_SUPPORTED, function + " OVER a window of " + values.type().sqlName()
-                    + " is not supported yet (DECIMAL of more than " + DataType.MAX_DECIMAL_PRECISION + " digits)");
-        }
+        boolean wide = exact && values.type().isWideDecimal();
         this.inputScale = values == null ? 0 : Decimals.scaleOf(values.type());
         this.counts = new long[rows + 1];
         this.high = exact ? new long[rows + 1] : null;
         this.low = exact ? new long[rows + 1] : null;
+        this.upperHigh = wide ? new long[rows + 1] : null;
+        this.upperLow = wide ? new long[rows + 1] : null;
         for (int p = 0; p < rows; p++) {
             boolean counted = values == null || !values.isNull(p);
             counts[p + 1] = counts[p] + (counted ? 1 : 0);
             if (exact) {
                 long v = counted ? values.longs()[p] : 0;
-                low[p + 1] = low[p] + v;
-                // Carry out of the unsigned low half, plus the sign extension of v.
-                high[p + 1] = high[p] + (v >> 63) + (Long.compareUnsigned(low[p + 1], low[p]) < 0 ? 1 : 0);
+                // A wide value's lower word is unsigned: its sign is in its upper word.
+                accumulate(high, low, p, v, wide ? 0 : v >> 63);
+            }
+            if (wide) {
+                long u = counted ? values.highs()[p] : 0;
+                accumulate(upperHigh, upperLow, p, u, u >> 63);
             }
         }
         boolean treeSums = isSum() && !exact;
@@ -80,6 +88,17 @@ final class FrameSumEvaluator extends WindowEvaluator {
         this.nulls = new boolean[rows];
     }
 
+    /** Prefix p + 1 := prefix p + (extension, v) in 128 bits: the carry out of the unsigned low half, plus v's upper word. */
+    private static void accumulate(long[] high, long[] low, int p, long v, long extension) {
+        low[p + 1] = low[p] + v;
+        high[p + 1] = high[p] + extension + (Long.compareUnsigned(low[p + 1], low[p]) < 0 ? 1 : 0);
+    }
+
+    /** into := the 128-bit prefix at e minus the one at s (modulo 2^128). */
+    private static Int128 difference(long[] high, long[] low, int s, int e, Int128 into) {
+        return into.set(high[e] - high[s] - (Long.compareUnsigned(low[e], low[s]) < 0 ? 1 : 0), low[e] - low[s]);
+    }
+
     private boolean isSum() {
         return function == WindowFunction.SUM || function == WindowFunction.SUM0 || function == WindowFunction.AVG;
     }
@@ -90,7 +109,8 @@ final class FrameSumEvaluator extends WindowEvaluator {
             sumDoubles(from, to, frameStart, frameEnd);
             return;
         }
-        Int128 wide = new Int128();
+        Int128 sum = new Int128();
+        Int128 upper = new Int128();
         for (int i = from; i < to; i++) {
             int s = frameStart[i];
             int e = frameEnd[i];
@@ -100,15 +120,20 @@ final class FrameSumEvaluator extends WindowEvaluator {
             } else if (count == 0) {
                 nulls[i] = function != WindowFunction.SUM0;
             } else {
-                long lo = low[e] - low[s];
-                long hi = high[e] - high[s] - (Long.compareUnsigned(low[e], low[s]) < 0 ? 1 : 0);
+                difference(high, low, s, e, sum);
+                if (upperHigh != null) {
+                    difference(upperHigh, upperLow, s, e, upper);
+                    sum.setWordSums(upper.high, upper.low, sum.high, sum.low);
+                }
+                long hi = sum.high;
+                long lo = sum.low;
                 boolean average = function == WindowFunction.AVG;
                 if (doubles != null) {
                     doubles[i] = ExactQuotients.toDouble(hi, lo, inputScale, average ? count : 1);
                 } else if (highs != null) {
-                    ExactSums.wideValue(hi, lo, inputScale, type, wide);
-                    longs[i] = wide.low;
-                    highs[i] = wide.high;
+                    ExactSums.wideValue(hi, lo, inputScale, type, sum);
+                    longs[i] = sum.low;
+                    highs[i] = sum.high;
                 } else {
                     longs[i] = ExactSums.value(hi, lo, inputScale, count, average, type);
                 }

@@ -16,9 +16,11 @@ import io.warpdb.core.plan.WindowNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
+import io.warpdb.core.value.ExactQuotients;
 import io.warpdb.exec.cpu.ExecTestBase;
 import io.warpdb.exec.cpu.TestTable;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -228,6 +230,86 @@ class WindowOperatorTest extends ExecTestBase {
             }
         }
         return count == 0 ? null : average ? sum.doubleValue() / count : sum.doubleValue();
+    }
+
+    /**
+     * SUM (DECIMAL(38, 2)) and AVG (DOUBLE) of a wide DECIMAL over sliding, running and
+     * whole-partition frames, with values of every sign and size (the lower words carry into the
+     * upper ones): each frame's sum exact, as BigDecimal adds it.
+     */
+    @Test
+    void sumsAndAveragesOfWideDecimals() {
+        DataType wide = dec(38, 2);
+        Random random = new Random(11);
+        List<List<Object>> data = new ArrayList<>();
+        for (int i = 0; i < 900; i++) {
+            // At most 35 digits: no frame of 300 values reaches 38.
+            BigInteger unscaled = new BigInteger(1 + random.nextInt(116), random).mod(BigInteger.TEN.pow(35));
+            data.add(row(i, i % 3, i % 10 == 0 ? null : new BigDecimal(random.nextBoolean() ? unscaled.negate() : unscaled, 2)));
+        }
+        TestTable t = TestTable.of("t", "id", INT, "g", INT, "w", wide).batches(data, 400, 500);
+        WindowFrame running = new WindowFrame(true, Bound.UNBOUNDED_PRECEDING, Bound.CURRENT_ROW);
+        List<WindowFrame> frames = List.of(ROWS_3_PRECEDING_1_FOLLOWING, running, WindowFrame.WHOLE_PARTITION);
+        List<WindowCall> calls = new ArrayList<>();
+        for (WindowFrame frame : frames) {
+            calls.add(new WindowCall(WindowFunction.SUM, List.of(col(2, wide)), frame, wide, "sum"));
+            calls.add(new WindowCall(WindowFunction.AVG, List.of(col(2, wide)), frame, DOUBLE, "avg"));
+        }
+        WindowNode node = window(scan(t), List.of(1), List.of(new SortKey(0, false, false)), calls);
+        List<List<Object>> expected = new ArrayList<>();
+        for (int i = 0; i < data.size(); i++) {
+            List<Object> r = new ArrayList<>(data.get(i));
+            int place = i / 3;
+            int size = data.size() / 3;
+            for (int[] bounds : new int[][] {{place - 3, place + 2}, {0, place + 1}, {0, size}}) {
+                BigDecimal sum = null;
+                int count = 0;
+                for (int j = Math.max(0, bounds[0]); j < Math.min(size, bounds[1]); j++) {
+                    BigDecimal w = (BigDecimal) data.get(3 * j + i % 3).get(2);
+                    if (w != null) {
+                        sum = sum == null ? w : sum.add(w);
+                        count++;
+                    }
+                }
+                r.add(sum);
+                r.add(sum == null ? null : ExactQuotients.toDouble(sum.unscaledValue().shiftRight(64).longValue(),
+                        sum.unscaledValue().longValue(), 2, count));
+            }
+            expected.add(r);
+        }
+        for (int parallelism : new int[] {1, 4}) {
+            List<List<Object>> actual = new ArrayList<>(run(node, context(parallelism)));
+            actual.sort(Comparator.comparing(r -> (Integer) r.get(0)));
+            assertEquals(expected, actual, "parallelism " + parallelism);
+        }
+    }
+
+    /**
+     * Wide DECIMALs at their limit: the running prefix sums pass 128 bits, yet a frame of one value
+     * is that value; a frame's SUM beyond 38 digits, or its sum beyond 128 bits for AVG, is 22003.
+     */
+    @Test
+    void wideDecimalFramesAtTheirLimits() {
+        DataType wide = dec(38, 0);
+        BigDecimal largest = new BigDecimal(BigInteger.TEN.pow(38).subtract(BigInteger.ONE));
+        List<List<Object>> data = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            data.add(row(i, largest));
+        }
+        TestTable t = TestTable.of("t", "id", INT, "w", wide).batches(data, data.size());
+        WindowFrame current = new WindowFrame(true, Bound.CURRENT_ROW, Bound.CURRENT_ROW);
+        List<SortKey> order = List.of(new SortKey(0, false, false));
+        WindowNode single = window(scan(t), List.of(), order, List.of(
+                new WindowCall(WindowFunction.SUM, List.of(col(1, wide)), current, wide, "sum"),
+                new WindowCall(WindowFunction.AVG, List.of(col(1, wide)), current, DOUBLE, "avg")));
+        for (List<Object> r : run(single)) {
+            assertEquals(List.of(largest, 1e38), r.subList(2, 4));
+        }
+        for (WindowCall pairs : List.of(
+                new WindowCall(WindowFunction.SUM, List.of(col(1, wide)), ROWS_2_AROUND, wide, "sum"),
+                new WindowCall(WindowFunction.AVG, List.of(col(1, wide)), ROWS_2_AROUND, DOUBLE, "avg"))) {
+            runFailing(window(scan(t), List.of(), order, List.of(pairs)), SqlState.NUMERIC_VALUE_OUT_OF_RANGE);
+        }
     }
 
     @Test

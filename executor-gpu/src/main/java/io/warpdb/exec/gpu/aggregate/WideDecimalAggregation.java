@@ -1,6 +1,5 @@
 package io.warpdb.exec.gpu.aggregate;
 
-import io.warpdb.core.error.WarpException;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
@@ -24,7 +23,7 @@ import java.util.List;
  * <li>SUM and AVG: the sums of the lower words and of the upper words, apart (OP_WIDE_LOW,
  * OP_WIDE_HIGH), each into 128 bits that no row count below 2^63 overflows, so neither the order
  * of the atomics nor a partial sum beyond 128 bits loses a carry. Their total (upper * 2^64 +
- * lower) is finished as the CPU's wide-sum accumulator finishes its sum: 22003 beyond 128 bits (the
+ * lower, {@link Int128#setWordSums}) is finished as the CPU's wide-sum accumulator finishes its sum: 22003 beyond 128 bits (the
  * CPU fails as soon as a partial sum outgrows them, in an order of its own), a SUM at its type's
  * scale and 22003 beyond its precision, an AVG the correctly rounded DOUBLE of the sum over the count.</li>
  * <li>MIN and MAX: the least (greatest) upper word first (OP_MIN, OP_MAX over the upper words as
@@ -124,9 +123,7 @@ final class WideDecimalAggregation {
             if (nulls[g]) {
                 continue;
             }
-            if (!sumIn128Bits(lower, upper, g, sum)) {
-                throw Decimals.outOfRange();
-            }
+            sum.setWordSums(upper.b()[g], upper.a()[g], lower.b()[g], lower.a()[g]);
             if (average) {
                 values[g] = Double.doubleToRawLongBits(ExactQuotients.toDouble(sum.high, sum.low, inputScale, n));
             } else {
@@ -136,19 +133,5 @@ final class WideDecimalAggregation {
             }
         }
         return HostColumns.upload(type, values, nulls, null, work);
-    }
-
-    /** Whether group g's sum (upper words' sum * 2^64 + lower words' sum) fits 128 bits, and then its value in {@code out}. */
-    private static boolean sumIn128Bits(Accumulation.State lower, Accumulation.State upper, int g, Int128 out) {
-        long upperLow = upper.a()[g];
-        if (upper.b()[g] != upperLow >> 63) {
-            return false;
-        }
-        try {
-            out.set(upperLow, 0).add(lower.b()[g], lower.a()[g]);
-            return true;
-        } catch (WarpException beyond128Bits) {
-            return false;
-        }
     }
 }

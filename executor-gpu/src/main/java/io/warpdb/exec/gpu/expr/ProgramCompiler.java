@@ -116,18 +116,6 @@ public final class ProgramCompiler {
         this.entries = entries;
     }
 
-    /**
-     * Whether every GPU operator handles values of this type: all but a DECIMAL of more than 18
-     * digits, 128 bits wide, which scans, filters and projections take (the interpreter
-     * computes with them), sorts, joins and aggregates in the places their own checks allow;
-     * nodes of other kinds with such columns run on the CPU, as placement reads the provider's
-     * planSupport. The {@link #isCarried carried} types go through in
-     * their physical form.
-     */
-    public static boolean everyOperatorTakes(DataType type) {
-        return !type.isWideDecimal();
-    }
-
     /** The wide DECIMAL functions the interpreter does not compute: their arguments and results stay on the CPU. */
     private static final Set<Op> WIDE_ON_CPU = EnumSet.of(Op.ROUND, Op.FLOOR, Op.CEIL, Op.SIGN, Op.TRUNC, Op.SQRT, Op.EXP,
             Op.LN, Op.LOG10, Op.POWER);

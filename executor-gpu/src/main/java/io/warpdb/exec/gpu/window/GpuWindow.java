@@ -25,7 +25,9 @@ import java.util.List;
  * every call as a data-parallel pass over the sorted positions: ranks from the segment bounds
  * ({@link RankingColumn}), values picked at one position ({@link PickedValueColumn}, MIN/MAX by a
  * sparse table), counts and sums from prefix sums ({@link FrameSumColumn}). Emits the rows in the
- * sorted order, as the CPU's operator does, with the calls' columns after the input's.
+ * sorted order, as the CPU's operator does, with the calls' columns after the input's. Wide
+ * DECIMALs (a SUM's DECIMAL(38, s)) are keys, carried columns, picked values and summed values;
+ * a RANGE offset measured on one and an AVG typed as one stay on the CPU.
  */
 public final class GpuWindow {
     private GpuWindow() {
@@ -39,11 +41,16 @@ public final class GpuWindow {
             if (node.orderKeys().size() != 1) {
                 return Support.no("a RANGE frame with an offset needs exactly one ORDER BY key (the CPU reports it)");
             }
-            TypeKind key = input.type(node.orderKeys().get(0).column()).kind();
+            DataType keyType = input.type(node.orderKeys().get(0).column());
+            TypeKind key = keyType.kind();
             // Keys and offsets in their physical units: days for DATE, microseconds for TIMESTAMP, unscaled for DECIMAL.
             if (key != TypeKind.INTEGER && key != TypeKind.BIGINT && key != TypeKind.DECIMAL && key != TypeKind.DATE
                     && key != TypeKind.TIMESTAMP) {
                 return Support.no("a RANGE frame with an offset over a " + key + " key runs on the CPU");
+            }
+            // The frame bounds search 64-bit keys.
+            if (keyType.isWideDecimal()) {
+                return Support.no("a RANGE frame with an offset over a " + keyType.sqlName() + " key runs on the CPU");
             }
         }
         for (WindowCall call : node.calls()) {
@@ -89,6 +96,9 @@ public final class GpuWindow {
                 if (ProgramCompiler.isCarried(call.type())) {
                     yield "a " + call.type().sqlName() + " sum needs the CPU's range check or rounding";
                 }
+                if (f == WindowFunction.AVG && call.type().isWideDecimal()) {
+                    yield "an average as " + call.type().sqlName() + " is not implemented on the GPU";
+                }
                 boolean exactResult = isCount(result) || result == TypeKind.DECIMAL || (f == WindowFunction.AVG && result == TypeKind.DOUBLE);
                 boolean ok = arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE : arg.kind().isExactNumeric() && exactResult;
                 yield ok ? null : "sums of " + arg.sqlName() + " as " + call.type().sqlName() + " are not implemented on the GPU";
@@ -122,9 +132,9 @@ public final class GpuWindow {
         return arg instanceof Literal literal && literal.value() instanceof Long;
     }
 
-    /** Same device form: kind and scale (strings: any length, codes into their own dictionary). */
+    /** Same device form: kind, scale and width (strings: any length, codes into their own dictionary). */
     private static boolean sameType(DataType a, DataType b) {
-        return a.kind() == b.kind() && (a.kind().isString() || a.scale() == b.scale());
+        return a.kind() == b.kind() && (a.kind().isString() || a.scale() == b.scale() && a.isWideDecimal() == b.isWideDecimal());
     }
 
     /** The node's rows in sorted order, each with its calls' values; {@code input} stays the caller's. */

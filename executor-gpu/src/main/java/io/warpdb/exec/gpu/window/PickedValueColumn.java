@@ -8,6 +8,7 @@ import io.warpdb.core.plan.WindowCall;
 import io.warpdb.core.plan.WindowFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
+import io.warpdb.core.value.Int128;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.column.DeviceTable;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
@@ -21,8 +22,8 @@ import java.util.List;
  * LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE, MIN and MAX: the argument's value at one sorted
  * position (window/pick.cu, the CPU's PickedValueEvaluator). Each position gets its source
  * position first (an offset away within the partition, a place in the frame, or the frame's
- * extreme by {@link FrameExtremes}), then one gather reads the values; a string result keeps
- * the argument's codes and dictionary.
+ * extreme by {@link FrameExtremes}), then one gather reads the values (a wide DECIMAL's 16
+ * bytes too); a string result keeps the argument's codes and dictionary.
  */
 final class PickedValueColumn {
     private static final String MODULE = "window/pick";
@@ -71,10 +72,10 @@ final class PickedValueColumn {
         Expr fallback = call.args().size() > 2 ? call.args().get(2) : null;
         DeviceColumn defaults = fallback instanceof ColumnRef ref ? input.column(ref.index()) : null;
         StringDictionary dictionary = values.dictionary();
-        Long constant = null;
+        Int128 constant = null;
         if (fallback instanceof Literal literal && isTextDefault(literal, call.type())) {
             dictionary = withEntry(dictionary, (String) literal.value());
-            constant = (long) codeOf(dictionary, (String) literal.value());
+            constant = new Int128().set(codeOf(dictionary, (String) literal.value()));
         } else if (fallback instanceof Literal literal && !literal.isNull()) {
             constant = deviceDefault(literal, call.type());
         }
@@ -84,8 +85,9 @@ final class PickedValueColumn {
         try {
             outValid = work.allocate(rows, "window picked validity");
             work.kernel(MODULE, "pick_values").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0, values.values(),
-                    values.validity(), width, segments.sorted(), source, rows, defaultMode, constant == null ? 0L : constant,
-                    defaults == null ? null : defaults.values(), defaults == null ? null : defaults.validity(), out, outValid);
+                    values.validity(), width, segments.sorted(), source, rows, defaultMode, constant == null ? 0L : constant.low,
+                    constant == null ? 0L : constant.high, defaults == null ? null : defaults.values(),
+                    defaults == null ? null : defaults.validity(), out, outValid);
             return new DeviceColumn(call.type(), rows, out, outValid, dictionary);
         } catch (RuntimeException e) {
             out.close();
@@ -130,41 +132,44 @@ final class PickedValueColumn {
     }
 
     /**
-     * A constant default's device value as the result type: a constant of the type as it is
-     * (booleans 0/1, doubles' bits), an integer or a DECIMAL of no larger scale widened exactly
-     * (as the CPU's cast would), an integer as DOUBLE; null when that needs more than widening
-     * (a string, digits dropped, a value out of the type's range): such a call runs on the CPU.
+     * A constant default's device value as the result type, in 128 bits (a wide DECIMAL's words;
+     * other types' one word, sign-extended): a constant of the type as it is (booleans 0/1,
+     * doubles' bits), an integer or a DECIMAL of no larger scale widened exactly (as the CPU's cast
+     * would), an integer as DOUBLE; null when that needs more than widening (a string, digits
+     * dropped, a value out of the type's range): such a call runs on the CPU.
      */
-    static Long deviceDefault(Literal constant, DataType type) {
+    static Int128 deviceDefault(Literal constant, DataType type) {
         Object v = constant.value();
         DataType from = constant.type();
         if (v instanceof Boolean b) {
-            return type.kind() == TypeKind.BOOLEAN ? (long) (b ? 1 : 0) : null;
+            return type.kind() == TypeKind.BOOLEAN ? new Int128().set(b ? 1 : 0) : null;
         }
         if (v instanceof Double d) {
-            return type.kind() == TypeKind.DOUBLE ? Double.doubleToRawLongBits(d) : null;
+            return type.kind() == TypeKind.DOUBLE ? new Int128().set(Double.doubleToRawLongBits(d)) : null;
         }
-        if (!(v instanceof Long value) || from.kind().isString()) {
+        if (from.kind().isString()) {
             return null;
         }
         boolean wholeNumber = from.kind() == TypeKind.INTEGER || from.kind() == TypeKind.BIGINT;
-        switch (type.kind()) {
-            case INTEGER:
-                return wholeNumber && (int) (long) value == value ? value : null;
-            case BIGINT:
-                return wholeNumber ? value : null;
-            case DOUBLE:
-                return wholeNumber && Math.abs(value) <= 1L << 53 ? Double.doubleToRawLongBits(value) : null;
-            case DECIMAL: {
-                int fromScale = from.kind() == TypeKind.DECIMAL ? from.scale() : wholeNumber ? 0 : -1;
-                if (fromScale < 0 || fromScale > type.scale()) {
-                    return null;
-                }
-                BigInteger unscaled = BigInteger.valueOf(value).multiply(BigInteger.TEN.pow(type.scale() - fromScale));
-                return unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) < 0 ? unscaled.longValue() : null;
+        if (type.kind() == TypeKind.DECIMAL) {
+            int fromScale = from.kind() == TypeKind.DECIMAL ? from.scale() : wholeNumber ? 0 : -1;
+            if (fromScale < 0 || fromScale > type.scale()) {
+                return null;
             }
-            default:
-                return from.kind() == type.kind() ? value : null;
+            // An integer's or a narrow DECIMAL's unscaled Long, a wide DECIMAL's BigInteger.
+            BigInteger value = v instanceof Long narrow ? BigInteger.valueOf(narrow) : (BigInteger) v;
+            BigInteger unscaled = value.multiply(BigInteger.TEN.pow(type.scale() - fromScale));
+            return unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) < 0 ? new Int128().set(unscaled) : null;
         }
+        if (!(v instanceof Long value)) {
+            return null;
+        }
+        Long word = switch (type.kind()) {
+            case INTEGER -> wholeNumber && (int) (long) value == value ? value : null;
+            case BIGINT -> wholeNumber ? value : null;
+            case DOUBLE -> wholeNumber && Math.abs(value) <= 1L << 53 ? Double.doubleToRawLongBits(value) : null;
+            default -> from.kind() == type.kind() ? value : null;
+        };
+        return word == null ? null : new Int128().set(word);
     }
 }

@@ -18,6 +18,8 @@ import java.util.List;
  * NULLs first, as the CPU sorts them) serves every call of the node. Partitions start where the
  * partition keys change, peer groups where any key changes (group_sort.cu's segment_heads, NULLs
  * equal to NULLs, -0.0 to 0.0); a scan of those heads numbers the segments (window/segments.cu).
+ * A wide DECIMAL key sorts and compares as two key columns ({@link KeyColumn#forSort}), so
+ * partitions are told apart by the key columns of the partition keys, not by the keys' count.
  * Per sorted position: its row, its partition's and its peer group's number; per segment its
  * first position (then the row count), so kernels read a row's bounds as starts[id], starts[id + 1].
  */
@@ -30,24 +32,23 @@ record WindowSegments(int rows, DeviceBuffer sorted, DeviceBuffer partId, Device
         DeviceBuffer[] made = new DeviceBuffer[5];
         try {
             for (int k : node.partitionKeys()) {
-                KeyColumn column = new KeyColumn(input.column(k), true, work);
-                columns.add(column);
-                keys.add(new RadixSorter.Key(column, false, true));
+                for (KeyColumn column : KeyColumn.forSort(input.column(k), work)) {
+                    columns.add(column);
+                    keys.add(new RadixSorter.Key(column, false, true));
+                }
             }
+            int partitionColumns = columns.size();
             for (SortKey k : node.orderKeys()) {
-                KeyColumn column = new KeyColumn(input.column(k.column()), true, work);
-                columns.add(column);
-                keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
-            }
-            long[] descriptors = new long[Math.max(1, columns.size()) * 4];
-            for (int k = 0; k < columns.size(); k++) {
-                System.arraycopy(columns.get(k).descriptor(), 0, descriptors, 4 * k, 4);
+                for (KeyColumn column : KeyColumn.forSort(input.column(k.column()), work)) {
+                    columns.add(column);
+                    keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
+                }
             }
             made[0] = RadixSorter.sortedRowIds(keys, rows, work);
-            try (DeviceBuffer keyDescriptors = work.upload(descriptors, "window key descriptors")) {
+            try (DeviceBuffer keyDescriptors = keySources(columns, work)) {
                 made[1] = work.allocate((long) rows * Integer.BYTES, "window partition of position");
                 made[2] = work.allocate(((long) rows + 1) * Integer.BYTES, "window partition starts");
-                number(keyDescriptors, node.partitionKeys().size(), made[0], rows, made[1], made[2], work);
+                number(keyDescriptors, partitionColumns, made[0], rows, made[1], made[2], work);
                 made[3] = work.allocate((long) rows * Integer.BYTES, "window peer group of position");
                 made[4] = work.allocate(((long) rows + 1) * Integer.BYTES, "window peer group starts");
                 number(keyDescriptors, columns.size(), made[0], rows, made[3], made[4], work);
@@ -65,7 +66,16 @@ record WindowSegments(int rows, DeviceBuffer sorted, DeviceBuffer partId, Device
         }
     }
 
-    /** Numbers the segments of the sorted rows that tie on the first {@code keyCount} keys. */
+    /** The kernels' KeySource array (sort/ordered_key.cuh) of {@code columns}: four words each (one zero entry if none). */
+    static DeviceBuffer keySources(List<KeyColumn> columns, DeviceWork work) {
+        long[] descriptors = new long[Math.max(1, columns.size()) * 4];
+        for (int k = 0; k < columns.size(); k++) {
+            System.arraycopy(columns.get(k).descriptor(), 0, descriptors, 4 * k, 4);
+        }
+        return work.upload(descriptors, "window key descriptors");
+    }
+
+    /** Numbers the segments of the sorted rows that tie on the first {@code keyCount} key columns. */
     private static void number(DeviceBuffer keyDescriptors, int keyCount, DeviceBuffer sorted, int rows, DeviceBuffer ids,
             DeviceBuffer starts, DeviceWork work) {
         int grid = GridSize.strided(rows, work);

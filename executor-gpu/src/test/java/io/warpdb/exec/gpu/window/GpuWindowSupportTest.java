@@ -28,18 +28,26 @@ import org.junit.jupiter.api.Test;
  * does not implement, which then runs on the CPU.
  */
 class GpuWindowSupportTest {
-    private static PlanNode rowsOf(DataType order, DataType value) {
-        return new ValuesNode(new Schema(List.of(new Field("p", DataType.INTEGER), new Field("o", order), new Field("v", value))),
-                List.of());
+    private static final List<DataType> WIDE = List.of(DataType.decimal(38, 2), DataType.decimal(24, 0));
+
+    private static PlanNode rowsOf(DataType partition, DataType order, DataType value) {
+        return new ValuesNode(new Schema(List.of(new Field("p", partition), new Field("o", order), new Field("v", value))), List.of());
     }
 
     private static Support support(DataType order, DataType value, List<SortKey> orderKeys, List<WindowCall> calls) {
-        return GpuExecutorProvider.planSupport(WindowPlans.window(rowsOf(order, value), List.of(0), orderKeys, calls));
+        return support(DataType.INTEGER, order, value, orderKeys, calls);
+    }
+
+    private static Support support(DataType partition, DataType order, DataType value, List<SortKey> orderKeys,
+            List<WindowCall> calls) {
+        return GpuExecutorProvider.planSupport(WindowPlans.window(rowsOf(partition, order, value), List.of(0), orderKeys, calls));
     }
 
     @Test
     void everyFunctionAndFrameOfTheGpuTestsIsPlacedOnTheGpu() {
-        for (DataType value : RandomBatches.allTypes()) {
+        List<DataType> values = new ArrayList<>(RandomBatches.allTypes());
+        values.addAll(WIDE);
+        for (DataType value : values) {
             List<WindowCall> calls = new ArrayList<>(WindowPlans.orderCalls(2, value));
             for (WindowFrame frame : WindowPlans.FRAMES) {
                 calls.addAll(WindowPlans.frameCalls(2, value, frame));
@@ -55,6 +63,12 @@ class GpuWindowSupportTest {
             Support s = support(key, DataType.BIGINT, List.of(new SortKey(1, true, false)), calls);
             assertTrue(s.supported(), key + ": " + s);
         }
+        for (DataType wide : WIDE) {
+            List<WindowCall> calls = new ArrayList<>(WindowPlans.orderCalls(2, DataType.BIGINT));
+            calls.addAll(WindowPlans.frameCalls(2, DataType.BIGINT, WindowFrame.RANGE_TO_CURRENT_ROW));
+            Support s = support(wide, wide, DataType.BIGINT, List.of(new SortKey(1, true, false)), calls);
+            assertTrue(s.supported(), wide + " keys: " + s);
+        }
     }
 
     @Test
@@ -65,6 +79,8 @@ class GpuWindowSupportTest {
         assertEquals(Support.no("a RANGE frame with an offset needs exactly one ORDER BY key (the CPU reports it)"), twoKeys);
         Support doubles = support(DataType.DOUBLE, DataType.BIGINT, List.of(new SortKey(1, false, false)), calls);
         assertEquals(Support.no("a RANGE frame with an offset over a DOUBLE key runs on the CPU"), doubles);
+        Support wide = support(DataType.decimal(38, 2), DataType.BIGINT, List.of(new SortKey(1, false, false)), calls);
+        assertEquals(Support.no("a RANGE frame with an offset over a DECIMAL(38,2) key runs on the CPU"), wide);
     }
 
     @Test
@@ -90,5 +106,14 @@ class GpuWindowSupportTest {
         WindowCall narrowSum = WindowPlans.call(WindowFunction.SUM, List.of(new ColumnRef(2, DataType.SMALLINT)),
                 WindowFrame.WHOLE_PARTITION, DataType.SMALLINT);
         assertFalse(support(DataType.INTEGER, DataType.SMALLINT, order, List.of(narrowSum)).supported());
+        DataType wide = DataType.decimal(38, 2);
+        WindowCall wideAverage = WindowPlans.call(WindowFunction.AVG, List.of(new ColumnRef(2, wide)), WindowFrame.WHOLE_PARTITION,
+                wide);
+        assertEquals(Support.no(wideAverage + " typed DECIMAL(38,2) runs on the CPU: an average as DECIMAL(38,2) is not implemented"
+                + " on the GPU"), support(DataType.INTEGER, wide, order, List.of(wideAverage)));
+        WindowCall narrowedLag = WindowPlans.call(WindowFunction.LAG, List.of(new ColumnRef(2, DataType.decimal(12, 2))),
+                WindowFrame.RANGE_TO_CURRENT_ROW, wide);
+        assertEquals(Support.no(narrowedLag + " typed DECIMAL(38,2) runs on the CPU: its argument needs a cast"),
+                support(DataType.INTEGER, DataType.decimal(12, 2), order, List.of(narrowedLag)));
     }
 }

@@ -6,6 +6,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SortKey;
 import io.warpdb.core.plan.WindowCall;
 import io.warpdb.core.plan.WindowFrame;
+import io.warpdb.core.plan.WindowFrame.Bound;
 import io.warpdb.core.plan.WindowFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -146,6 +147,115 @@ class GpuWindowTest extends GpuTestBase {
                     List.of(WindowPlans.call(WindowFunction.SUM, List.of(new ColumnRef(2, DataType.BIGINT)),
                             WindowFrame.WHOLE_PARTITION, DataType.BIGINT)));
             assertSameOnGpu(plan, false, "SUM of BIGINT extremes");
+        }
+    }
+
+    /**
+     * Wide DECIMAL partition and order keys (a SUM's type), each sorted and compared as two words:
+     * ties from a small pool of values, both words' limits, NULLs; peers by the wide order key.
+     */
+    @Test
+    void wideDecimalPartitionAndOrderKeys() {
+        long seed = 1200;
+        for (DataType wide : List.of(DataType.decimal(38, 2), DataType.decimal(24, 0))) {
+            for (boolean descending : new boolean[] {false, true}) {
+                List<WindowCall> calls = new ArrayList<>(WindowPlans.orderCalls(2, DataType.BIGINT));
+                calls.addAll(WindowPlans.pickedCalls(2, DataType.BIGINT, WindowFrame.RANGE_TO_CURRENT_ROW));
+                check(seed++, schema(wide, wide, DataType.BIGINT), Options.plain().withDistinct(20).withNulls(0.15).withExtremes(),
+                        List.of(0), List.of(new SortKey(1, descending, descending)), calls);
+            }
+        }
+    }
+
+    /**
+     * A wide DECIMAL as the carried, picked and compared value: LAG and LEAD (defaults: the column,
+     * a constant beyond 64 bits, NULL), FIRST_VALUE, LAST_VALUE, NTH_VALUE, MIN, MAX and counts over
+     * every frame, with both words' limits among the values.
+     */
+    @Test
+    void wideDecimalValuesPickedAndCarried() {
+        long seed = 1300;
+        for (DataType wide : List.of(DataType.decimal(38, 2), DataType.decimal(24, 0))) {
+            List<WindowCall> calls = new ArrayList<>(WindowPlans.orderCalls(2, wide));
+            for (WindowFrame frame : WindowPlans.FRAMES) {
+                calls.addAll(WindowPlans.pickedCalls(2, wide, frame));
+            }
+            check(seed++, schema(DataType.INTEGER, DataType.INTEGER, wide),
+                    Options.plain().withDistinct(30).withNulls(0.15).withExtremes(), List.of(0),
+                    List.of(new SortKey(1, false, false)), calls);
+        }
+    }
+
+    /**
+     * SUM (as DECIMAL(38, s)), SUM0 and AVG (as DOUBLE) of wide DECIMALs over every frame: the
+     * frames' sums joined from the sums of the values' lower and upper words, the averages of sums
+     * beyond 64 bits finished on the host. Values below 30 digits, so that no frame's sum passes 38.
+     */
+    @Test
+    void sumsAndAveragesOfWideDecimals() {
+        long seed = 1400;
+        for (DataType wide : List.of(DataType.decimal(30, 4), DataType.decimal(24, 0))) {
+            List<WindowCall> calls = new ArrayList<>();
+            for (WindowFrame frame : WindowPlans.FRAMES) {
+                calls.addAll(WindowPlans.sumCalls(2, wide, frame));
+            }
+            check(seed++, schema(DataType.INTEGER, DataType.INTEGER, wide), Options.plain().withNulls(0.1), List.of(0),
+                    List.of(new SortKey(1, false, false)), calls);
+        }
+    }
+
+    /**
+     * DECIMAL(38, 2) values up to their limits: a frame of one value is that value though the
+     * prefix sums pass 128 bits; wider frames' SUMs beyond 38 digits and sums beyond 128 bits (AVG)
+     * fail with 22003 as on the CPU, or agree with it.
+     */
+    @Test
+    void sumsOfWideDecimalsAtTheirLimits() {
+        DataType wide = DataType.decimal(38, 2);
+        WindowFrame currentRow = new WindowFrame(true, Bound.CURRENT_ROW, Bound.CURRENT_ROW);
+        Schema schema = schema(DataType.INTEGER, DataType.INTEGER, wide);
+        RandomBatches random = new RandomBatches(1500);
+        for (int rows : RandomBatches.SIZES) {
+            try (ListSource source = randomSource(random, schema, rows, Options.plain().withDistinct(40).withExtremes())) {
+                PlanNode single = WindowPlans.window(scan(source), List.of(0), List.of(new SortKey(1, false, false)),
+                        WindowPlans.sumCalls(2, wide, currentRow));
+                runOnGpuAsOnCpu(single, 0, false, "rows " + rows + ", " + single.describe());
+                for (WindowFrame frame : List.of(WindowFrame.WHOLE_PARTITION, WindowPlans.FRAMES.get(4))) {
+                    PlanNode plan = WindowPlans.window(scan(source), List.of(0), List.of(new SortKey(1, false, false)),
+                            WindowPlans.sumCalls(2, wide, frame));
+                    assertAcceptedByGpu(plan);
+                    assertSameOnGpu(plan, false, "rows " + rows + ", " + plan.describe());
+                }
+            }
+        }
+    }
+
+    /**
+     * SUMs of narrow DECIMALs as wide ones at other scales than the argument's: digits added (up to
+     * 18 on the device), dropped with HALF_UP, and beyond the result's precision 22003 as on the CPU.
+     */
+    @Test
+    void sumsOfNarrowDecimalsAsWideDecimalsOfOtherScales() {
+        DataType narrow = DataType.decimal(18, 2);
+        ColumnRef v = new ColumnRef(2, narrow);
+        List<WindowCall> calls = new ArrayList<>();
+        for (WindowFrame frame : List.of(WindowFrame.WHOLE_PARTITION, WindowPlans.FRAMES.get(4))) {
+            for (DataType wide : List.of(DataType.decimal(38, 0), DataType.decimal(38, 6), DataType.decimal(38, 20),
+                    DataType.decimal(38, 22))) {
+                calls.add(WindowPlans.call(WindowFunction.SUM, List.of(v), frame, wide));
+            }
+        }
+        RandomBatches random = new RandomBatches(1600);
+        Schema schema = schema(DataType.INTEGER, DataType.INTEGER, narrow);
+        for (int rows : RandomBatches.SIZES) {
+            try (ListSource source = randomSource(random, schema, rows, Options.plain().withDistinct(12).withExtremes())) {
+                for (WindowCall call : calls) {
+                    PlanNode plan = WindowPlans.window(scan(source), List.of(0), List.of(new SortKey(1, false, false)),
+                            List.of(call));
+                    assertAcceptedByGpu(plan);
+                    assertSameOnGpu(plan, false, "rows " + rows + ", " + plan.describe());
+                }
+            }
         }
     }
 

@@ -15,6 +15,7 @@ import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,32 +69,50 @@ final class WindowPlans {
         return calls;
     }
 
-    /** The frame-sensitive functions over {@code frame}. */
+    /** The frame-sensitive functions over {@code frame}: the picking and counting ones, then the sums (where they apply). */
     static List<WindowCall> frameCalls(int value, DataType type, WindowFrame frame) {
+        List<WindowCall> calls = new ArrayList<>(pickedCalls(value, type, frame));
+        if (sumType(type) != null) {
+            calls.addAll(sumCalls(value, type, frame));
+        }
+        return calls;
+    }
+
+    /** The functions of {@code frame} that pick or count values. */
+    static List<WindowCall> pickedCalls(int value, DataType type, WindowFrame frame) {
         ColumnRef v = new ColumnRef(value, type);
-        List<WindowCall> calls = new ArrayList<>(List.of(
+        return List.of(
                 call(WindowFunction.FIRST_VALUE, List.of(v), frame, type),
                 call(WindowFunction.LAST_VALUE, List.of(v), frame, type),
                 call(WindowFunction.NTH_VALUE, List.of(v, Literal.ofLong(2, DataType.INTEGER)), frame, type),
                 call(WindowFunction.COUNT_STAR, List.of(), frame, DataType.BIGINT),
                 call(WindowFunction.COUNT, List.of(v), frame, DataType.BIGINT),
                 call(WindowFunction.MIN, List.of(v), frame, type),
-                call(WindowFunction.MAX, List.of(v), frame, type)));
+                call(WindowFunction.MAX, List.of(v), frame, type));
+    }
+
+    /**
+     * SUM, SUM0 and AVG (as DOUBLE, and as its exact type but of a wide DECIMAL, whose averages no
+     * 18-digit type holds) of {@code frame}, of a type they apply to ({@link #sumType}).
+     */
+    static List<WindowCall> sumCalls(int value, DataType type, WindowFrame frame) {
+        ColumnRef v = new ColumnRef(value, type);
         DataType sum = sumType(type);
-        if (sum != null) {
-            calls.add(call(WindowFunction.SUM, List.of(v), frame, sum));
-            calls.add(call(WindowFunction.SUM0, List.of(v), frame, sum));
-            calls.add(call(WindowFunction.AVG, List.of(v), frame, DataType.DOUBLE));
+        List<WindowCall> calls = new ArrayList<>(List.of(
+                call(WindowFunction.SUM, List.of(v), frame, sum),
+                call(WindowFunction.SUM0, List.of(v), frame, sum),
+                call(WindowFunction.AVG, List.of(v), frame, DataType.DOUBLE)));
+        if (!type.isWideDecimal()) {
             calls.add(call(WindowFunction.AVG, List.of(v), frame, avgType(type)));
         }
         return calls;
     }
 
-    /** SUM's type as WarpDB's planner gives it: BIGINT for integers, DECIMAL(18, s), DOUBLE. */
+    /** SUM's type as WarpDB's planner gives it: BIGINT for integers, DECIMAL(38, s) for decimals, DOUBLE. */
     static DataType sumType(DataType type) {
         return switch (type.kind()) {
             case INTEGER, BIGINT -> DataType.BIGINT;
-            case DECIMAL -> DataType.decimal(18, type.scale());
+            case DECIMAL -> DataType.decimal(DataType.MAX_WIDE_DECIMAL_PRECISION, type.scale());
             case DOUBLE -> DataType.DOUBLE;
             default -> null;
         };
@@ -111,8 +130,11 @@ final class WindowPlans {
         return new WindowCall(function, args, frame, type, function.name().toLowerCase());
     }
 
-    /** A non-NULL constant of {@code type}: LEAD's default. */
+    /** A non-NULL constant of {@code type}: LEAD's default (a wide DECIMAL's beyond 64 bits). */
     static Literal constant(DataType type) {
+        if (type.isWideDecimal()) {
+            return new Literal(BigInteger.TEN.pow(type.precision() - 1).negate(), type);
+        }
         return type.kind() == TypeKind.DOUBLE ? new Literal(-1.5, type) : new Literal(-7L, type);
     }
 
