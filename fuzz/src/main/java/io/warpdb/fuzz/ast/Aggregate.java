@@ -13,9 +13,10 @@ public record Aggregate(Function function, boolean distinct, Expr arg, Expr filt
         if (filter != null) {
             call += " FILTER (WHERE " + filter.render(dialect) + ")";
         }
-        // DuckDB's SUM of a DECIMAL has 38 digits, and its common type with another DECIMAL then
-        // drops fraction digits (CASE, UNION); WarpDB's has 18 (its widest). The cast makes both alike.
-        if (dialect == Dialect.DUCKDB && function == Function.SUM && type.kind() == SqlType.Kind.DECIMAL) {
+        // SUM of a DECIMAL has 38 digits on both sides, but DuckDB's common type of one with another
+        // DECIMAL drops fraction digits (CASE, UNION) and the generator's types keep to 18 digits:
+        // the sum is cast to the 18 digits of its type on both sides.
+        if (function == Function.SUM && type.kind() == SqlType.Kind.DECIMAL) {
             call = "CAST(" + call + " AS " + type.sql() + ")";
         }
         return call;
