@@ -71,7 +71,8 @@ class GpuAggregateTest extends GpuTestBase {
         }
     }
 
-    private static Schema schema(DataType... types) {
+    /** Columns c0, c1, ... of these types. */
+    static Schema schema(DataType... types) {
         List<Field> fields = new ArrayList<>();
         for (int i = 0; i < types.length; i++) {
             fields.add(new Field("c" + i, types[i]));

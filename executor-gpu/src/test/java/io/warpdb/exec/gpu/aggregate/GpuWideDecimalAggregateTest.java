@@ -76,18 +76,10 @@ class GpuWideDecimalAggregateTest extends GpuTestBase {
         }
     }
 
-    private static Schema schema(DataType... types) {
-        List<Field> fields = new ArrayList<>();
-        for (int i = 0; i < types.length; i++) {
-            fields.add(new Field("c" + i, types[i]));
-        }
-        return new Schema(fields);
-    }
-
     /** DECIMAL(18, 4) and DECIMAL(12, 2) at their limits: sums of 100 K rows need more than 64 bits. */
     @Test
     void narrowDecimalsSummedBeyondSixtyFourBits() {
-        Schema s = schema(DataType.INTEGER, DataType.decimal(18, 4), DataType.decimal(12, 2));
+        Schema s = GpuAggregateTest.schema(DataType.INTEGER, DataType.decimal(18, 4), DataType.decimal(12, 2));
         check(1, s, 0, Options.plain().withExtremes().withNulls(0.05), AggregationPath.UNGROUPED);
         long seed = 2;
         for (AggregationPath path : PATHS) {
@@ -99,7 +91,7 @@ class GpuWideDecimalAggregateTest extends GpuTestBase {
     /** DECIMAL(30, 4) and DECIMAL(24, 0): both words of every sign, no sum beyond 128 bits. */
     @Test
     void wideDecimalsSummedAndAveraged() {
-        Schema s = schema(DataType.INTEGER, DataType.decimal(30, 4), DataType.decimal(24, 0));
+        Schema s = GpuAggregateTest.schema(DataType.INTEGER, DataType.decimal(30, 4), DataType.decimal(24, 0));
         check(10, s, 0, Options.plain().withExtremes().withNulls(0.05), AggregationPath.UNGROUPED);
         check(11, s, 0, Options.plain(), AggregationPath.UNGROUPED);
         long seed = 12;
@@ -112,9 +104,9 @@ class GpuWideDecimalAggregateTest extends GpuTestBase {
     /** Wide group keys (two keys each: the sort path, their words do not pack), with a narrow one and alone. */
     @Test
     void wideGroupKeys() {
-        check(30, schema(DataType.decimal(38, 2), DataType.decimal(12, 2), DataType.decimal(24, 0)), 1,
+        check(30, GpuAggregateTest.schema(DataType.decimal(38, 2), DataType.decimal(12, 2), DataType.decimal(24, 0)), 1,
                 Options.plain().withDistinct(50).withNulls(0.1).withExtremes(), null);
-        check(31, schema(DataType.INTEGER, DataType.decimal(30, 4), DataType.decimal(12, 2)), 2,
+        check(31, GpuAggregateTest.schema(DataType.INTEGER, DataType.decimal(30, 4), DataType.decimal(12, 2)), 2,
                 Options.plain().withDistinct(40).withNulls(0.1).withZipf(), AggregationPath.SORT);
     }
 
@@ -125,7 +117,7 @@ class GpuWideDecimalAggregateTest extends GpuTestBase {
         BigInteger largest = BigInteger.TEN.pow(38).subtract(BigInteger.ONE);
         for (List<BigInteger> values : List.of(List.of(largest, BigInteger.ONE), List.of(largest, largest, largest))) {
             List<List<Literal>> rows = values.stream().map(v -> List.of(new Literal(v, wide))).toList();
-            Schema schema = schema(wide);
+            Schema schema = GpuAggregateTest.schema(wide);
             try (ListSource source = new ListSource(schema, List.of(ConstantRows.batch(schema, rows, 0, rows.size(), allocator)))) {
                 for (AggFunction f : List.of(AggFunction.SUM, AggFunction.AVG)) {
                     DataType type = f == AggFunction.SUM ? DataType.decimal(38, 0) : DataType.DOUBLE;
