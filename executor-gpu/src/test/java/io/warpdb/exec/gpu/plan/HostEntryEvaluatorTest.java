@@ -52,6 +52,41 @@ class HostEntryEvaluatorTest {
         }
     }
 
+    /**
+     * A dictionary cut into pieces evaluated at once gives what one piece gives: booleans, strings
+     * (in one dictionary), and the errors of failing entries only (a CAST of text that is no number).
+     */
+    @Test
+    void piecesEvaluateAsTheWholeDictionary() {
+        try (RootAllocator allocator = new RootAllocator()) {
+            HostEntryEvaluator entries = new HostEntryEvaluator(new ExecContext(allocator));
+            String[] texts = new String[1000];
+            for (int i = 0; i < texts.length; i++) {
+                texts[i] = i % 97 == 5 ? "x" + i : Integer.toString(i % 300);
+            }
+            StringDictionary dictionary = StringDictionary.ofValues(texts);
+            Expr entry = new ColumnRef(0, DataType.VARCHAR);
+            Expr like = Call.of(Op.LIKE, DataType.BOOLEAN, entry, new Literal("%7%", DataType.VARCHAR));
+            Expr marked = Call.of(Op.CONCAT, DataType.VARCHAR, entry, new Literal("!", DataType.VARCHAR));
+            Expr number = Call.of(Op.CAST, DataType.INTEGER, entry);
+            for (Expr e : List.of(like, marked, number)) {
+                EntryValues whole = entries.evaluateInPieces(e, DataType.VARCHAR, dictionary, 1);
+                EntryValues pieces = entries.evaluateInPieces(e, DataType.VARCHAR, dictionary, 7);
+                assertArrayEquals(whole.nulls(), pieces.nulls(), e.toString());
+                for (int i = 0; i < texts.length; i++) {
+                    assertEquals(whole.fails(i), pieces.fails(i), e + " entry " + i);
+                    if (e == marked) {
+                        assertEquals(whole.dictionary().get((int) whole.values()[i]), pieces.dictionary().get((int) pieces.values()[i]));
+                    } else if (!whole.nulls()[i]) {
+                        assertEquals(whole.values()[i], pieces.values()[i], e + " entry " + i);
+                    }
+                }
+            }
+            assertEquals(true, entries.evaluateInPieces(number, DataType.VARCHAR, dictionary, 7).fails(5));
+            assertEquals(1L, entries.evaluateInPieces(like, DataType.VARCHAR, dictionary, 7).values()[17]);
+        }
+    }
+
     /** CONCAT over combinations of two columns' codes, as the CPU computes it (a NULL operand makes it NULL). */
     @Test
     void combinationsOfSeveralColumnsAreEvaluatedTogether() {
