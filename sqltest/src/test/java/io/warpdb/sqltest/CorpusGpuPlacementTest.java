@@ -30,9 +30,8 @@ import org.junit.jupiter.api.Test;
 class CorpusGpuPlacementTest {
     private static final Map<String, List<String>> LEFT_TO_THE_CPU = new TreeMap<>(Map.ofEntries(
             // DECIMALs of more than 18 digits (128-bit values, the type of every SUM of a DECIMAL) run on the GPU but as
-            // join keys and as DISTINCT aggregates' arguments; text does not become one, nor one text.
+            // DISTINCT aggregates' arguments; text does not become one, nor one text.
             Map.entry("AggregateNode: COUNT(DISTINCT [$n]) over DECIMAL(wide) (a wide DECIMAL) runs on the CPU", List.of("sql/expr/decimal_wide.test")),
-            Map.entry("JoinNode: join keys DECIMAL(wide) = DECIMAL(wide) (a wide DECIMAL) run on the CPU", List.of("sql/expr/decimal_wide.test")),
             Map.entry("ProjectNode: CAST between DECIMAL(wide) and VARCHAR runs on the CPU", List.of("sql/expr/decimal_wide.test")),
             Map.entry("ProjectNode: CAST of a string as DECIMAL(wide) runs on the CPU", List.of("sql/expr/decimal_wide.test"))));
 

@@ -155,7 +155,7 @@ class GpuTypeSupportTest {
     }
 
     @Test
-    void wideDecimalsRunOnTheGpuButAsJoinKeys() {
+    void wideDecimalsRunOnTheGpuButAsJoinKeysBesideANarrowOne() {
         DataType wide = DataType.decimal(38, 2);
         ColumnRef w = new ColumnRef(0, wide);
         assertEquals(Support.YES, GpuExecutorProvider.planSupport(rowsOf(wide)));
@@ -177,7 +177,11 @@ class GpuTypeSupportTest {
         assertEquals(Support.YES, GpuExecutorProvider.planSupport(grouped));
         JoinNode joined = new JoinNode(rowsOf(wide), rowsOf(wide), JoinKind.INNER, List.of(0), List.of(0), null,
                 Schema.of(new Field("l", wide), new Field("r", wide)));
-        assertEquals(Support.no("join keys DECIMAL(38,2) = DECIMAL(38,2) (a wide DECIMAL) run on the CPU"),
-                GpuExecutorProvider.planSupport(joined));
+        assertEquals(Support.yes("hash join"), GpuExecutorProvider.planSupport(joined));
+        DataType narrow = DataType.decimal(18, 2);
+        JoinNode mixed = new JoinNode(rowsOf(wide), rowsOf(narrow), JoinKind.INNER, List.of(0), List.of(0), null,
+                Schema.of(new Field("l", wide), new Field("r", narrow)));
+        assertEquals(Support.no("join keys DECIMAL(38,2) = DECIMAL(18,2) (a wide and a narrow DECIMAL) run on the CPU until the GPU"
+                + " join widens keys"), GpuExecutorProvider.planSupport(mixed));
     }
 }

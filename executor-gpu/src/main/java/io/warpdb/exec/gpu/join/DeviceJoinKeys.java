@@ -17,36 +17,38 @@ import java.util.List;
  * The key columns of both join inputs as the kernels read them (KeySource descriptors of
  * sort/ordered_key.cuh), set up so that equal SQL values give equal 64-bit keys on both sides:
  * numbers by value (INTEGER and BIGINT sign-extend alike), doubles with -0.0 folded into 0.0 and
- * NaN canonical (as the CPU join), and string codes through ids of their values shared by the two
- * dictionaries ({@link #codeKeys}).
+ * NaN canonical (as the CPU join), string codes through ids of their values shared by the two
+ * dictionaries ({@link #codeKeys}), and a wide DECIMAL as two key columns, its upper and lower words.
  */
 final class DeviceJoinKeys implements AutoCloseable {
-    private final List<KeyColumn> columns = new ArrayList<>();
+    private final List<KeyColumn> probeColumns = new ArrayList<>();
+    private final List<KeyColumn> buildColumns = new ArrayList<>();
     private DeviceBuffer probeDescriptors;
     private DeviceBuffer buildDescriptors;
-    private final int count;
 
-    private DeviceJoinKeys(int count) {
-        this.count = count;
+    private DeviceJoinKeys() {
     }
 
     /** The keys of {@code node}: the left input probes, the right one builds. */
     static DeviceJoinKeys of(JoinNode node, DeviceTable left, DeviceTable right, DeviceWork work) {
-        int n = node.leftKeys().size();
-        DeviceJoinKeys keys = new DeviceJoinKeys(n);
+        DeviceJoinKeys keys = new DeviceJoinKeys();
         try {
-            long[] probe = new long[4 * n];
-            long[] build = new long[4 * n];
-            for (int k = 0; k < n; k++) {
+            for (int k = 0; k < node.leftKeys().size(); k++) {
                 DeviceColumn probeColumn = left.column(node.leftKeys().get(k));
                 DeviceColumn buildColumn = right.column(node.rightKeys().get(k));
+                if (probeColumn.type().isWideDecimal()) {
+                    // Both sides wide at one scale (unsupported): equal values have equal upper and lower words.
+                    keys.probeColumns.addAll(KeyColumn.forGrouping(probeColumn, true, work));
+                    keys.buildColumns.addAll(KeyColumn.forGrouping(buildColumn, true, work));
+                    continue;
+                }
                 CodeKeys codes = probeColumn.type().kind().isString()
                         ? codeKeys(probeColumn.dictionary(), buildColumn.dictionary()) : CodeKeys.NONE;
-                System.arraycopy(keys.add(KeyColumn.forEquality(probeColumn, codes.probe(), work)).descriptor(), 0, probe, 4 * k, 4);
-                System.arraycopy(keys.add(KeyColumn.forEquality(buildColumn, codes.build(), work)).descriptor(), 0, build, 4 * k, 4);
+                keys.probeColumns.add(KeyColumn.forEquality(probeColumn, codes.probe(), work));
+                keys.buildColumns.add(KeyColumn.forEquality(buildColumn, codes.build(), work));
             }
-            keys.probeDescriptors = work.upload(probe, "join probe key descriptors");
-            keys.buildDescriptors = work.upload(build, "join build key descriptors");
+            keys.probeDescriptors = work.upload(descriptors(keys.probeColumns), "join probe key descriptors");
+            keys.buildDescriptors = work.upload(descriptors(keys.buildColumns), "join build key descriptors");
             return keys;
         } catch (RuntimeException e) {
             keys.close();
@@ -54,23 +56,27 @@ final class DeviceJoinKeys implements AutoCloseable {
         }
     }
 
-    private KeyColumn add(KeyColumn column) {
-        columns.add(column);
-        return column;
+    private static long[] descriptors(List<KeyColumn> columns) {
+        long[] out = new long[4 * columns.size()];
+        for (int k = 0; k < columns.size(); k++) {
+            System.arraycopy(columns.get(k).descriptor(), 0, out, 4 * k, 4);
+        }
+        return out;
     }
 
+    /** Key columns per side: one per join key, two for a wide DECIMAL key (its upper and its lower word). */
     int count() {
-        return count;
+        return probeColumns.size();
     }
 
     /** Key column {@code k} of the left (probe) input. */
     KeyColumn probeColumn(int k) {
-        return columns.get(2 * k);
+        return probeColumns.get(k);
     }
 
     /** Key column {@code k} of the right (build) input. */
     KeyColumn buildColumn(int k) {
-        return columns.get(2 * k + 1);
+        return buildColumns.get(k);
     }
 
     DeviceBuffer probeDescriptors() {
@@ -88,8 +94,9 @@ final class DeviceJoinKeys implements AutoCloseable {
     static String unsupported(DataType left, DataType right) {
         TypeKind l = left.kind();
         TypeKind r = right.kind();
-        if (left.isWideDecimal() || right.isWideDecimal()) {
-            return "join keys " + left.sqlName() + " = " + right.sqlName() + " (a wide DECIMAL) run on the CPU";
+        if (left.isWideDecimal() != right.isWideDecimal()) {
+            return "join keys " + left.sqlName() + " = " + right.sqlName() + " (a wide and a narrow DECIMAL) run on the CPU until the GPU"
+                    + " join widens keys";
         }
         if (l.isString() && r.isString() || l == r && l != TypeKind.DECIMAL) {
             return null;
@@ -133,7 +140,8 @@ final class DeviceJoinKeys implements AutoCloseable {
 
     @Override
     public void close() {
-        columns.forEach(KeyColumn::close);
+        probeColumns.forEach(KeyColumn::close);
+        buildColumns.forEach(KeyColumn::close);
         if (probeDescriptors != null) {
             probeDescriptors.close();
         }

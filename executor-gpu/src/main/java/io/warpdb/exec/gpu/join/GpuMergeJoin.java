@@ -47,6 +47,9 @@ public final class GpuMergeJoin {
         if (node.leftKeys().isEmpty()) {
             return "the sort-merge join needs equality keys";
         }
+        if (node.leftKeys().stream().anyMatch(k -> node.left().schema().type(k).isWideDecimal())) {
+            return "the sort-merge join merges 64-bit keys; wide DECIMAL keys are hashed";
+        }
         int bits = 0;
         for (int k = 0; k < node.leftKeys().size(); k++) {
             bits += PackedKeys.bitBound(node.left().schema().type(node.leftKeys().get(k)),

@@ -88,7 +88,8 @@ class GpuJoinTest extends GpuTestBase {
     void everyKeyType() {
         GpuTests.assumeGpu();
         for (DataType key : List.of(DataType.INTEGER, DataType.BIGINT, DataType.DATE, DataType.decimal(12, 2),
-                DataType.decimal(18, 4), DataType.DOUBLE, DataType.VARCHAR, DataType.BOOLEAN)) {
+                DataType.decimal(18, 4), DataType.decimal(38, 2), DataType.decimal(24, 0), DataType.DOUBLE, DataType.VARCHAR,
+                DataType.BOOLEAN)) {
             Schema left = schema(key, DataType.BIGINT, DataType.VARCHAR);
             Schema right = schema(key, DataType.DATE, DataType.BOOLEAN);
             Options options = Options.plain().withDistinct(40).withNulls(0.1).withExtremes().withVaryingDictionaries();
