@@ -26,6 +26,11 @@ abstract class SuiteOptions {
     @Option(names = "--threads", description = "Loader threads (default: number of cores).")
     int threads = Runtime.getRuntime().availableProcessors();
 
+    @Option(names = "--duckdb-file", paramLabel = "FILE",
+            description = "Keep DuckDB's copy of the data in this database file, loaded where it lacks a table and reused by later"
+                    + " runs (default: an in-memory DuckDB, loaded on every run).")
+    Path duckdbFile;
+
     /** The suite's name: the in-memory database's and the default directory's. */
     abstract String suite();
 
@@ -58,9 +63,9 @@ abstract class SuiteOptions {
             database.close();
             throw e;
         }
-        SuiteSetup setup = SuiteSetup.open(database, tables, threads, source);
+        SuiteSetup setup = SuiteSetup.open(database, tables, threads, source, duckdbFile);
         System.out.print(setup.warpdbLoad() != null ? setup.warpdbLoad().format() : "using the data loaded in " + where() + "\n");
-        System.out.print(setup.referenceLoad().format());
+        System.out.print(setup.referenceLoad() != null ? setup.referenceLoad().format() : "DuckDB: using the tables in " + duckdbFile + "\n");
         return setup;
     }
 

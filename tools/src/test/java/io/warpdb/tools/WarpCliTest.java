@@ -63,6 +63,21 @@ class WarpCliTest {
         assertTrue(!out.contains("host-to-device"), "copies are reported for gpu-cold only: " + out);
     }
 
+    /** With {@code --duckdb-file} the first run loads DuckDB's tables into the file and the next one uses them as they are. */
+    @Test
+    void tpchBenchKeepsDuckDbsTablesInAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String file = dir.resolve("duck.db").toString();
+        String[] first = runCapturingSystemOut("tpch", "bench", "--sf", "0.01", "--queries", "6", "--executor", "cpu", "--in-memory",
+                "--runs", "1", "--duckdb-file", file);
+        assertEquals("0", first[0], first[1]);
+        assertTrue(first[1].matches("(?s).*\\nlineitem +60,175 rows .*-> DuckDB.*"), first[1]);
+        String[] second = runCapturingSystemOut("tpch", "bench", "--sf", "0.01", "--queries", "1,6", "--executor", "cpu", "--in-memory",
+                "--runs", "1", "--duckdb-file", file);
+        assertEquals("0", second[0], second[1]);
+        assertTrue(second[1].contains("DuckDB: using the tables in " + file), second[1]);
+        assertTrue(second[1].matches("(?s).*\\nq01( +[0-9.]+){3}  OK\\nq06( +[0-9.]+){3}  OK\\n.*"), second[1]);
+    }
+
     /** Several executors share one load; each gets a time and a ratio column. */
     @Test
     void tpchBenchComparesSeveralExecutors() {

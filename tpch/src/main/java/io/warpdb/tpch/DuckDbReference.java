@@ -21,8 +21,8 @@ import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 /**
- * An in-memory DuckDB holding the same benchmark rows (TPC-H, TPC-DS) as WarpDB: the answer oracle and the
- * benchmark peer. It is a yardstick only (DESIGN.md): nothing in WarpDB runs on it.
+ * A DuckDB holding the same benchmark rows (TPC-H, TPC-DS) as WarpDB, in memory or in a database file
+ * that later runs reuse ({@link #loadMissing}): the answer oracle and the benchmark peer. It is a yardstick only (DESIGN.md): nothing in WarpDB runs on it.
  * CHAR columns are VARCHAR here, so that DuckDB's padding rules play no part in comparisons;
  * their values carry no padding in either database.
  */
@@ -104,6 +104,40 @@ public final class DuckDbReference implements QueryTarget, AutoCloseable {
             pool.shutdownNow();
         }
         return new LoadReport(source + " -> DuckDB", loaded, System.nanoTime() - start);
+    }
+
+    /**
+     * As {@link #load(List, int, String)} for the tables of {@code tables} this DuckDB does not
+     * hold yet (a database file loaded by an earlier run keeps them: each table's rows were
+     * inserted by one statement, so a table with rows holds all of them; an empty one is loaded
+     * again); null when it holds them all.
+     */
+    public LoadReport loadMissing(List<TableParts> tables, int threads, String source) {
+        List<TableParts> missing = new ArrayList<>();
+        try (Statement statement = connection.createStatement()) {
+            for (TableParts table : tables) {
+                if (!holdsRows(statement, table.name())) {
+                    statement.execute("DROP TABLE IF EXISTS " + table.name());
+                    missing.add(table);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("DuckDB: " + e.getMessage(), e);
+        }
+        return missing.isEmpty() ? null : load(missing, threads, source);
+    }
+
+    private static boolean holdsRows(Statement statement, String table) throws SQLException {
+        try (ResultSet exists = statement.executeQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = '" + table + "'")) {
+            exists.next();
+            if (exists.getLong(1) == 0) {
+                return false;
+            }
+        }
+        try (ResultSet any = statement.executeQuery("SELECT COUNT(*) FROM (SELECT 1 FROM " + table + " LIMIT 1)")) {
+            any.next();
+            return any.getLong(1) > 0;
+        }
     }
 
     /**
