@@ -38,16 +38,16 @@ public final class GpuAggregate {
 
     /**
      * Whether the GPU aggregates this node: wide DECIMALs (more than 18 digits) as group keys (two
-     * keys each, {@link KeyColumn#forGrouping}), as the arguments of SUM, AVG, MIN and MAX
+     * keys each, {@link KeyColumn#of}), as the arguments of SUM, AVG, MIN and MAX
      * ({@link WideDecimalAggregation}), counted, and as SUM's results; as other aggregates'
      * arguments they run on the CPU.
      */
     public static Support supports(AggregateNode node) {
         Schema input = node.input().schema();
         for (AggCall call : node.aggregates()) {
+            boolean takesWide = WideDecimalAggregation.applies(call) || call.function() == AggFunction.COUNT && !call.distinct();
             for (int a : call.args()) {
-                boolean countsOnly = call.function() == AggFunction.COUNT && !call.distinct();
-                if (input.type(a).isWideDecimal() && !WideDecimalAggregation.applies(call) && !countsOnly) {
+                if (input.type(a).isWideDecimal() && !takesWide) {
                     return Support.no(call + " over " + input.type(a).sqlName() + " (a wide DECIMAL) runs on the CPU");
                 }
             }
@@ -239,7 +239,7 @@ public final class GpuAggregate {
         DeviceColumn groupIds = null;
         try {
             for (int k : node.groupKeys()) {
-                keys.addAll(KeyColumn.forGrouping(input.column(k), true, work));
+                keys.addAll(KeyColumn.of(input.column(k), true, work));
             }
             groups = group(keys, rows, forced, work);
             groupIds = new DeviceColumn(DataType.INTEGER.withNullable(false), rows, groups.groupOfRow(), null, null);
@@ -311,7 +311,7 @@ public final class GpuAggregate {
         List<KeyColumn> keys = new ArrayList<>();
         try {
             for (DeviceColumn c : table.columns()) {
-                keys.addAll(KeyColumn.forGrouping(c, forEquality, work));
+                keys.addAll(KeyColumn.of(c, forEquality, work));
             }
             return group(keys, table.rows(), null, work);
         } finally {
@@ -321,14 +321,12 @@ public final class GpuAggregate {
 
     private static Groups group(List<KeyColumn> keys, int rows, AggregationPath forced, DeviceWork work) {
         List<KeyColumn.KeyRange> ranges = new ArrayList<>();
-        long[] descriptors = new long[keys.size() * 4];
-        for (int k = 0; k < keys.size(); k++) {
-            ranges.add(keys.get(k).range(work));
-            System.arraycopy(keys.get(k).descriptor(), 0, descriptors, 4 * k, 4);
+        for (KeyColumn key : keys) {
+            ranges.add(key.range(work));
         }
         KeyPacking packing = KeyPacking.of(ranges, rows);
         AggregationPath path = forced != null ? forced : GroupByTuning.path(keys.size(), packing);
-        try (DeviceBuffer keyDescriptors = work.upload(descriptors, "group key descriptors")) {
+        try (DeviceBuffer keyDescriptors = work.upload(KeyColumn.descriptors(keys), "group key descriptors")) {
             return switch (path) {
                 case HASH -> {
                     if (packing == null) {

@@ -38,8 +38,8 @@ final class DeviceJoinKeys implements AutoCloseable {
                 DeviceColumn buildColumn = right.column(node.rightKeys().get(k));
                 if (probeColumn.type().isWideDecimal()) {
                     // Both sides wide at one scale (unsupported): equal values have equal upper and lower words.
-                    keys.probeColumns.addAll(KeyColumn.forGrouping(probeColumn, true, work));
-                    keys.buildColumns.addAll(KeyColumn.forGrouping(buildColumn, true, work));
+                    keys.probeColumns.addAll(KeyColumn.of(probeColumn, true, work));
+                    keys.buildColumns.addAll(KeyColumn.of(buildColumn, true, work));
                     continue;
                 }
                 CodeKeys codes = probeColumn.type().kind().isString()
@@ -47,21 +47,13 @@ final class DeviceJoinKeys implements AutoCloseable {
                 keys.probeColumns.add(KeyColumn.forEquality(probeColumn, codes.probe(), work));
                 keys.buildColumns.add(KeyColumn.forEquality(buildColumn, codes.build(), work));
             }
-            keys.probeDescriptors = work.upload(descriptors(keys.probeColumns), "join probe key descriptors");
-            keys.buildDescriptors = work.upload(descriptors(keys.buildColumns), "join build key descriptors");
+            keys.probeDescriptors = work.upload(KeyColumn.descriptors(keys.probeColumns), "join probe key descriptors");
+            keys.buildDescriptors = work.upload(KeyColumn.descriptors(keys.buildColumns), "join build key descriptors");
             return keys;
         } catch (RuntimeException e) {
             keys.close();
             throw e;
         }
-    }
-
-    private static long[] descriptors(List<KeyColumn> columns) {
-        long[] out = new long[4 * columns.size()];
-        for (int k = 0; k < columns.size(); k++) {
-            System.arraycopy(columns.get(k).descriptor(), 0, out, 4 * k, 4);
-        }
-        return out;
     }
 
     /** Key columns per side: one per join key, two for a wide DECIMAL key (its upper and its lower word). */

@@ -71,16 +71,13 @@ public final class RadixPartitioner {
         int rows = chunk.rows();
         List<KeyColumn> columns = new ArrayList<>(keys.size());
         try {
-            long[] descriptors = new long[4 * keys.size()];
-            for (int k = 0; k < keys.size(); k++) {
-                DeviceColumn column = chunk.column(keys.get(k));
+            for (int k : keys) {
+                DeviceColumn column = chunk.column(k);
                 int[] keyOfCode = column.type().kind().isString() ? valueHashes(column.dictionary()) : null;
-                KeyColumn key = KeyColumn.forEquality(column, keyOfCode, work);
-                columns.add(key);
-                System.arraycopy(key.descriptor(), 0, descriptors, 4 * k, 4);
+                columns.add(KeyColumn.forEquality(column, keyOfCode, work));
             }
             DeviceBuffer hashes = work.allocate(Math.max(1, (long) rows) * Integer.BYTES, "partition key hashes");
-            try (DeviceBuffer keySources = work.upload(descriptors, "partition key descriptors")) {
+            try (DeviceBuffer keySources = work.upload(KeyColumn.descriptors(columns), "partition key descriptors")) {
                 work.kernel(MODULE, "hash_keys").launch(work.stream(), GridSize.strided(rows, work), GridSize.BLOCK, 0,
                         keySources, keys.size(), rows, nulls.ordinal(), hashes);
                 return hashes;

@@ -15,7 +15,7 @@ import java.util.List;
  * ({@link RadixSorter}), then every column gathered through the kept window of the order.
  * Orders as the CPU does: strings by value, doubles as Double.compare (-0.0 before 0.0, NaN
  * last), FALSE before TRUE, NULLs where the key says regardless of direction; a wide DECIMAL key
- * sorts as two, its upper word then its lower ({@link KeyColumn#forSort}).
+ * sorts as two, its upper word then its lower ({@link KeyColumn#of}).
  */
 public final class GpuSort {
     private GpuSort() {
@@ -39,7 +39,7 @@ public final class GpuSort {
             List<RadixSorter.Key> keys = new ArrayList<>();
             for (SortKey k : node.keys()) {
                 // Equality keys: -0.0 and 0.0 are equal values, so they tie and later keys decide.
-                for (KeyColumn column : KeyColumn.forSort(input.column(k.column()), work)) {
+                for (KeyColumn column : KeyColumn.of(input.column(k.column()), true, work)) {
                     columns.add(column);
                     keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
                 }

@@ -35,18 +35,11 @@ public final class KeyColumn implements AutoCloseable {
     }
 
     /**
-     * The keys that sort rows as {@code column}'s values do: the column itself, or a wide DECIMAL's
-     * upper and lower words, the upper more significant (the caller closes them).
+     * The keys that sort, group and match rows as {@code column}'s values do ({@code forEquality} as
+     * for the constructor): the column itself, or a wide DECIMAL's upper and lower words, the upper
+     * more significant (the caller closes them).
      */
-    public static List<KeyColumn> forSort(DeviceColumn column, DeviceWork work) {
-        return forGrouping(column, true, work);
-    }
-
-    /**
-     * As {@link #forSort}, for grouping or matching rows by their values: equal values have equal
-     * keys ({@code forEquality} as for the constructor).
-     */
-    public static List<KeyColumn> forGrouping(DeviceColumn column, boolean forEquality, DeviceWork work) {
+    public static List<KeyColumn> of(DeviceColumn column, boolean forEquality, DeviceWork work) {
         if (column.type().isWideDecimal()) {
             return List.of(new KeyColumn(column, WIDE_HIGH), new KeyColumn(column, WIDE_LOW));
         }
@@ -93,11 +86,11 @@ public final class KeyColumn implements AutoCloseable {
 
     /**
      * How a column of {@code type} reads as one ordered key; {@code forEquality} as for the
-     * constructor. A wide DECIMAL is no one key ({@link #forSort}).
+     * constructor. A wide DECIMAL is no one key ({@link #of}).
      */
     public static int kindOf(DataType type, boolean forEquality) {
         if (type.isWideDecimal()) {
-            throw new IllegalArgumentException(type.sqlName() + " is 128 bits wide: it sorts as two keys (KeyColumn.forSort)");
+            throw new IllegalArgumentException(type.sqlName() + " is 128 bits wide: it sorts as two keys (KeyColumn.of)");
         }
         return switch (type.kind()) {
             case BOOLEAN -> BOOL;
@@ -119,6 +112,15 @@ public final class KeyColumn implements AutoCloseable {
     /** The rank table of a string column (null otherwise, and for {@link #forEquality} columns). */
     public StringRanks ranks() {
         return ranks;
+    }
+
+    /** The kernels' KeySource array of {@code columns}: four words each, one zero entry where there are none. */
+    public static long[] descriptors(List<KeyColumn> columns) {
+        long[] out = new long[4 * Math.max(1, columns.size())];
+        for (int k = 0; k < columns.size(); k++) {
+            System.arraycopy(columns.get(k).descriptor(), 0, out, 4 * k, 4);
+        }
+        return out;
     }
 
     /** The four words of the CUDA KeySource: values, validity, ranks (addresses, 0 when absent), kind. */

@@ -12,7 +12,7 @@ import java.util.List;
  * whose level j holds the position of the extreme non-NULL value of every block of 2^j positions,
  * with as many levels as the longest frame needs. A frame is the better of two overlapping blocks,
  * so no row costs more than two reads whatever its frame; building costs O(rows x levels).
- * Values compare as ordered keys ({@link KeyColumn#forSort}: a wide DECIMAL as two, its upper
+ * Values compare as ordered keys ({@link KeyColumn#of}: a wide DECIMAL as two, its upper
  * word then its lower) with -0.0 equal to 0.0 and, on ties, the later position wins: the row the
  * CPU's sliding deque picks.
  */
@@ -28,7 +28,7 @@ final class FrameExtremes {
         int rows = segments.rows();
         int levels = WindowFrames.levels(frame, rows, work);
         int grid = GridSize.strided(rows, work);
-        List<KeyColumn> keyColumns = KeyColumn.forSort(values, work);
+        List<KeyColumn> keyColumns = KeyColumn.of(values, true, work);
         int numKeys = keyColumns.size();
         try (DeviceBuffer sources = WindowSegments.keySources(keyColumns, work);
                 DeviceBuffer keys = work.allocate((long) rows * numKeys * Long.BYTES, "window extreme keys");

@@ -18,7 +18,7 @@ import java.util.List;
  * NULLs first, as the CPU sorts them) serves every call of the node. Partitions start where the
  * partition keys change, peer groups where any key changes (group_sort.cu's segment_heads, NULLs
  * equal to NULLs, -0.0 to 0.0); a scan of those heads numbers the segments (window/segments.cu).
- * A wide DECIMAL key sorts and compares as two key columns ({@link KeyColumn#forSort}), so
+ * A wide DECIMAL key sorts and compares as two key columns ({@link KeyColumn#of}), so
  * partitions are told apart by the key columns of the partition keys, not by the keys' count.
  * Per sorted position: its row, its partition's and its peer group's number; per segment its
  * first position (then the row count), so kernels read a row's bounds as starts[id], starts[id + 1].
@@ -32,14 +32,14 @@ record WindowSegments(int rows, DeviceBuffer sorted, DeviceBuffer partId, Device
         DeviceBuffer[] made = new DeviceBuffer[5];
         try {
             for (int k : node.partitionKeys()) {
-                for (KeyColumn column : KeyColumn.forSort(input.column(k), work)) {
+                for (KeyColumn column : KeyColumn.of(input.column(k), true, work)) {
                     columns.add(column);
                     keys.add(new RadixSorter.Key(column, false, true));
                 }
             }
             int partitionColumns = columns.size();
             for (SortKey k : node.orderKeys()) {
-                for (KeyColumn column : KeyColumn.forSort(input.column(k.column()), work)) {
+                for (KeyColumn column : KeyColumn.of(input.column(k.column()), true, work)) {
                     columns.add(column);
                     keys.add(new RadixSorter.Key(column, k.descending(), k.nullsFirst()));
                 }
@@ -66,13 +66,9 @@ record WindowSegments(int rows, DeviceBuffer sorted, DeviceBuffer partId, Device
         }
     }
 
-    /** The kernels' KeySource array (sort/ordered_key.cuh) of {@code columns}: four words each (one zero entry if none). */
+    /** The kernels' KeySource array (sort/ordered_key.cuh) of {@code columns} on the device. */
     static DeviceBuffer keySources(List<KeyColumn> columns, DeviceWork work) {
-        long[] descriptors = new long[Math.max(1, columns.size()) * 4];
-        for (int k = 0; k < columns.size(); k++) {
-            System.arraycopy(columns.get(k).descriptor(), 0, descriptors, 4 * k, 4);
-        }
-        return work.upload(descriptors, "window key descriptors");
+        return work.upload(KeyColumn.descriptors(columns), "window key descriptors");
     }
 
     /** Numbers the segments of the sorted rows that tie on the first {@code keyCount} key columns. */

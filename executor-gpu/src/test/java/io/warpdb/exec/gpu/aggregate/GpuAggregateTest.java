@@ -26,16 +26,9 @@ class GpuAggregateTest extends GpuTestBase {
         GpuTests.assumeGpu();
     }
 
-    /** Every aggregate function over every type it applies to; keys are the first {@code keyCount} columns. */
     /** Groups by the first {@code keyCount} columns with COUNT(*) and COUNT, MIN, MAX (SUM, AVG where they apply) of every column. */
     static AggregateNode node(ListSource source, int keyCount) {
         Schema in = source.schema();
-        List<Field> out = new ArrayList<>();
-        List<Integer> keys = new ArrayList<>();
-        for (int k = 0; k < keyCount; k++) {
-            keys.add(k);
-            out.add(in.field(k));
-        }
         List<AggCall> calls = new ArrayList<>();
         calls.add(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"));
         for (int c = 0; c < in.size(); c++) {
@@ -54,9 +47,18 @@ class GpuAggregateTest extends GpuTestBase {
                 }
             }
         }
-        for (AggCall call : calls) {
-            out.add(new Field(call.name(), call.type()));
+        return node(source, keyCount, calls);
+    }
+
+    /** Groups by the first {@code keyCount} columns with {@code calls}. */
+    static AggregateNode node(ListSource source, int keyCount, List<AggCall> calls) {
+        List<Field> out = new ArrayList<>();
+        List<Integer> keys = new ArrayList<>();
+        for (int k = 0; k < keyCount; k++) {
+            keys.add(k);
+            out.add(source.schema().field(k));
         }
+        calls.forEach(call -> out.add(new Field(call.name(), call.type())));
         return new AggregateNode(scan(source), keys, calls, new Schema(out));
     }
 

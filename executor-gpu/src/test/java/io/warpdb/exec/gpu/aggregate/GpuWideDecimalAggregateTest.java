@@ -42,12 +42,6 @@ class GpuWideDecimalAggregateTest extends GpuTestBase {
      */
     private static AggregateNode node(ListSource source, int keyCount) {
         Schema in = source.schema();
-        List<Integer> keys = new ArrayList<>();
-        List<Field> out = new ArrayList<>();
-        for (int k = 0; k < keyCount; k++) {
-            keys.add(k);
-            out.add(in.field(k));
-        }
         List<AggCall> calls = new ArrayList<>();
         calls.add(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"));
         for (int c = keyCount; c < in.size(); c++) {
@@ -60,8 +54,7 @@ class GpuWideDecimalAggregateTest extends GpuTestBase {
                 calls.add(new AggCall(AggFunction.MAX, List.of(c), false, in.type(c), "max" + c));
             }
         }
-        calls.forEach(call -> out.add(new Field(call.name(), call.type())));
-        return new AggregateNode(scan(source), keys, calls, new Schema(out));
+        return GpuAggregateTest.node(source, keyCount, calls);
     }
 
     private void check(long seed, Schema schema, int keyCount, Options options, AggregationPath path) {
