@@ -47,6 +47,7 @@ __device__ __forceinline__ long long decodeKey(u64 key, int kind) {
     switch (kind) {
         case KEY_BOOL:
         case KEY_RANK:
+        case KEY_CODE:
             return (long long)key;
         case KEY_INT32:
         case KEY_INT64:

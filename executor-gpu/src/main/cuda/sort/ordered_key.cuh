@@ -17,6 +17,7 @@ constexpr int KEY_F64_EQUALITY = 4;  // -0.0 == 0.0, as GROUP BY matches and ORD
 constexpr int KEY_RANK = 5;          // int32 dictionary code -> rank of its string value
 constexpr int KEY_WIDE_HIGH = 6;     // a 128-bit DECIMAL's upper word (signed): with KEY_WIDE_LOW after it,
 constexpr int KEY_WIDE_LOW = 7;      // its lower word (unsigned), an LSD sort orders the values
+constexpr int KEY_CODE = 8;          // int32 dictionary code as it is: no order (ANY_VALUE picks any value)
 
 constexpr u64 SIGN_BIT = 1ull << 63;
 
@@ -61,6 +62,8 @@ __device__ __forceinline__ u64 orderedKey(const KeySource& k, long long row) {
             return (u64)((const long long*)k.values)[2 * row + 1] ^ SIGN_BIT;
         case KEY_WIDE_LOW:
             return (u64)((const long long*)k.values)[2 * row];
+        case KEY_CODE:
+            return (u64)(unsigned)((const int*)k.values)[row];
         default:
             return k.ranks[((const int*)k.values)[row]];
     }

@@ -55,7 +55,7 @@ import java.util.stream.Stream;
  */
 final class FragmentPlanner {
     private static final Set<AggFunction> MERGEABLE = EnumSet.of(AggFunction.COUNT_STAR, AggFunction.COUNT, AggFunction.SUM,
-            AggFunction.MIN, AggFunction.MAX);
+            AggFunction.MIN, AggFunction.MAX, AggFunction.ANY_VALUE);
     private static final Set<JoinKind> KEEPS_LEFT_APART = EnumSet.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI);
     private static final Set<JoinKind> KEEPS_RIGHT_APART = EnumSet.of(JoinKind.INNER, JoinKind.RIGHT);
 
@@ -263,7 +263,7 @@ final class FragmentPlanner {
 
     /**
      * Whether an aggregate merges from the shards' partial results: no DISTINCT; COUNT, SUM, MIN,
-     * MAX; AVG of an integer, a DECIMAL of up to 18 digits or a DOUBLE (the coordinator divides the
+     * MAX, ANY_VALUE; AVG of an integer, a DECIMAL of up to 18 digits or a DOUBLE (the coordinator divides the
      * merged sum by the merged count as a rolled-up AVG does, {@link Exprs#average}).
      */
     private static boolean mergeable(AggregateNode aggregate) {

@@ -24,7 +24,7 @@ import org.apache.calcite.util.ImmutableBitSet;
 /**
  * Groups on fewer keys where some group keys determine the others: {@code GROUP BY c_custkey,
  * c_name, c_address, ..., n_name} (TPC-H Q10) becomes {@code GROUP BY c_custkey} with {@code
- * MIN(c_name), MIN(c_address), ..., MIN(n_name)}, under a projection that restores the columns'
+ * ANY_VALUE(c_name), ANY_VALUE(c_address), ..., ANY_VALUE(n_name)}, under a projection that restores the columns'
  * order; Q18's {@code c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice} groups on
  * {@code o_orderkey} alone ({@code o_custkey = c_custkey} carries the customer). One integer key
  * hashes and compares far cheaper than seven, strings among them.
@@ -34,8 +34,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  * {@link CalciteTable}; a merely UNIQUE column is none), inner joins keep both sides'
  * dependencies and add their equalities ({@code c_nationkey = n_nationkey} carries {@code n_name}),
  * projections carry them to expressions. Joins repeat a key's row but never change its columns,
- * so all rows of a group agree on a determined column, and MIN of equal values (or of NULLs only)
- * is that value. Aggregates over an outer join are left alone (see {@link #hasOuterJoin}). The key
+ * so all rows of a group agree on a determined column, and ANY_VALUE of equal values (or of NULLs
+ * only) is that value: unlike MIN, it compares nothing (a GPU's MIN of strings sorts the
+ * dictionary to rank its values, seconds for TPC-H Q10's customer columns at SF 100). Aggregates over an outer join are left alone (see {@link #hasOuterJoin}). The key
  * is trusted as declared, not checked.
  */
 final class GroupKeyDependents extends RelShuttleImpl {
@@ -119,13 +120,13 @@ final class GroupKeyDependents extends RelShuttleImpl {
         return rel.getInputs().stream().anyMatch(GroupKeyDependents::hasOuterJoin);
     }
 
-    /** {@code aggregate} grouped on its keys less {@code determined}, which it takes as MIN, in the original column order. */
+    /** {@code aggregate} grouped on its keys less {@code determined}, which it takes as ANY_VALUE, in the original column order. */
     private RelNode rewritten(LogicalAggregate aggregate, ImmutableBitSet determined) {
         ImmutableBitSet groupSet = aggregate.getGroupSet().except(determined);
         RelNode input = aggregate.getInput();
         List<AggregateCall> calls = new ArrayList<>(aggregate.getAggCallList());
         for (int column : determined) {
-            calls.add(AggregateCall.create(SqlStdOperatorTable.MIN, false, false, false, List.of(), List.of(column), -1, null,
+            calls.add(AggregateCall.create(SqlStdOperatorTable.ANY_VALUE, false, false, false, List.of(), List.of(column), -1, null,
                     RelCollations.EMPTY, groupSet.cardinality(), input, null, input.getRowType().getFieldNames().get(column)));
         }
         LogicalAggregate grouped = aggregate.copy(aggregate.getTraitSet(), input, groupSet, null, calls);
@@ -141,7 +142,7 @@ final class GroupKeyDependents extends RelShuttleImpl {
         }
         for (int i = 0; i < columns.size(); i++) {
             if (!columns.get(i).getType().equals(aggregate.getRowType().getFieldList().get(i).getType())) {
-                return aggregate; // MIN's type differs (it should not): keep the plan as it was
+                return aggregate; // ANY_VALUE's type differs (it should not): keep the plan as it was
             }
         }
         return LogicalProject.create(grouped, List.of(), columns, aggregate.getRowType());

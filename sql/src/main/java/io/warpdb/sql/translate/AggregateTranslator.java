@@ -170,6 +170,8 @@ final class AggregateTranslator implements NodeTranslator<Aggregate> {
                 return AggFunction.MIN;
             case MAX:
                 return AggFunction.MAX;
+            case ANY_VALUE:
+                return AggFunction.ANY_VALUE;
             case SINGLE_VALUE:
                 return AggFunction.SINGLE_VALUE;
             case VAR_POP:

@@ -96,7 +96,7 @@ final class GroupingSetsPlan {
     /** Whether a coarser set's value of {@code call} can be computed from the finest groups' values. */
     static boolean rollsUp(AggregateCall call, Schema input) {
         return switch (call.getAggregation().getKind()) {
-            case GROUPING, GROUPING_ID, GROUP_ID, LITERAL_AGG, MIN, MAX -> true;
+            case GROUPING, GROUPING_ID, GROUP_ID, LITERAL_AGG, MIN, MAX, ANY_VALUE -> true;
             case SUM, SUM0 -> !call.isDistinct();
             case COUNT -> !call.isDistinct() && call.getArgList().size() <= 1;
             case AVG -> !call.isDistinct() && averageRollsUp(input.type(call.getArgList().get(0)));
@@ -164,13 +164,13 @@ final class GroupingSetsPlan {
     }
 
     /**
-     * Adds {@code partial} to the finest aggregate and its roll-up to {@code rollups}: MIN and MAX of
-     * the partial MINs and MAXs, SUM of the partial SUMs and COUNTs, of {@code type}. Returns the
+     * Adds {@code partial} to the finest aggregate and its roll-up to {@code rollups}: MIN, MAX and
+     * ANY_VALUE of the partial MINs, MAXs and ANY_VALUEs, SUM of the partial SUMs and COUNTs, of {@code type}. Returns the
      * roll-up's column in the aggregate by set.
      */
     private Expr rollUp(List<Spec> partials, List<Spec> rollups, Spec partial, DataType type) {
         AggFunction function = partial.function() == AggFunction.MIN || partial.function() == AggFunction.MAX
-                ? partial.function() : AggFunction.SUM;
+                || partial.function() == AggFunction.ANY_VALUE ? partial.function() : AggFunction.SUM;
         int same = indexOfSame(partials, partial);
         if (same >= 0 && rollups.get(same).field().type().equals(type)) {
             // SUM(x) beside AVG(x), or the same aggregate twice: one partial and one roll-up serve both.

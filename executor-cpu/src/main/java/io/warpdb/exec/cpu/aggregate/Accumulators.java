@@ -40,7 +40,7 @@ public final class Accumulators {
                 }
                 yield new ExactSumAccumulator(average, Decimals.scaleOf(argType), type);
             }
-            case MIN, MAX -> new MinMaxAccumulator(function == AggFunction.MAX, argType);
+            case MIN, MAX, ANY_VALUE -> new MinMaxAccumulator(function, argType);
             case SINGLE_VALUE -> new SingleValueAccumulator(argType);
             case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> {
                 if (!argType.kind().isNumeric()) {
@@ -49,8 +49,9 @@ public final class Accumulators {
                 yield new VarianceAccumulator(function);
             }
         };
-        // MIN and MAX over the distinct values are MIN and MAX over all of them.
+        // MIN, MAX and ANY_VALUE over the distinct values are the same over all of them.
         boolean needsDistinct = call.distinct() && function != AggFunction.MIN && function != AggFunction.MAX
+                && function != AggFunction.ANY_VALUE
                 && function != AggFunction.SINGLE_VALUE && function != AggFunction.COUNT_STAR;
         return needsDistinct ? new DistinctAccumulator(plain, argTypes) : plain;
     }

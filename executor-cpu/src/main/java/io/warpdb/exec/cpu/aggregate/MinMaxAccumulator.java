@@ -1,13 +1,15 @@
 package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.TypeKind;
 import io.warpdb.core.value.Int128;
 import io.warpdb.exec.cpu.column.Column;
 
 /**
- * MIN and MAX of any type: numbers and dates by value (one column has one scale, so unscaled
+ * MIN, MAX and ANY_VALUE of any type (ANY_VALUE keeps each group's first non-NULL value and
+ * compares nothing): numbers and dates by value (one column has one scale, so unscaled
  * longs compare correctly; a wide DECIMAL by its 128-bit value), BOOLEAN with FALSE < TRUE, strings by value (kept as Strings, since
  * codes of different batches' dictionaries do not compare). While every batch's strings come in
  * one dictionary (a join build's columns: the columns a GROUP BY on a key carries), a row whose
@@ -15,7 +17,7 @@ import io.warpdb.exec.cpu.column.Column;
  * not a dictionary built anew.
  */
 final class MinMaxAccumulator implements MergeableAccumulator {
-    private final boolean max;
+    private final AggFunction function;
     private final DataType type;
     private final boolean isString;
     private final boolean isDouble;
@@ -31,8 +33,12 @@ final class MinMaxAccumulator implements MergeableAccumulator {
     private StringDictionary dictionary;
     private boolean oneDictionary = true;
 
-    MinMaxAccumulator(boolean max, DataType type) {
-        this.max = max;
+    /** {@code function}: MIN, MAX or ANY_VALUE. */
+    MinMaxAccumulator(AggFunction function, DataType type) {
+        if (function != AggFunction.MIN && function != AggFunction.MAX && function != AggFunction.ANY_VALUE) {
+            throw new IllegalArgumentException(function + " picks no value");
+        }
+        this.function = function;
         this.type = type;
         this.isString = type.kind().isString();
         this.isDouble = type.kind() == TypeKind.DOUBLE;
@@ -46,7 +52,12 @@ final class MinMaxAccumulator implements MergeableAccumulator {
 
     /** Whether a value comparing with the current best as {@code sign} replaces it. */
     private boolean replaces(int sign) {
-        return max ? sign > 0 : sign < 0;
+        return function == AggFunction.MAX ? sign > 0 : sign < 0;
+    }
+
+    /** Whether a group's value, once seen, is compared with the later ones (not for ANY_VALUE). */
+    private boolean compares() {
+        return function != AggFunction.ANY_VALUE;
     }
 
     @Override
@@ -55,7 +66,7 @@ final class MinMaxAccumulator implements MergeableAccumulator {
         boolean sameDictionary = isString && sameDictionary(values.dictionary());
         for (int row = 0; row < groupIds.length; row++) {
             int g = groupIds[row];
-            if (g < 0 || values.isNull(row)) {
+            if (g < 0 || values.isNull(row) || seen[g] && !compares()) {
                 continue;
             }
             if (isString) {

@@ -2,6 +2,7 @@ package io.warpdb.exec.cpu.aggregate;
 
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
+import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
 import io.warpdb.exec.cpu.column.Column;
 
@@ -15,7 +16,7 @@ final class SingleValueAccumulator implements Accumulator {
     private boolean[] seen = new boolean[0];
 
     SingleValueAccumulator(DataType type) {
-        this.value = new MinMaxAccumulator(false, type);
+        this.value = new MinMaxAccumulator(AggFunction.MIN, type);
     }
 
     @Override

@@ -97,7 +97,7 @@ final class Accumulation {
             case COUNT_STAR -> OP_COUNT_ROWS;
             case COUNT -> OP_COUNT;
             case SUM, AVG -> argType.kind() == TypeKind.DOUBLE ? OP_SUM_DOUBLE : OP_SUM_EXACT;
-            case MIN -> OP_MIN;
+            case MIN, ANY_VALUE -> OP_MIN;  // ANY_VALUE: the least key of any order (KeyColumn.forAnyValue)
             case MAX -> OP_MAX;
             case SINGLE_VALUE -> OP_SINGLE_VALUE;
             case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, APPROX_COUNT_DISTINCT ->

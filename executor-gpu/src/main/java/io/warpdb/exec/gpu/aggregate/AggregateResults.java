@@ -21,7 +21,7 @@ import io.warpdb.exec.gpu.sort.KeyColumn;
  * and AVG finished by {@link ExactSums} (DOUBLE results by {@link ExactQuotients}, wide DECIMAL
  * SUMs as two words per group); DOUBLE sums
  * divided by the count; MIN/MAX decoded from ordered keys (strings as codes of their rank
- * dictionary); SINGLE_VALUE failing with 21000 for a group of several rows.
+ * dictionary), ANY_VALUE as MIN of them (strings by their codes); SINGLE_VALUE failing with 21000 for a group of several rows.
  */
 final class AggregateResults {
     private static final long SIGN_BIT = Long.MIN_VALUE;
@@ -31,15 +31,15 @@ final class AggregateResults {
 
     static DeviceColumn column(AggCall call, KeyColumn arg, Accumulation.State state, DeviceWork work) {
         return arg == null ? column(call, null, 0, null, state, work)
-                : column(call, arg.column().type(), arg.kind(), arg.kind() == KeyColumn.RANK ? arg.ranks().byRank() : null, state, work);
+                : column(call, arg.column().type(), arg.kind(), arg.keyDictionary(), state, work);
     }
 
     /**
      * The values of {@code call} from its state, over an argument of {@code argType} (null for
-     * COUNT(*)) read as ordered keys of {@code argKind}; string MIN/MAX states hold ranks into
-     * {@code rankDictionary}.
+     * COUNT(*)) read as ordered keys of {@code argKind}; string MIN/MAX states hold ranks (ANY_VALUE's
+     * codes) into {@code keyDictionary}.
      */
-    static DeviceColumn column(AggCall call, DataType argType, int argKind, StringDictionary rankDictionary,
+    static DeviceColumn column(AggCall call, DataType argType, int argKind, StringDictionary keyDictionary,
             Accumulation.State state, DeviceWork work) {
         int groups = state.count().length;
         DataType type = call.type();
@@ -88,7 +88,7 @@ final class AggregateResults {
                     nulls[g] = single ? state.b()[g] == 0 : state.count()[g] == 0;
                     values[g] = nulls[g] ? 0 : decode(state.a()[g], argKind);
                 }
-                dictionary = rankDictionary;
+                dictionary = keyDictionary;
             }
         }
         return HostColumns.upload(type, values, nulls, dictionary, work);
@@ -112,7 +112,7 @@ final class AggregateResults {
     /** The physical value of an ordered key (sort/ordered_key.cuh); string keys are ranks. */
     static long decode(long key, int kind) {
         return switch (kind) {
-            case KeyColumn.BOOL, KeyColumn.RANK -> key;
+            case KeyColumn.BOOL, KeyColumn.RANK, KeyColumn.CODE -> key;
             case KeyColumn.INT32, KeyColumn.INT64 -> key ^ SIGN_BIT;
             default -> (key & SIGN_BIT) != 0 ? key ^ SIGN_BIT : ~key;  // doubles: undo the IEEE trick
         };

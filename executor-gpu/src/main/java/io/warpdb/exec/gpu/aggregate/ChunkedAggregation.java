@@ -226,11 +226,12 @@ final class ChunkedAggregation {
         if (argType == null) {
             return AggregateResults.column(call, null, 0, null, state, work);
         }
-        StringDictionary ranks = null;
-        if (argType.kind().isString()) {
-            ranks = StringRanks.of(dictionaryOf.apply(call.args().get(0))).byRank();
+        if (!argType.kind().isString()) {
+            return AggregateResults.column(call, argType, KeyColumn.kindOf(argType, false), null, state, work);
         }
-        return AggregateResults.column(call, argType, KeyColumn.kindOf(argType, false), ranks, state, work);
+        StringDictionary dictionary = dictionaryOf.apply(call.args().get(0));
+        return call.function() == AggFunction.ANY_VALUE ? AggregateResults.column(call, argType, KeyColumn.CODE, dictionary, state, work)
+                : AggregateResults.column(call, argType, KeyColumn.RANK, StringRanks.of(dictionary).byRank(), state, work);
     }
 
     private static DataType argumentType(AggregateNode node, AggCall call) {

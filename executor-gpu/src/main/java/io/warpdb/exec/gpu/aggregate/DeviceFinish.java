@@ -1,6 +1,5 @@
 package io.warpdb.exec.gpu.aggregate;
 
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.plan.AggCall;
 import io.warpdb.core.plan.AggFunction;
 import io.warpdb.core.types.DataType;
@@ -70,7 +69,7 @@ final class DeviceFinish {
         DataType type = call.type();
         DeviceBuffer values = work.allocate((long) groups * DeviceColumn.width(type), "aggregate values");
         try {
-            return new DeviceColumn(type, groups, values, work.allocate(groups, "aggregate validity"), dictionary(arg));
+            return new DeviceColumn(type, groups, values, work.allocate(groups, "aggregate validity"), arg == null ? null : arg.keyDictionary());
         } catch (RuntimeException e) {
             values.close();
             throw e;
@@ -89,11 +88,6 @@ final class DeviceFinish {
                     && Decimals.scaleOf(arg.column().type()) == type.scale();
         }
         return Accumulation.op(call, arg) != Accumulation.OP_SUM_EXACT || type.kind() != TypeKind.DOUBLE;
-    }
-
-    /** Codes of MIN/MAX over strings are ranks, into the rank dictionary. */
-    private static StringDictionary dictionary(KeyColumn arg) {
-        return arg != null && arg.kind() == KeyColumn.RANK ? arg.ranks().byRank() : null;
     }
 
     /**

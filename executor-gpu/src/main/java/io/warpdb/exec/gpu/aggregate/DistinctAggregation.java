@@ -31,9 +31,10 @@ final class DistinctAggregation {
     private DistinctAggregation() {
     }
 
-    /** A DISTINCT that changes the result (not MIN/MAX's). */
+    /** A DISTINCT that changes the result (not MIN's, MAX's or ANY_VALUE's). */
     static boolean isDistinct(AggCall call) {
-        return call.distinct() && call.function() != AggFunction.MIN && call.function() != AggFunction.MAX;
+        return call.distinct() && call.function() != AggFunction.MIN && call.function() != AggFunction.MAX
+                && call.function() != AggFunction.ANY_VALUE;
     }
 
     /** Whether the GPU computes this DISTINCT call: COUNT of one or several columns, SUM, AVG, a variance. */

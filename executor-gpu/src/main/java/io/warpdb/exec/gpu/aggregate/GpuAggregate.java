@@ -67,12 +67,12 @@ public final class GpuAggregate {
                 case COUNT_STAR, COUNT -> result == TypeKind.BIGINT || result == TypeKind.INTEGER;
                 case SUM, AVG -> arg.kind() == TypeKind.DOUBLE ? result == TypeKind.DOUBLE
                         : arg.kind().isExactNumeric() && (result.isNumeric());
-                case MIN, MAX, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
+                case MIN, MAX, ANY_VALUE, SINGLE_VALUE -> arg.kind() == result && arg.scale() == call.type().scale();
                 case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> VarianceAggregation.supports(arg, call.type());
                 case APPROX_COUNT_DISTINCT -> ApproxDistinctAggregation.supports(call);
             };
             // A SMALLINT, TINYINT or REAL result of a computation needs the CPU's range check or rounding.
-            boolean picked = f == AggFunction.MIN || f == AggFunction.MAX || f == AggFunction.SINGLE_VALUE;
+            boolean picked = f == AggFunction.MIN || f == AggFunction.MAX || f == AggFunction.ANY_VALUE || f == AggFunction.SINGLE_VALUE;
             boolean narrowAverage = f == AggFunction.AVG && call.type().isNarrowInteger();
             if (!ok || ProgramCompiler.isCarried(call.type()) && !picked && !narrowAverage) {
                 return Support.no(call + " typed " + call.type() + " over " + (arg == null ? "no argument" : arg) + " is not supported on the GPU");
@@ -179,7 +179,8 @@ public final class GpuAggregate {
                         column = Accumulation.allValid(call.args().stream().map(input::column).toList(), input.rows(), work);
                         args.owned().add(column);
                     }
-                    args.keys().add(column == null ? null : KeyColumn.forAccumulation(column, work));
+                    args.keys().add(column == null ? null : call.function() == AggFunction.ANY_VALUE ? KeyColumn.forAnyValue(column, work)
+                            : KeyColumn.forAccumulation(column, work));
                 }
                 return args;
             } catch (RuntimeException e) {

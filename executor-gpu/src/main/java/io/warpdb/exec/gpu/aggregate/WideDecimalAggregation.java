@@ -16,7 +16,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * SUM, AVG, MIN and MAX of a wide DECIMAL (more than 18 digits, 128 bits a value: a signed upper
+ * SUM, AVG, MIN and MAX (ANY_VALUE as MIN) of a wide DECIMAL (more than 18 digits, 128 bits a value: a signed upper
  * word and an unsigned lower one) on the GPU, per group, in two states each of the group-by's
  * accumulation kernels ({@link Accumulation}, aggregate/state.cuh), finished on the host.
  * <ul>
@@ -38,7 +38,7 @@ final class WideDecimalAggregation {
     /** Whether the GPU computes {@code call} over a wide DECIMAL argument. */
     static boolean applies(AggCall call) {
         return !call.distinct() && switch (call.function()) {
-            case SUM, AVG, MIN, MAX -> true;
+            case SUM, AVG, MIN, MAX, ANY_VALUE -> true;
             default -> false;
         };
     }
@@ -59,7 +59,7 @@ final class WideDecimalAggregation {
         List<Integer> firstOps = new ArrayList<>();
         for (AggCall call : calls) {
             firstOps.add(switch (call.function()) {
-                case MIN -> Accumulation.OP_MIN;
+                case MIN, ANY_VALUE -> Accumulation.OP_MIN;
                 case MAX -> Accumulation.OP_MAX;
                 default -> Accumulation.OP_WIDE_LOW;
             });
@@ -72,8 +72,8 @@ final class WideDecimalAggregation {
             List<Accumulation.DeviceState> centers = new ArrayList<>();
             for (int i = 0; i < calls.size(); i++) {
                 AggFunction f = calls.get(i).function();
-                boolean picks = f == AggFunction.MIN || f == AggFunction.MAX;
-                secondOps.add(f == AggFunction.MIN ? Accumulation.OP_WIDE_MIN_LOW : f == AggFunction.MAX ? Accumulation.OP_WIDE_MAX_LOW
+                boolean picks = picks(f);
+                secondOps.add(f == AggFunction.MAX ? Accumulation.OP_WIDE_MAX_LOW : picks ? Accumulation.OP_WIDE_MIN_LOW
                         : Accumulation.OP_WIDE_HIGH);
                 centers.add(picks ? first.get(i) : null);
             }
@@ -82,7 +82,7 @@ final class WideDecimalAggregation {
                 Accumulation.State a = first.get(i).download(groups, work);
                 Accumulation.State b = second.get(i).download(groups, work);
                 AggCall call = calls.get(i);
-                out[i] = call.function() == AggFunction.MIN || call.function() == AggFunction.MAX ? picked(call, a, b, groups, work)
+                out[i] = picks(call.function()) ? picked(call, a, b, groups, work)
                         : summed(call, Decimals.scaleOf(args.get(i).column().type()), a, b, groups, work);
             }
             return List.of(out);
@@ -93,6 +93,11 @@ final class WideDecimalAggregation {
             first.forEach(Accumulation.DeviceState::close);
             second.forEach(Accumulation.DeviceState::close);
         }
+    }
+
+    /** Whether {@code f} picks one of the values (ANY_VALUE as MIN) rather than summing them. */
+    private static boolean picks(AggFunction f) {
+        return f == AggFunction.MIN || f == AggFunction.MAX || f == AggFunction.ANY_VALUE;
     }
 
     /** MIN or MAX: the picked upper word (an ordered key) and lower word per group, NULL where no value was seen. */

@@ -1,5 +1,6 @@
 package io.warpdb.exec.gpu.sort;
 
+import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.core.types.DataType;
 import io.warpdb.exec.gpu.column.DeviceColumn;
 import io.warpdb.exec.gpu.runtime.DeviceBuffer;
@@ -21,6 +22,8 @@ public final class KeyColumn implements AutoCloseable {
     /** A wide DECIMAL's upper word, signed, and its lower word, unsigned: sorted by both, in that significance, it sorts by value. */
     public static final int WIDE_HIGH = 6;
     public static final int WIDE_LOW = 7;
+    /** A string column's dictionary codes as they are: an order of no meaning, for ANY_VALUE (no ranks to compute). */
+    public static final int CODE = 8;
 
     private final DeviceColumn column;
     private final int kind;
@@ -53,6 +56,14 @@ public final class KeyColumn implements AutoCloseable {
      */
     public static KeyColumn forAccumulation(DeviceColumn column, DeviceWork work) {
         return column.type().isWideDecimal() ? new KeyColumn(column, WIDE_HIGH) : new KeyColumn(column, false, work);
+    }
+
+    /**
+     * ANY_VALUE's argument, which any of a group's values answers: as {@link #forAccumulation}, but
+     * a string column read by its codes, whose ranks (a sort of the dictionary) are not computed.
+     */
+    public static KeyColumn forAnyValue(DeviceColumn column, DeviceWork work) {
+        return column.type().kind().isString() ? new KeyColumn(column, CODE) : forAccumulation(column, work);
     }
 
     /** A key of {@code kind} read from a column of no dictionary. */
@@ -112,6 +123,15 @@ public final class KeyColumn implements AutoCloseable {
     /** The rank table of a string column (null otherwise, and for {@link #forEquality} columns). */
     public StringRanks ranks() {
         return ranks;
+    }
+
+    /**
+     * The dictionary that this column's keys index when read back as codes (MIN, MAX and ANY_VALUE
+     * of strings): the values by rank for {@link #RANK}, the column's own for {@link #CODE}; null
+     * for other kinds.
+     */
+    public StringDictionary keyDictionary() {
+        return kind == RANK ? ranks.byRank() : kind == CODE ? column.dictionary() : null;
     }
 
     /** The kernels' KeySource array of {@code columns}: four words each, one zero entry where there are none. */

@@ -50,6 +50,19 @@ class GpuAggregateTest extends GpuTestBase {
         return node(source, keyCount, calls);
     }
 
+    /**
+     * Groups by the first {@code keyCount} columns with COUNT(*) and ANY_VALUE of every key column:
+     * each group holds one value of each (NULL included), so the GPU's pick and the CPU's agree.
+     */
+    static AggregateNode anyValueOfKeys(ListSource source, int keyCount) {
+        List<AggCall> calls = new ArrayList<>();
+        calls.add(new AggCall(AggFunction.COUNT_STAR, List.of(), false, DataType.BIGINT, "n"));
+        for (int k = 0; k < keyCount; k++) {
+            calls.add(new AggCall(AggFunction.ANY_VALUE, List.of(k), false, source.schema().type(k), "any" + k));
+        }
+        return node(source, keyCount, calls);
+    }
+
     /** Groups by the first {@code keyCount} columns with {@code calls}. */
     static AggregateNode node(ListSource source, int keyCount, List<AggCall> calls) {
         List<Field> out = new ArrayList<>();
@@ -192,6 +205,28 @@ class GpuAggregateTest extends GpuTestBase {
     void manyDistinctGroups() {
         check(50, schema(DataType.INTEGER, DataType.decimal(12, 2)), 1, Options.plain(), AggregationPath.HASH);
         check(51, schema(DataType.INTEGER, DataType.decimal(12, 2)), 1, Options.plain(), AggregationPath.SORT);
+    }
+
+    /** ANY_VALUE of every type, strings by their codes (no ranks), on both paths; of a wide DECIMAL too. */
+    @Test
+    void anyValueOfEveryType() {
+        Schema s = schema(DataType.VARCHAR, DataType.INTEGER, DataType.DOUBLE, DataType.BOOLEAN, DataType.DATE, DataType.decimal(12, 2),
+                DataType.decimal(30, 4));
+        RandomBatches random = new RandomBatches(61);
+        for (AggregationPath path : new AggregationPath[] {AggregationPath.HASH, AggregationPath.SORT}) {
+            for (Options o : List.of(Options.plain().withNulls(0.1).withDistinct(7), Options.plain().withVaryingDictionaries())) {
+                for (int rows : RandomBatches.SIZES) {
+                    try (ListSource source = randomSource(random, s, rows, o)) {
+                        // The string key alone (many rows a group), then every column a key (one value each a group).
+                        for (int keys : new int[] {1, s.size()}) {
+                            AggregateNode node = anyValueOfKeys(source, keys);
+                            assertSameResult(node, source, (in, work) -> GpuAggregate.run(node, in, work, path), false,
+                                    "seed 61, rows " + rows + ", " + keys + " key(s), " + path + ", " + o);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     @Test

@@ -50,6 +50,19 @@ class OutOfCoreAggregateTest extends GpuTestBase {
         compare(2007, Options.plain().withDistinct(40).withNulls(0.5), 0);
     }
 
+    /** ANY_VALUE of strings by their codes in both out-of-core paths: partitions, and chunks of one recoded dictionary. */
+    @Test
+    void anyValueOfGroupKeys() {
+        GpuTests.assumeGpu();
+        for (int distinct : new int[] {3, 20_000}) {
+            try (ListSource source = randomSource(new RandomBatches(2008), SCHEMA, 150_000,
+                    Options.plain().withDistinct(distinct).withNulls(0.1).withVaryingDictionaries())) {
+                AggregateNode node = GpuAggregateTest.anyValueOfKeys(source, 2);
+                assertSameOnGpuWithBudget(node, source.rowCount() * HostTable.rowBytes(SCHEMA) / 4, distinct + " distinct values");
+            }
+        }
+    }
+
     private NodeStats compare(long seed, Options options, int keys) {
         try (ListSource source = randomSource(new RandomBatches(seed), SCHEMA, 150_000, options)) {
             AggregateNode node = GpuAggregateTest.node(source, keys);
