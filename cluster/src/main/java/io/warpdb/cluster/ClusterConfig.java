@@ -21,8 +21,9 @@ import java.util.Properties;
  * {@code node.timeout.seconds} (how long a query waits for another node's next rows before it fails
  * naming that node; default 60), {@code transport} (how rows travel between nodes: {@code flight},
  * the default, or {@code ucx}), {@code wire.compression} ({@code auto}, the default: each column
- * of a batch sent to another node in the storage encoding a sample of it finds smallest; {@code
- * none}: plain Arrow; only the UCX transport compresses), {@code gpu.partitioning} ({@code auto},
+ * of a batch sent to a node of another host in the storage encoding a sample of it finds smallest,
+ * plain Arrow within a host; {@code always}: to every node; {@code none}: plain Arrow; only the UCX
+ * transport compresses, {@link WireCompression}), {@code gpu.partitioning} ({@code auto},
  * the default: a repartition hashes the rows a node sends on its GPU where one is present; {@code
  * off}: on the CPU), {@code exchange.device} ({@code auto}, the default: over UCX, rows hashed on
  * a GPU go to the nodes of the same host that can map its memory device to device, over CUDA IPC;
@@ -37,7 +38,7 @@ import java.util.Properties;
  * alike on every node.
  */
 public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, String clusterId, Duration nodeTimeout,
-        Transport transport, boolean wireCompression, boolean gpuPartitioning, boolean deviceExchange, boolean twoLevelShuffle,
+        Transport transport, WireCompression wireCompression, boolean gpuPartitioning, boolean deviceExchange, boolean twoLevelShuffle,
         List<String> groups, List<Integer> gpuDevices, boolean parallelCopy) {
     private static final String NODE_TIMEOUT = "node.timeout.seconds";
     private static final String TRANSPORT = "transport";
@@ -100,7 +101,7 @@ public record ClusterConfig(String nodeId, Path dataDir, List<Member> members, S
         }
         return new ClusterConfig(required(p, "node.id"), dataDir, members, p.getProperty("cluster.id", "warpdb").trim(),
                 Duration.ofSeconds(seconds), Transport.valueOf(choice(p, TRANSPORT, "flight", "ucx").toUpperCase(Locale.ROOT)),
-                choice(p, WIRE_COMPRESSION, "auto", "none").equals("auto"), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"),
+                WireCompression.valueOf(choice(p, WIRE_COMPRESSION, "auto", "always", "none").toUpperCase(Locale.ROOT)), choice(p, GPU_PARTITIONING, "auto", "off").equals("auto"),
                 choice(p, DEVICE_EXCHANGE, "auto", "off").equals("auto"),
                 choice(p, SHUFFLE, "one-level", "two-level").equals("two-level"),
                 members.stream().map(m -> p.getProperty(GROUP + m.id(), m.host()).trim()).toList(), gpuDevices(p),

@@ -18,8 +18,8 @@ import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * {@link Exchange} over UCX (seed 000's transport, through jucx; host memory): every row between
- * nodes travels as frames of a {@link UcxChannel}, compressed per column when {@code
- * wire.compression = auto}: a fetch's ({@code OPEN} carries the ticket, the shard streams the rows
+ * nodes travels as frames of a {@link UcxChannel}, compressed per column as {@code
+ * wire.compression} says for its two nodes ({@link WireCompression}): a fetch's ({@code OPEN} carries the ticket, the shard streams the rows
  * back), a load's, and the rows shards send each other (one channel per sender, receiver and
  * exchange id, the receiver's {@link UcxShardService} putting them into its {@link ExchangeInbox}).
  * Control stays on Arrow Flight, where no rows move: a node's UCX worker address is asked of its
@@ -32,7 +32,7 @@ public final class UcxExchange implements Exchange {
     private final Member self;
     private final BufferAllocator allocator;
     private final Duration timeout;
-    private final boolean compressed;
+    private final WireCompression compression;
     private final UcxShardService service;
     private final UcxTransport transport;
     private final Optional<DeviceExchange> device;
@@ -48,20 +48,21 @@ public final class UcxExchange implements Exchange {
      * cannot be loaded.
      */
     static UcxExchange start(FlightExchange control, Member self, ShardStore shard, List<Member> members, BufferAllocator allocator,
-            Duration timeout, boolean compressed, Optional<DeviceExchange> device) {
-        return new UcxExchange(control, self, shard, members, allocator, timeout, compressed, device);
+            Duration timeout, WireCompression compression, Optional<DeviceExchange> device) {
+        return new UcxExchange(control, self, shard, members, allocator, timeout, compression, device);
     }
 
     private UcxExchange(FlightExchange control, Member self, ShardStore shard, List<Member> members, BufferAllocator allocator,
-            Duration timeout, boolean compressed, Optional<DeviceExchange> device) {
+            Duration timeout, WireCompression compression, Optional<DeviceExchange> device) {
         this.control = control;
         this.device = device;
         this.self = self;
         this.allocator = allocator;
         this.timeout = timeout;
-        this.compressed = compressed;
+        this.compression = compression;
         // the service runs requests through this exchange; none comes before the worker's address is published (over Flight)
-        this.service = new UcxShardService(shard, allocator, this, control.inbox(), members, timeout, compressed, device);
+        this.service = new UcxShardService(shard, allocator, this, control.inbox(), members, timeout, compression.toAnyOf(self, members),
+                device);
         try {
             this.transport = UcxTransport.start(self.id(), service);
         } catch (RuntimeException e) {
@@ -77,7 +78,7 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public String name() {
-        return "UCX" + (compressed ? " (compressed)" : "") + (device.isPresent() ? ", device to device over CUDA IPC within a host" : "");
+        return "UCX" + compression.describe() + (device.isPresent() ? ", device to device over CUDA IPC within a host" : "");
     }
 
     @Override
@@ -99,7 +100,7 @@ public final class UcxExchange implements Exchange {
     @Override
     public void stage(Member node, long logIndex, String load, String table, BatchStream rows) {
         try (UcxChannel channel = open(node, UcxShardService.STAGE, ShardService.request(logIndex, load + "/" + table))) {
-            channel.sendBatches(rows, compressed, allocator, timeout);
+            channel.sendBatches(rows, compression.between(self, node), allocator, timeout);
             channel.awaitEnd(timeout, FlightExchange.notAnswering(node, timeout));
         }
     }
@@ -111,17 +112,17 @@ public final class UcxExchange implements Exchange {
 
     @Override
     public Outbox send(Member peer, String exchange, Schema schema) {
-        return send(peer, exchange, schema, compressed, new WireCodec.Choices(schema));
+        return send(peer, exchange, schema, compression.between(self, peer), new WireCodec.Choices(schema));
     }
 
     /**
      * The streams to {@code peers} share one choice of encodings per column: the sender samples its
-     * rows once for all of them; compressed per wire.compression and {@code compress}.
+     * rows once for all of them; compressed per wire.compression (for each peer) and {@code compress}.
      */
     @Override
     public List<Outbox> send(List<Member> peers, String exchange, Schema schema, boolean compress) {
         WireCodec.Choices choices = new WireCodec.Choices(schema);
-        return Exchange.openAll(peers, peer -> send(peer, exchange, schema, compressed && compress, choices));
+        return Exchange.openAll(peers, peer -> send(peer, exchange, schema, compress && compression.between(self, peer), choices));
     }
 
     private Outbox send(Member peer, String exchange, Schema schema, boolean compress, WireCodec.Choices choices) {

@@ -56,7 +56,8 @@ final class UcxShardService implements UcxTransport.Acceptor, AutoCloseable {
     private final ExecutorService requests = DaemonThreads.cachedPool("ucx-shard-request");
 
     /**
-     * {@code compressed}: whether rows this node sends are compressed (wire.compression); {@code
+     * {@code compressed}: whether the rows this node answers fetches with are compressed ({@link
+     * WireCompression#toAnyOf}: the asking node is not known in advance); {@code
      * device}: how it pulls rows other processes of its host offer device to device, if it does.
      */
     UcxShardService(ShardStore shard, BufferAllocator allocator, Exchange exchange, ExchangeInbox inbox, List<Member> members,

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -28,9 +29,24 @@ class ClusterConfigTest {
     void flightAndCompressionByDefault() {
         ClusterConfig config = ClusterConfig.of(node(), Path.of("."));
         assertEquals(ClusterConfig.Transport.FLIGHT, config.transport());
-        assertTrue(config.wireCompression());
+        assertEquals(WireCompression.AUTO, config.wireCompression());
         assertTrue(config.gpuPartitioning());
         assertTrue(config.deviceExchange());
+    }
+
+    /** Compression by default only between hosts, where the wire is a link rather than a memory copy. */
+    @Test
+    void compressionBetweenHostsByDefaultEverywhereWhenAlways() {
+        Member a = new Member("n1", "10.0.0.1", 1, 2, 3);
+        Member b = new Member("n2", "10.0.0.1", 4, 5, 6);
+        Member c = new Member("n3", "10.0.0.2", 1, 2, 3);
+        assertFalse(WireCompression.AUTO.between(a, b));
+        assertTrue(WireCompression.AUTO.between(a, c));
+        assertTrue(WireCompression.ALWAYS.between(a, b));
+        assertFalse(WireCompression.NONE.between(a, c));
+        assertFalse(WireCompression.AUTO.toAnyOf(a, List.of(a, b)));
+        assertTrue(WireCompression.AUTO.toAnyOf(a, List.of(a, b, c)));
+        assertEquals(WireCompression.ALWAYS, ClusterConfig.of(node("wire.compression", " Always"), Path.of(".")).wireCompression());
     }
 
     @Test
@@ -58,7 +74,7 @@ class ClusterConfigTest {
     void ucxWithoutCompression() {
         ClusterConfig config = ClusterConfig.of(node("transport", " UCX ", "wire.compression", "none"), Path.of("."));
         assertEquals(ClusterConfig.Transport.UCX, config.transport());
-        assertFalse(config.wireCompression());
+        assertEquals(WireCompression.NONE, config.wireCompression());
     }
 
     @Test
@@ -78,7 +94,7 @@ class ClusterConfigTest {
         assertEquals(SqlState.INVALID_PARAMETER_VALUE, e.state());
         assertEquals("transport must be flight or ucx, not rdma", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("wire.compression", "lz4"), Path.of(".")));
-        assertEquals("wire.compression must be auto or none, not lz4", e.getMessage());
+        assertEquals("wire.compression must be auto or always or none, not lz4", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("gpu.partitioning", "yes"), Path.of(".")));
         assertEquals("gpu.partitioning must be auto or off, not yes", e.getMessage());
         e = assertThrows(WarpException.class, () -> ClusterConfig.of(node("exchange.device", "ipc"), Path.of(".")));

@@ -37,6 +37,8 @@ public final class Target {
     private static final String CLUSTER = "cluster";
     private static final String CLUSTER_UCX = "cluster-ucx";
     private static final String CLUSTER_UCX_TWO_LEVEL = "cluster-ucx-two-level";
+    /** The UCX targets' rows are compressed on loopback too (by default only between hosts), so that the codec is tested. */
+    private static final String COMPRESSED = "wire.compression = always\n";
     /** The settings of {@link #CLUSTER_UCX_TWO_LEVEL}'s nodes: both hops of the shuffle happen on loopback. */
     private static final String TWO_LEVEL = "exchange.shuffle = two-level\ngroup.n1 = a\ngroup.n2 = a\ngroup.n3 = b\n";
 
@@ -109,10 +111,10 @@ public final class Target {
             return ClusterDatabases.next("flight", "");
         }
         if (name.equals(CLUSTER_UCX)) {
-            return ClusterDatabases.next("ucx", "");
+            return ClusterDatabases.next("ucx", COMPRESSED);
         }
         if (name.equals(CLUSTER_UCX_TWO_LEVEL)) {
-            return ClusterDatabases.next("ucx", TWO_LEVEL);
+            return ClusterDatabases.next("ucx", COMPRESSED + TWO_LEVEL);
         }
         Properties p = new Properties();
         p.setProperty("executor", executor());

@@ -26,11 +26,15 @@ public final class ClusterLoader {
     private ClusterLoader() {
     }
 
-    /** CREATE TABLE of {@code table} with its cluster distribution. */
+    /**
+     * CREATE TABLE of {@code table} with its primary key (as one node's load declares it: the
+     * planner's GROUP BY on a key alone, TPC-H Q10 and Q18, needs it) and its cluster distribution.
+     */
     public static String createTable(TpchSchema.Table table) {
+        String primaryKey = table.primaryKey().isEmpty() ? "" : ", PRIMARY KEY (" + String.join(", ", table.primaryKey()) + ")";
         return table.schema().fields().stream().map(f -> f.name() + " " + f.type().sqlName() + (f.type().nullable() ? "" : " NOT NULL"))
                 .collect(Collectors.joining(", ", "CREATE TABLE " + table.name() + " (",
-                        ") WITH (distribution = '" + DISTRIBUTION.get(table.name()) + "')"));
+                        primaryKey + ") WITH (distribution = '" + DISTRIBUTION.get(table.name()) + "')"));
     }
 
     /**
