@@ -7,8 +7,10 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * loopback ports, started at once (for tests and benchmarks); closing stops them all.
  */
 final class InProcessCluster implements AutoCloseable {
+    /** Every port {@link #members} handed out in this process. */
+    private static final Set<Integer> GIVEN = new HashSet<>();
     private final List<Database> databases = new ArrayList<>();
     private final List<ClusterNode> nodes = new ArrayList<>();
 
@@ -46,20 +50,42 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
-    /** {@code count} members n1, n2, ... on free loopback ports. */
+    /**
+     * {@code count} members n1, n2, ... on free loopback ports, all different: each port's socket is
+     * held until every port is chosen (a port closed at once may be handed out again by the next ask).
+     */
     static List<Member> members(int count) {
-        List<Member> members = new ArrayList<>();
-        for (int n = 1; n <= count; n++) {
-            members.add(Member.parse("n" + n + "=127.0.0.1:" + freePort() + ":" + freePort() + ":" + freePort()));
-        }
-        return members;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            List<Member> members = new ArrayList<>();
+            for (int n = 1; n <= count; n++) {
+                members.add(Member.parse("n" + n + "=127.0.0.1:" + freePort(held) + ":" + freePort(held) + ":" + freePort(held)));
+            }
+            return members;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    // the port was chosen; a socket that does not close keeps nothing the nodes need
+                }
+            }
+        }
+    }
+
+    /**
+     * A free port never handed out before in this process (the clusters of tests running side by
+     * side must not meet on one), kept by a socket added to {@code held}.
+     */
+    private static synchronized int freePort(List<ServerSocket> held) throws IOException {
+        while (true) {
+            ServerSocket socket = new ServerSocket(0);
+            held.add(socket);
+            if (GIVEN.add(socket.getLocalPort())) {
+                return socket.getLocalPort();
+            }
         }
     }
 
