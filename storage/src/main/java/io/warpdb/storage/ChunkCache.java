@@ -3,7 +3,6 @@ package io.warpdb.storage;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import io.warpdb.core.batch.StringDictionary;
 import io.warpdb.storage.encoding.DecodedColumn;
 import io.warpdb.storage.encoding.StringEntriesSource;
 import java.util.function.Function;
@@ -73,7 +72,7 @@ final class ChunkCache implements AutoCloseable {
                 .build();
         this.dictionaries = Caffeine.newBuilder()
                 .maximumWeight(dictionaryBytes)
-                .weigher((Key k, StringEntriesSource.Entries e) -> (int) Math.min(Integer.MAX_VALUE, weigh(e.strings())))
+                .weigher((Key k, StringEntriesSource.Entries e) -> (int) Math.min(Integer.MAX_VALUE, e.strings().heapBytes()))
                 .executor(Runnable::run)
                 .build();
     }
@@ -123,16 +122,7 @@ final class ChunkCache implements AutoCloseable {
         for (ArrowBuf buf : column.vector().getFieldBuffers()) {
             bytes += buf.capacity();
         }
-        return column.dictionary() == null ? bytes : bytes + weigh(column.dictionary());
-    }
-
-    /** A rough heap estimate for the strings of a dictionary. */
-    private static long weigh(StringDictionary dictionary) {
-        long bytes = 0;
-        for (int i = 0; i < dictionary.size(); i++) {
-            bytes += 48 + dictionary.get(i).length(); // object headers and array of a Latin-1 String
-        }
-        return bytes;
+        return column.dictionary() == null ? bytes : bytes + column.dictionary().heapBytes();
     }
 
     @Override

@@ -60,6 +60,24 @@ public final class StringDictionary {
         return value;
     }
 
+    /**
+     * A rough estimate of the heap the entries hold, made without turning a UTF-8 entry into a
+     * String (weighing a cache entry must not undo the bulk load's saving): a UTF-8 dictionary's
+     * bytes, offsets and slots for Strings, else per String its object, array header and
+     * characters (Latin-1).
+     */
+    public long heapBytes() {
+        long slots = (long) Long.BYTES * values.length;
+        if (utf8 != null) {
+            return slots + utf8.bytes().length + (long) Integer.BYTES * (utf8.size() + 1);
+        }
+        long bytes = slots;
+        for (String value : values) {
+            bytes += 48 + value.length();
+        }
+        return bytes;
+    }
+
     /** The entries as UTF-8 bytes, or null when the dictionary holds Strings. */
     public Utf8Strings utf8() {
         return utf8;

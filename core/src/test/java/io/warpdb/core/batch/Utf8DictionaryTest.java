@@ -41,6 +41,19 @@ class Utf8DictionaryTest {
         assertEquals("", dict.get(0));
     }
 
+    /** A UTF-8 dictionary is weighed by its bytes, a String one by its Strings: the estimate reads no entry as a String. */
+    @Test
+    void heapBytesOfBothKinds() {
+        Utf8Dictionary d = new Utf8Dictionary(4, 16);
+        add(d, "ab");
+        add(d, "cde");
+        Utf8Strings utf8 = d.build();
+        StringDictionary bytes = StringDictionary.ofUtf8(utf8, true);
+        assertEquals(2L * Long.BYTES + utf8.bytes().length + 3L * Integer.BYTES, bytes.heapBytes());
+        StringDictionary strings = StringDictionary.ofDistinct(List.of("ab", "cde"));
+        assertEquals(2L * Long.BYTES + 48 + 2 + 48 + 3, strings.heapBytes());
+    }
+
     @Test
     void aClearedDictionaryStartsOverAsANewOneWould() {
         // Cleared when grown and full of other values, after an append (which refuses lookups), and twice in a row.
