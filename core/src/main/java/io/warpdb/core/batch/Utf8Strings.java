@@ -19,6 +19,18 @@ public final class Utf8Strings {
         this.size = size;
     }
 
+    /**
+     * The entries whose bytes lie back to back in {@code bytes}: entry {@code i} from {@code
+     * offsets[i]} to {@code offsets[i + 1]} ({@code offsets} has one more element than there are
+     * entries). Both arrays are taken as they are, not copied.
+     */
+    public static Utf8Strings of(byte[] bytes, int[] offsets) {
+        if (offsets.length == 0 || offsets[offsets.length - 1] > bytes.length) {
+            throw new IllegalArgumentException("offsets must end within the " + bytes.length + " bytes");
+        }
+        return new Utf8Strings(bytes, offsets, offsets.length - 1);
+    }
+
     public int size() {
         return size;
     }
