@@ -94,11 +94,6 @@ final class FrameSumEvaluator extends WindowEvaluator {
         high[p + 1] = high[p] + extension + (Long.compareUnsigned(low[p + 1], low[p]) < 0 ? 1 : 0);
     }
 
-    /** into := the 128-bit prefix at e minus the one at s (modulo 2^128). */
-    private static Int128 difference(long[] high, long[] low, int s, int e, Int128 into) {
-        return into.set(high[e] - high[s] - (Long.compareUnsigned(low[e], low[s]) < 0 ? 1 : 0), low[e] - low[s]);
-    }
-
     private boolean isSum() {
         return function == WindowFunction.SUM || function == WindowFunction.SUM0 || function == WindowFunction.AVG;
     }
@@ -120,9 +115,9 @@ final class FrameSumEvaluator extends WindowEvaluator {
             } else if (count == 0) {
                 nulls[i] = function != WindowFunction.SUM0;
             } else {
-                difference(high, low, s, e, sum);
+                sum.set(high[e], low[e]).subtract(high[s], low[s]);
                 if (upperHigh != null) {
-                    difference(upperHigh, upperLow, s, e, upper);
+                    upper.set(upperHigh[e], upperLow[e]).subtract(upperHigh[s], upperLow[s]);
                     sum.setWordSums(upper.high, upper.low, sum.high, sum.low);
                 }
                 long hi = sum.high;

@@ -31,18 +31,17 @@ public record StringRanks(int[] rankOfCode, StringDictionary byRank) {
      */
     private static StringRanks rank(StringDictionary dictionary) {
         int size = dictionary.size();
-        String[] values = new String[size];
         Integer[] byValue = new Integer[size];
-        // A UTF-8 dictionary makes each entry's String on first use: all of them once, here, not in every comparison.
+        // A UTF-8 dictionary makes (and keeps) each entry's String on first use: all of them on every core before the sort.
         IntStream.range(0, size).parallel().forEach(i -> {
-            values[i] = dictionary.get(i);
+            dictionary.get(i);
             byValue[i] = i;
         });
-        Arrays.parallelSort(byValue, Comparator.comparing(code -> values[code]));
+        Arrays.parallelSort(byValue, Comparator.comparing(dictionary::get));
         int[] rank = new int[size];
         List<String> distinct = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            String value = values[byValue[i]];
+            String value = dictionary.get(byValue[i]);
             if (distinct.isEmpty() || !distinct.get(distinct.size() - 1).equals(value)) {
                 distinct.add(value);
             }

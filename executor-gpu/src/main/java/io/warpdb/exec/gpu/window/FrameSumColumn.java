@@ -221,9 +221,7 @@ final class FrameSumColumn {
 
     /** into := the 128-bit prefix sum at e minus the one at s, from little-endian __int128 words (the low word first). */
     private static void difference(long[] prefix, int s, int e, Int128 into) {
-        long lo = prefix[2 * e] - prefix[2 * s];
-        long hi = prefix[2 * e + 1] - prefix[2 * s + 1] - (Long.compareUnsigned(prefix[2 * e], prefix[2 * s]) < 0 ? 1 : 0);
-        into.set(hi, lo);
+        into.set(prefix[2 * e + 1], prefix[2 * e]).subtract(prefix[2 * s + 1], prefix[2 * s]);
     }
 
     private static DeviceColumn doubleSums(WindowCall call, DeviceColumn values, DeviceBuffer counts, WindowSegments segments,
