@@ -32,6 +32,8 @@ class FragmentPlannerTest {
         create("cust", "c_id INT, c_name VARCHAR(10)", "replicated");
         create("events", "e_id BIGINT, e_cust INT", "hash(e_id)");
         create("wide", "w_id INT, w_a VARCHAR(200), w_b VARCHAR(200), w_c VARCHAR(200)", "hash(w_id)");
+        create("clicks", "k_id BIGINT, k_day DATE, k_tag INT, k_price DECIMAL(12,2)", "hash(k_id)");
+        create("tags", "t_id INT, t_name VARCHAR(20)", "hash(t_id)");
     }
 
     private static void create(String table, String columns, String distribution) {
@@ -41,6 +43,11 @@ class FragmentPlannerTest {
             case "orders" -> "(CAST(1 AS BIGINT), 1, 2.50), (CAST(2 AS BIGINT), 2, 3.50)";
             case "lines" -> "(CAST(1 AS BIGINT), 5, 1), (CAST(2 AS BIGINT), 7, 2)";
             case "wide" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", 'a', 'b', 'c')")
+                    .collect(java.util.stream.Collectors.joining(", "));
+            // 200 days of clicks, one a day, on 20 tags
+            case "clicks" -> java.util.stream.IntStream.range(0, 200).mapToObj(i -> "(CAST(" + i + " AS BIGINT), DATE '2024-01-01' + "
+                    + i + ", " + i % 20 + ", 1.50)").collect(java.util.stream.Collectors.joining(", "));
+            case "tags" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", 'tag " + i + "')")
                     .collect(java.util.stream.Collectors.joining(", "));
             case "events" -> java.util.stream.IntStream.range(0, 60).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i % 7 + ")")
                     .collect(java.util.stream.Collectors.joining(", "));
@@ -217,6 +224,20 @@ class FragmentPlannerTest {
         List<FragmentPlanner.Fragment> grouped = fragments("SELECT o_cust, SUM(l_qty) FROM orders JOIN lines ON o_cust = l_cust GROUP BY o_cust");
         assertEquals(List.of(Output.REPARTITION, Output.REPARTITION, Output.GATHER), outputs(grouped));
         assertTrue(contains(grouped.get(2).plan(), AggregateNode.class));
+    }
+
+    /**
+     * TPC-H q14's shape: a month of the large side is fewer bytes than the whole small side sent
+     * to every node, which a filter taken as halving its input would not tell (the small side
+     * broadcast, as q14's part was at SF 50: 10 M rows with a string each).
+     */
+    @Test
+    void aRangeOfTheLargeSideMovesInsteadOfBroadcastingTheSmallOne() {
+        String join = "SELECT t_name, k_price FROM clicks JOIN tags ON k_tag = t_id";
+        assertEquals(List.of(Output.BROADCAST, Output.GATHER), outputs(fragments(join + " WHERE k_price > 1")));
+        List<FragmentPlanner.Fragment> tenDays = fragments(join + " WHERE k_day >= DATE '2024-03-01' AND k_day < DATE '2024-03-01' + INTERVAL '10' DAY");
+        assertEquals(List.of(Output.REPARTITION, Output.GATHER), outputs(tenDays));
+        assertEquals("k_tag", movedKey(tenDays.get(0)), "ten of the 200 days of clicks move to where tags lie");
     }
 
     @Test

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.parallel.Isolated;
 /**
  * The 22 TPC-H queries on a 3-node cluster of {@code warpdb node} processes on loopback, over Arrow
  * Flight and over UCX (rows compressed), loaded by COPY of the dbgen files through one node (the fact
- * tables and their big dimensions hashed on their keys, nation and region replicated), each answer
+ * tables and their big dimensions hashed on their keys, supplier, nation and region replicated), each answer
  * equal to one WarpDB's on the same files; joins off the distribution keys move rows between the
  * shards. SF 1 ({@code -Dcluster.tpch.sf=0.1} for a shorter run; {@code -Dcluster.tpch.transports=ucx}
  * one transport). The tables declare their primary keys, so that Q10 and Q18 group on a key alone as
@@ -121,7 +121,7 @@ class ClusterTpchTest {
             ClusterLoader.loadMissing(c, tbl, TpchSchema.tables());
             QueryTarget clustered = new JdbcTarget("WarpDB cluster of 3", c);
             outcomes = new SuiteRunner(clustered, reference).runAll(TpchQueries.all(), System.out);
-            // joins off the distribution keys (customer-orders, part-lineitem, supplier-nation-...) move rows between the
+            // joins off the distribution keys (customer-orders, part-lineitem) move rows between the
             // shards, repartitioned or broadcast, instead of gathering both sides here
             for (int q : List.of(3, 5, 9, 10, 18)) {
                 String plan = explainAnalyze(c, TpchQueries.get(q).sql());

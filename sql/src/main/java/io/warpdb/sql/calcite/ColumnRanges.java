@@ -1,6 +1,6 @@
 package io.warpdb.sql.calcite;
 
-import io.warpdb.core.data.ColumnStatistics;
+import io.warpdb.core.data.RangeShare;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
@@ -25,35 +25,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * date plus a constant interval) are left to other guesses.
  */
 final class ColumnRanges {
-    /** What a range that holds no value of the column keeps: not 0, as the statistics may be stale. */
-    private static final double EMPTY_RANGE_SELECTIVITY = 0.001;
-
     private final RelNode rel;
     private final RelMetadataQuery mq;
-    /** Per column of {@link #rel}: its known range and the bounds the conditions put on it. */
-    private final Map<Integer, Bounds> bounds = new LinkedHashMap<>();
-
-    private static final class Bounds {
-        final double min;
-        final double max;
-        double low = Double.NEGATIVE_INFINITY;
-        double high = Double.POSITIVE_INFINITY;
-
-        Bounds(double min, double max) {
-            this.min = min;
-            this.max = max;
-        }
-
-        /** The share of [min, max] (integers) within [low, high]. */
-        double selectivity() {
-            double from = Math.max(low, min);
-            double to = Math.min(high, max);
-            if (to < from) {
-                return EMPTY_RANGE_SELECTIVITY;
-            }
-            return Math.max(EMPTY_RANGE_SELECTIVITY, (to - from + 1) / (max - min + 1));
-        }
-    }
+    /** Per column of {@link #rel}: the share of its known range the conditions keep. */
+    private final Map<Integer, RangeShare> bounds = new LinkedHashMap<>();
 
     ColumnRanges(RelNode rel, RelMetadataQuery mq) {
         this.rel = rel;
@@ -82,15 +57,15 @@ final class ColumnRanges {
                 && kind != SqlKind.GREATER_THAN_OR_EQUAL) {
             return false;
         }
-        Bounds range = rangeOf(column.getIndex());
+        RangeShare range = rangeOf(column.getIndex());
         if (range == null) {
             return false;
         }
         switch (kind) {
-            case LESS_THAN -> range.high = Math.min(range.high, Math.ceil(value) - 1);
-            case LESS_THAN_OR_EQUAL -> range.high = Math.min(range.high, Math.floor(value));
-            case GREATER_THAN -> range.low = Math.max(range.low, Math.floor(value) + 1);
-            default -> range.low = Math.max(range.low, Math.ceil(value));
+            case LESS_THAN -> range.below(value, false);
+            case LESS_THAN_OR_EQUAL -> range.below(value, true);
+            case GREATER_THAN -> range.above(value, false);
+            default -> range.above(value, true);
         }
         return true;
     }
@@ -98,8 +73,8 @@ final class ColumnRanges {
     /** The product of the columns' shares; 1 when no conjunct was taken. */
     double selectivity() {
         double selectivity = 1;
-        for (Bounds b : bounds.values()) {
-            selectivity *= b.selectivity();
+        for (RangeShare b : bounds.values()) {
+            selectivity *= b.share();
         }
         return selectivity;
     }
@@ -108,8 +83,8 @@ final class ColumnRanges {
         return node.getType().getSqlTypeName() == SqlTypeName.DATE;
     }
 
-    private Bounds rangeOf(int column) {
-        Bounds known = bounds.get(column);
+    private RangeShare rangeOf(int column) {
+        RangeShare known = bounds.get(column);
         if (known != null) {
             return known;
         }
@@ -125,12 +100,10 @@ final class ColumnRanges {
         if (table == null || origin.getOriginColumnOrdinal() >= table.source().schema().size()) {
             return null;
         }
-        ColumnStatistics stats = table.source().statistics(origin.getOriginColumnOrdinal()).orElse(null);
-        if (stats == null || !(stats.min() instanceof Long min) || !(stats.max() instanceof Long max) || max < min) {
-            return null;
+        RangeShare created = table.source().statistics(origin.getOriginColumnOrdinal()).flatMap(RangeShare::of).orElse(null);
+        if (created != null) {
+            bounds.put(column, created);
         }
-        Bounds created = new Bounds(min, max);
-        bounds.put(column, created);
         return created;
     }
 
