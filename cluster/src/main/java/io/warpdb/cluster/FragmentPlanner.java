@@ -22,6 +22,7 @@ import io.warpdb.core.types.TypeKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,6 +149,8 @@ final class FragmentPlanner {
     /** Mergeable aggregates that run whole on the shards all the same, for a join above them ({@link #keepOnShards}). */
     private final Set<AggregateNode> wholeOnShards = Collections.newSetFromMap(new IdentityHashMap<>());
     private final List<Fragment> fragments = new ArrayList<>();
+    /** The gathered fragments by output and {@link #fingerprint}: what identifies their rows. */
+    private final Map<String, Fragment> gathered = new HashMap<>();
 
     private FragmentPlanner(ClusterCatalog catalog, int nodes) {
         this.catalog = catalog;
@@ -166,13 +169,14 @@ final class FragmentPlanner {
      * {@code sources} (by fragment id), under a merging aggregate for a partial one.
      */
     static PlanNode coordinatorPlan(PlanNode plan, List<Fragment> fragments, Map<Integer, TableSource> sources) {
-        Map<PlanNode, Fragment> byRoot = new IdentityHashMap<>();
-        fragments.stream().filter(Fragment::gathered).forEach(f -> byRoot.put(f.plan(), f));
-        return replace(plan, byRoot, sources);
+        Map<String, Fragment> byRows = new HashMap<>();
+        fragments.stream().filter(Fragment::gathered).forEach(f -> byRows.put(fingerprint(f.plan()), f));
+        return replace(plan, byRows, sources);
     }
 
-    private static PlanNode replace(PlanNode node, Map<PlanNode, Fragment> byRoot, Map<Integer, TableSource> sources) {
-        Fragment fragment = byRoot.get(node);
+    /** By fingerprint, not identity: a subtree the plan holds twice reads its one fragment's results ({@link #cut}). */
+    private static PlanNode replace(PlanNode node, Map<String, Fragment> byRows, Map<Integer, TableSource> sources) {
+        Fragment fragment = byRows.get(fingerprint(node));
         if (fragment != null) {
             if (fragment.partial()) {
                 return merge((AggregateNode) node, scanOf(sources.get(fragment.id()), shardHalf((AggregateNode) node)));
@@ -182,7 +186,7 @@ final class FragmentPlanner {
         if (node.inputs().isEmpty()) {
             return node;
         }
-        return node.withInputs(node.inputs().stream().map(input -> replace(input, byRoot, sources)).toList());
+        return node.withInputs(node.inputs().stream().map(input -> replace(input, byRows, sources)).toList());
     }
 
     /** A scan of {@code source}, which holds the rows of {@code node}, in its place. */
@@ -359,10 +363,21 @@ final class FragmentPlanner {
     }
 
     private int cut(PlanNode root, Output output, List<Integer> keys, boolean topN) {
+        // a subtree the plan holds twice (a view read twice: TPC-H q15's revenue, in its join and
+        // under its MAX) gathers its rows once, which the coordinator reads at both places
+        String rows = output + " " + topN + " " + fingerprint(root);
+        Fragment same = gathered.get(rows);
+        if (same != null) {
+            return same.id();
+        }
         List<Input> inputs = new ArrayList<>();
         findMoves(root, new ArrayList<>(), inputs);
         int id = fragments.size();
-        fragments.add(new Fragment(id, root, output, keys, inputs, topN));
+        Fragment fragment = new Fragment(id, root, output, keys, inputs, topN);
+        fragments.add(fragment);
+        if (fragment.gathered()) {
+            gathered.put(rows, fragment);
+        }
         return id;
     }
 

@@ -240,6 +240,14 @@ class FragmentPlannerTest {
         assertEquals("k_tag", movedKey(tenDays.get(0)), "ten of the 200 days of clicks move to where tags lie");
     }
 
+    /** TPC-H q15's shape: a view in the join and under its MAX is one fragment, whose merged groups the coordinator reads twice. */
+    @Test
+    void aSubtreeThePlanHoldsTwiceRunsOnce() {
+        List<FragmentPlanner.Fragment> fragments = fragments("WITH r AS (SELECT l_cust, SUM(l_qty) AS q FROM lines GROUP BY l_cust) "
+                + "SELECT l_cust FROM r WHERE q = (SELECT MAX(q) FROM r)");
+        assertEquals(List.of(Output.MERGE), outputs(fragments));
+    }
+
     @Test
     void aSmallSideIsBroadcastWhereTheLargeSideLies() {
         List<FragmentPlanner.Fragment> fragments = fragments("SELECT COUNT(*) FROM events JOIN orders ON e_cust = o_cust");
