@@ -10,6 +10,7 @@ import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SharedSubplans;
 import io.warpdb.core.types.Schema;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.PinnedStatistics;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
 import io.warpdb.sql.StatementResult;
@@ -108,6 +109,8 @@ final class DistributedQuery implements AutoCloseable {
     private final PlanNode plan;
     private final Schema schema;
     private final List<FragmentPlanner.Fragment> fragments;
+    /** The statistics this node planned the query from, which every shard plans it from too. */
+    private final PinnedStatistics statistics;
     private final Database gathered;
     private final String id = UUID.randomUUID().toString();
     private final Map<Integer, ExchangeStats> stats = new HashMap<>();
@@ -126,6 +129,7 @@ final class DistributedQuery implements AutoCloseable {
         this.plan = SharedSubplans.unshare(planned.plan());
         this.schema = planned.schema();
         this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
+        this.statistics = PinnedStatistics.of(plan);
         this.gathered = Database.inMemoryWithin(name, shard.database());
     }
 
@@ -338,7 +342,8 @@ final class DistributedQuery implements AutoCloseable {
         List<FragmentTicket.Input> inputs = f.inputs().stream()
                 .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()), shuffleGroups(), input.partial())).toList();
         FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys(), shuffleGroups());
-        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), f.topN(), session.executor());
+        return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), f.topN(), session.executor(),
+                statistics);
     }
 
     /** The shards' groups when rows move by the two-level shuffle (configured, over more than one group); null for one level. */

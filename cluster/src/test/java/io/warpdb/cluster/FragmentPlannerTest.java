@@ -9,6 +9,7 @@ import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.sql.Database;
+import io.warpdb.sql.PinnedStatistics;
 import io.warpdb.sql.QueryPlans;
 import io.warpdb.sql.Session;
 import java.util.List;
@@ -246,6 +247,18 @@ class FragmentPlannerTest {
         List<FragmentPlanner.Fragment> fragments = fragments("WITH r AS (SELECT l_cust, SUM(l_qty) AS q FROM lines GROUP BY l_cust) "
                 + "SELECT l_cust FROM r WHERE q = (SELECT MAX(q) FROM r)");
         assertEquals(List.of(Output.MERGE), outputs(fragments));
+    }
+
+    /** A shard plans the ticket's query from the statistics the coordinator planned it from: they travel in the ticket. */
+    @Test
+    void aTicketCarriesTheStatisticsOfTheTablesThePlanScans() {
+        String sql = "SELECT COUNT(*) FROM events JOIN orders ON e_cust = o_cust";
+        PlanNode plan = QueryPlans.of(session, sql, List.of()).orElseThrow().plan();
+        FragmentTicket ticket = new FragmentTicket(FragmentPlanner.fingerprint(plan), sql, List.of(), null, false, false, "auto",
+                PinnedStatistics.of(plan));
+        assertEquals(List.of("events", "orders"), List.copyOf(ticket.statistics().tables().keySet()));
+        assertEquals(60, ticket.statistics().tables().get("events").rows());
+        assertEquals(ticket, FragmentTicket.parse(ticket.text()).orElseThrow());
     }
 
     @Test

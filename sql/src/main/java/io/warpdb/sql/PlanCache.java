@@ -36,22 +36,28 @@ final class PlanCache {
     record Planned(PlanNode plan, Schema schema, Explain explain) {
     }
 
-    private record Key(String sql, long catalogVersion, List<Object> parameters) {
+    /** {@code pinned}: the statistics the plan was made from where they were not its tables' own (null: their own). */
+    private record Key(String sql, long catalogVersion, List<Object> parameters, PinnedStatistics pinned) {
     }
 
     private final Cache<Key, Planned> plans = Caffeine.newBuilder().maximumSize(CAPACITY).build();
 
     /** The plan of {@code sql} with these parameters in the snapshot's version, bound to its tables; null if none is kept. */
     Planned get(String sql, List<Object> parameters, CatalogSnapshot snapshot) {
-        Planned planned = plans.getIfPresent(key(sql, parameters, snapshot));
+        return get(sql, parameters, null, snapshot);
+    }
+
+    /** As {@link #get(String, List, CatalogSnapshot)}, for a plan made from {@code pinned} statistics ({@link PinnedStatistics}; null: none). */
+    Planned get(String sql, List<Object> parameters, PinnedStatistics pinned, CatalogSnapshot snapshot) {
+        Planned planned = plans.getIfPresent(key(sql, parameters, pinned, snapshot));
         return planned == null ? null
                 : new Planned(SnapshotBinding.rebind(planned.plan(), snapshot), planned.schema(), planned.explain());
     }
 
     /** Keeps {@code planned} for {@code sql} with these parameters in the snapshot's version, unless it reads a system table. */
-    void put(String sql, List<Object> parameters, CatalogSnapshot snapshot, Planned planned) {
+    void put(String sql, List<Object> parameters, PinnedStatistics pinned, CatalogSnapshot snapshot, Planned planned) {
         if (readsOnly(planned.plan(), snapshot)) {
-            plans.put(key(sql, parameters, snapshot), planned);
+            plans.put(key(sql, parameters, pinned, snapshot), planned);
         }
     }
 
@@ -61,9 +67,9 @@ final class PlanCache {
         return plans.estimatedSize();
     }
 
-    private static Key key(String sql, List<Object> parameters, CatalogSnapshot snapshot) {
+    private static Key key(String sql, List<Object> parameters, PinnedStatistics pinned, CatalogSnapshot snapshot) {
         // Parameters may be NULL, which List.copyOf refuses.
-        return new Key(sql, snapshot.version(), Collections.unmodifiableList(new ArrayList<>(parameters)));
+        return new Key(sql, snapshot.version(), Collections.unmodifiableList(new ArrayList<>(parameters)), pinned);
     }
 
     /** Whether every table the plan scans belongs to the snapshot's version. */

@@ -27,15 +27,23 @@ public final class QueryPlans {
      * takes it (a cluster's shards plan the query's text once per fragment, each on the critical path).
      */
     public static Optional<QueryPlan> of(Session session, String sql, List<Object> parameters) {
+        return of(session, sql, parameters, null);
+    }
+
+    /**
+     * As {@link #of(Session, String, List)}, planned from {@code pinned}'s statistics of the tables it
+     * holds instead of their own (null: their own), as another node planned it ({@link PinnedStatistics}).
+     */
+    public static Optional<QueryPlan> of(Session session, String sql, List<Object> parameters, PinnedStatistics pinned) {
         Database database = session.database();
         try (CatalogSnapshot snapshot = database.catalog().snapshot()) {
-            PlanCache.Planned planned = session.planCacheEnabled() ? database.planCache().get(sql.strip(), parameters, snapshot) : null;
+            PlanCache.Planned planned = session.planCacheEnabled() ? database.planCache().get(sql.strip(), parameters, pinned, snapshot) : null;
             if (planned == null) {
                 ParsedStatement statement = ParsedStatement.parse(sql);
                 if (statement.kind() != StatementKind.QUERY || statement.explain() != ParsedStatement.Explain.NONE) {
                     return Optional.empty();
                 }
-                planned = QueryRunner.plan(session, statement, parameters, snapshot);
+                planned = QueryRunner.plan(session, statement, parameters, pinned, snapshot);
             }
             return planned.explain() == ParsedStatement.Explain.NONE ? Optional.of(new QueryPlan(planned.plan(), planned.schema()))
                     : Optional.empty();

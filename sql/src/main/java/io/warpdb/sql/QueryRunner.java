@@ -38,9 +38,14 @@ final class QueryRunner {
 
     /** Plans a query statement and binds it to these values, keeping the plan in the plan cache when the session uses it. */
     static Planned plan(Session session, ParsedStatement query, List<Object> parameters, CatalogSnapshot snapshot) {
-        Planned planned = bind(session.database().planner().plan(query, snapshot), query.explain(), parameters, snapshot);
+        return plan(session, query, parameters, null, snapshot);
+    }
+
+    /** As {@link #plan(Session, ParsedStatement, List, CatalogSnapshot)}, from {@code pinned}'s statistics (null: the tables' own). */
+    static Planned plan(Session session, ParsedStatement query, List<Object> parameters, PinnedStatistics pinned, CatalogSnapshot snapshot) {
+        Planned planned = bind(session.database().planner().plan(query, snapshot, pinned), query.explain(), parameters, snapshot);
         if (session.planCacheEnabled()) {
-            session.database().planCache().put(query.sql().strip(), parameters, snapshot, planned);
+            session.database().planCache().put(query.sql().strip(), parameters, pinned, snapshot, planned);
         }
         return planned;
     }

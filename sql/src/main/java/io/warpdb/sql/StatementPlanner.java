@@ -6,6 +6,7 @@ import io.warpdb.sql.system.CounterTable;
 import io.warpdb.storage.Catalog;
 import io.warpdb.storage.CatalogSnapshot;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -23,9 +24,15 @@ final class StatementPlanner {
 
     /** Validates and converts {@code statement} (a query or DML) against the snapshot's tables and views. */
     PlannedStatement plan(ParsedStatement statement, CatalogSnapshot snapshot) {
+        return plan(statement, snapshot, null);
+    }
+
+    /** As {@link #plan(ParsedStatement, CatalogSnapshot)}, from {@code pinned}'s statistics of the tables it holds (null: none). */
+    PlannedStatement plan(ParsedStatement statement, CatalogSnapshot snapshot, PinnedStatistics pinned) {
         planned.increment();
         List<TableSource> systemTables = statement.kind() == StatementKind.QUERY ? CounterTable.of(catalog) : List.of();
-        return PlannedStatement.plan(new CalcitePlanner(snapshot, statement.dmlTarget(), systemTables), statement, snapshot);
+        return PlannedStatement.plan(new CalcitePlanner(snapshot, statement.dmlTarget(), systemTables,
+                pinned == null ? UnaryOperator.identity() : pinned::pin), statement, snapshot);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
@@ -136,13 +137,18 @@ public final class CalcitePlanner implements RelOptTable.ViewExpander {
 
     /** Also shows {@code systemTables}, under names no table or view of the snapshot uses. */
     public CalcitePlanner(CatalogSnapshot snapshot, String dmlTarget, List<TableSource> systemTables) {
+        this(snapshot, dmlTarget, systemTables, UnaryOperator.identity());
+    }
+
+    /** Plans from the statistics {@code planned} gives each of the snapshot's tables (e.g. a cluster coordinator's: {@code PinnedStatistics}). */
+    public CalcitePlanner(CatalogSnapshot snapshot, String dmlTarget, List<TableSource> systemTables, UnaryOperator<TableSource> planned) {
         for (TableSource t : systemTables) {
             tables.put(t.name(), new CalciteTable(t, false));
         }
         for (ViewCatalog.View v : ViewCatalog.views(snapshot.properties())) {
             tables.put(v.name(), new CalciteView(v, this));
         }
-        for (TableSource t : snapshot.tables()) {
+        for (TableSource t : snapshot.tables().stream().map(planned).toList()) {
             tables.put(t.name(), new CalciteTable(t, t.name().equalsIgnoreCase(dmlTarget),
                     ColumnDefaults.of(snapshot.properties(), t.name()), PrimaryKeys.of(snapshot.properties(), t.name())));
         }
