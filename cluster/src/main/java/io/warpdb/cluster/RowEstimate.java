@@ -10,6 +10,7 @@ import io.warpdb.core.expr.Literal;
 import io.warpdb.core.expr.Op;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
+import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
@@ -33,8 +34,10 @@ import java.util.function.Predicate;
  * (times the shards for a distributed table); filters keep the share of a column's stored range
  * that their range conditions on it keep ({@link RangeShare}: TPC-H q14's month of lineitem is a
  * 84th of it, where a half would make part the smaller side to send), halved once for any other
- * condition; a tenth for grouped aggregates, the larger side for joins; a row's bytes from its
- * columns' types. It only has to tell a small side from a large one.
+ * condition; a tenth for grouped aggregates; an inner join on one key |L| |R| / max(distinct keys),
+ * a key's distinct values bounded by its table's rows and its stored range (a filtered part joined
+ * with partsupp keeps partsupp's share of the parts, not all of partsupp), other joins the larger
+ * side; a row's bytes from its columns' types. It only has to tell a small side from a large one.
  */
 final class RowEstimate {
     private static final double FILTER_SELECTIVITY = 0.5;
@@ -86,7 +89,17 @@ final class RowEstimate {
         }
         if (node instanceof JoinNode join) {
             double left = of(join.left(), shardLocal, nodes);
-            return join.kind().outputsRight() ? Math.max(left, of(join.right(), shardLocal, nodes)) : left;
+            if (!join.kind().outputsRight()) {
+                return left;
+            }
+            double right = of(join.right(), shardLocal, nodes);
+            if (join.kind() != JoinKind.INNER || join.leftKeys().size() != 1) {
+                return Math.max(left, right);
+            }
+            // every key of the side with fewer distinct keys matches one of the other's: |L| |R| / max(keys)
+            double keys = Math.max(distinctKeys(join.left(), join.leftKeys().get(0), shardLocal, nodes),
+                    distinctKeys(join.right(), join.rightKeys().get(0), shardLocal, nodes));
+            return keys > 0 ? left * right / keys : Math.max(left, right);
         }
         double rows = 0;
         for (PlanNode input : node.inputs()) {
@@ -175,17 +188,53 @@ final class RowEstimate {
         return call.op() == Op.DATE_ADD_DAYS ? days + n : LocalDate.ofEpochDay(days).plusMonths(n).toEpochDay();
     }
 
-    /** Storage's statistics of column {@code column} of {@code node}'s rows, where it is a scanned column passed through filters and projections. */
-    private static Optional<ColumnStatistics> statistics(PlanNode node, int column) {
+    /**
+     * The distinct values column {@code column} of {@code node}'s rows holds at most, where it is a
+     * scanned table's column: the table's rows (on every shard), or fewer where its stored range is
+     * narrower (a part key from 1 to 200,000 in lineitem's 6 M rows); -1 when unknown.
+     */
+    private static double distinctKeys(PlanNode node, int column, Predicate<PlanNode> shardLocal, int nodes) {
+        Optional<ScanColumn> origin = origin(node, column);
+        if (origin.isEmpty()) {
+            return -1;
+        }
+        ScanNode scan = origin.get().scan();
+        double rows = scan.table().rowCount() * (shardLocal.test(scan) ? nodes : 1.0);
+        Optional<ColumnStatistics> stats = scan.table().statistics(origin.get().column());
+        if (stats.isPresent() && stats.get().min() instanceof Long min && stats.get().max() instanceof Long max && max >= min) {
+            return Math.min(rows, (double) max - min + 1);
+        }
+        return rows;
+    }
+
+    /** A scanned table's column ({@code column}: a position in the table's schema). */
+    private record ScanColumn(ScanNode scan, int column) {
+    }
+
+    /** The scanned column that column {@code column} of {@code node}'s rows is, passed on unchanged by the nodes above the scan; empty when it is computed. */
+    private static Optional<ScanColumn> origin(PlanNode node, int column) {
         if (node instanceof ScanNode scan) {
-            return scan.table().statistics(scan.columns().get(column));
+            return Optional.of(new ScanColumn(scan, scan.columns().get(column)));
         }
         if (node instanceof FilterNode filter) {
-            return statistics(filter.input(), column);
+            return origin(filter.input(), column);
         }
         if (node instanceof ProjectNode project && project.exprs().get(column) instanceof ColumnRef ref) {
-            return statistics(project.input(), ref.index());
+            return origin(project.input(), ref.index());
+        }
+        if (node instanceof AggregateNode aggregate && column < aggregate.groupKeys().size()) {
+            return origin(aggregate.input(), aggregate.groupKeys().get(column));
+        }
+        if (node instanceof JoinNode join) {
+            int leftWidth = join.left().schema().size();
+            return column < leftWidth ? origin(join.left(), column)
+                    : join.kind().outputsRight() ? origin(join.right(), column - leftWidth) : Optional.empty();
         }
         return Optional.empty();
+    }
+
+    /** Storage's statistics of column {@code column} of {@code node}'s rows, where it is a scanned column ({@link #origin}). */
+    private static Optional<ColumnStatistics> statistics(PlanNode node, int column) {
+        return origin(node, column).flatMap(origin -> origin.scan().table().statistics(origin.column()));
     }
 }

@@ -241,6 +241,21 @@ class FragmentPlannerTest {
         assertEquals("k_tag", movedKey(tenDays.get(0)), "ten of the 200 days of clicks move to where tags lie");
     }
 
+    /**
+     * TPC-H q20's shape: a join keeps the share of the fact rows whose keys the filtered dimension
+     * keeps (|L| |R| / max(distinct keys), the keys' distinct values from their stored range), not
+     * the larger side whole, which made q20's small side look as large as partsupp and its month of
+     * lineitem move instead.
+     */
+    @Test
+    void aJoinWithAFilteredDimensionKeepsItsShareOfTheFactRows() {
+        PlanNode plan = QueryPlans.of(session, "SELECT k_price FROM clicks JOIN tags ON k_tag = t_id WHERE t_name LIKE 'tag 1%'", List.of())
+                .orElseThrow().plan();
+        JoinNode join = (JoinNode) FragmentPlanner.first(plan, JoinNode.class::isInstance);
+        // 200 clicks on 20 tags (k_tag 0..19), half of the 20 tags taken to pass the LIKE: 200 x 10 / 20
+        assertEquals(100, RowEstimate.of(join, scan -> false, 1), 1e-9);
+    }
+
     /** TPC-H q15's shape: a view in the join and under its MAX is one fragment, whose merged groups the coordinator reads twice. */
     @Test
     void aSubtreeThePlanHoldsTwiceRunsOnce() {
