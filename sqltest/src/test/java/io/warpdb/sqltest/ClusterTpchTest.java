@@ -132,6 +132,15 @@ class ClusterTpchTest {
                     assertTrue(plan.contains("ANY_VALUE"), "Q" + q + " groups on every column, not on the key alone:\n" + plan);
                 }
             }
+            // supplier, nation and region replicated: Q2 joins them where part and partsupp lie, moving no rows
+            String q2 = explainAnalyze(c, TpchQueries.get(2).sql());
+            assertTrue(!q2.contains("(repartitioned)") && !q2.contains("(broadcast)"), "Q2 moves rows between shards:\n" + q2);
+            // Q14's month of lineitem moves to part, not part to every node (the row estimate reads the shipdate range)
+            String q14 = explainAnalyze(c, TpchQueries.get(14).sql());
+            assertTrue(q14.contains("by murmur3 of [l_partkey]") && !q14.contains("(broadcast)"), "Q14 broadcasts part:\n" + q14);
+            // Q15's revenue view, read in its join and under its MAX, runs once on the shards
+            String q15 = explainAnalyze(c, TpchQueries.get(15).sql());
+            assertEquals(1, q15.split("\\(partial aggregate\\)", -1).length - 1, "Q15 runs its view twice:\n" + q15);
             // two large sides, neither on its distribution key: both repartitioned, the answer one node's
             String plan = explainAnalyze(c, LARGE_JOIN);
             assertTrue(plan.contains("(repartitioned)"), plan);
