@@ -249,11 +249,16 @@ class FragmentPlannerTest {
      */
     @Test
     void aJoinWithAFilteredDimensionKeepsItsShareOfTheFactRows() {
-        PlanNode plan = QueryPlans.of(session, "SELECT k_price FROM clicks JOIN tags ON k_tag = t_id WHERE t_name LIKE 'tag 1%'", List.of())
-                .orElseThrow().plan();
-        JoinNode join = (JoinNode) FragmentPlanner.first(plan, JoinNode.class::isInstance);
-        // 200 clicks on 20 tags (k_tag 0..19), half of the 20 tags taken to pass the LIKE: 200 x 10 / 20
-        assertEquals(100, RowEstimate.of(join, scan -> false, 1), 1e-9);
+        // 200 clicks on 20 tags (k_tag 0..19), half of the 20 tags taken to pass the condition: 200 x 10 / 20
+        assertEquals(100, RowEstimate.of(join("WHERE t_name <> 'tag 1'"), scan -> false, 1), 1e-9);
+        // a LIKE taken to keep a twentieth: one tag, 200 x 1 / 20
+        assertEquals(10, RowEstimate.of(join("WHERE t_name LIKE 'tag 1%'"), scan -> false, 1), 1e-9);
+        assertEquals(190, RowEstimate.of(join("WHERE t_name NOT LIKE 'tag 1%'"), scan -> false, 1), 1e-9);
+    }
+
+    private static JoinNode join(String where) {
+        PlanNode plan = QueryPlans.of(session, "SELECT k_price FROM clicks JOIN tags ON k_tag = t_id " + where, List.of()).orElseThrow().plan();
+        return (JoinNode) FragmentPlanner.first(plan, JoinNode.class::isInstance);
     }
 
     /** TPC-H q15's shape: a view in the join and under its MAX is one fragment, whose merged groups the coordinator reads twice. */
