@@ -34,10 +34,11 @@ import java.util.function.Predicate;
  * (times the shards for a distributed table); filters keep the share of a column's stored range
  * that their range conditions on it keep ({@link RangeShare}: TPC-H q14's month of lineitem is a
  * 84th of it, where a half would make part the smaller side to send), a LIKE a twentieth (NOT LIKE
- * the rest), halved once for any other condition; a tenth for grouped aggregates; an inner join on one key |L| |R| / max(distinct keys),
- * a key's distinct values bounded by its table's rows and its stored range (a filtered part joined
- * with partsupp keeps partsupp's share of the parts, not all of partsupp), other joins the larger
- * side; a row's bytes from its columns' types. It only has to tell a small side from a large one.
+ * the rest), halved once for any other condition; a tenth for grouped aggregates; an inner join on
+ * one key |L| |R| / max(distinct keys), a key's distinct values bounded by its table's rows and its
+ * stored range (a filtered part joined with partsupp keeps partsupp's share of the parts, not all of
+ * partsupp), other joins the larger side; a row's bytes from its columns' types. It only has to tell
+ * a small side from a large one.
  */
 final class RowEstimate {
     private static final double FILTER_SELECTIVITY = 0.5;
