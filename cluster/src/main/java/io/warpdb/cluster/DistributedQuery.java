@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -109,6 +110,8 @@ final class DistributedQuery implements AutoCloseable {
     private final PlanNode plan;
     private final Schema schema;
     private final List<FragmentPlanner.Fragment> fragments;
+    /** The joins this node turned before cutting the plan ({@link JoinRotation}), which every shard turns too. */
+    private final Set<String> rotations;
     /** The statistics this node planned the query from, which every shard plans it from too. */
     private final PinnedStatistics statistics;
     private final Database gathered;
@@ -126,7 +129,9 @@ final class DistributedQuery implements AutoCloseable {
         this.exchange = exchange;
         this.sql = sql;
         // Fragments are cut from trees: a subplan shared by two parts of the plan runs in each.
-        this.plan = SharedSubplans.unshare(planned.plan());
+        PlanNode unshared = SharedSubplans.unshare(planned.plan());
+        this.rotations = FragmentPlanner.rotations(unshared, catalog, config.members().size());
+        this.plan = JoinRotation.apply(unshared, rotations);
         this.schema = planned.schema();
         this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
         this.statistics = PinnedStatistics.of(plan);
@@ -343,7 +348,7 @@ final class DistributedQuery implements AutoCloseable {
                 .map(input -> new FragmentTicket.Input(input.path(), exchangeId(input.fragment()), shuffleGroups(), input.partial())).toList();
         FragmentTicket.Output output = f.gathered() ? null : new FragmentTicket.Output(exchangeId(f.id()), f.keys(), shuffleGroups());
         return new FragmentTicket(FragmentPlanner.fingerprint(f.plan()), sql, inputs, output, f.partial(), f.topN(), session.executor(),
-                statistics);
+                statistics, List.copyOf(rotations));
     }
 
     /** The shards' groups when rows move by the two-level shuffle (configured, over more than one group); null for one level. */

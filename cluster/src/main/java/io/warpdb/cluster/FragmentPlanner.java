@@ -24,6 +24,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -155,6 +156,35 @@ final class FragmentPlanner {
     private FragmentPlanner(ClusterCatalog catalog, int nodes) {
         this.catalog = catalog;
         this.nodes = nodes;
+    }
+
+    /**
+     * The joins of {@code plan} to turn ({@link JoinRotation}) before it is cut, by fingerprint: each
+     * {@code A JOIN (B JOIN C)} whose A is unique on its one join key and lies with B on the shards
+     * (co-located), while B and C lie hashed apart, so that B's rows matched to A move to meet C instead
+     * of all of B or all of C.
+     */
+    static Set<String> rotations(PlanNode plan, ClusterCatalog catalog, int nodes) {
+        Set<String> turned = new LinkedHashSet<>();
+        if (nodes > 1) {
+            new FragmentPlanner(catalog, nodes).findRotations(plan, turned);
+        }
+        return turned;
+    }
+
+    private void findRotations(PlanNode node, Set<String> turned) {
+        if (JoinRotation.rotatable(node) && node instanceof JoinNode outer && outer.leftKeys().size() == 1
+                && JoinRotation.uniqueOn(outer.left(), outer.leftKeys().get(0))) {
+            JoinNode inner = (JoinNode) outer.right();
+            Layout a = layout(outer.left());
+            Layout b = layout(inner.left());
+            Layout c = layout(inner.right());
+            boolean hashed = a.spread() == Spread.HASHED && b.spread() == Spread.HASHED && c.spread() == Spread.HASHED;
+            if (hashed && coLocated(outer, a.keys(), b.keys()) && !coLocated(inner, b.keys(), c.keys())) {
+                turned.add(fingerprint(node));
+            }
+        }
+        node.inputs().forEach(input -> findRotations(input, turned));
     }
 
     /** The fragments of {@code plan} on {@code nodes} shards, each after the fragments it reads. */

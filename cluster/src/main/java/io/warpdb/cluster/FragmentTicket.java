@@ -17,12 +17,13 @@ import java.util.Optional;
  * the executor setting of the coordinator's session ({@code auto}, {@code cpu}, {@code gpu}), so that
  * a query asked of the GPU runs on the shards' GPUs too. The shard plans the same text over its own
  * tables (the catalog is the same on every node) from the coordinator's {@code statistics} of the
- * tables its plan scans, so that it plans as the coordinator did ({@link PinnedStatistics}), and runs
- * its copy of that subtree over its rows ({@link ShardFragment}). As text: {@code fragment } and the
+ * tables its plan scans, so that it plans as the coordinator did ({@link PinnedStatistics}), turns
+ * the joins the coordinator turned ({@code rotations}, {@link JoinRotation}), and runs its copy of that
+ * subtree over its rows ({@link ShardFragment}). As text: {@code fragment } and the
  * ticket as JSON.
  */
 record FragmentTicket(String fingerprint, String sql, List<Input> inputs, Output output, boolean partial, boolean topN, String executor,
-        PinnedStatistics statistics) {
+        PinnedStatistics statistics, List<String> rotations) {
     private static final String KIND = "fragment";
     /** The message of the error a shard answers when its plan has no such subtree. */
     static final String MISSING = "the shard planned the query without the fragment";

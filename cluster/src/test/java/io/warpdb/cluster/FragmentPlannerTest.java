@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.warpdb.cluster.FragmentPlanner.Output;
 import io.warpdb.core.plan.AggregateNode;
+import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.SortNode;
@@ -261,6 +262,39 @@ class FragmentPlannerTest {
         return (JoinNode) FragmentPlanner.first(plan, JoinNode.class::isInstance);
     }
 
+    /**
+     * TPC-H q18's shape, {@code A JOIN (B JOIN C)}: A (grouped by its key, so unique on it) lies with B,
+     * C lies apart from B. Turned into {@code (A JOIN B) JOIN C}, the co-located join runs first and its
+     * rows move to C; the turned join is named by its fingerprint, and turning the same ones of an equal
+     * plan (a shard's) gives the same plan.
+     */
+    @Test
+    void aUniqueSideJoinsWhereItLiesBeforeTheJoinThatMovesRows() {
+        PlanNode a = QueryPlans.of(session, "SELECT l_order FROM lines GROUP BY l_order", List.of()).orElseThrow().plan();
+        PlanNode b = QueryPlans.of(session, "SELECT o_id, o_cust FROM orders", List.of()).orElseThrow().plan();
+        PlanNode c = QueryPlans.of(session, "SELECT n_order, n_v FROM narrow", List.of()).orElseThrow().plan();
+        JoinNode bc = new JoinNode(b, c, JoinKind.INNER, List.of(1), List.of(0), null, b.schema().concat(c.schema()));
+        JoinNode abc = new JoinNode(a, bc, JoinKind.INNER, List.of(0), List.of(0), null, a.schema().concat(bc.schema()));
+        java.util.Set<String> turned = FragmentPlanner.rotations(abc, CATALOG, 3);
+        assertEquals(java.util.Set.of(FragmentPlanner.fingerprint(abc)), turned);
+        JoinNode rotated = (JoinNode) JoinRotation.apply(abc, turned);
+        assertEquals(abc.schema(), rotated.schema());
+        assertEquals(List.of(2), rotated.leftKeys(), "o_cust: B's second column, after A's one");
+        JoinNode first = (JoinNode) rotated.left();
+        assertTrue(first.left() == a && first.right() == b && rotated.right() == c, rotated.describe());
+        assertEquals(FragmentPlanner.fingerprint(rotated), FragmentPlanner.fingerprint(JoinRotation.apply(abc, turned)));
+        // the co-located join stays on the shards; its rows, or C, move
+        List<FragmentPlanner.Fragment> fragments = FragmentPlanner.fragments(rotated, CATALOG, 3);
+        assertEquals(Output.GATHER, fragments.get(fragments.size() - 1).output());
+        assertTrue(fragments.stream().noneMatch(f -> f.plan() == a || f.plan() == b), "A or B moves whole");
+        // B and C co-located, or a single node: nothing to turn
+        PlanNode lines = QueryPlans.of(session, "SELECT l_order, l_qty FROM lines", List.of()).orElseThrow().plan();
+        JoinNode bLines = new JoinNode(b, lines, JoinKind.INNER, List.of(0), List.of(0), null, b.schema().concat(lines.schema()));
+        JoinNode onKeys = new JoinNode(a, bLines, JoinKind.INNER, List.of(0), List.of(0), null, a.schema().concat(bLines.schema()));
+        assertEquals(java.util.Set.of(), FragmentPlanner.rotations(onKeys, CATALOG, 3));
+        assertEquals(java.util.Set.of(), FragmentPlanner.rotations(abc, CATALOG, 1));
+    }
+
     /** TPC-H q15's shape: a view in the join and under its MAX is one fragment, whose merged groups the coordinator reads twice. */
     @Test
     void aSubtreeThePlanHoldsTwiceRunsOnce() {
@@ -275,7 +309,7 @@ class FragmentPlannerTest {
         String sql = "SELECT COUNT(*) FROM events JOIN orders ON e_cust = o_cust";
         PlanNode plan = QueryPlans.of(session, sql, List.of()).orElseThrow().plan();
         FragmentTicket ticket = new FragmentTicket(FragmentPlanner.fingerprint(plan), sql, List.of(), null, false, false, "auto",
-                PinnedStatistics.of(plan));
+                PinnedStatistics.of(plan), List.of(FragmentPlanner.fingerprint(plan)));
         assertEquals(List.of("events", "orders"), List.copyOf(ticket.statistics().tables().keySet()));
         assertEquals(60, ticket.statistics().tables().get("events").rows());
         assertEquals(ticket, FragmentTicket.parse(ticket.text()).orElseThrow());
