@@ -20,7 +20,7 @@ import io.warpdb.core.plan.ValuesNode;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
 import io.warpdb.core.types.TypeKind;
-import java.time.LocalDate;
+import io.warpdb.core.value.Dates;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -159,13 +159,7 @@ final class RowEstimate {
         if (!(column instanceof ColumnRef ref) || value == null || !integral(ref.type())) {
             return false;
         }
-        Op op = mirrored ? switch (call.op()) {
-            case LT -> Op.GT;
-            case LE -> Op.GE;
-            case GT -> Op.LT;
-            case GE -> Op.LE;
-            default -> call.op();
-        } : call.op();
+        Op op = mirrored ? call.op().mirrored() : call.op();
         if (op != Op.LT && op != Op.LE && op != Op.GT && op != Op.GE) {
             return false;
         }
@@ -204,7 +198,7 @@ final class RowEstimate {
         if (days == null || n == null) {
             return null;
         }
-        return call.op() == Op.DATE_ADD_DAYS ? days + n : LocalDate.ofEpochDay(days).plusMonths(n).toEpochDay();
+        return call.op() == Op.DATE_ADD_DAYS ? days + n : Dates.addMonths(days, n);
     }
 
     /**

@@ -97,4 +97,15 @@ public enum Op {
             default -> false;
         };
     }
+
+    /** The comparison that holds for {@code y op' x} exactly when this one holds for {@code x op y}: LT for GT, ...; itself for any other. */
+    public Op mirrored() {
+        return switch (this) {
+            case LT -> GT;
+            case LE -> GE;
+            case GT -> LT;
+            case GE -> LE;
+            default -> this;
+        };
+    }
 }

@@ -62,7 +62,7 @@ public abstract class BufferPredicate {
             } else if (a instanceof ColumnRef x && isConstant(b) && comparable(x.type(), b.type()) && call.op() != Op.NE) {
                 ranges.computeIfAbsent(x.index(), c -> new Range(x)).add(call.op(), b);
             } else if (b instanceof ColumnRef x && isConstant(a) && comparable(x.type(), a.type()) && call.op() != Op.NE) {
-                ranges.computeIfAbsent(x.index(), c -> new Range(x)).add(mirrored(call.op()), a);
+                ranges.computeIfAbsent(x.index(), c -> new Range(x)).add(call.op().mirrored(), a);
             } else {
                 others.add(conjunct);
             }
@@ -101,17 +101,6 @@ public abstract class BufferPredicate {
         boolean[] reads = new boolean[1];
         Exprs.forEachColumn(e, c -> reads[0] = true);
         return !reads[0];
-    }
-
-    /** {@code c op x} as {@code x op' c}. */
-    private static Op mirrored(Op op) {
-        return switch (op) {
-            case LT -> Op.GT;
-            case LE -> Op.GE;
-            case GT -> Op.LT;
-            case GE -> Op.LE;
-            default -> op;
-        };
     }
 
     /**
