@@ -159,10 +159,13 @@ final class FragmentPlanner {
     }
 
     /**
-     * The joins of {@code plan} to turn ({@link JoinRotation}) before it is cut, by fingerprint: each
-     * {@code A JOIN (B JOIN C)} whose A is unique on its one join key and lies with B on the shards
-     * (co-located), while B and C lie hashed apart, so that B's rows matched to A move to meet C instead
-     * of all of B or all of C.
+     * The joins of {@code plan} to turn ({@link JoinRotation}) before it is cut, by {@link JoinRotation.Turn#name}:
+     * two inner joins whose middle input M would join the other input O where both lie (co-located),
+     * while M's join with its partner N moves rows, where O is unique on its one join key (a grouped
+     * aggregate's: M's rows matched to it move to meet N instead of all of M or all of N, TPC-H q18)
+     * or M's join with O is estimated at fewer bytes than M's with N (the smaller join moves: q09's
+     * green parts with their partsupp rows go to lineitem, instead of lineitem's green rows moving to
+     * partsupp and back).
      */
     static Set<String> rotations(PlanNode plan, ClusterCatalog catalog, int nodes) {
         Set<String> turned = new LinkedHashSet<>();
@@ -173,18 +176,34 @@ final class FragmentPlanner {
     }
 
     private void findRotations(PlanNode node, Set<String> turned) {
-        if (JoinRotation.rotatable(node) && node instanceof JoinNode outer && outer.leftKeys().size() == 1
-                && JoinRotation.uniqueOn(outer.left(), outer.leftKeys().get(0))) {
-            JoinNode inner = (JoinNode) outer.right();
-            Layout a = layout(outer.left());
-            Layout b = layout(inner.left());
-            Layout c = layout(inner.right());
-            boolean hashed = a.spread() == Spread.HASHED && b.spread() == Spread.HASHED && c.spread() == Spread.HASHED;
-            if (hashed && coLocated(outer, a.keys(), b.keys()) && !coLocated(inner, b.keys(), c.keys())) {
-                turned.add(fingerprint(node));
+        for (JoinRotation.Turn turn : JoinRotation.Turn.ALL) {
+            Optional<JoinRotation.Turned> candidate = JoinRotation.turned(node, turn);
+            if (candidate.isPresent() && worthTurning(candidate.get())) {
+                turned.add(turn.name(fingerprint(node)));
+                break;
             }
         }
         node.inputs().forEach(input -> findRotations(input, turned));
+    }
+
+    private boolean worthTurning(JoinRotation.Turned turn) {
+        JoinNode first = turn.first();
+        if (!hashed(turn.middle(), turn.partner(), turn.other()) || !coLocated(first) || coLocated(turn.inner())) {
+            return false;
+        }
+        boolean otherFirst = first.left() == turn.other();
+        List<Integer> otherKeys = otherFirst ? first.leftKeys() : first.rightKeys();
+        return otherKeys.size() == 1 && JoinRotation.uniqueOn(turn.other(), otherKeys.get(0))
+                || RowEstimate.bytes(first, this::shardLocal, nodes) < RowEstimate.bytes(turn.inner(), this::shardLocal, nodes);
+    }
+
+    private boolean hashed(PlanNode... nodes) {
+        return Stream.of(nodes).allMatch(this::shardLocal);
+    }
+
+    /** Whether both sides of {@code join} lie hashed by a pair of its keys. */
+    private boolean coLocated(JoinNode join) {
+        return hashed(join.left(), join.right()) && coLocated(join, layout(join.left()).keys(), layout(join.right()).keys());
     }
 
     /** The fragments of {@code plan} on {@code nodes} shards, each after the fragments it reads. */

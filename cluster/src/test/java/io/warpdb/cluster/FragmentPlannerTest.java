@@ -8,6 +8,7 @@ import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
+import io.warpdb.core.plan.ProjectNode;
 import io.warpdb.core.plan.SortNode;
 import io.warpdb.sql.Database;
 import io.warpdb.sql.PinnedStatistics;
@@ -36,6 +37,7 @@ class FragmentPlannerTest {
         create("wide", "w_id INT, w_a VARCHAR(200), w_b VARCHAR(200), w_c VARCHAR(200)", "hash(w_id)");
         create("clicks", "k_id BIGINT, k_day DATE, k_tag INT, k_price DECIMAL(12,2)", "hash(k_id)");
         create("tags", "t_id INT, t_name VARCHAR(20)", "hash(t_id)");
+        create("scores", "s_tag INT, s_score INT", "hash(s_tag)");
     }
 
     private static void create(String table, String columns, String distribution) {
@@ -50,6 +52,8 @@ class FragmentPlannerTest {
             case "clicks" -> java.util.stream.IntStream.range(0, 200).mapToObj(i -> "(CAST(" + i + " AS BIGINT), DATE '2024-01-01' + "
                     + i + ", " + i % 20 + ", 1.50)").collect(java.util.stream.Collectors.joining(", "));
             case "tags" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", 'tag " + i + "')")
+                    .collect(java.util.stream.Collectors.joining(", "));
+            case "scores" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", " + 10 * i + ")")
                     .collect(java.util.stream.Collectors.joining(", "));
             case "events" -> java.util.stream.IntStream.range(0, 60).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i % 7 + ")")
                     .collect(java.util.stream.Collectors.joining(", "));
@@ -276,7 +280,7 @@ class FragmentPlannerTest {
         JoinNode bc = new JoinNode(b, c, JoinKind.INNER, List.of(1), List.of(0), null, b.schema().concat(c.schema()));
         JoinNode abc = new JoinNode(a, bc, JoinKind.INNER, List.of(0), List.of(0), null, a.schema().concat(bc.schema()));
         java.util.Set<String> turned = FragmentPlanner.rotations(abc, CATALOG, 3);
-        assertEquals(java.util.Set.of(FragmentPlanner.fingerprint(abc)), turned);
+        assertEquals(java.util.Set.of(new JoinRotation.Turn(false, true).name(FragmentPlanner.fingerprint(abc))), turned);
         JoinNode rotated = (JoinNode) JoinRotation.apply(abc, turned);
         assertEquals(abc.schema(), rotated.schema());
         assertEquals(List.of(2), rotated.leftKeys(), "o_cust: B's second column, after A's one");
@@ -293,6 +297,55 @@ class FragmentPlannerTest {
         JoinNode onKeys = new JoinNode(a, bLines, JoinKind.INNER, List.of(0), List.of(0), null, a.schema().concat(bLines.schema()));
         assertEquals(java.util.Set.of(), FragmentPlanner.rotations(onKeys, CATALOG, 3));
         assertEquals(java.util.Set.of(), FragmentPlanner.rotations(abc, CATALOG, 1));
+    }
+
+    /**
+     * TPC-H q09's shape, {@code (A JOIN B) JOIN C}: B and C lie together by their key, A apart, and A's key
+     * to C is the one it joins B on. Turned into {@code A JOIN (B JOIN C)} (B's key joined with C's, as
+     * A's equals both), the co-located join runs where its rows lie and only its few rows go to every
+     * node, instead of A's rows matched to B moving to C. Not turned when A's join with B is the smaller.
+     */
+    @Test
+    void aSmallJoinOfCoLocatedSidesMovesInsteadOfTheRowsMatchedToOneOfThem() {
+        PlanNode a = QueryPlans.of(session, "SELECT k_id, k_tag, k_price FROM clicks", List.of()).orElseThrow().plan();
+        PlanNode b = QueryPlans.of(session, "SELECT t_id FROM tags WHERE t_name LIKE 'tag 1%'", List.of()).orElseThrow().plan();
+        PlanNode c = QueryPlans.of(session, "SELECT s_tag, s_score FROM scores", List.of()).orElseThrow().plan();
+        JoinNode abc = abThenC(a, b, c);
+        java.util.Set<String> turned = FragmentPlanner.rotations(abc, CATALOG, 3);
+        assertEquals(java.util.Set.of(new JoinRotation.Turn(true, false).name(FragmentPlanner.fingerprint(abc))), turned);
+        JoinNode rotated = (JoinNode) JoinRotation.apply(abc, turned);
+        assertEquals(abc.schema(), rotated.schema());
+        JoinNode bc = (JoinNode) rotated.right();
+        assertTrue(rotated.left() == a && bc.left() == b && bc.right() == c, rotated.describe());
+        assertEquals(List.of(0), bc.leftKeys(), "t_id = s_tag, as k_tag equals both");
+        assertEquals(List.of(0), bc.rightKeys());
+        assertEquals(List.of(1), rotated.leftKeys(), "k_tag = t_id; k_tag = s_tag follows");
+        assertEquals(List.of(0), rotated.rightKeys());
+        List<FragmentPlanner.Fragment> fragments = FragmentPlanner.fragments(rotated, CATALOG, 3);
+        assertTrue(fragments.stream().anyMatch(f -> f.output() == Output.BROADCAST && f.plan() == bc), "B JOIN C goes to every node");
+        assertTrue(fragments.stream().noneMatch(f -> f.output() == Output.REPARTITION), "nothing else moves");
+        // C JOIN (A JOIN B), as the shards' statistics of TPC-H SF 1 plan q09: C and B join first, their columns put back in order
+        JoinNode ab = (JoinNode) abc.left();
+        JoinNode cab = new JoinNode(c, ab, JoinKind.INNER, List.of(0), List.of(1), null, c.schema().concat(ab.schema()));
+        java.util.Set<String> mirrored = FragmentPlanner.rotations(cab, CATALOG, 3);
+        assertEquals(java.util.Set.of(new JoinRotation.Turn(false, false).name(FragmentPlanner.fingerprint(cab))), mirrored);
+        ProjectNode reordered = (ProjectNode) JoinRotation.apply(cab, mirrored);
+        assertEquals(cab.schema(), reordered.schema());
+        JoinNode cb = (JoinNode) ((JoinNode) reordered.input()).left();
+        assertTrue(cb.left() == c && cb.right() == b && ((JoinNode) reordered.input()).right() == a, reordered.describe());
+        assertEquals(List.of(0, 1, 3, 4, 5, 2), reordered.exprs().stream().map(e -> ((io.warpdb.core.expr.ColumnRef) e).index()).toList(),
+                "s_tag, s_score, then t_id after k_id, k_tag, k_price");
+        // two days of clicks matched to every tag: fewer bytes than every tag with its score
+        PlanNode twoDays = QueryPlans.of(session, "SELECT k_id, k_tag, k_price FROM clicks WHERE k_day >= DATE '2024-03-01' "
+                + "AND k_day < DATE '2024-03-03'", List.of()).orElseThrow().plan();
+        PlanNode everyTag = QueryPlans.of(session, "SELECT t_id FROM tags", List.of()).orElseThrow().plan();
+        assertEquals(java.util.Set.of(), FragmentPlanner.rotations(abThenC(twoDays, everyTag, c), CATALOG, 3));
+    }
+
+    /** {@code (A JOIN B ON A's second column = B's first) JOIN C ON A's second column = C's first}. */
+    private static JoinNode abThenC(PlanNode a, PlanNode b, PlanNode c) {
+        JoinNode ab = new JoinNode(a, b, JoinKind.INNER, List.of(1), List.of(0), null, a.schema().concat(b.schema()));
+        return new JoinNode(ab, c, JoinKind.INNER, List.of(1), List.of(0), null, ab.schema().concat(c.schema()));
     }
 
     /** TPC-H q15's shape: a view in the join and under its MAX is one fragment, whose merged groups the coordinator reads twice. */
