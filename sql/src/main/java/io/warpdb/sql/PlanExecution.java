@@ -47,11 +47,19 @@ final class PlanExecution {
             BatchStream stream = context.run(plan);
             return StatementResult.query(schema, new StatementStream(stream, context, snapshot), allocator);
         } catch (RuntimeException | Error e) {
+            // The statement's own failure is what the client sees: what its cleanup reports (e.g.
+            // buffers a failed operator left open, "Memory was leaked") rides along, suppressed.
             try {
                 context.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
             } finally {
                 session.finished(context);
-                allocator.close();
+                try {
+                    allocator.close();
+                } catch (RuntimeException leaked) {
+                    e.addSuppressed(leaked);
+                }
             }
             if (e instanceof OutOfMemoryError heap) {
                 throw heapExhausted(heap);

@@ -92,8 +92,11 @@ final class BlockNestedLoopJoin {
     private HostTable inBlocks(HostTable left, HostTable right, BiFunction<List<HostTable>, List<HostTable>, HostTable> join) {
         PartitionPlan.Blocks size = blockRows(left.rows(), right.rows());
         List<HostTable> leftBlocks = blocks(left, size.leftRows());
-        List<HostTable> rightBlocks = blocks(right, size.rightRows());
+        List<HostTable> rightBlocks = new ArrayList<>();
         try {
+            // Cut inside the try: when cutting the right side fails (a slice's copied validity bits
+            // out of memory), the left blocks, slices that keep all of the left's buffers, are closed too.
+            rightBlocks.addAll(blocks(right, size.rightRows()));
             return join.apply(leftBlocks, rightBlocks);
         } finally {
             leftBlocks.forEach(HostTable::close);

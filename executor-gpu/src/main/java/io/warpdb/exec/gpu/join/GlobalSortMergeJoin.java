@@ -11,6 +11,7 @@ import io.warpdb.exec.gpu.partition.PartitionPlan;
 import io.warpdb.exec.gpu.partition.StreamPipeline;
 import io.warpdb.exec.gpu.runtime.CudaDevice;
 import io.warpdb.exec.gpu.sort.OutOfCoreSort;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -52,8 +53,10 @@ final class GlobalSortMergeJoin {
         try (HostTable l = sortedLeft.rows(); HostTable r = sortedRight.rows()) {
             PartitionPlan.Blocks size = blockRows(node, l.rows(), r.rows(), streamBudget);
             List<HostTable> leftBlocks = blocks.blocks(l, size.leftRows());
-            List<HostTable> rightBlocks = blocks.blocks(r, size.rightRows());
+            List<HostTable> rightBlocks = new ArrayList<>();
             try {
+                // Cut inside the try, so that the left blocks are closed when cutting the right side fails.
+                rightBlocks.addAll(blocks.blocks(r, size.rightRows()));
                 List<RangeBounds.BlockRanges> leftRanges = leftBlocks.stream().map(b -> bounds.ranges(b, true)).toList();
                 List<RangeBounds.BlockRanges> rightRanges = rightBlocks.stream().map(b -> bounds.ranges(b, false)).toList();
                 List<int[]> meetings = bounds.meetings(leftRanges, rightRanges);
