@@ -135,6 +135,12 @@ class ClusterTpchTest {
                     // the orders that pass the HAVING join where they lie, then move to customer (JoinRotation)
                     assertTrue(!plan.contains("(broadcast)"), "Q18 sends a side to every node:\n" + plan);
                 }
+                if (q == 9) {
+                    // the green parts join partsupp where both lie and that join goes to lineitem (JoinRotation):
+                    // one exchange between the shards, lineitem's rows stay
+                    assertTrue(!plan.contains("(repartitioned)") && plan.split("\\(broadcast\\)", -1).length == 2,
+                            "Q9 moves more than the green parts' partsupp rows:\n" + plan);
+                }
             }
             // supplier, nation and region replicated: Q2 joins them where part and partsupp lie, moving no rows
             String q2 = explainAnalyze(c, TpchQueries.get(2).sql());
