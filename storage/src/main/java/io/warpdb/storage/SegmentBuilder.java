@@ -368,6 +368,28 @@ final class SegmentBuilder implements AutoCloseable {
      * do; Strings once any batch does not). The vectors and UTF-8 dictionaries serve segment after
      * segment, so they are allocated at their full size only once.
      */
+    /**
+     * What a segment's string dictionary is sized for when its first batch comes: a segment whose
+     * batches are like that one, as many distinct values per row (at most one) and as many bytes
+     * per value (a million distinct comments would otherwise grow it six times over, each time a
+     * copy), but for at most {@link #PRESIZED_BATCHES} such batches: the batch may be a few rows
+     * under the dictionary of a much larger one (a cluster COPY sends each node its rows of a parsed
+     * batch with that batch's dictionary), which scaled to the segment asked for 2 GB arrays on a
+     * 1 GB heap; beyond that it grows by doubling.
+     */
+    record DictionarySize(int entries, int bytes) {
+        static final int PRESIZED_BATCHES = 16;
+
+        static DictionarySize presized(int entriesOfFirst, long bytesOfFirst, int rowsOfFirst, int segmentRows) {
+            int rows = Math.max(1, rowsOfFirst);
+            long segment = Math.min(segmentRows, (long) PRESIZED_BATCHES * rows);
+            double entriesPerRow = Math.min(1.0, entriesOfFirst / (double) rows);
+            double bytesPerEntry = entriesOfFirst == 0 ? 0 : bytesOfFirst / (double) entriesOfFirst;
+            long entries = (long) Math.ceil(segment * entriesPerRow);
+            return new DictionarySize((int) entries, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, entries * bytesPerEntry)));
+        }
+    }
+
     private final class SegmentColumns {
         private final List<FieldVector> vectors = new ArrayList<>(schema.size());
         /** Per string column, the UTF-8 dictionary kept from segment to segment, and whether this segment uses it. */
@@ -438,17 +460,10 @@ final class SegmentBuilder implements AutoCloseable {
             }
         }
 
-        /**
-         * A dictionary sized for a segment whose batches are like the first one (whose dictionary
-         * covers all its rows, of which the segment may take only some): as many distinct
-         * values per row, as many bytes per value (a million distinct comments would otherwise grow
-         * it six times over, each time a copy).
-         */
         private Utf8Dictionary newUtf8Dictionary(Utf8Strings first, int rowsOfFirst) {
-            double scale = segmentRows / (double) Math.max(1, rowsOfFirst);
             long bytes = first.size() == 0 ? 0 : first.offset(first.size()) - first.offset(0);
-            return new Utf8Dictionary((int) Math.min(segmentRows, first.size() * scale),
-                    (int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, bytes * scale)));
+            DictionarySize size = DictionarySize.presized(first.size(), bytes, rowsOfFirst, segmentRows);
+            return new Utf8Dictionary(size.entries(), size.bytes());
         }
 
         /** The segment's dictionary of a string column (null for other columns), complete once the segment is. */

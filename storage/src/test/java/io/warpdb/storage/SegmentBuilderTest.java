@@ -37,6 +37,24 @@ class SegmentBuilderTest {
     private static final Schema SCHEMA = Schema.of(new Field("i", DataType.INTEGER), new Field("s", DataType.varchar(0)),
             new Field("c", DataType.chars(5)), new Field("d", DataType.DOUBLE));
 
+    /**
+     * A first batch of 3 rows under a dictionary of 15,000 customer comments (a node's rows of a parsed
+     * batch in a cluster COPY) sizes the segment's dictionary for 16 such batches, not for a million rows like it
+     * (that asked for a 2 GB array on a node with a 1 GB heap); a full batch sizes it for the segment.
+     */
+    @Test
+    void aSmallFirstBatchUnderALargeDictionaryPresizesForAFewBatches() {
+        SegmentBuilder.DictionarySize small = SegmentBuilder.DictionarySize.presized(15_000, 15_000L * 70, 3, 1 << 20);
+        assertEquals(48, small.entries(), "16 batches of 3 rows, each value distinct");
+        assertEquals(48 * 70, small.bytes());
+        SegmentBuilder.DictionarySize full = SegmentBuilder.DictionarySize.presized(65_536, 65_536L * 70, 65_536, 1 << 20);
+        assertEquals(1 << 20, full.entries(), "the segment's million rows, each value distinct");
+        assertEquals((1 << 20) * 70, full.bytes());
+        SegmentBuilder.DictionarySize flags = SegmentBuilder.DictionarySize.presized(3, 3, 65_536, 1 << 20);
+        assertEquals(48, flags.entries(), "three values in 65,536 rows: as many per row");
+        assertEquals(48, flags.bytes());
+    }
+
     @Test
     void segmentsHoldTheRowsInOrderWhateverTheBatchesAndReusedColumns() {
         int[] batchSizes = {3, 5, 1, 7, 2, 4, 4, 1};
