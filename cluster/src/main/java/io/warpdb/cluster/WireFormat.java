@@ -2,6 +2,8 @@ package io.warpdb.cluster;
 
 import io.warpdb.core.batch.Batch;
 import io.warpdb.core.batch.StringDictionary;
+import io.warpdb.core.batch.Utf8Dictionary;
+import io.warpdb.core.batch.Utf8Strings;
 import io.warpdb.core.batch.Vectors;
 import io.warpdb.core.types.DataType;
 import io.warpdb.core.types.Field;
@@ -9,6 +11,7 @@ import io.warpdb.core.types.Schema;
 import io.warpdb.core.types.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -59,18 +62,7 @@ final class WireFormat {
         for (int c = 0; c < batch.columnCount(); c++) {
             FieldVector target = root.getVector(c);
             if (isString(batch.schema().type(c))) {
-                VarCharVector strings = (VarCharVector) target;
-                strings.allocateNew(rows);
-                IntVector codes = (IntVector) batch.vector(c);
-                StringDictionary dictionary = batch.dictionary(c);
-                for (int r = 0; r < rows; r++) {
-                    if (codes.isNull(r)) {
-                        strings.setNull(r);
-                    } else {
-                        strings.setSafe(r, dictionary.get(codes.get(r)).getBytes(StandardCharsets.UTF_8));
-                    }
-                }
-                strings.setValueCount(rows);
+                fillStrings((VarCharVector) target, (IntVector) batch.vector(c), batch.dictionary(c), rows);
             } else {
                 batch.vector(c).makeTransferPair(target).splitAndTransfer(0, rows);
             }
@@ -87,19 +79,9 @@ final class WireFormat {
             for (int c = 0; c < schema.size(); c++) {
                 FieldVector source = root.getVector(c);
                 if (isString(schema.type(c))) {
-                    VarCharVector strings = (VarCharVector) source;
-                    FieldVector codes = Vectors.allocate(schema.field(c).name(), schema.type(c), rows, allocator);
+                    IntVector codes = (IntVector) Vectors.allocate(schema.field(c).name(), schema.type(c), rows, allocator);
                     vectors.add(codes);
-                    StringDictionary.Builder dictionary = new StringDictionary.Builder();
-                    for (int r = 0; r < rows; r++) {
-                        if (strings.isNull(r)) {
-                            codes.setNull(r);
-                        } else {
-                            ((IntVector) codes).setSafe(r, dictionary.add(new String(strings.get(r), StandardCharsets.UTF_8)));
-                        }
-                    }
-                    codes.setValueCount(rows);
-                    dictionaries.add(dictionary.build());
+                    dictionaries.add(readStrings((VarCharVector) source, codes, rows));
                 } else {
                     var transfer = source.getTransferPair(allocator);
                     transfer.transfer();
@@ -112,6 +94,48 @@ final class WireFormat {
             throw e;
         }
         return new Batch(schema, vectors, dictionaries, rows);
+    }
+
+    /**
+     * Each row's value as UTF-8 bytes: copied from a dictionary held as UTF-8 (a stored segment's),
+     * else encoded once per entry the rows use rather than once per row.
+     */
+    private static void fillStrings(VarCharVector strings, IntVector codes, StringDictionary dictionary, int rows) {
+        strings.allocateNew(rows);
+        Utf8Strings utf8 = dictionary.utf8();
+        Map<Integer, byte[]> encoded = utf8 == null ? new HashMap<>() : null;
+        for (int r = 0; r < rows; r++) {
+            if (codes.isNull(r)) {
+                strings.setNull(r);
+            } else if (utf8 != null) {
+                int code = codes.get(r);
+                strings.setSafe(r, utf8.bytes(), utf8.offset(code), utf8.length(code));
+            } else {
+                strings.setSafe(r, encoded.computeIfAbsent(codes.get(r), code -> dictionary.get(code).getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        strings.setValueCount(rows);
+    }
+
+    /**
+     * The rows' values as codes into a dictionary of their distinct values, returned, kept as UTF-8
+     * bytes: no String per row (a coordinator merging millions of groups with strings spent seconds
+     * making them).
+     */
+    private static StringDictionary readStrings(VarCharVector strings, IntVector codes, int rows) {
+        int end = rows == 0 ? 0 : strings.getOffsetBuffer().getInt((long) rows * VarCharVector.OFFSET_WIDTH);
+        byte[] bytes = new byte[end];
+        strings.getDataBuffer().getBytes(0, bytes, 0, end);
+        Utf8Dictionary dictionary = new Utf8Dictionary(rows, end);
+        for (int r = 0; r < rows; r++) {
+            if (strings.isNull(r)) {
+                codes.setNull(r);
+            } else {
+                codes.setSafe(r, dictionary.add(bytes, strings.getStartOffset(r), strings.getEndOffset(r)));
+            }
+        }
+        codes.setValueCount(rows);
+        return StringDictionary.ofUtf8(dictionary.build(), true);
     }
 
     private static boolean isString(DataType type) {

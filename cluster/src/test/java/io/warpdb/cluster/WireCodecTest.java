@@ -101,6 +101,36 @@ class WireCodecTest {
         }
     }
 
+    /**
+     * A stored segment's dictionary, held as UTF-8 (some entries unused, others repeated, NULLs among
+     * them): its bytes travel as they are, and the receiver's dictionary holds each value once, as UTF-8.
+     */
+    @Test
+    void stringsOfAUtf8DictionaryArriveAsAUtf8DictionaryOfTheirDistinctValues() {
+        String[] values = {"Grüße", "", "東京", "plain", "unused"};
+        io.warpdb.core.batch.Utf8Strings.Builder entries = new io.warpdb.core.batch.Utf8Strings.Builder(values.length, 64);
+        for (String v : values) {
+            byte[] b = v.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            entries.add(b, 0, b.length);
+        }
+        Schema schema = new Schema(List.of(new Field("s", DataType.varchar(20))));
+        int rows = 1000;
+        FieldVector codes = Vectors.allocate("s", DataType.varchar(20), rows, allocator);
+        for (int r = 0; r < rows; r++) {
+            Vectors.setNormalized(codes, DataType.varchar(20), r, r % 7 == 6 ? null : r % 4);
+        }
+        codes.setValueCount(rows);
+        try (Batch batch = new Batch(schema, List.of(codes), List.of(StringDictionary.ofUtf8(entries.build(), true)), rows)) {
+            try (Batch received = roundTrip(batch, false)) {
+                assertTrue(received.dictionary(0).utf8() != null, "kept as UTF-8");
+                assertEquals(4, received.dictionary(0).size(), "the four values the rows use, once each");
+                for (int r = 0; r < rows; r++) {
+                    assertEquals(batch.getObject(0, r), received.getObject(0, r), "row " + r);
+                }
+            }
+        }
+    }
+
     private long frameBytes(Batch batch, boolean compressed) {
         try (WireCodec codec = WireCodec.forSending(batch.schema(), compressed, allocator, new WireCodec.Choices(batch.schema()));
                 ArrowBuf frame = codec.encode(batch)) {
