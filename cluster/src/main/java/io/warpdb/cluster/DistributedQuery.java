@@ -18,6 +18,7 @@ import io.warpdb.storage.CatalogSnapshot;
 import io.warpdb.storage.Table;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,7 +111,7 @@ final class DistributedQuery implements AutoCloseable {
     private final PlanNode plan;
     private final Schema schema;
     private final List<FragmentPlanner.Fragment> fragments;
-    /** The joins this node turned before cutting the plan ({@link JoinRotation}), which every shard turns too. */
+    /** The joins this node turned and reordered before cutting the plan ({@link JoinRotation}, {@link JoinOrder}), which every shard does too. */
     private final Set<String> rotations;
     /** The statistics this node planned the query from, which every shard plans it from too. */
     private final PinnedStatistics statistics;
@@ -130,8 +131,12 @@ final class DistributedQuery implements AutoCloseable {
         this.sql = sql;
         // Fragments are cut from trees: a subplan shared by two parts of the plan runs in each.
         PlanNode unshared = SharedSubplans.unshare(planned.plan());
-        this.rotations = FragmentPlanner.rotations(unshared, catalog, config.members().size());
-        this.plan = JoinRotation.apply(unshared, rotations);
+        Set<String> turns = FragmentPlanner.rotations(unshared, catalog, config.members().size());
+        PlanNode turned = JoinRotation.apply(unshared, turns);
+        Set<String> orders = FragmentPlanner.joinOrders(turned, catalog, config.members().size());
+        this.rotations = new LinkedHashSet<>(turns);
+        this.rotations.addAll(orders);
+        this.plan = JoinOrder.apply(turned, orders);
         this.schema = planned.schema();
         this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
         this.statistics = PinnedStatistics.of(plan);

@@ -206,6 +206,151 @@ final class FragmentPlanner {
         return hashed(join.left(), join.right()) && coLocated(join, layout(join.left()).keys(), layout(join.right()).keys());
     }
 
+    /**
+     * The inner joins of {@code plan} (turned already, {@link #rotations}) to build in another order
+     * before it is cut, by {@link JoinOrder#name}: for each group of three or more, the largest input
+     * that lies hashed on the shards first, then over and over the input tied to those before it that
+     * joins them where it lies (co-located), else one on every node, else the smallest, which moves;
+     * kept where the plan so ordered is estimated to move fewer bytes between the nodes and to the
+     * coordinator ({@link #bytesMoved}). TPC-H q10: lineitem with orders where both lie by order key,
+     * then the revenue rows to customer by customer key, so that the aggregate per customer runs where
+     * its rows lie and only each shard's top 20 goes to the coordinator, instead of orders moving to
+     * customer, the joined rows with customer's strings to lineitem and 4.6 M partial groups with
+     * strings to the coordinator (SF 100).
+     */
+    static Set<String> joinOrders(PlanNode plan, ClusterCatalog catalog, int nodes) {
+        Set<String> names = new LinkedHashSet<>();
+        if (nodes > 1) {
+            chooseOrders(plan, plan, names, catalog, nodes);
+        }
+        return names;
+    }
+
+    /** Chooses the orders of the joins at and under {@code node}, a subtree of {@code whole}; returns {@code whole} with those chosen. */
+    private static PlanNode chooseOrders(PlanNode node, PlanNode whole, Set<String> names, ClusterCatalog catalog, int nodes) {
+        Optional<JoinOrder> joins = JoinOrder.of(node);
+        PlanNode chosen = whole;
+        if (joins.isPresent()) {
+            List<List<Integer>> order = new FragmentPlanner(catalog, nodes).leastMovingOrder(joins.get());
+            Optional<PlanNode> built = order == null ? Optional.empty() : joins.get().build(order);
+            if (built.isPresent() && !fingerprint(built.get()).equals(fingerprint(node))) {
+                PlanNode candidate = replaced(whole, node, built.get());
+                if (bytesMoved(candidate, catalog, nodes) < bytesMoved(whole, catalog, nodes)) {
+                    names.add(JoinOrder.name(order, fingerprint(node)));
+                    chosen = candidate;
+                }
+            }
+        }
+        for (PlanNode input : joins.isPresent() ? joins.get().inputs() : node.inputs()) {
+            chosen = chooseOrders(input, chosen, names, catalog, nodes);
+        }
+        return chosen;
+    }
+
+    /** {@code root} with the subtree {@code target} (by identity) replaced by {@code replacement}. */
+    private static PlanNode replaced(PlanNode root, PlanNode target, PlanNode replacement) {
+        if (root == target) {
+            return replacement;
+        }
+        if (root.inputs().isEmpty()) {
+            return root;
+        }
+        List<PlanNode> inputs = root.inputs().stream().map(input -> replaced(input, target, replacement)).toList();
+        boolean same = true;
+        for (int i = 0; i < inputs.size(); i++) {
+            same &= inputs.get(i) == root.inputs().get(i);
+        }
+        return same ? root : root.withInputs(inputs);
+    }
+
+    /**
+     * The order {@link #joinOrders} describes, as units of inputs: one input, or one that moves with
+     * the inputs on every node tied to it alone (joined with it first, so that their conditions cut
+     * it before it moves: TPC-H q07's customers of two nations); null when no input lies hashed or
+     * one is tied to none.
+     */
+    private List<List<Integer>> leastMovingOrder(JoinOrder joins) {
+        List<PlanNode> inputs = joins.inputs();
+        int first = -1;
+        double most = -1;
+        for (int i = 0; i < inputs.size(); i++) {
+            double bytes = RowEstimate.bytes(inputs.get(i), this::shardLocal, nodes);
+            if (shardLocal(inputs.get(i)) && bytes > most) {
+                first = i;
+                most = bytes;
+            }
+        }
+        if (first < 0) {
+            return null;
+        }
+        List<List<Integer>> units = new ArrayList<>();
+        units.add(List.of(first));
+        Set<Integer> joined = new LinkedHashSet<>(List.of(first));
+        while (joined.size() < inputs.size()) {
+            int pick = -1;
+            int pickRank = Integer.MAX_VALUE;
+            double pickBytes = Double.MAX_VALUE;
+            for (int i = 0; i < inputs.size(); i++) {
+                if (joined.contains(i) || !joins.tied(joined, i)) {
+                    continue;
+                }
+                List<List<Integer>> trial = new ArrayList<>(units);
+                trial.add(List.of(i));
+                int rank = coLocated((JoinNode) joins.prefix(trial).orElseThrow()) ? 0
+                        : layout(inputs.get(i)).spread() == Spread.REPLICATED ? 1 : 2;
+                double bytes = RowEstimate.bytes(inputs.get(i), this::shardLocal, nodes);
+                if (rank < pickRank || rank == pickRank && bytes < pickBytes) {
+                    pick = i;
+                    pickRank = rank;
+                    pickBytes = bytes;
+                }
+            }
+            if (pick < 0) {
+                return null;
+            }
+            List<Integer> unit = new ArrayList<>(List.of(pick));
+            if (pickRank == 2) {
+                for (boolean grew = true; grew; ) {
+                    grew = false;
+                    for (int i = 0; i < inputs.size(); i++) {
+                        if (!joined.contains(i) && !unit.contains(i) && layout(inputs.get(i)).spread() == Spread.REPLICATED
+                                && joins.tied(Set.copyOf(unit), i) && !joins.tied(joined, i)) {
+                            unit.add(i);
+                            grew = true;
+                        }
+                    }
+                }
+            }
+            units.add(List.copyOf(unit));
+            joined.addAll(unit);
+        }
+        return units;
+    }
+
+    /**
+     * The bytes {@code plan}'s fragments are estimated to send: a broadcast to every other node, a
+     * repartition its share for other nodes, the rest to the coordinator (a top-N fragment its
+     * first rows from each shard).
+     */
+    static double bytesMoved(PlanNode plan, ClusterCatalog catalog, int nodes) {
+        FragmentPlanner planner = new FragmentPlanner(catalog, nodes);
+        planner.collect(plan);
+        double moved = 0;
+        for (Fragment f : planner.fragments) {
+            double rows = RowEstimate.of(f.plan(), planner::shardLocal, nodes);
+            double bytes = RowEstimate.bytes(f.plan(), planner::shardLocal, nodes);
+            if (f.topN() && first(plan, n -> n instanceof SortNode s && s.input() == f.plan()) instanceof SortNode sort && rows > 0) {
+                bytes *= Math.min(1, (double) (sort.offset() + sort.limit()) * nodes / rows);
+            }
+            moved += bytes * switch (f.output()) {
+                case BROADCAST, MERGE_EVERYWHERE -> nodes - 1;
+                case REPARTITION -> (nodes - 1) / (double) nodes;
+                case GATHER, MERGE -> 1;
+            };
+        }
+        return moved;
+    }
+
     /** The fragments of {@code plan} on {@code nodes} shards, each after the fragments it reads. */
     static List<Fragment> fragments(PlanNode plan, ClusterCatalog catalog, int nodes) {
         FragmentPlanner planner = new FragmentPlanner(catalog, nodes);

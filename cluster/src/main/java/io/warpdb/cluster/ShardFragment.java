@@ -247,10 +247,11 @@ final class ShardFragment {
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
             // unshared as the coordinator's plan is (DistributedQuery), so that the ticket's fingerprint matches its subtree here
-            PlanNode plan = queryPlan != null ? queryPlan : JoinRotation.apply(SharedSubplans.unshare(
+            Set<String> turns = Set.copyOf(ticket.rotations());
+            PlanNode plan = queryPlan != null ? queryPlan : JoinOrder.apply(JoinRotation.apply(SharedSubplans.unshare(
                     QueryPlans.of(session, ticket.sql(), List.of(), ticket.statistics())
                             .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan()),
-                    Set.copyOf(ticket.rotations()));
+                    turns), turns);
             PlanNode found = ticket.find(plan);
             PlanNode fragment = found;
             if (!ticket.inputs().isEmpty()) {

@@ -38,6 +38,10 @@ class FragmentPlannerTest {
         create("clicks", "k_id BIGINT, k_day DATE, k_tag INT, k_price DECIMAL(12,2)", "hash(k_id)");
         create("tags", "t_id INT, t_name VARCHAR(20)", "hash(t_id)");
         create("scores", "s_tag INT, s_score INT", "hash(s_tag)");
+        create("buyers", "b_id INT, b_name VARCHAR(40), b_region INT", "hash(b_id)");
+        create("regions", "r_id INT, r_name VARCHAR(10)", "replicated");
+        create("deals", "d_id BIGINT, d_buyer INT", "hash(d_id)");
+        create("sales", "s_deal BIGINT, s_qty INT", "hash(s_deal)");
     }
 
     private static void create(String table, String columns, String distribution) {
@@ -54,6 +58,15 @@ class FragmentPlannerTest {
             case "tags" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", 'tag " + i + "')")
                     .collect(java.util.stream.Collectors.joining(", "));
             case "scores" -> java.util.stream.IntStream.range(0, 20).mapToObj(i -> "(" + i + ", " + 10 * i + ")")
+                    .collect(java.util.stream.Collectors.joining(", "));
+            // 300 buyers with long names in 5 regions, 100 deals of theirs, 3000 sales of which 100 are of those deals
+            case "deals" -> java.util.stream.IntStream.range(0, 100).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i * 3 + ")")
+                    .collect(java.util.stream.Collectors.joining(", "));
+            case "sales" -> java.util.stream.IntStream.range(0, 3000).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i % 7 + ")")
+                    .collect(java.util.stream.Collectors.joining(", "));
+            case "buyers" -> java.util.stream.IntStream.range(0, 300).mapToObj(i -> "(" + i + ", 'buyer number " + i
+                    + " of the test', " + i % 5 + ")").collect(java.util.stream.Collectors.joining(", "));
+            case "regions" -> java.util.stream.IntStream.range(0, 5).mapToObj(i -> "(" + i + ", 'region " + i + "')")
                     .collect(java.util.stream.Collectors.joining(", "));
             case "events" -> java.util.stream.IntStream.range(0, 60).mapToObj(i -> "(CAST(" + i + " AS BIGINT), " + i % 7 + ")")
                     .collect(java.util.stream.Collectors.joining(", "));
@@ -340,6 +353,52 @@ class FragmentPlannerTest {
                 + "AND k_day < DATE '2024-03-03'", List.of()).orElseThrow().plan();
         PlanNode everyTag = QueryPlans.of(session, "SELECT t_id FROM tags", List.of()).orElseThrow().plan();
         assertEquals(java.util.Set.of(), FragmentPlanner.rotations(abThenC(twoDays, everyTag, c), CATALOG, 3));
+    }
+
+    /**
+     * TPC-H q10's shape: sales JOIN ((buyers JOIN deals) JOIN regions), then the top buyers by their
+     * sales. Built again with sales first, deals next (both by deal id: where they lie), then buyers
+     * joined with their regions (on every node), the buyers' aggregate runs where its rows lie and only each shard's top rows go to
+     * the coordinator: fewer bytes than the deals moving to the buyers, the joined rows with the
+     * buyers' names moving to the sales and every shard's partial groups to the coordinator. Every
+     * shard builds the same plan from the order's name.
+     */
+    @Test
+    void joinsAreReorderedWhereTheOrderMovesFewerBytes() {
+        PlanNode sales = QueryPlans.of(session, "SELECT s_deal, s_qty FROM sales", List.of()).orElseThrow().plan();
+        PlanNode buyers = QueryPlans.of(session, "SELECT b_id, b_name, b_region FROM buyers", List.of()).orElseThrow().plan();
+        PlanNode deals = QueryPlans.of(session, "SELECT d_id, d_buyer FROM deals", List.of()).orElseThrow().plan();
+        PlanNode regions = QueryPlans.of(session, "SELECT r_id, r_name FROM regions", List.of()).orElseThrow().plan();
+        JoinNode buyerDeals = new JoinNode(buyers, deals, JoinKind.INNER, List.of(0), List.of(1), null, buyers.schema().concat(deals.schema()));
+        JoinNode withRegions = new JoinNode(buyerDeals, regions, JoinKind.INNER, List.of(2), List.of(0), null,
+                buyerDeals.schema().concat(regions.schema()));
+        JoinNode all = new JoinNode(sales, withRegions, JoinKind.INNER, List.of(0), List.of(3), null, sales.schema().concat(withRegions.schema()));
+        // SUM(s_qty) per buyer, top 5
+        io.warpdb.core.plan.AggCall sum = new io.warpdb.core.plan.AggCall(io.warpdb.core.plan.AggFunction.SUM, List.of(1), false,
+                io.warpdb.core.types.DataType.BIGINT, "qty");
+        AggregateNode perBuyer = new AggregateNode(all, List.of(2), List.of(sum), new io.warpdb.core.types.Schema(List.of(
+                all.schema().field(2), new io.warpdb.core.types.Field("qty", io.warpdb.core.types.DataType.BIGINT))));
+        PlanNode plan = new SortNode(perBuyer, List.of(new io.warpdb.core.plan.SortKey(1, true, false)), 0, 5);
+
+        java.util.Set<String> names = FragmentPlanner.joinOrders(plan, CATALOG, 3);
+        assertEquals(java.util.Set.of(JoinOrder.name(List.of(List.of(0), List.of(2), List.of(1, 3)), FragmentPlanner.fingerprint(all))), names,
+                "sales, deals, then buyers joined with their regions");
+        PlanNode reordered = JoinOrder.apply(plan, names);
+        assertEquals(plan.schema(), reordered.schema());
+        assertTrue(FragmentPlanner.bytesMoved(reordered, CATALOG, 3) < FragmentPlanner.bytesMoved(plan, CATALOG, 3));
+        ProjectNode back = (ProjectNode) ((AggregateNode) ((SortNode) reordered).input()).input();
+        assertEquals(all.schema(), back.schema(), "the columns in plan order");
+        JoinNode last = (JoinNode) back.input();
+        JoinNode first = (JoinNode) last.left();
+        JoinNode unit = (JoinNode) last.right();
+        assertTrue(first.left() == sales && first.right() == deals && unit.left() == buyers && unit.right() == regions,
+                reordered.describe());
+        List<FragmentPlanner.Fragment> fragments = FragmentPlanner.fragments(reordered, CATALOG, 3);
+        assertTrue(fragments.stream().noneMatch(FragmentPlanner.Fragment::partial), "the aggregate runs where its rows lie");
+        assertTrue(fragments.get(fragments.size() - 1).topN(), "each shard sends its top rows");
+        // a shard's copy of the plan, built again from the name, is the same plan
+        assertEquals(FragmentPlanner.fingerprint(reordered), FragmentPlanner.fingerprint(JoinOrder.apply(plan, names)));
+        assertEquals(java.util.Set.of(), FragmentPlanner.joinOrders(plan, CATALOG, 1));
     }
 
     /** {@code (A JOIN B ON A's second column = B's first) JOIN C ON A's second column = C's first}. */
