@@ -8,10 +8,7 @@ import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
-import io.warpdb.core.exec.ExecutorProvider;
 import io.warpdb.core.exec.ExecutorRegistry;
-import io.warpdb.core.exec.Support;
-import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
 import java.util.Arrays;
@@ -27,22 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class FailedStatementCleanupTest {
     /** Runs aggregations: leaves a buffer of the statement open and fails, as an operator with a leaky error path would. */
-    static final class LeakingExecutor implements ExecutorProvider {
+    static final class LeakingExecutor extends AggregationOnlyExecutor {
         ArrowBuf left;
 
-        @Override
-        public String name() {
-            return "leaking";
-        }
-
-        @Override
-        public Support availability() {
-            return Support.YES;
-        }
-
-        @Override
-        public Support supports(PlanNode node) {
-            return node instanceof AggregateNode ? Support.YES : Support.no("it runs aggregations only");
+        LeakingExecutor() {
+            super("leaking");
         }
 
         @Override

@@ -9,10 +9,7 @@ import io.warpdb.core.batch.BatchStream;
 import io.warpdb.core.error.SqlState;
 import io.warpdb.core.error.WarpException;
 import io.warpdb.core.exec.ExecContext;
-import io.warpdb.core.exec.ExecutorProvider;
 import io.warpdb.core.exec.ExecutorRegistry;
-import io.warpdb.core.exec.Support;
-import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.types.Schema;
 import io.warpdb.exec.cpu.CpuExecutorProvider;
@@ -26,20 +23,9 @@ import org.junit.jupiter.api.Test;
  */
 class HeapExhaustionTest {
     /** Runs aggregations and fails them as a heap too small for their hash table would. */
-    static final class ExhaustingExecutor implements ExecutorProvider {
-        @Override
-        public String name() {
-            return "exhausting";
-        }
-
-        @Override
-        public Support availability() {
-            return Support.YES;
-        }
-
-        @Override
-        public Support supports(PlanNode node) {
-            return node instanceof AggregateNode ? Support.YES : Support.no("it runs aggregations only");
+    static final class ExhaustingExecutor extends AggregationOnlyExecutor {
+        ExhaustingExecutor() {
+            super("exhausting");
         }
 
         @Override
