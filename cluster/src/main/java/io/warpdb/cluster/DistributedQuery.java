@@ -136,10 +136,12 @@ final class DistributedQuery implements AutoCloseable {
         Set<String> orders = FragmentPlanner.joinOrders(turned, catalog, config.members().size());
         this.rotations = new LinkedHashSet<>(turns);
         this.rotations.addAll(orders);
-        this.plan = JoinOrder.apply(turned, orders);
+        PlanNode ordered = JoinOrder.apply(turned, orders);
+        this.plan = ColumnPruning.prune(ordered);
         this.schema = planned.schema();
         this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
-        this.statistics = PinnedStatistics.of(plan);
+        // every column the shards' planning reads, not only those the pruned plan still scans
+        this.statistics = PinnedStatistics.of(ordered);
         this.gathered = Database.inMemoryWithin(name, shard.database());
     }
 

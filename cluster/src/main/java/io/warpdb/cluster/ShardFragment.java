@@ -248,10 +248,10 @@ final class ShardFragment {
         try {
             // unshared as the coordinator's plan is (DistributedQuery), so that the ticket's fingerprint matches its subtree here
             Set<String> turns = Set.copyOf(ticket.rotations());
-            PlanNode plan = queryPlan != null ? queryPlan : JoinOrder.apply(JoinRotation.apply(SharedSubplans.unshare(
+            PlanNode plan = queryPlan != null ? queryPlan : ColumnPruning.prune(JoinOrder.apply(JoinRotation.apply(SharedSubplans.unshare(
                     QueryPlans.of(session, ticket.sql(), List.of(), ticket.statistics())
                             .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan()),
-                    turns), turns);
+                    turns), turns));
             PlanNode found = ticket.find(plan);
             PlanNode fragment = found;
             if (!ticket.inputs().isEmpty()) {
