@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Drops the columns a plan carries past the point where they are last read: each join's and
@@ -126,10 +127,16 @@ final class ColumnPruning {
         return new Pruned(pruned, moved);
     }
 
-    /** {@code node} with exactly its output columns {@code used} (at least one), under a projection where it keeps more. */
+    /**
+     * {@code node} with exactly its output columns {@code used}, under a projection where it keeps more;
+     * with none used (a count of rows), the first column it keeps.
+     */
     private static Pruned narrowed(PlanNode node, BitSet used) {
         Pruned pruned = prune(node, used);
-        List<Integer> kept = kept(used, node.schema().size());
+        List<Integer> kept = used.get(0, node.schema().size()).stream().boxed().toList();
+        if (kept.isEmpty()) {
+            kept = IntStream.range(0, pruned.moved().length).filter(c -> pruned.moved()[c] >= 0).limit(1).boxed().toList();
+        }
         if (pruned.node().schema().size() == kept.size()) {
             return pruned;
         }

@@ -75,6 +75,22 @@ class ColumnPruningTest {
         assertEquals(List.of(0, 3), pruned.exprs().stream().map(e -> ((ColumnRef) e).index()).toList());
     }
 
+    /** A count of a join's rows reads no column of it: the join keeps its keys, the projection above it one of them. */
+    @Test
+    void aCountOfAJoinsRowsKeepsOneOfItsKeys() {
+        PlanNode sales = scan("SELECT s_id, s_deal, s_qty, s_note FROM sales");
+        PlanNode deals = scan("SELECT d_id, d_buyer, d_day FROM deals");
+        JoinNode join = new JoinNode(sales, deals, JoinKind.INNER, List.of(1), List.of(0), null, sales.schema().concat(deals.schema()));
+        io.warpdb.core.plan.AggCall count = new io.warpdb.core.plan.AggCall(io.warpdb.core.plan.AggFunction.COUNT_STAR, List.of(), false,
+                io.warpdb.core.types.DataType.BIGINT, "n");
+        io.warpdb.core.plan.AggregateNode rows = new io.warpdb.core.plan.AggregateNode(join, List.of(), List.of(count),
+                new Schema(List.of(new Field("n", io.warpdb.core.types.DataType.BIGINT))));
+        io.warpdb.core.plan.AggregateNode pruned = (io.warpdb.core.plan.AggregateNode) ColumnPruning.prune(rows);
+        ProjectNode one = (ProjectNode) pruned.input();
+        assertEquals(List.of("s_deal"), one.schema().fields().stream().map(Field::name).toList());
+        assertEquals(List.of(0), one.exprs().stream().map(e -> ((ColumnRef) e).index()).toList(), "s_deal, the join's first column kept");
+    }
+
     /** A semi join's right side keeps its keys alone; a plan that reads every column is left as it is. */
     @Test
     void aSemiJoinsRightSideKeepsItsKeysAndAFullReadStaysWhole() {
