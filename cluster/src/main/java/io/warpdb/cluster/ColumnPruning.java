@@ -93,8 +93,7 @@ final class ColumnPruning {
             return same(new AggregateNode(input.node(), aggregate.groupKeys().stream().map(c -> to[c]).toList(), calls, aggregate.schema()));
         }
         // other nodes read every column of their inputs
-        List<PlanNode> inputs = node.inputs().stream().map(input -> prune(input, all(input)).node()).toList();
-        return same(node.inputs().isEmpty() ? node : node.withInputs(inputs));
+        return same(node.withInputsIfChanged(node.inputs().stream().map(input -> prune(input, all(input)).node()).toList()));
     }
 
     private static Pruned join(JoinNode join, BitSet used) {

@@ -131,17 +131,12 @@ final class DistributedQuery implements AutoCloseable {
         this.sql = sql;
         // Fragments are cut from trees: a subplan shared by two parts of the plan runs in each.
         PlanNode unshared = SharedSubplans.unshare(planned.plan());
-        Set<String> turns = FragmentPlanner.rotations(unshared, catalog, config.members().size());
-        PlanNode turned = JoinRotation.apply(unshared, turns);
-        Set<String> orders = FragmentPlanner.joinOrders(turned, catalog, config.members().size());
-        this.rotations = new LinkedHashSet<>(turns);
-        this.rotations.addAll(orders);
-        PlanNode ordered = JoinOrder.apply(turned, orders);
-        this.plan = ColumnPruning.prune(ordered);
+        this.rotations = new LinkedHashSet<>(FragmentPlanner.rotations(unshared, catalog, config.members().size()));
+        this.rotations.addAll(FragmentPlanner.joinOrders(JoinRotation.apply(unshared, rotations), catalog, config.members().size()));
+        this.plan = FragmentPlanner.reshaped(unshared, rotations);
         this.schema = planned.schema();
         this.fragments = FragmentPlanner.fragments(plan, catalog, config.members().size());
-        // every column the shards' planning reads, not only those the pruned plan still scans
-        this.statistics = PinnedStatistics.of(ordered);
+        this.statistics = PinnedStatistics.of(plan);
         this.gathered = Database.inMemoryWithin(name, shard.database());
     }
 

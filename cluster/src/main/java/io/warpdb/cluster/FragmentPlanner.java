@@ -207,6 +207,15 @@ final class FragmentPlanner {
     }
 
     /**
+     * {@code plan} as every node cuts it: the joins {@code names} names turned ({@link #rotations}),
+     * then reordered ({@link #joinOrders}), then its columns pruned ({@link ColumnPruning}). The
+     * coordinator and every shard make it here, so that the fragments' fingerprints match.
+     */
+    static PlanNode reshaped(PlanNode plan, Set<String> names) {
+        return ColumnPruning.prune(JoinOrder.apply(JoinRotation.apply(plan, names), names));
+    }
+
+    /**
      * The inner joins of {@code plan} (turned already, {@link #rotations}) to build in another order
      * before it is cut, by {@link JoinOrder#name}: for each group of three or more, the largest input
      * that lies hashed on the shards first, then over and over the input tied to those before it that
@@ -252,15 +261,7 @@ final class FragmentPlanner {
         if (root == target) {
             return replacement;
         }
-        if (root.inputs().isEmpty()) {
-            return root;
-        }
-        List<PlanNode> inputs = root.inputs().stream().map(input -> replaced(input, target, replacement)).toList();
-        boolean same = true;
-        for (int i = 0; i < inputs.size(); i++) {
-            same &= inputs.get(i) == root.inputs().get(i);
-        }
-        return same ? root : root.withInputs(inputs);
+        return root.withInputsIfChanged(root.inputs().stream().map(input -> replaced(input, target, replacement)).toList());
     }
 
     /**

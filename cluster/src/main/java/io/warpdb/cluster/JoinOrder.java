@@ -6,6 +6,7 @@ import io.warpdb.core.plan.JoinKind;
 import io.warpdb.core.plan.JoinNode;
 import io.warpdb.core.plan.PlanNode;
 import io.warpdb.core.plan.ProjectNode;
+import io.warpdb.core.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,9 +16,9 @@ import java.util.stream.Collectors;
 
 /**
  * Inner joins (without residuals) of several inputs, as the inputs in plan order and the equality
- * pairs between their columns, and the same joins built again in another order of the inputs: left
- * deep, each input joined on every pair that ties it to those before it, under a projection that
- * puts the columns back in plan order. The rows are the same in any order that keeps each input tied
+ * pairs between their columns, and the same joins built again in another order of units of the
+ * inputs: each unit's inputs joined among themselves, then the units left deep, each joined on every
+ * pair that ties it to those before it, under a projection that puts the columns back in plan order. The rows are the same in any order that keeps each input tied
  * to one before it. The cluster's planner picks the order ({@link FragmentPlanner#joinOrders}), the
  * coordinator names it with the joins' {@link FragmentPlanner#fingerprint} in the fragments'
  * tickets, and every shard builds the same one ({@link #apply}).
@@ -52,7 +53,8 @@ final class JoinOrder {
         return inputs.size() < 3 ? Optional.empty() : Optional.of(new JoinOrder((JoinNode) node, inputs, pairs));
     }
 
-    private static boolean plainInner(PlanNode node) {
+    /** Whether {@code node} is an inner join on equality keys alone, which joins reorder freely. */
+    static boolean plainInner(PlanNode node) {
         return node instanceof JoinNode join && join.kind() == JoinKind.INNER && join.residual() == null && !join.leftKeys().isEmpty();
     }
 
@@ -73,10 +75,6 @@ final class JoinOrder {
 
     List<PlanNode> inputs() {
         return inputs;
-    }
-
-    JoinNode root() {
-        return root;
     }
 
     /** Which input holds output column {@code column}. */
@@ -154,14 +152,23 @@ final class JoinOrder {
         if (joined.isEmpty()) {
             return Optional.empty();
         }
+        int[] position = new int[offsets[inputs.size()]];
+        Arrays.setAll(position, c -> joined.get().columns.indexOf(c));
+        return Optional.of(inOrder(joined.get().plan, position, root.schema()));
+    }
+
+    /**
+     * {@code joined}, which holds column c of {@code schema} at {@code position[c]}, under a projection that
+     * puts the columns in {@code schema}'s order; itself where they are in it.
+     */
+    static PlanNode inOrder(PlanNode joined, int[] position, Schema schema) {
         List<Expr> back = new ArrayList<>();
         boolean same = true;
-        for (int c = 0; c < offsets[inputs.size()]; c++) {
-            int now = joined.get().columns.indexOf(c);
-            same &= now == c;
-            back.add(new ColumnRef(now, root.schema().type(c)));
+        for (int c = 0; c < position.length; c++) {
+            same &= position[c] == c;
+            back.add(new ColumnRef(position[c], schema.type(c)));
         }
-        return Optional.of(same ? joined.get().plan : new ProjectNode(joined.get().plan, back, root.schema()));
+        return same ? joined : new ProjectNode(joined, back, schema);
     }
 
     /** What names the order {@code units} of the joins whose fingerprint (as planned) is {@code fingerprint}. */
@@ -199,11 +206,6 @@ final class JoinOrder {
                 }
             }
         }
-        List<PlanNode> inputs = plan.inputs().stream().map(input -> apply(input, names)).toList();
-        boolean same = true;
-        for (int i = 0; i < inputs.size(); i++) {
-            same &= inputs.get(i) == plan.inputs().get(i);
-        }
-        return same ? plan : plan.withInputs(inputs);
+        return plan.withInputsIfChanged(plan.inputs().stream().map(input -> apply(input, names)).toList());
     }
 }

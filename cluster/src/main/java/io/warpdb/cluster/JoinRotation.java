@@ -1,7 +1,6 @@
 package io.warpdb.cluster;
 
 import io.warpdb.core.expr.ColumnRef;
-import io.warpdb.core.expr.Expr;
 import io.warpdb.core.plan.AggregateNode;
 import io.warpdb.core.plan.FilterNode;
 import io.warpdb.core.plan.JoinKind;
@@ -51,10 +50,11 @@ final class JoinRotation {
 
     /** {@code node} turned as {@code turn} says; empty when it is not two inner joins so placed, or M and O share no key. */
     static Optional<Turned> turned(PlanNode node, Turn turn) {
-        if (!(node instanceof JoinNode outer) || !plainInner(outer)
-                || !((turn.innerOnLeft() ? outer.left() : outer.right()) instanceof JoinNode inner) || !plainInner(inner)) {
+        if (!JoinOrder.plainInner(node) || !(node instanceof JoinNode outer)
+                || !JoinOrder.plainInner(turn.innerOnLeft() ? outer.left() : outer.right())) {
             return Optional.empty();
         }
+        JoinNode inner = (JoinNode) (turn.innerOnLeft() ? outer.left() : outer.right());
         PlanNode other = turn.innerOnLeft() ? outer.right() : outer.left();
         PlanNode middle = turn.middleOnLeft() ? inner.left() : inner.right();
         PlanNode partner = turn.middleOnLeft() ? inner.right() : inner.left();
@@ -106,26 +106,17 @@ final class JoinRotation {
         // where each column of the outer join's output now lies
         int firstAt = partnerFirst ? partner.schema().size() : 0;
         int partnerNow = partnerFirst ? 0 : first.schema().size();
-        List<Expr> order = new ArrayList<>();
-        boolean same = true;
-        for (int column = 0; column < outer.schema().size(); column++) {
-            int now;
+        int[] position = new int[outer.schema().size()];
+        for (int column = 0; column < position.length; column++) {
             if (column >= middleAt && column < middleAt + middle.schema().size()) {
-                now = firstAt + middleIn + column - middleAt;
+                position[column] = firstAt + middleIn + column - middleAt;
             } else if (column >= otherAt && column < otherAt + other.schema().size()) {
-                now = firstAt + otherIn + column - otherAt;
+                position[column] = firstAt + otherIn + column - otherAt;
             } else {
-                now = partnerNow + column - partnerAt;
+                position[column] = partnerNow + column - partnerAt;
             }
-            same &= now == column;
-            order.add(new ColumnRef(now, outer.schema().type(column)));
         }
-        PlanNode plan = same ? second : new ProjectNode(second, order, outer.schema());
-        return Optional.of(new Turned(plan, first, inner, middle, partner, other));
-    }
-
-    private static boolean plainInner(JoinNode join) {
-        return join.kind() == JoinKind.INNER && join.residual() == null && !join.leftKeys().isEmpty();
+        return Optional.of(new Turned(JoinOrder.inOrder(second, position, outer.schema()), first, inner, middle, partner, other));
     }
 
     private static boolean sameType(PlanNode left, int leftColumn, PlanNode right, int rightColumn) {
@@ -152,12 +143,7 @@ final class JoinRotation {
             return plan;
         }
         String fingerprint = FragmentPlanner.fingerprint(plan);
-        List<PlanNode> inputs = plan.inputs().stream().map(input -> apply(input, names)).toList();
-        boolean same = true;
-        for (int i = 0; i < inputs.size(); i++) {
-            same &= inputs.get(i) == plan.inputs().get(i);
-        }
-        PlanNode rebuilt = same ? plan : plan.withInputs(inputs);
+        PlanNode rebuilt = plan.withInputsIfChanged(plan.inputs().stream().map(input -> apply(input, names)).toList());
         for (Turn turn : Turn.ALL) {
             if (names.contains(turn.name(fingerprint))) {
                 Optional<Turned> turned = turned(rebuilt, turn);

@@ -247,11 +247,10 @@ final class ShardFragment {
         List<AutoCloseable> owned = new ArrayList<>(List.of(session));
         try {
             // unshared as the coordinator's plan is (DistributedQuery), so that the ticket's fingerprint matches its subtree here
-            Set<String> turns = Set.copyOf(ticket.rotations());
-            PlanNode plan = queryPlan != null ? queryPlan : ColumnPruning.prune(JoinOrder.apply(JoinRotation.apply(SharedSubplans.unshare(
+            PlanNode plan = queryPlan != null ? queryPlan : FragmentPlanner.reshaped(SharedSubplans.unshare(
                     QueryPlans.of(session, ticket.sql(), List.of(), ticket.statistics())
                             .orElseThrow(() -> new WarpException(SqlState.INTERNAL_ERROR, "not a query: " + ticket.sql())).plan()),
-                    turns), turns));
+                    Set.copyOf(ticket.rotations()));
             PlanNode found = ticket.find(plan);
             PlanNode fragment = found;
             if (!ticket.inputs().isEmpty()) {

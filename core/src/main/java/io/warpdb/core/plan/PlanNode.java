@@ -17,6 +17,16 @@ public sealed interface PlanNode
     /** This node over other inputs, as many as {@link #inputs()} has; a leaf returns itself. */
     PlanNode withInputs(List<PlanNode> inputs);
 
+    /** As {@link #withInputs}, but this node itself where each input is the one it has: a rewrite that changed nothing keeps the plan. */
+    default PlanNode withInputsIfChanged(List<PlanNode> inputs) {
+        for (int i = 0; i < inputs.size(); i++) {
+            if (inputs.get(i) != inputs().get(i)) {
+                return withInputs(inputs);
+            }
+        }
+        return this;
+    }
+
     /** What {@code visitor} makes of this node: the result of its method for this node's kind. */
     <R> R accept(PlanVisitor<R> visitor);
 

@@ -1,8 +1,6 @@
 package io.warpdb.core.plan;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -59,14 +57,7 @@ public final class SharedSubplans {
         if (node.inputs().isEmpty()) {
             return node;
         }
-        List<PlanNode> inputs = new ArrayList<>(node.inputs().size());
-        boolean changed = false;
-        for (PlanNode input : node.inputs()) {
-            PlanNode rewritten = rewrite(input, enclosingUses);
-            changed |= rewritten != input;
-            inputs.add(rewritten);
-        }
-        return changed ? node.withInputs(inputs) : node;
+        return node.withInputsIfChanged(node.inputs().stream().map(input -> rewrite(input, enclosingUses)).toList());
     }
 
     /** {@code plan} with every shared subplan computed where it is used, for planners that place plans themselves (a cluster's). */
